@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+export const StructuredOutput = z.enum(["json_schema", "json_object"]);
+export type StructuredOutput = z.infer<typeof StructuredOutput>;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) address");
+
+/** The language-model channel as stored in daemon.json (`llm.primary`), key included. */
+export const LlmChannel = z.object({
+  baseUrl: httpUrl,
+  apiKey: z.string().min(1),
+  model: z.string().trim().min(1),
+  structuredOutput: StructuredOutput.default("json_schema"),
+  /** Manual configuration only. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Manual configuration only; sent to the model only when present. */
+  reasoningEffort: z.string().min(1).optional(),
+});
+export type LlmChannel = z.infer<typeof LlmChannel>;
+
+/** The channel as returned: never the key, only its hint. */
+export const LlmChannelPublic = z.object({
+  baseUrl: z.string(),
+  model: z.string(),
+  keyHint: z.string(),
+  structuredOutput: StructuredOutput,
+});
+export type LlmChannelPublic = z.infer<typeof LlmChannelPublic>;
+
+/** `PUT /llm/settings` body. Without apiKey the saved key is kept. */
+export const PutLlmSettingsRequest = z.object({
+  baseUrl: httpUrl,
+  apiKey: z.string().min(1).optional(),
+  model: z.string().trim().min(1),
+  structuredOutput: StructuredOutput.optional(),
+});
+export type PutLlmSettingsRequest = z.infer<typeof PutLlmSettingsRequest>;
+
+/** `GET`, `PUT` and `DELETE /llm/settings` response. */
+export const LlmSettingsResponse = z.object({ channel: LlmChannelPublic.nullable() });
+export type LlmSettingsResponse = z.infer<typeof LlmSettingsResponse>;
+
+/** The masked hint for a secret: its last four characters at most, never more than a quarter of it. */
+export function secretHint(secret: string): string {
+  const shown = Math.min(4, Math.floor(secret.length / 4));
+  return shown === 0 ? "****" : `****${secret.slice(-shown)}`;
+}
