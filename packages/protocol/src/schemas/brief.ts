@@ -1,32 +1,49 @@
 import { z } from "zod";
+import { BRIEF_REWRITES_MAX } from "../limits.js";
+
+/*
+ * The descriptions below are sent to the language model inside the JSON schema of the structured call,
+ * so they are written for the model and stay language-neutral (the prompt names the brief language).
+ */
 
 /** A card: one topic of the report the user can jump to during the call. */
 export const BriefCard = z.object({
-  title: z.string(),
-  body: z.string(),
+  title: z.string().describe("A few words naming the topic."),
+  body: z.string().describe("What the report says about it, as plain sentences that can be read aloud."),
 });
 export type BriefCard = z.infer<typeof BriefCard>;
 
-/** A fact the user must hear, and whether the spoken part covers it. */
+/**
+ * A fact the user must hear, and whether the spoken part covers it. In a generated `Brief`, `covered` is the
+ * checked value: the model's claim, confirmed by the numbers of the fact appearing in the spoken part.
+ */
 export const CriticalFact = z.object({
-  fact: z.string(),
-  covered: z.boolean(),
+  fact: z
+    .string()
+    .describe("One short sentence as it should be heard: a failure, a number, a decision needed or a risk."),
+  covered: z.boolean().describe("True when the spoken paragraph states this fact."),
 });
 export type CriticalFact = z.infer<typeof CriticalFact>;
 
 /** What the language model returns (the structured output schema). */
 export const BriefDraft = z.object({
-  title: z.string(),
-  spoken: z.string(),
-  cards: z.array(BriefCard),
-  openQuestions: z.array(z.string()),
-  criticalFacts: z.array(CriticalFact),
+  title: z.string().describe("A short title for the call."),
+  spoken: z
+    .string()
+    .describe("The paragraph read aloud when the call is answered: plain prose, no markdown, no code."),
+  cards: z.array(BriefCard).describe("The topics of the report, in the order of the report."),
+  openQuestions: z
+    .array(z.string())
+    .describe("Questions the report asks the user or decisions it leaves to the user; empty when none."),
+  criticalFacts: z.array(CriticalFact).describe("Every critical fact of the report; empty when none."),
 });
 export type BriefDraft = z.infer<typeof BriefDraft>;
 
 /** Facts still uncovered after the rewrite, read aloud after the spoken paragraph. */
 export const SupplementaryParagraph = z.object({
+  /** Written in the brief language by the model. */
   heading: z.string(),
+  /** The uncovered facts, one sentence each. */
   text: z.string(),
 });
 export type SupplementaryParagraph = z.infer<typeof SupplementaryParagraph>;
@@ -37,13 +54,19 @@ export type BriefStatus = z.infer<typeof BriefStatus>;
 export const BriefMeta = z.object({
   status: BriefStatus,
   /** Model calls made for this brief: 0 with no model, 1, or 2 after a rewrite. */
-  llmCalls: z.number().int().nonnegative(),
+  llmCalls: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(1 + BRIEF_REWRITES_MAX),
+  /** The configured model; null when none is configured. */
   model: z.string().nullable(),
   /** The brief language (BCP 47). */
   language: z.string(),
-  /** Why the brief failed; never contains a key. */
+  /** Why the brief failed; null when generated; never contains a key. */
   error: z.string().nullable(),
-  generatedAt: z.string(),
+  /** When the brief was finished (ISO 8601). */
+  generatedAt: z.iso.datetime({ offset: true }),
 });
 export type BriefMeta = z.infer<typeof BriefMeta>;
 

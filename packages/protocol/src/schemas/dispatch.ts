@@ -89,7 +89,10 @@ export const CommentDispatchRequest = z.object({
 });
 
 /** Either form; neither words nor images is refused by the daemon with `invalid_dispatch`. */
-export const CreateDispatchRequest = z.union([CommentDispatchRequest.strict(), CreateIssueDispatchRequest.strict()]);
+export const CreateDispatchRequest = z.union([
+  CommentDispatchRequest.strict(),
+  CreateIssueDispatchRequest.strict(),
+]);
 export type CreateDispatchRequest = z.output<typeof CreateDispatchRequest>;
 
 export const DispatchState = z.enum(["creating", "created", "failed", "cancelled"]);
