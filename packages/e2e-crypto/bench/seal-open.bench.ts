@@ -1,0 +1,155 @@
+/**
+ * Seal/open throughput and passphrase derivation time of the built package (WebCrypto), next to the same
+ * operations written with Node's own node:crypto in the same run. Prints one table; takes about 12 s.
+ *
+ *   pnpm --filter @ringback/e2e-crypto bench
+ */
+import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
+import { cpus } from "node:os";
+import { pathToFileURL } from "node:url";
+import { DIST_ENTRY, ensureDist } from "../scripts/ensure-dist.ts";
+import type { E2eLibrary } from "../test/vector-checks.ts";
+
+/** Each throughput figure runs this long after a short warm-up. */
+const MEASURE_MS = 1_000;
+const WARM_UP_MS = 200;
+const PBKDF2_RUNS = 3;
+const PAYLOADS = [
+  { label: "1 KB", bytes: 1024 },
+  { label: "64 KB", bytes: 64 * 1024 },
+];
+
+ensureDist();
+const e2e = (await import(pathToFileURL(DIST_ENTRY).href)) as E2eLibrary;
+
+const key = e2e.generateKey();
+const rawKey = Buffer.from(e2e.keyBytes(key));
+const keyIdHex = await e2e.keyId(key);
+const reportAad = e2e.aad.report("bench-event");
+
+/** The same format with node:crypto, as a daemon without this package would write it. */
+function nodeSeal(plaintext: string): string {
+  const iv = randomBytes(e2e.IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", rawKey, iv);
+  cipher.setAAD(Buffer.from(reportAad, "utf8"));
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `e2e1.${keyIdHex}.${iv.toString("base64url")}.${body.toString("base64url")}`;
+}
+
+function nodeOpen(sealed: string): string {
+  const [, , ivText = "", bodyText = ""] = sealed.split(".");
+  const body = Buffer.from(bodyText, "base64url");
+  const decipher = createDecipheriv("aes-256-gcm", rawKey, Buffer.from(ivText, "base64url"));
+  decipher.setAAD(Buffer.from(reportAad, "utf8"));
+  decipher.setAuthTag(body.subarray(-e2e.TAG_BYTES));
+  return Buffer.concat([decipher.update(body.subarray(0, -e2e.TAG_BYTES)), decipher.final()]).toString(
+    "utf8",
+  );
+}
+
+/** Operations per second of one operation run back to back. */
+async function opsPerSecond(operation: () => unknown): Promise<number> {
+  for (const until = performance.now() + WARM_UP_MS; performance.now() < until; ) await operation();
+  let count = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < MEASURE_MS) {
+    for (let batch = 0; batch < 8; batch++) await operation();
+    count += 8;
+    elapsed = performance.now() - start;
+  }
+  return (count * 1000) / elapsed;
+}
+
+async function medianMs(operation: () => unknown): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < PBKDF2_RUNS; run++) {
+    const start = performance.now();
+    await operation();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+interface Row {
+  operation: string;
+  ours: string;
+  oursRate: string;
+  node: string;
+  nodeRate: string;
+  ratio: string;
+}
+
+const rows: Row[] = [];
+const megabytesPerSecond = (ops: number, bytes: number) => `${((ops * bytes) / 1e6).toFixed(1)} MB/s`;
+const perSecond = (ops: number) => `${Math.round(ops).toLocaleString("en-US")} ops/s`;
+
+for (const payload of PAYLOADS) {
+  const plaintext = "r".repeat(payload.bytes);
+  const oursSealed = await e2e.sealString(key, reportAad, plaintext);
+  const nodeSealed = nodeSeal(plaintext);
+  // Both sides must speak the same format, or the comparison means nothing.
+  if (
+    nodeOpen(oursSealed) !== plaintext ||
+    (await e2e.openString(key, reportAad, nodeSealed)) !== plaintext
+  ) {
+    throw new Error("node:crypto and @ringback/e2e-crypto disagree on the format");
+  }
+  const measured = [
+    {
+      operation: `seal ${payload.label}`,
+      ours: await opsPerSecond(() => e2e.sealString(key, reportAad, plaintext)),
+      node: await opsPerSecond(() => nodeSeal(plaintext)),
+    },
+    {
+      operation: `open ${payload.label}`,
+      ours: await opsPerSecond(() => e2e.openString(key, reportAad, oursSealed)),
+      node: await opsPerSecond(() => nodeOpen(nodeSealed)),
+    },
+  ];
+  for (const { operation, ours, node } of measured) {
+    rows.push({
+      operation,
+      ours: megabytesPerSecond(ours, payload.bytes),
+      oursRate: perSecond(ours),
+      node: megabytesPerSecond(node, payload.bytes),
+      nodeRate: perSecond(node),
+      ratio: `${(ours / node).toFixed(2)}x throughput`,
+    });
+  }
+}
+
+const phrase = "correct horse battery staple";
+const oursPbkdf2 = await medianMs(() => e2e.deriveKeyFromPassphrase(phrase));
+const nodePbkdf2 = await medianMs(() =>
+  pbkdf2Sync(phrase.normalize("NFC"), e2e.PASSPHRASE_SALT, e2e.PBKDF2_ITERATIONS, e2e.KEY_BYTES, "sha256"),
+);
+rows.push({
+  operation: `PBKDF2-SHA256 ${e2e.PBKDF2_ITERATIONS} it.`,
+  ours: `${oursPbkdf2.toFixed(0)} ms`,
+  oursRate: `median of ${PBKDF2_RUNS}`,
+  node: `${nodePbkdf2.toFixed(0)} ms`,
+  nodeRate: `median of ${PBKDF2_RUNS}`,
+  ratio: `${(oursPbkdf2 / nodePbkdf2).toFixed(2)}x time`,
+});
+
+const header: Row = {
+  operation: "operation",
+  ours: "ours",
+  oursRate: "ours rate",
+  node: "node:crypto",
+  nodeRate: "node:crypto rate",
+  ratio: "ours / node:crypto",
+};
+const columns = Object.keys(header) as (keyof Row)[];
+const widths = columns.map((column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
+const line = (row: Row) =>
+  columns.map((column, index) => row[column][index === 0 ? "padEnd" : "padStart"](widths[index]!)).join("  ");
+
+console.log(`@ringback/e2e-crypto bench: Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"}`);
+console.log(
+  "seal/open: one call at a time, payload of ASCII text, output in the e2e1 string format on both sides",
+);
+console.log(line(header));
+console.log(widths.map((width) => "-".repeat(width)).join("  "));
+for (const row of rows) console.log(line(row));

@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Write test-vectors.json for the Ringback end-to-end format, version 1.
+
+This is an independent implementation of the format (Python `cryptography`, no code shared with the
+TypeScript package), so the vectors check the package instead of echoing it. Every input is fixed, so the
+output is the same on every run:
+
+    python3 scripts/make-test-vectors.py           # rewrite ../test-vectors.json
+    python3 scripts/make-test-vectors.py --check   # exit 1 if the file differs from what this script writes
+
+Needs Python 3.9+ and `pip install cryptography` (made with cryptography 48).
+"""
+
+import argparse
+import base64
+import hashlib
+import json
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+
+# --- The format (ARCHITECTURE.md "End-to-end format (version 1)") -------------------------------------------
+
+KEY_PREFIX = "rbk1_"
+KEY_BYTES = 32
+IV_BYTES = 12
+TAG_BYTES = 16
+SEALED_VERSION = "e2e1"
+KEY_ID_LABEL = b"ringback/e2e/v1/key-id"
+PASSPHRASE_SALT = b"ringback/e2e/v1"
+PBKDF2_ITERATIONS = 600_000
+PASSPHRASE_MIN_CODE_POINTS = 12
+AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result"]
+
+
+class FormatError(Exception):
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
+def b64url_encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64url_decode(text: str) -> bytes:
+    """Strict: only the url alphabet, no padding, and the text must be the canonical encoding."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
+        raise ValueError("not base64url")
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if b64url_encode(data) != text:
+        raise ValueError("not canonical")
+    return data
+
+
+def format_key(raw: bytes) -> str:
+    assert len(raw) == KEY_BYTES
+    return KEY_PREFIX + b64url_encode(raw)
+
+
+def parse_key(text: str) -> bytes:
+    if not text.startswith(KEY_PREFIX):
+        raise FormatError("invalid_key")
+    try:
+        raw = b64url_decode(text[len(KEY_PREFIX):])
+    except ValueError:
+        raise FormatError("invalid_key") from None
+    if len(raw) != KEY_BYTES:
+        raise FormatError("invalid_key")
+    return raw
+
+
+def key_id(raw: bytes) -> str:
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(KEY_ID_LABEL + raw)
+    return digest.finalize()[:8].hex()
+
+
+def key_from_passphrase(phrase: str) -> str:
+    normalised = unicodedata.normalize("NFC", phrase)
+    if len(normalised) < PASSPHRASE_MIN_CODE_POINTS:  # len() of a Python str counts code points
+        raise FormatError("passphrase_too_short")
+    kdf = PBKDF2HMAC(algorithm=hashes.SHA256(), length=KEY_BYTES, salt=PASSPHRASE_SALT,
+                     iterations=PBKDF2_ITERATIONS)
+    return format_key(kdf.derive(normalised.encode("utf-8")))
+
+
+def aad_for(purpose: str, ident: str) -> str:
+    assert purpose in AAD_PURPOSES
+    assert ident and "/" not in ident and not any(ord(c) < 0x20 or ord(c) == 0x7F for c in ident)
+    return f"ringback/v1/{purpose}/{ident}"
+
+
+def seal(key: str, aad: str, plaintext: str, iv: bytes) -> str:
+    raw = parse_key(key)
+    assert len(iv) == IV_BYTES
+    ciphertext = AESGCM(raw).encrypt(iv, plaintext.encode("utf-8"), aad.encode("utf-8"))
+    return ".".join([SEALED_VERSION, key_id(raw), b64url_encode(iv), b64url_encode(ciphertext)])
+
+
+def open_sealed(key: str, aad: str, sealed: str) -> str:
+    raw = parse_key(key)
+    fields = sealed.split(".")
+    if len(fields) != 4 or fields[0] != SEALED_VERSION or not re.fullmatch(r"[0-9a-f]{16}", fields[1]):
+        raise FormatError("corrupted")
+    try:
+        iv = b64url_decode(fields[2])
+        ciphertext = b64url_decode(fields[3])
+    except ValueError:
+        raise FormatError("corrupted") from None
+    if len(iv) != IV_BYTES or len(ciphertext) < TAG_BYTES:
+        raise FormatError("corrupted")
+    if fields[1] != key_id(raw):
+        raise FormatError("key_mismatch")
+    try:
+        return AESGCM(raw).decrypt(iv, ciphertext, aad.encode("utf-8")).decode("utf-8")
+    except (InvalidTag, UnicodeDecodeError):
+        raise FormatError("corrupted") from None
+
+
+def expect_error(code: str, action) -> None:
+    try:
+        action()
+    except FormatError as error:
+        assert error.code == code, f"expected {code}, got {error.code}"
+        return
+    raise AssertionError(f"expected {code}, got success")
+
+
+# --- Fixed inputs ------------------------------------------------------------------------------------------
+
+
+def fixed_bytes(label: str, length: int) -> bytes:
+    """Random-looking but fixed bytes, so the vectors never depend on a random generator."""
+    return hashlib.sha256(f"ringback test vectors/{label}".encode("utf-8")).digest()[:length]
+
+
+def json_text(value) -> str:
+    # The same text as JavaScript's JSON.stringify for these values: no spaces, non-ASCII kept as is.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+KEY_A = format_key(fixed_bytes("key A", KEY_BYTES))
+KEY_B = format_key(fixed_bytes("key B", KEY_BYTES))
+EVENT_ID = "claude:5b1f0c7e-3a9d-4e62-9f0a-1c2d3e4f5a6b:prompt-7"
+
+REPORT_VALUE = {
+    "report": {"source": "claude", "summary": "Tests fixés, 2 échecs restants", "exitCode": 1},
+    "brief": {"language": "fr-FR", "spoken": "Les tests sont corrigés ✅. Il reste deux échecs.",
+              "facts": ["2 échecs", "packages/outbox"]},
+}
+SETTINGS_REQUEST_VALUE = {"op": "get", "keys": ["language", "voice", "ringSchedule"], "nonce": 42}
+
+SEAL_CASES = [
+    # name, purpose, id, key, plaintext or JSON value
+    ("report as JSON (non-ASCII)", "report", EVENT_ID, KEY_A, REPORT_VALUE),
+    ("reply with non-ASCII text", "reply", EVENT_ID, KEY_A,
+     "Oui, relance les tests — merci ! 🚀 日本語も大丈夫。"),
+    ("reply error", "reply-error", "rpl_01J9ZQ4K7M2N8P3R5T6V7W8X9Y", KEY_A, "cannot decrypt reply"),
+    ("settings request as JSON", "settings-request", "req-42", KEY_A, SETTINGS_REQUEST_VALUE),
+    ("settings result", "settings-result", "req-42", KEY_A, '{"ok":true,"language":"en-GB"}'),
+    ("empty reply", "reply", "codex:0198f3a2-turn-3", KEY_B, ""),
+    ("long report text over many AES blocks", "report", "tracker:task-8731", KEY_B,
+     "Line of a long report, with tabs\tand newlines.\n" * 20),
+]
+
+PASSPHRASES = [
+    ("ASCII", "correct horse battery staple"),
+    ("precomposed (NFC)", "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e"),
+    ("decomposed (NFD) input: same key as its NFC form", "cafe\u0301 cre\u0300me bru\u0302le\u0301e"),
+    ("exactly 12 code points", "twelve chars"),
+    ("12 emoji: 12 code points, 24 UTF-16 units", "\U0001F511" * 12),
+    ("spaces are kept, not trimmed", " correct horse battery staple "),
+]
+
+SHORT_PASSPHRASES = [
+    ("empty", ""),
+    ("11 code points", "eleven char"),
+    ("22 code points decomposed, 11 after NFC", "e\u0301" * 11),
+    ("11 emoji: 22 UTF-16 units but 11 code points", "\U0001F511" * 11),
+]
+
+KEY_ID_KEYS = [
+    ("all zero bytes", bytes(KEY_BYTES)),
+    ("bytes 0..31", bytes(range(KEY_BYTES))),
+    ("all 0xff bytes", bytes([0xFF]) * KEY_BYTES),
+    ("key A", parse_key(KEY_A)),
+    ("key B", parse_key(KEY_B)),
+]
+
+KEY_A_BODY = KEY_A[len(KEY_PREFIX):]
+INVALID_KEYS = [
+    ("empty", ""),
+    ("prefix only", KEY_PREFIX),
+    ("no prefix", KEY_A_BODY),
+    ("other version", "rbk2_" + KEY_A_BODY),
+    ("upper-case prefix", "RBK1_" + KEY_A_BODY),
+    ("one character short", KEY_A[:-1]),
+    ("one character long", KEY_A + "A"),
+    ("padded", KEY_A + "="),
+    ("standard base64 alphabet", KEY_PREFIX + "+" + KEY_A_BODY[1:]),
+    ("leading space", " " + KEY_A),
+    ("trailing newline", KEY_A + "\n"),
+    ("space inside", KEY_A[:20] + " " + KEY_A[21:]),
+    ("non-canonical last character (unused bits set)", KEY_A[:-1] + "B"),
+    ("16 bytes", KEY_PREFIX + b64url_encode(bytes(16))),
+]
+
+
+def iv_for(name: str) -> bytes:
+    return fixed_bytes(f"iv/{name}", IV_BYTES)
+
+
+def make_seal_vectors():
+    vectors = []
+    for name, purpose, ident, key, content in SEAL_CASES:
+        plaintext = content if isinstance(content, str) else json_text(content)
+        aad = aad_for(purpose, ident)
+        iv = iv_for(name)
+        sealed = seal(key, aad, plaintext, iv)
+        assert open_sealed(key, aad, sealed) == plaintext
+        vector = {"name": name, "purpose": purpose, "id": ident, "aad": aad, "key": key,
+                  "keyId": key_id(parse_key(key)), "iv": b64url_encode(iv), "plaintext": plaintext}
+        if not isinstance(content, str):
+            vector["json"] = content
+        vector["sealed"] = sealed
+        vectors.append(vector)
+    return vectors
+
+
+def tamper(sealed: str, field: int, byte_index: int) -> str:
+    fields = sealed.split(".")
+    data = bytearray(b64url_decode(fields[field]))
+    data[byte_index] ^= 0x01
+    fields[field] = b64url_encode(bytes(data))
+    return ".".join(fields)
+
+
+def make_open_failures(seal_vectors):
+    report, reply = seal_vectors[0], seal_vectors[1]
+    sealed = reply["sealed"]
+    fields = sealed.split(".")
+    short_ciphertext = ".".join(fields[:3] + [b64url_encode(bytes(TAG_BYTES - 1))])
+    cases = [
+        ("tampered ciphertext byte", KEY_A, reply["aad"], tamper(sealed, 3, 0), "corrupted"),
+        ("tampered tag byte", KEY_A, reply["aad"], tamper(sealed, 3, -1), "corrupted"),
+        ("tampered iv", KEY_A, reply["aad"], tamper(sealed, 2, 0), "corrupted"),
+        ("wrong associated data (other event id)", KEY_A, aad_for("report", "claude:other-event"),
+         report["sealed"], "corrupted"),
+        ("wrong associated data (reply sealed, opened as report)", KEY_A, aad_for("report", reply["id"]),
+         sealed, "corrupted"),
+        ("wrong key", KEY_B, reply["aad"], sealed, "key_mismatch"),
+        ("three fields", KEY_A, reply["aad"], ".".join(fields[:3]), "corrupted"),
+        ("five fields", KEY_A, reply["aad"], sealed + ".x", "corrupted"),
+        ("unknown version", KEY_A, reply["aad"], "e2e2." + ".".join(fields[1:]), "corrupted"),
+        ("upper-case key id", KEY_A, reply["aad"], ".".join([fields[0], fields[1].upper()] + fields[2:]),
+         "corrupted"),
+        ("padded iv", KEY_A, reply["aad"], ".".join(fields[:2] + [fields[2] + "=", fields[3]]), "corrupted"),
+        ("iv of 16 bytes", KEY_A, reply["aad"],
+         ".".join(fields[:2] + [b64url_encode(bytes(16)), fields[3]]), "corrupted"),
+        ("ciphertext shorter than a tag", KEY_A, reply["aad"], short_ciphertext, "corrupted"),
+        ("empty string", KEY_A, reply["aad"], "", "corrupted"),
+    ]
+    vectors = []
+    for name, key, aad, broken, code in cases:
+        expect_error(code, lambda: open_sealed(key, aad, broken))
+        vectors.append({"name": name, "key": key, "aad": aad, "sealed": broken, "expect": code})
+    return vectors
+
+
+def make_vectors():
+    seal_vectors = make_seal_vectors()
+    passphrases = []
+    for name, phrase in PASSPHRASES:
+        passphrases.append({"name": name, "passphrase": phrase, "key": key_from_passphrase(phrase)})
+    nfc = next(v for v in passphrases if v["name"].startswith("precomposed"))
+    nfd = next(v for v in passphrases if v["name"].startswith("decomposed"))
+    assert nfc["passphrase"] != nfd["passphrase"] and nfc["key"] == nfd["key"]
+    short = []
+    for name, phrase in SHORT_PASSPHRASES:
+        expect_error("passphrase_too_short", lambda: key_from_passphrase(phrase))
+        short.append({"name": name, "passphrase": phrase, "expect": "passphrase_too_short"})
+    invalid_keys = []
+    for name, text in INVALID_KEYS:
+        expect_error("invalid_key", lambda: parse_key(text))
+        invalid_keys.append({"name": name, "text": text, "expect": "invalid_key"})
+    return {
+        "description": "Ringback end-to-end format v1 test vectors. Strings are JSON-escaped (\\uXXXX) so "
+                       "NFC and NFD forms stay visible. Binary values are base64url without padding.",
+        # No tool versions here: the file must not change when it is regenerated elsewhere.
+        "generator": "packages/e2e-crypto/scripts/make-test-vectors.py (Python, pyca/cryptography)",
+        "format": {
+            "keyPrefix": KEY_PREFIX,
+            "keyBytes": KEY_BYTES,
+            "ivBytes": IV_BYTES,
+            "tagBytes": TAG_BYTES,
+            "sealedVersion": SEALED_VERSION,
+            "keyIdLabel": KEY_ID_LABEL.decode("ascii"),
+            "passphraseSalt": PASSPHRASE_SALT.decode("ascii"),
+            "pbkdf2Iterations": PBKDF2_ITERATIONS,
+            "passphraseMinCodePoints": PASSPHRASE_MIN_CODE_POINTS,
+        },
+        "seal": seal_vectors,
+        "openFailures": make_open_failures(seal_vectors),
+        "passphrases": passphrases,
+        "passphraseFailures": short,
+        "keyIds": [{"name": name, "key": format_key(raw), "keyId": key_id(raw)} for name, raw in KEY_ID_KEYS],
+        "invalidKeys": invalid_keys,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "test-vectors.json")
+    args = parser.parse_args()
+    text = json.dumps(make_vectors(), ensure_ascii=True, indent=2) + "\n"
+    if args.check:
+        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if current != text:
+            print(f"{args.out} differs from what this script writes", file=sys.stderr)
+            return 1
+        print(f"{args.out} is up to date")
+        return 0
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { aad, aadFor } from "./aad.js";
+import { generateKey } from "./key.js";
+import { openString } from "./open.js";
+import { sealString } from "./seal.js";
+
+describe("associated data", () => {
+  it("names the purpose and the id", () => {
+    expect(aad.report("evt-1")).toBe("ringback/v1/report/evt-1");
+    expect(aad.reply("evt-1")).toBe("ringback/v1/reply/evt-1");
+    expect(aad.replyError("rpl-1")).toBe("ringback/v1/reply-error/rpl-1");
+    expect(aad.settingsRequest("req-1")).toBe("ringback/v1/settings-request/req-1");
+    expect(aad.settingsResult("req-1")).toBe("ringback/v1/settings-result/req-1");
+    expect(aadFor("reply-error", "claude:session:prompt")).toBe(
+      "ringback/v1/reply-error/claude:session:prompt",
+    );
+  });
+
+  it.each([
+    ["empty", ""],
+    ["a slash", "evt/1"],
+    ["a newline", "evt\n1"],
+    ["a NUL", "evt\u00001"],
+    ["DEL", "evt\u007f"],
+    ["not a string", 7],
+  ])("rejects an id with %s as invalid_aad", (_case, id) => {
+    expect(() => aad.report(id as string)).toThrow(expect.objectContaining({ code: "invalid_aad" }));
+  });
+
+  it("refuses, when sealing or opening, associated data no builder made", async () => {
+    const key = generateKey();
+    const sealed = await sealString(key, aad.reply("evt-1"), "hello");
+    for (const made of [undefined, "", "evt-1", "ringback/v2/reply/evt-1"]) {
+      await expect(sealString(key, made as never, "hello")).rejects.toMatchObject({ code: "invalid_aad" });
+      await expect(openString(key, made as never, sealed)).rejects.toMatchObject({ code: "invalid_aad" });
+    }
+  });
+
+  it("rejects an unknown purpose as invalid_aad", () => {
+    expect(() => aadFor("call" as never, "x")).toThrow(expect.objectContaining({ code: "invalid_aad" }));
+  });
+});

@@ -1,0 +1,67 @@
+import { E2eError } from "./e2e-error.js";
+
+declare const aadBrand: unique symbol;
+
+/** Associated data naming what a sealed string is for; only the builders below make one. */
+export type Aad = string & { readonly [aadBrand]: true };
+
+const AAD_PREFIX = "ringback/v1/";
+
+/** The purposes of version 1, as written in the associated data. */
+export const AAD_PURPOSES = [
+  "report",
+  "reply",
+  "reply-error",
+  "settings-request",
+  "settings-result",
+] as const;
+export type AadPurpose = (typeof AAD_PURPOSES)[number];
+
+// "/" would let an id reach into the label's structure, and control characters never occur in the ids the
+// daemon and the relay mint; refusing both keeps every associated data string readable one way only.
+function isValidId(id: unknown): id is string {
+  if (typeof id !== "string" || id.length === 0) return false;
+  for (let index = 0; index < id.length; index++) {
+    const code = id.charCodeAt(index);
+    if (code === 0x2f || code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
+
+/** `ringback/v1/<purpose>/<id>`; the id must be non-empty with no "/" or control character (`invalid_aad`). */
+export function aadFor(purpose: AadPurpose, id: string): Aad {
+  if (!AAD_PURPOSES.includes(purpose)) {
+    throw new E2eError("invalid_aad", `Unknown associated data purpose "${String(purpose)}".`);
+  }
+  if (!isValidId(id)) {
+    throw new E2eError(
+      "invalid_aad",
+      `The ${purpose} id must be non-empty with no "/" or control character.`,
+    );
+  }
+  return `${AAD_PREFIX}${purpose}/${id}` as Aad;
+}
+
+/**
+ * Guards sealing and opening against associated data that no builder made (plain JavaScript callers):
+ * `TextEncoder` would silently turn `undefined` into empty associated data.
+ */
+export function assertAad(value: unknown): asserts value is Aad {
+  if (typeof value !== "string" || !value.startsWith(AAD_PREFIX)) {
+    throw new E2eError("invalid_aad", "Associated data must come from one of the aad builders.");
+  }
+}
+
+/** One associated data builder per purpose. */
+export const aad = {
+  /** A daemon report (report and brief) for an event. */
+  report: (eventId: string): Aad => aadFor("report", eventId),
+  /** A reply from a device to an event. */
+  reply: (eventId: string): Aad => aadFor("reply", eventId),
+  /** Why a reply failed, for a reply id. */
+  replyError: (replyId: string): Aad => aadFor("reply-error", replyId),
+  /** A settings request relayed from a device to the daemon. */
+  settingsRequest: (requestId: string): Aad => aadFor("settings-request", requestId),
+  /** The daemon's answer to a settings request. */
+  settingsResult: (requestId: string): Aad => aadFor("settings-result", requestId),
+} as const;

@@ -1,0 +1,22 @@
+/** Constants of the end-to-end format, version 1 (ARCHITECTURE.md "End-to-end format (version 1)"). */
+
+/** Prefix of a key's text form. */
+export const KEY_PREFIX = "rbk1_";
+/** Raw key length: AES-256. */
+export const KEY_BYTES = 32;
+/** AES-GCM nonce length, random per message. */
+export const IV_BYTES = 12;
+/** AES-GCM tag length, appended to the ciphertext. */
+export const TAG_BYTES = 16;
+/** First field of a sealed string. */
+export const SEALED_VERSION = "e2e1";
+/** Key ids are this many bytes of SHA-256, written as lowercase hex. */
+export const KEY_ID_BYTES = 8;
+/** Domain-separation label hashed before the key to make its id. */
+export const KEY_ID_LABEL = "ringback/e2e/v1/key-id";
+/** Fixed application salt for passphrase keys. */
+export const PASSPHRASE_SALT = "ringback/e2e/v1";
+/** PBKDF2-SHA256 iterations for passphrase keys. */
+export const PBKDF2_ITERATIONS = 600_000;
+/** Minimum passphrase length, in code points after NFC normalisation. */
+export const PASSPHRASE_MIN_CODE_POINTS = 12;

@@ -1,0 +1,23 @@
+export type { Aad, AadPurpose } from "./aad.js";
+export { AAD_PURPOSES, aad, aadFor } from "./aad.js";
+export type { E2eErrorCode } from "./e2e-error.js";
+export { E2eError, isE2eError } from "./e2e-error.js";
+export {
+  IV_BYTES,
+  KEY_BYTES,
+  KEY_ID_BYTES,
+  KEY_ID_LABEL,
+  KEY_PREFIX,
+  PASSPHRASE_MIN_CODE_POINTS,
+  PASSPHRASE_SALT,
+  PBKDF2_ITERATIONS,
+  SEALED_VERSION,
+  TAG_BYTES,
+} from "./format.js";
+export type { E2eKey } from "./key.js";
+export { formatKey, generateKey, keyBytes, parseKey } from "./key.js";
+export { keyId } from "./key-id.js";
+export { openJson, openString } from "./open.js";
+export { deriveKeyFromPassphrase } from "./passphrase.js";
+export type { SealOptions } from "./seal.js";
+export { sealJson, sealString } from "./seal.js";

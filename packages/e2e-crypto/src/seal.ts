@@ -1,0 +1,54 @@
+import type { Aad } from "./aad.js";
+import { assertAad } from "./aad.js";
+import { IV_BYTES } from "./format.js";
+import type { E2eKey } from "./key.js";
+import { keyMaterial } from "./key-material.js";
+import { formatSealed } from "./sealed-format.js";
+
+export interface SealOptions {
+  /** A fixed 12-byte iv, for test vectors only: reusing an iv with the same key breaks AES-GCM. */
+  readonly iv?: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+/** Encrypts a string with AES-256-GCM under `aad`: `e2e1.<keyId>.<iv>.<ciphertext>`. */
+export async function sealString(
+  key: E2eKey,
+  aad: Aad,
+  plaintext: string,
+  options: SealOptions = {},
+): Promise<string> {
+  if (typeof plaintext !== "string") throw new TypeError("sealString seals a string.");
+  const { cryptoKey, keyId } = await keyMaterial(key);
+  assertAad(aad);
+  const iv =
+    options.iv === undefined
+      ? globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES))
+      : copyIv(options.iv);
+  const ciphertext = await globalThis.crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
+    cryptoKey,
+    encoder.encode(plaintext),
+  );
+  return formatSealed({ keyId, iv, ciphertext: new Uint8Array(ciphertext) });
+}
+
+/** Seals `JSON.stringify(value)`; `value` must be JSON-serialisable. */
+export async function sealJson(
+  key: E2eKey,
+  aad: Aad,
+  value: unknown,
+  options: SealOptions = {},
+): Promise<string> {
+  const text: string | undefined = JSON.stringify(value);
+  if (text === undefined) throw new TypeError("sealJson needs a JSON-serialisable value.");
+  return sealString(key, aad, text, options);
+}
+
+function copyIv(iv: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (!(iv instanceof Uint8Array) || iv.length !== IV_BYTES) {
+    throw new RangeError(`An iv is exactly ${IV_BYTES} bytes.`);
+  }
+  return new Uint8Array(iv);
+}

@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_DIR } from "../scripts/ensure-dist.ts";
+
+const IMPORT_SPECIFIER = /(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']/g;
+
+function specifiers(source: string): string[] {
+  return [...source.matchAll(IMPORT_SPECIFIER)].map((match) => (match[1] ?? match[2])!);
+}
+
+describe("portability", () => {
+  it("src/ imports only its own files: no node: modules, no dependencies", () => {
+    const sourceDir = join(PACKAGE_DIR, "src");
+    const files = readdirSync(sourceDir).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
+    expect(files.length).toBeGreaterThan(5);
+    for (const name of files) {
+      for (const specifier of specifiers(readFileSync(join(sourceDir, name), "utf8"))) {
+        expect(specifier, `${name} imports ${specifier}`).toMatch(/^\.\/[\w-]+\.js$/);
+      }
+    }
+  });
+
+  it("dist/index.js is one self-contained module", () => {
+    const bundle = readFileSync(join(PACKAGE_DIR, "dist", "index.js"), "utf8");
+    expect(specifiers(bundle)).toEqual([]);
+    expect(bundle).not.toMatch(/\brequire\(|\bprocess\.|\bBuffer\b/);
+  });
+
+  it("has no runtime dependencies", () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual([]);
+    expect(Object.keys(manifest.peerDependencies ?? {})).toEqual([]);
+  });
+});

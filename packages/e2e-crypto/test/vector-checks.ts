@@ -1,0 +1,170 @@
+/**
+ * One check per entry of test-vectors.json, run against a loaded copy of the package. Node runs these in
+ * vitest (against src/ and dist/); the browser test serves this file, type-stripped, to Chromium, which runs
+ * them against dist/. So this file imports nothing at run time and uses only what browsers have.
+ */
+import type * as E2e from "../src/index.js";
+
+export type E2eLibrary = typeof E2e;
+
+export interface SealVector {
+  name: string;
+  purpose: E2e.AadPurpose;
+  id: string;
+  aad: string;
+  key: string;
+  keyId: string;
+  iv: string;
+  plaintext: string;
+  json?: unknown;
+  sealed: string;
+}
+
+export interface FailureVector {
+  name: string;
+  expect: E2e.E2eErrorCode;
+}
+
+export interface TestVectors {
+  format: {
+    keyPrefix: string;
+    keyBytes: number;
+    ivBytes: number;
+    tagBytes: number;
+    sealedVersion: string;
+    keyIdLabel: string;
+    passphraseSalt: string;
+    pbkdf2Iterations: number;
+    passphraseMinCodePoints: number;
+  };
+  seal: SealVector[];
+  openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
+  passphrases: { name: string; passphrase: string; key: string }[];
+  passphraseFailures: (FailureVector & { passphrase: string })[];
+  keyIds: { name: string; key: string; keyId: string }[];
+  invalidKeys: (FailureVector & { text: string })[];
+}
+
+export interface VectorCheck {
+  name: string;
+  /** Resolves when the library matches the vector; rejects with the reason otherwise. */
+  run(library: E2eLibrary): Promise<void>;
+}
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** Every check the vectors define, in file order. */
+export function vectorChecks(vectors: TestVectors): VectorCheck[] {
+  return [
+    { name: "format: constants", run: (library) => checkFormat(library, vectors.format) },
+    ...vectors.seal.map((vector) => ({
+      name: `seal: ${vector.name}`,
+      run: (library: E2eLibrary) => checkSeal(library, vector),
+    })),
+    ...vectors.openFailures.map((vector) => ({
+      name: `open failure: ${vector.name}`,
+      run: (library: E2eLibrary) =>
+        expectCode(
+          library,
+          vector.expect,
+          library.openString(library.parseKey(vector.key), vector.aad as E2e.Aad, vector.sealed),
+        ),
+    })),
+    ...vectors.passphrases.map((vector) => ({
+      name: `passphrase: ${vector.name}`,
+      run: async (library: E2eLibrary) =>
+        same("key", await library.deriveKeyFromPassphrase(vector.passphrase), vector.key),
+    })),
+    ...vectors.passphraseFailures.map((vector) => ({
+      name: `passphrase failure: ${vector.name}`,
+      run: (library: E2eLibrary) =>
+        expectCode(library, vector.expect, library.deriveKeyFromPassphrase(vector.passphrase)),
+    })),
+    ...vectors.keyIds.map((vector) => ({
+      name: `key id: ${vector.name}`,
+      run: async (library: E2eLibrary) => {
+        const key = library.parseKey(vector.key);
+        same("key id", await library.keyId(key), vector.keyId);
+        same("formatKey(keyBytes(key))", library.formatKey(library.keyBytes(key)), vector.key);
+      },
+    })),
+    ...vectors.invalidKeys.map((vector) => ({
+      name: `invalid key: ${vector.name}`,
+      run: (library: E2eLibrary) =>
+        expectCode(library, vector.expect, async () => library.parseKey(vector.text)),
+    })),
+  ];
+}
+
+/** Runs every check in order and reports each, never throwing; what the browser page returns. */
+export async function runChecks(library: E2eLibrary, vectors: TestVectors): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of vectorChecks(vectors)) {
+    try {
+      await check.run(library);
+      results.push({ name: check.name, ok: true });
+    } catch (error) {
+      results.push({ name: check.name, ok: false, error: String(error) });
+    }
+  }
+  return results;
+}
+
+async function checkFormat(library: E2eLibrary, format: TestVectors["format"]): Promise<void> {
+  same("KEY_PREFIX", library.KEY_PREFIX, format.keyPrefix);
+  same("KEY_BYTES", library.KEY_BYTES, format.keyBytes);
+  same("IV_BYTES", library.IV_BYTES, format.ivBytes);
+  same("TAG_BYTES", library.TAG_BYTES, format.tagBytes);
+  same("SEALED_VERSION", library.SEALED_VERSION, format.sealedVersion);
+  same("KEY_ID_LABEL", library.KEY_ID_LABEL, format.keyIdLabel);
+  same("PASSPHRASE_SALT", library.PASSPHRASE_SALT, format.passphraseSalt);
+  same("PBKDF2_ITERATIONS", library.PBKDF2_ITERATIONS, format.pbkdf2Iterations);
+  same("PASSPHRASE_MIN_CODE_POINTS", library.PASSPHRASE_MIN_CODE_POINTS, format.passphraseMinCodePoints);
+}
+
+async function checkSeal(library: E2eLibrary, vector: SealVector): Promise<void> {
+  const key = library.parseKey(vector.key);
+  const aad = library.aadFor(vector.purpose, vector.id);
+  same("aad", aad, vector.aad);
+  same("key id", await library.keyId(key), vector.keyId);
+  const iv = fromBase64url(vector.iv);
+  same("sealString", await library.sealString(key, aad, vector.plaintext, { iv }), vector.sealed);
+  same("openString", await library.openString(key, aad, vector.sealed), vector.plaintext);
+  if (vector.json !== undefined) {
+    same("JSON.stringify(json)", JSON.stringify(vector.json), vector.plaintext);
+    same("sealJson", await library.sealJson(key, aad, vector.json, { iv }), vector.sealed);
+    const opened = await library.openJson(key, aad, vector.sealed);
+    same("openJson", JSON.stringify(opened), JSON.stringify(vector.json));
+  }
+}
+
+async function expectCode(
+  library: E2eLibrary,
+  code: E2e.E2eErrorCode,
+  action: Promise<unknown> | (() => Promise<unknown>),
+): Promise<void> {
+  let outcome: unknown;
+  try {
+    outcome = await (typeof action === "function" ? action() : action);
+  } catch (error) {
+    if (!library.isE2eError(error, code)) throw new Error(`expected E2eError ${code}, got ${String(error)}`);
+    return;
+  }
+  throw new Error(`expected E2eError ${code}, but it succeeded with ${JSON.stringify(outcome)}`);
+}
+
+function same(what: string, actual: unknown, expected: unknown): void {
+  if (actual !== expected) {
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+// Independent of the package's own decoder: atob accepts base64 without padding.
+function fromBase64url(text: string): Uint8Array {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}

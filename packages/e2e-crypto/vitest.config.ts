@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Builds dist/ when missing or stale: the vector and browser tests load the built bundle.
+    globalSetup: ["./test/global-setup.ts"],
+    // PBKDF2 with 600000 iterations and a browser start are slow on a busy machine; nothing here is timed.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
