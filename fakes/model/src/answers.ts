@@ -1,0 +1,101 @@
+/** One answer of the fake model to one chat-completion request. */
+export type FakeAnswer =
+  /** The assistant's content as is (any text), with a finish reason (default `stop`). */
+  | { kind: "content"; content: string | null; finishReason?: string }
+  /** A brief built from the request itself (the default when nothing is scripted). */
+  | { kind: "echo" }
+  /** An HTTP error with an OpenAI-style error body. */
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Never answers; the connection stays open until the client gives up or the server closes. */
+  | { kind: "hang" }
+  /** Waits, then gives another answer. */
+  | { kind: "delay"; ms: number; then: FakeAnswer };
+
+/** A draft in the brief shape; what a well-behaved model returns. */
+export interface FakeBriefDraft {
+  title: string;
+  spoken: string;
+  cards: { title: string; body: string }[];
+  openQuestions: string[];
+  criticalFacts: { fact: string; covered: boolean }[];
+  supplementaryHeading?: string;
+}
+
+/** A valid draft: the build is green, one covered fact. Override any field. */
+export function briefDraft(overrides: Partial<FakeBriefDraft> = {}): FakeBriefDraft {
+  return {
+    title: "Login fixed",
+    spoken: "The login bug is fixed and all 42 tests pass.",
+    cards: [{ title: "Login", body: "The session cookie is now renewed on every request." }],
+    openQuestions: [],
+    criticalFacts: [{ fact: "All 42 tests pass.", covered: true }],
+    ...overrides,
+  };
+}
+
+function errorBody(message: string, type: string, code: string | null) {
+  return { error: { message, type, param: null, code } };
+}
+
+/** Builders for the paths a brief generation must survive. */
+export const answers = {
+  /** Any value as JSON content. */
+  json(value: unknown): FakeAnswer {
+    return { kind: "content", content: JSON.stringify(value) };
+  },
+  /** JSON inside a markdown fence, as some models answer in `json_object` mode. */
+  fenced(value: unknown): FakeAnswer {
+    return { kind: "content", content: `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\`` };
+  },
+  /** Text that is not JSON (cut in the middle of an object). */
+  invalidJson(): FakeAnswer {
+    return { kind: "content", content: '{"title": "Login fixed", "spoken": "The login bug is' };
+  },
+  /** Valid JSON that is not a brief: `cards` missing and `title` a number. */
+  schemaMismatch(): FakeAnswer {
+    const { cards: _cards, ...rest } = briefDraft();
+    return answers.json({ ...rest, title: 42 });
+  },
+  /** A draft that admits a critical fact is not in the spoken part. */
+  uncoveredFact(fact = "The migration must run before Friday.", overrides: Partial<FakeBriefDraft> = {}) {
+    const draft = briefDraft(overrides);
+    return answers.json({ ...draft, criticalFacts: [...draft.criticalFacts, { fact, covered: false }] });
+  },
+  /** A draft whose spoken part has exactly `chars` characters. */
+  tooLongSpoken(chars: number, overrides: Partial<FakeBriefDraft> = {}): FakeAnswer {
+    const sentence = "The login bug is fixed and all 42 tests pass. ";
+    const spoken = sentence.repeat(Math.ceil(chars / sentence.length)).slice(0, chars);
+    return answers.json(briefDraft({ ...overrides, spoken }));
+  },
+  /** A rewrite answer: a draft plus the heading for facts still missing. */
+  rewrite(overrides: Partial<FakeBriefDraft> = {}, supplementaryHeading = "Also important"): FakeAnswer {
+    return answers.json(briefDraft({ supplementaryHeading, ...overrides }));
+  },
+  /** The provider's content filter stopped the answer. */
+  contentFilter(): FakeAnswer {
+    return { kind: "content", content: null, finishReason: "content_filter" };
+  },
+  status(status: number, message = `Fake model error ${status}`): FakeAnswer {
+    return { kind: "status", status, body: errorBody(message, "server_error", null) };
+  },
+  serverError(): FakeAnswer {
+    return answers.status(500, "The server had an error while processing your request.");
+  },
+  rateLimited(): FakeAnswer {
+    return {
+      kind: "status",
+      status: 429,
+      body: errorBody("Rate limit reached for requests.", "requests", "rate_limit_exceeded"),
+      headers: { "retry-after": "1" },
+    };
+  },
+  hang(): FakeAnswer {
+    return { kind: "hang" };
+  },
+  delay(ms: number, then: FakeAnswer = { kind: "echo" }): FakeAnswer {
+    return { kind: "delay", ms, then };
+  },
+  echo(): FakeAnswer {
+    return { kind: "echo" };
+  },
+};
