@@ -1,0 +1,90 @@
+/**
+ * Hook wall time: the built `ringback-hook` posting a Claude Code Stop payload to a fake daemon answering
+ * 202, against bare `node -e 0` in the same run (what starting Node alone costs here). Prints a table.
+ * Run with `pnpm bench` after `pnpm build`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const RUNS = 30;
+const WARM_UP_RUNS = 3;
+const here = dirname(fileURLToPath(import.meta.url));
+const bundle = join(here, "..", "dist", "ringback-hook.mjs");
+const payloadFile = join(here, "..", "test", "fixtures", "claude-code-stop.json");
+
+function timeProcess(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}`));
+      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run pnpm build first`);
+  let received = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      received++;
+      response.writeHead(202, { "Content-Type": "application/json" }).end('{"accepted":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const home = await mkdtemp(join(tmpdir(), "ringback-hook-bench-"));
+  try {
+    const { port } = server.address() as AddressInfo;
+    await writeFile(join(home, "daemon.json"), JSON.stringify({ localPort: port }));
+    await writeFile(join(home, "local-api.key"), "bench-key\n", { mode: 0o600 });
+    const payload = JSON.parse(await readFile(payloadFile, "utf8")) as Record<string, unknown>;
+    const stdin = `${JSON.stringify({ ...payload, transcript_path: null })}\n`;
+    const env = { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home };
+
+    const hook: number[] = [];
+    const bare: number[] = [];
+    // Alternate the two so both see the same machine load.
+    for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
+      const hookMs = await timeProcess([bundle, "claude-code"], stdin, env);
+      const bareMs = await timeProcess(["-e", "0"], "", env);
+      if (run >= WARM_UP_RUNS) {
+        hook.push(hookMs);
+        bare.push(bareMs);
+      }
+    }
+    if (received !== WARM_UP_RUNS + RUNS) throw new Error(`the fake daemon got ${received} reports`);
+
+    const row = (name: string, samples: number[]) =>
+      `| ${name.padEnd(34)} | ${percentile(samples, 0.5).toFixed(1).padStart(8)} | ${percentile(samples, 0.95).toFixed(1).padStart(8)} |`;
+    console.log(
+      `ringback-hook wall time, ${RUNS} runs each (Node ${process.version}, ${process.platform})\n`,
+    );
+    console.log(`| ${"process".padEnd(34)} | ${"p50 ms".padStart(8)} | ${"p95 ms".padStart(8)} |`);
+    console.log(`| ${"-".repeat(34)} | ${"-".repeat(8)} | ${"-".repeat(8)} |`);
+    console.log(row("ringback-hook claude-code (202)", hook));
+    console.log(row("node -e 0", bare));
+    console.log(
+      `| ${"ratio hook / bare node".padEnd(34)} | ${(percentile(hook, 0.5) / percentile(bare, 0.5)).toFixed(2).padStart(8)} | ${(percentile(hook, 0.95) / percentile(bare, 0.95)).toFixed(2).padStart(8)} |`,
+    );
+  } finally {
+    server.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+await main();

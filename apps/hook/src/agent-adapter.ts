@@ -1,0 +1,33 @@
+import type { AgentCompletionPayload } from "@ringback/protocol";
+import type { AgentKind } from "./agent-kind.js";
+
+/** The final reply read from a transcript, with the model that wrote it when the record names one. */
+export interface TranscriptReply {
+  text: string;
+  model?: string;
+}
+
+/** What differs between agents: how a turn is named, which turns count, where the reply is written. */
+export interface AgentAdapter {
+  source: AgentKind;
+  /** The agent's id for this turn (one per user prompt), if it sends one. */
+  turnId(payload: AgentCompletionPayload): string | null | undefined;
+  /** Why this payload is not reported, beyond the rules shared by all agents; `undefined` when it is. */
+  notReportedReason(payload: AgentCompletionPayload): string | undefined;
+  /** The final reply from the transcript, for agents whose payload lacks `last_assistant_message`. */
+  replyFromTranscript(path: string, deadline: number): Promise<TranscriptReply | undefined>;
+}
+
+export type Shape = Record<string, unknown>;
+
+export function isShape(value: unknown): value is Shape {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `text` of every content block of the given type, in order. */
+export function textBlocks(content: unknown, blockType: string): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block) =>
+    isShape(block) && block.type === blockType && typeof block.text === "string" ? [block.text] : [],
+  );
+}

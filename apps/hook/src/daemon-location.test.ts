@@ -1,0 +1,38 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { locateDaemon } from "./daemon-location.js";
+import { DEFAULT_LOCAL_PORT } from "./protocol-constants.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function dataDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "ringback-data-"));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+  return dir;
+}
+
+describe("locateDaemon", () => {
+  it("reads localPort and the trimmed key from RINGBACK_HOME", async () => {
+    const dir = await dataDir({
+      "daemon.json": '{"localPort": 9123, "e2e": {}}',
+      "local-api.key": "  k3y\n",
+    });
+    expect(locateDaemon({ RINGBACK_HOME: dir })).toEqual({ dataDir: dir, port: 9123, key: "k3y" });
+  });
+
+  it.each([
+    ["no daemon.json", {}],
+    ["no localPort", { "daemon.json": '{"serverUrl":"https://relay.example"}' }],
+    ["a malformed daemon.json", { "daemon.json": "{oops" }],
+    ["an impossible port", { "daemon.json": '{"localPort": 70000}' }],
+  ])("uses the default port with %s", async (_name, files) => {
+    const dir = await dataDir(files);
+    expect(locateDaemon({ RINGBACK_HOME: dir })).toMatchObject({ port: DEFAULT_LOCAL_PORT, key: undefined });
+  });
+});

@@ -1,0 +1,11 @@
+export type { AgentKind } from "./agent-kind.js";
+export { AGENT_KINDS, isAgentKind } from "./agent-kind.js";
+export { ringbackHookCli, USAGE } from "./cli.js";
+export { codexStopTrustHash } from "./installer/codex-trust-hash.js";
+export { hookCommand, isRingbackHookCommand } from "./installer/hook-command.js";
+export type { InstallOptions, InstallSummary } from "./installer/install.js";
+export { bundledHookPath, install, uninstall } from "./installer/install.js";
+export { InstallerError } from "./installer/installer-error.js";
+export type { RunHookOptions } from "./run-hook.js";
+export { runHook } from "./run-hook.js";
+export { HOOK_VERSION } from "./version.js";

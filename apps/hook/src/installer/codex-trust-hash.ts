@@ -1,0 +1,27 @@
+import { createHash } from "node:crypto";
+import type { CommandHandler } from "./hook-command.js";
+
+/** JSON with object keys sorted at every depth and no whitespace: the form Codex hashes. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The `trusted_hash` Codex expects for a Stop command handler in its own group (see the hook reference):
+ * SHA-256 of the canonical JSON of `{event_name: "stop", hooks: [{type, command, timeout, async}]}`;
+ * a Stop group has no matcher, and a handler without a timeout counts as 600 s.
+ */
+export function codexStopTrustHash(handler: CommandHandler): string {
+  const identity = {
+    event_name: "stop",
+    hooks: [{ type: "command", command: handler.command, timeout: handler.timeout, async: false }],
+  };
+  return `sha256:${createHash("sha256").update(canonicalJson(identity)).digest("hex")}`;
+}

@@ -1,0 +1,116 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AgentKind } from "../agent-kind.js";
+import { defaultClaudeHome, defaultCodexHome } from "./agent-homes.js";
+import { writeClaudeCodeStopHook } from "./claude-code-hooks.js";
+import { writeCodexStopHook } from "./codex-hooks.js";
+import { hookHandler } from "./hook-command.js";
+import { InstallerError } from "./installer-error.js";
+import type { CommandRunner } from "./user-service.js";
+import { detectSystemdUser, installUserService, runCommand, uninstallUserService } from "./user-service.js";
+
+export interface InstallOptions {
+  /** Claude Code's directory (default `CLAUDE_CONFIG_DIR` or `~/.claude`). */
+  claudeHome?: string;
+  /** Codex's home (default `CODEX_HOME` or `~/.codex`). */
+  codexHome?: string;
+  /** The `ringback-hook.mjs` the agents will run (default: the one beside this module). */
+  hookPath?: string;
+  /** The Node.js that runs it (default: the one running now). */
+  nodePath?: string;
+  /** `false` leaves the daemon's user service alone. */
+  service?: boolean;
+  /** The daemon's bin, for the user service's start command. */
+  daemonBinPath?: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  platform?: NodeJS.Platform;
+  /** Runs systemctl / launchctl; replaced in tests. */
+  runCommand?: CommandRunner;
+}
+
+/** What `install`/`uninstall` did, one line each, for the person who ran it. */
+export interface InstallSummary {
+  lines: string[];
+}
+
+/** `dist/ringback-hook.mjs`: this module's sibling, whether it runs as the bin or as the library entry. */
+export function bundledHookPath(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "ringback-hook.mjs");
+}
+
+function serviceOptions(options: InstallOptions, env: NodeJS.ProcessEnv) {
+  const run = options.runCommand ?? runCommand;
+  return {
+    home: options.home ?? homedir(),
+    nodePath: options.nodePath ?? process.execPath,
+    daemonBinPath: options.daemonBinPath ? resolve(options.daemonBinPath) : undefined,
+    platform: options.platform ?? process.platform,
+    env,
+    run,
+    hasSystemdUser: () => detectSystemdUser(run),
+  };
+}
+
+function codexHomeOf(options: InstallOptions, env: NodeJS.ProcessEnv) {
+  // An explicit directory is what Codex would get as CODEX_HOME, whose links it resolves.
+  if (options.codexHome) return { path: resolve(options.codexHome), resolveLinks: true };
+  const fallback = defaultCodexHome(env);
+  return { path: fallback.path, resolveLinks: fallback.fromEnvironment };
+}
+
+function describe(
+  agent: string,
+  file: string,
+  changed: boolean,
+  removed: number,
+  installing: boolean,
+): string {
+  if (!changed) return `${agent}: ${file} already ${installing ? "up to date" : "has no Ringback hook"}`;
+  if (!installing) return `${agent}: removed ${removed} Ringback Stop hook(s) from ${file}`;
+  return `${agent}: ${removed > 0 ? "replaced the Ringback Stop hook in" : "added the Ringback Stop hook to"} ${file}`;
+}
+
+/**
+ * `ringback install`: writes the Stop hook of both agents (replacing any older Ringback hook, so a turn rings
+ * once), Codex's trust record for it, and the daemon's user service.
+ */
+export function install(options: InstallOptions = {}): InstallSummary {
+  const env = options.env ?? process.env;
+  const hookPath = resolve(options.hookPath ?? bundledHookPath());
+  if (!existsSync(hookPath))
+    throw new InstallerError(`the hook bundle ${hookPath} does not exist; build it first`);
+  const nodePath = options.nodePath ?? process.execPath;
+  const handlerFor = (kind: AgentKind) => hookHandler(nodePath, hookPath, kind);
+
+  const claude = writeClaudeCodeStopHook(
+    options.claudeHome ?? defaultClaudeHome(env),
+    handlerFor("claude-code"),
+  );
+  const codex = writeCodexStopHook(codexHomeOf(options, env), handlerFor("codex"));
+  const lines = [
+    describe("Claude Code", claude.file, claude.changed, claude.removed, true),
+    describe("Codex", codex.file, codex.changed, codex.removed, true),
+    codex.configChanged
+      ? `Codex: trusted the hook in ${codex.configFile}`
+      : `Codex: ${codex.configFile} already trusts the hook`,
+  ];
+  if (options.service !== false) lines.push(...installUserService(serviceOptions(options, env)));
+  return { lines };
+}
+
+/** `ringback uninstall`: removes every Ringback Stop hook, their Codex trust records and the user service. */
+export function uninstall(options: InstallOptions = {}): InstallSummary {
+  const env = options.env ?? process.env;
+  const claude = writeClaudeCodeStopHook(options.claudeHome ?? defaultClaudeHome(env), undefined);
+  const codex = writeCodexStopHook(codexHomeOf(options, env), undefined);
+  const lines = [
+    describe("Claude Code", claude.file, claude.changed, claude.removed, false),
+    describe("Codex", codex.file, codex.changed, codex.removed, false),
+  ];
+  if (codex.configChanged) lines.push(`Codex: removed the hook's trust record from ${codex.configFile}`);
+  if (options.service !== false) lines.push(...uninstallUserService(serviceOptions(options, env)));
+  return { lines };
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from "node:fs";
+import { writeFileAtomic } from "./atomic-write.js";
+import { InstallerError } from "./installer-error.js";
+
+type Shape = Record<string, unknown>;
+
+/** A JSON settings file: `{}` when missing; never silently replaced when it is not a JSON object. */
+export function readJsonSettings(path: string): Shape {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InstallerError(`${path} is not valid JSON; fix it and run again`, { cause: error });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InstallerError(`${path} does not hold a JSON object; fix it and run again`);
+  }
+  return value as Shape;
+}
+
+export function writeJsonSettings(path: string, document: Shape): void {
+  writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+}

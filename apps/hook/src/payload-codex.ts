@@ -1,0 +1,46 @@
+import { statSync } from "node:fs";
+import type { AgentAdapter, TranscriptReply } from "./agent-adapter.js";
+import { isShape, textBlocks } from "./agent-adapter.js";
+import { findLastRecord } from "./transcript.js";
+
+/**
+ * The final reply in a Codex rollout (`{timestamp, type, payload}` per line): the last assistant message,
+ * written as a `response_item` message, an `agent_message` event or the `task_complete` event's
+ * `last_agent_message`, whichever comes last.
+ */
+function pickCodexReply(record: unknown): TranscriptReply | undefined {
+  if (!isShape(record) || !isShape(record.payload)) return undefined;
+  const { payload } = record;
+  let text: string | undefined;
+  if (record.type === "response_item" && payload.type === "message" && payload.role === "assistant") {
+    text = textBlocks(payload.content, "output_text").join("");
+  } else if (record.type === "event_msg" && payload.type === "agent_message") {
+    text = typeof payload.message === "string" ? payload.message : undefined;
+  } else if (record.type === "event_msg" && payload.type === "task_complete") {
+    text = typeof payload.last_agent_message === "string" ? payload.last_agent_message : undefined;
+  }
+  return text ? { text } : undefined;
+}
+
+function mightHoldCodexReply(line: string): boolean {
+  return line.includes('"assistant"') || line.includes("agent_message");
+}
+
+function hasRollout(path: string | null | undefined): boolean {
+  if (!path) return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export const codexAdapter: AgentAdapter = {
+  source: "codex",
+  turnId: (payload) => payload.turn_id,
+  // Only threads with a rollout file can be resumed; the others are Codex's internal turns.
+  notReportedReason: (payload) =>
+    hasRollout(payload.transcript_path) ? undefined : "Codex turn without a rollout file (internal turn)",
+  replyFromTranscript: (path, deadline) =>
+    findLastRecord(path, { mightMatch: mightHoldCodexReply, pick: pickCodexReply, deadline }),
+};

@@ -1,0 +1,14 @@
+/**
+ * Copies of `@ringback/protocol` constants. The hook cannot import protocol at run time (it has zero
+ * dependencies and protocol pulls in zod), so the values are copied here; test/protocol-constants.test.ts
+ * asserts each one equals protocol's, so a change there fails the build here instead of drifting.
+ */
+
+/** Protocol's `HOOK_TIMEOUT_MS`: the hook's whole budget, from reading stdin to the daemon's answer. */
+export const HOOK_TIMEOUT_MS = 5_000;
+
+/** Protocol's `DEFAULT_LOCAL_PORT`: the daemon's port when daemon.json names none. */
+export const DEFAULT_LOCAL_PORT = 8790;
+
+/** Protocol's `REPORT_BODY_MAX_BYTES`: the largest `POST /report` body the daemon accepts. */
+export const REPORT_BODY_MAX_BYTES = 800 * 1024;

@@ -1,0 +1,142 @@
+import { ReportRequest } from "@ringback/protocol";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startFakeDaemon } from "./support/fake-daemon.js";
+import { placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
+import {
+  assertBundleBuilt,
+  hookEnv,
+  LOCAL_KEY,
+  runBundle,
+  writeRingbackHome,
+} from "./support/hook-process.js";
+import { makeTempDir } from "./support/temp-dir.js";
+
+beforeAll(assertBundleBuilt);
+
+describe("ringback-hook reports a finished turn to the daemon", () => {
+  it("posts a Claude Code Stop payload to /report with the local key and no Origin", async () => {
+    await using home = await makeTempDir();
+    await using daemon = await startFakeDaemon(202);
+    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    const payload = await readPayload("claude-code-stop");
+    payload.transcript_path = await placeTranscript("claude-code-transcript", home.path);
+
+    const result = await runBundle({
+      args: ["claude-code"],
+      stdin: stdinFor("claude-code", payload),
+      env: hookEnv(home.path),
+    });
+
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(daemon.requests).toHaveLength(1);
+    const [request] = daemon.requests;
+    expect(request?.method).toBe("POST");
+    expect(request?.url).toBe("/report");
+    expect(request?.headers.authorization).toBe(`Bearer ${LOCAL_KEY}`);
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.headers.host).toBe(`127.0.0.1:${daemon.port}`);
+    expect(request?.headers.origin).toBeUndefined();
+    const report = ReportRequest.parse(JSON.parse(request?.body ?? ""));
+    expect(report).toEqual({
+      source: "claude-code",
+      sessionId: payload.session_id,
+      turnId: payload.prompt_id,
+      cwd: payload.cwd,
+      text: payload.last_assistant_message,
+      transcriptPath: payload.transcript_path,
+      occurredAt: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(report.occurredAt ?? "") - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("posts a Codex Stop payload (no trailing newline) with its turn id and model", async () => {
+    await using home = await makeTempDir();
+    await using daemon = await startFakeDaemon(202);
+    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    const payload = await readPayload("codex-stop");
+    payload.transcript_path = await placeTranscript("codex-rollout", home.path);
+
+    const result = await runBundle({
+      args: ["codex"],
+      stdin: stdinFor("codex", payload),
+      env: hookEnv(home.path),
+    });
+
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(daemon.requests).toHaveLength(1);
+    expect(daemon.requests[0]?.headers.authorization).toBe(`Bearer ${LOCAL_KEY}`);
+    expect(daemon.requests[0]?.headers.origin).toBeUndefined();
+    expect(ReportRequest.parse(JSON.parse(daemon.requests[0]?.body ?? ""))).toEqual({
+      source: "codex",
+      sessionId: payload.session_id,
+      turnId: payload.turn_id,
+      cwd: payload.cwd,
+      text: payload.last_assistant_message,
+      transcriptPath: payload.transcript_path,
+      occurredAt: expect.any(String),
+      model: payload.model,
+    });
+  });
+
+  it("uses the hook's own directory when the payload's cwd is empty", async () => {
+    await using home = await makeTempDir();
+    await using daemon = await startFakeDaemon(202);
+    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    const payload = { ...(await readPayload("claude-code-stop")), cwd: "", transcript_path: null };
+
+    await runBundle({
+      args: ["claude-code"],
+      stdin: stdinFor("claude-code", payload),
+      env: hookEnv(home.path),
+      cwd: home.path,
+    });
+
+    const report = ReportRequest.parse(JSON.parse(daemon.requests[0]?.body ?? ""));
+    expect(report.cwd).toBe(home.path);
+    expect(report.transcriptPath).toBeUndefined();
+  });
+
+  it("--dry-run prints the report it would send and posts nothing", async () => {
+    await using home = await makeTempDir();
+    await using daemon = await startFakeDaemon(202);
+    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    const payload = await readPayload("codex-stop");
+    payload.transcript_path = await placeTranscript("codex-rollout", home.path);
+
+    const result = await runBundle({
+      args: ["codex", "--dry-run"],
+      stdin: stdinFor("codex", payload),
+      env: hookEnv(home.path),
+    });
+
+    expect(result.code).toBe(0);
+    expect(daemon.requests).toHaveLength(0);
+    const printed = ReportRequest.parse(JSON.parse(result.stdout));
+    expect(printed).toMatchObject({
+      source: "codex",
+      sessionId: payload.session_id,
+      text: payload.last_assistant_message,
+    });
+  });
+
+  it("--dry-run says on stderr why a turn would not be reported", async () => {
+    await using home = await makeTempDir();
+    const payload = { ...(await readPayload("claude-code-stop")), stop_hook_active: true };
+
+    const result = await runBundle({
+      args: ["claude-code", "--dry-run"],
+      stdin: stdinFor("claude-code", payload),
+      env: hookEnv(home.path),
+    });
+
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toContain("stop_hook_active");
+  });
+
+  it("prints its version", async () => {
+    await using home = await makeTempDir();
+    const result = await runBundle({ args: ["--version"], env: hookEnv(home.path) });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

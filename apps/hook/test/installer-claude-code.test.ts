@@ -1,0 +1,166 @@
+import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ReportRequest } from "@ringback/protocol";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startFakeDaemon } from "./support/fake-daemon.js";
+import { readPayload, stdinFor } from "./support/fixtures.js";
+import {
+  assertBundleBuilt,
+  HOOK_BUNDLE,
+  hookEnv,
+  runShellCommand,
+  writeRingbackHome,
+} from "./support/hook-process.js";
+import { bundleCopyIn, expectedCommand, runInstaller, stopCommands } from "./support/installer.js";
+import { makeTempDir } from "./support/temp-dir.js";
+
+beforeAll(assertBundleBuilt);
+
+/** A user's settings with other hooks and keys, which the installer must keep as they are. */
+const EXISTING_SETTINGS = {
+  model: "sonnet",
+  permissions: { allow: ["Bash(pnpm test:*)"], deny: [] },
+  env: { FOO: "bar" },
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "~/bin/check-bash.sh" }] }],
+    Stop: [
+      { hooks: [{ type: "command", command: "afplay /System/Library/Sounds/Glass.aiff", timeout: 5 }] },
+      { matcher: "", hooks: [{ type: "command", command: "notify-send 'Claude is done'" }] },
+    ],
+  },
+  statusLine: { type: "command", command: "~/.claude/statusline.sh" },
+};
+
+const settingsPath = (home: string) => join(home, ".claude", "settings.json");
+
+async function readSettings(home: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(settingsPath(home), "utf8"));
+}
+
+async function writeSettings(home: string, settings: unknown, mode = 0o644): Promise<void> {
+  await mkdir(join(home, ".claude"), { recursive: true });
+  await writeFile(settingsPath(home), JSON.stringify(settings, null, 4));
+  await chmod(settingsPath(home), mode);
+}
+
+/** The settings with our Stop handler (and a group left empty by its removal) taken out. */
+function withoutRingback(settings: Record<string, unknown>): unknown {
+  const copy = structuredClone(settings) as { hooks?: { Stop?: { hooks: { command: string }[] }[] } };
+  if (copy.hooks?.Stop) {
+    copy.hooks.Stop = copy.hooks.Stop.map((group) => ({
+      ...group,
+      hooks: group.hooks.filter((handler) => !handler.command.includes("ringback-hook")),
+    })).filter((group) => group.hooks.length > 0);
+  }
+  return copy;
+}
+
+describe("ringback-hook install: Claude Code's settings.json", () => {
+  it("creates settings.json with our Stop hook on a fresh machine", async () => {
+    await using home = await makeTempDir();
+    const result = await runInstaller("install", home.path);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Claude Code: added the Ringback Stop hook");
+    expect(await readSettings(home.path)).toEqual({
+      hooks: {
+        Stop: [
+          { hooks: [{ type: "command", command: expectedCommand(HOOK_BUNDLE, "claude-code"), timeout: 10 }] },
+        ],
+      },
+    });
+    expect((await stat(settingsPath(home.path))).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps every other key, group and handler, and the file's mode", async () => {
+    await using home = await makeTempDir();
+    await writeSettings(home.path, EXISTING_SETTINGS, 0o640);
+    await runInstaller("install", home.path);
+    const settings = await readSettings(home.path);
+    expect(withoutRingback(settings)).toEqual(EXISTING_SETTINGS);
+    expect(stopCommands(settings)).toEqual([
+      "afplay /System/Library/Sounds/Glass.aiff",
+      "notify-send 'Claude is done'",
+      expectedCommand(HOOK_BUNDLE, "claude-code"),
+    ]);
+    expect((await stat(settingsPath(home.path))).mode & 0o777).toBe(0o640);
+  });
+
+  it("installing again, or from another directory, leaves exactly one Ringback hook", async () => {
+    await using home = await makeTempDir();
+    await using elsewhere = await makeTempDir();
+    await writeSettings(home.path, EXISTING_SETTINGS);
+    await runInstaller("install", home.path);
+    await runInstaller("install", home.path);
+    const otherBundle = await bundleCopyIn(join(elsewhere.path, "other", "dist"));
+    const result = await runInstaller("install", home.path, { bundle: otherBundle });
+    expect(result.stdout).toContain("replaced the Ringback Stop hook");
+    const settings = await readSettings(home.path);
+    expect(stopCommands(settings).filter((command) => command.includes("ringback-hook"))).toEqual([
+      expectedCommand(otherBundle, "claude-code"),
+    ]);
+    expect(withoutRingback(settings)).toEqual(EXISTING_SETTINGS);
+  });
+
+  it("removes older Ringback hooks written in other forms, and only those", async () => {
+    await using home = await makeTempDir();
+    const older: { hooks: { Stop: unknown[] } } = structuredClone(EXISTING_SETTINGS);
+    older.hooks.Stop.push(
+      { hooks: [{ type: "command", command: "ringback hook claude-code", timeout: 30 }] },
+      { hooks: [{ type: "command", command: "node /opt/ringback/ringback-hook.mjs claude-code" }] },
+      { hooks: [{ type: "command", command: "echo ringback-hooks-are-great" }] },
+    );
+    await writeSettings(home.path, older);
+    await runInstaller("install", home.path);
+    expect(stopCommands(await readSettings(home.path))).toEqual([
+      "afplay /System/Library/Sounds/Glass.aiff",
+      "notify-send 'Claude is done'",
+      expectedCommand(HOOK_BUNDLE, "claude-code"),
+      "echo ringback-hooks-are-great",
+    ]);
+  });
+
+  it("uninstall leaves the settings as they were before install", async () => {
+    await using home = await makeTempDir();
+    await writeSettings(home.path, EXISTING_SETTINGS);
+    await runInstaller("install", home.path);
+    const result = await runInstaller("uninstall", home.path);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("removed 1 Ringback Stop hook(s)");
+    expect(await readSettings(home.path)).toEqual(EXISTING_SETTINGS);
+  });
+
+  it("uninstall after a fresh install leaves no hooks key behind", async () => {
+    await using home = await makeTempDir();
+    await runInstaller("install", home.path);
+    await runInstaller("uninstall", home.path);
+    expect(await readSettings(home.path)).toEqual({});
+  });
+
+  it("refuses a settings.json that is not JSON, leaving it untouched", async () => {
+    await using home = await makeTempDir();
+    await mkdir(join(home.path, ".claude"), { recursive: true });
+    await writeFile(settingsPath(home.path), "{ this is: not json");
+    const result = await runInstaller("install", home.path);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("settings.json is not valid JSON");
+    expect(await readFile(settingsPath(home.path), "utf8")).toBe("{ this is: not json");
+  });
+
+  it("writes a command that Claude Code's /bin/sh runs and that reports the turn", async () => {
+    await using home = await makeTempDir();
+    await using daemon = await startFakeDaemon(202);
+    await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
+    await runInstaller("install", home.path);
+    const [command] = stopCommands(await readSettings(home.path));
+    const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
+
+    const result = await runShellCommand(command ?? "", {
+      stdin: stdinFor("claude-code", payload),
+      env: hookEnv(home.path),
+    });
+
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(daemon.requests).toHaveLength(1);
+    expect(ReportRequest.parse(JSON.parse(daemon.requests[0]?.body ?? "")).source).toBe("claude-code");
+  });
+});

@@ -1,0 +1,30 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, expect, it } from "vitest";
+import { assertBundleBuilt, HOOK_BUNDLE } from "./support/hook-process.js";
+import { expectedCommand, stopCommands } from "./support/installer.js";
+import { makeTempDir } from "./support/temp-dir.js";
+
+beforeAll(assertBundleBuilt);
+
+const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.mjs");
+
+it("the library entry installs and uninstalls as plain functions, pointing agents at the bundled hook", async () => {
+  await using home = await makeTempDir();
+  const { install, uninstall, bundledHookPath } = (await import(LIBRARY)) as typeof import("../src/index.js");
+  const homes = {
+    claudeHome: join(home.path, "claude"),
+    codexHome: join(home.path, "codex"),
+    service: false,
+  };
+
+  expect(bundledHookPath()).toBe(HOOK_BUNDLE);
+  const installed = install(homes);
+  expect(installed.lines.join("\n")).toContain("added the Ringback Stop hook");
+  const settings = JSON.parse(await readFile(join(homes.claudeHome, "settings.json"), "utf8"));
+  expect(stopCommands(settings)).toEqual([expectedCommand(HOOK_BUNDLE, "claude-code")]);
+
+  uninstall(homes);
+  expect(JSON.parse(await readFile(join(homes.claudeHome, "settings.json"), "utf8"))).toEqual({});
+});

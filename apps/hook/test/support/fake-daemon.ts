@@ -1,0 +1,56 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** How the fake daemon answers `POST /report`: a status, or never (a daemon that hangs). */
+export type FakeDaemonAnswer = number | "hang";
+
+export interface FakeDaemon extends AsyncDisposable {
+  port: number;
+  requests: RecordedRequest[];
+}
+
+/** A real HTTP server on 127.0.0.1 standing in for the daemon; records every request it gets. */
+export async function startFakeDaemon(answer: FakeDaemonAnswer = 202): Promise<FakeDaemon> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      requests.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      if (answer === "hang") return;
+      response.writeHead(answer, { "Content-Type": "application/json" });
+      response.end(answer === 202 ? '{"accepted":true}' : '{"error":{"code":"internal","message":"x"}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    requests,
+    [Symbol.asyncDispose]: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A loopback port nothing listens on (taken, then freed). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,26 @@
+import { copyFile, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
+
+export type Payload = Record<string, unknown>;
+
+export async function readPayload(name: "claude-code-stop" | "codex-stop"): Promise<Payload> {
+  return JSON.parse(await readFile(join(FIXTURES, `${name}.json`), "utf8")) as Payload;
+}
+
+/** Copies a transcript fixture into `directory`, as the agent would have written it there. */
+export async function placeTranscript(
+  name: "claude-code-transcript" | "codex-rollout",
+  directory: string,
+): Promise<string> {
+  const path = join(directory, `${name}.jsonl`);
+  await copyFile(join(FIXTURES, `${name}.jsonl`), path);
+  return path;
+}
+
+/** Stdin as each agent writes it: Claude ends the JSON with a newline, Codex does not. */
+export function stdinFor(agent: "claude-code" | "codex", payload: Payload): string {
+  return agent === "claude-code" ? `${JSON.stringify(payload)}\n` : JSON.stringify(payload);
+}

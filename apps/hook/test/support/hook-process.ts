@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The built bundle under test: `pnpm build` makes it, `pnpm test` runs after the build. */
+export const HOOK_BUNDLE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "dist",
+  "ringback-hook.mjs",
+);
+
+export function assertBundleBuilt(): void {
+  if (!existsSync(HOOK_BUNDLE))
+    throw new Error(`${HOOK_BUNDLE} is missing: run \`pnpm --filter @ringback/hook build\``);
+}
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  args: string[];
+  stdin?: string;
+  /** The whole environment of the child: nothing is inherited, so no MULTICA_* or debug variable leaks in. */
+  env: NodeJS.ProcessEnv;
+  bundle?: string;
+  cwd?: string;
+}
+
+/** Runs the real bundle as a child process, the way an agent runs its Stop hook. */
+export function runBundle(options: RunOptions): Promise<ProcessResult> {
+  return runProcess(process.execPath, [options.bundle ?? HOOK_BUNDLE, ...options.args], options);
+}
+
+/** Runs a command through `/bin/sh -c`, as Claude Code runs a hook command. */
+export function runShellCommand(command: string, options: Omit<RunOptions, "args">): Promise<ProcessResult> {
+  return runProcess("/bin/sh", ["-c", command], options);
+}
+
+function runProcess(file: string, args: string[], options: Omit<RunOptions, "args">): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+export const LOCAL_KEY = "rb-local-test-key-7f3a9c2e1b";
+
+/** A `{data_dir}` as the daemon leaves it: daemon.json with the port, local-api.key with a newline. */
+export async function writeRingbackHome(dataDir: string, port: number | undefined): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(
+    join(dataDir, "daemon.json"),
+    JSON.stringify(port === undefined ? {} : { localPort: port }),
+  );
+  await writeFile(join(dataDir, "local-api.key"), `${LOCAL_KEY}\n`, { mode: 0o600 });
+}
+
+/** A minimal environment for the hook: a home, the data dir, and PATH. */
+export function hookEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: join(home, ".ringback"), ...extra };
+}
