@@ -1,0 +1,15 @@
+export type { DemoSeed } from "./demo-seed.js";
+export { seedDemo } from "./demo-seed.js";
+export type { FaultAction, FaultTarget } from "./faults.js";
+export { Faults } from "./faults.js";
+export type { RealtimeControls, RealtimeOptions } from "./realtime.js";
+export { REALTIME_AUTH_TIMEOUT_MS, REALTIME_PING_INTERVAL_MS } from "./realtime.js";
+export * from "./records.js";
+export type { RecordedRequest } from "./request-log.js";
+export { RequestLog } from "./request-log.js";
+export { UPLOAD_MAX_BYTES } from "./routes/uploads.js";
+export type { FakeMultica, FakeMulticaOptions } from "./start.js";
+export { startFakeMultica } from "./start.js";
+export type { EventListener } from "./state.js";
+export { FakeMulticaState } from "./state.js";
+export type { CompleteQuickCreateOptions, FailTaskOptions, FinishTaskOptions } from "./task-lifecycle.js";
