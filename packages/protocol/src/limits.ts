@@ -93,3 +93,5 @@ export const PAIRING_CODE_TTL_MS = 10 * MINUTE_MS;
 
 /** Call-waiting tone default: 450 Hz, 1 s on, 4 s off. */
 export const CALL_WAITING_TONE = { frequencyHz: 450, onMs: SECOND_MS, offMs: 4 * SECOND_MS } as const;
+/** Characters of a reply after hang-up (decided here: a spoken or typed answer, not a document). */
+export const REPLY_TEXT_MAX_CHARS = 20_000;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REPLY_TEXT_MAX_CHARS } from "../limits.js";
 import { Brief } from "./brief.js";
 import { EventId, Report, ReportSource } from "./report.js";
 
@@ -22,3 +23,39 @@ export const DaemonTrackerReportPost = DaemonEventPost.extend({
   taskId: z.string().min(1).max(200),
 });
 export type DaemonTrackerReportPost = z.infer<typeof DaemonTrackerReportPost>;
+
+/** Methods a relayed settings request may use. */
+export const RelayedMethod = z.enum(["GET", "PUT", "POST", "DELETE"]);
+
+/**
+ * The plaintext of a relayed settings request (AAD `ringback/v1/settings-request/<requestId>`): the same
+ * request the desktop app would send to the local interface.
+ */
+export const SettingsRequestPlaintext = z.object({
+  method: RelayedMethod,
+  /** A local-interface path such as `/llm/settings`; `/e2e/*` and `/local/*` answer 403 `not_relayed`. */
+  path: z.string().startsWith("/").max(200),
+  body: z.unknown().optional(),
+});
+export type SettingsRequestPlaintext = z.infer<typeof SettingsRequestPlaintext>;
+
+/** The plaintext of its result (AAD `ringback/v1/settings-result/<requestId>`): the local answer as is. */
+export const SettingsResultPlaintext = z.object({
+  status: z.number().int().min(100).max(599),
+  body: z.unknown(),
+});
+export type SettingsResultPlaintext = z.infer<typeof SettingsResultPlaintext>;
+
+/** The plaintext of a reply after hang-up (AAD `ringback/v1/reply/<eventId>`). */
+export const ReplyPlaintext = z.object({
+  replyId: z.string().min(1),
+  text: z.string().min(1).max(REPLY_TEXT_MAX_CHARS),
+});
+export type ReplyPlaintext = z.infer<typeof ReplyPlaintext>;
+
+/** The plaintext of a reply's failure reason (AAD `ringback/v1/reply-error/<replyId>`). */
+export const ReplyErrorPlaintext = z.object({ reason: z.string() });
+export type ReplyErrorPlaintext = z.infer<typeof ReplyErrorPlaintext>;
+
+/** The plaintext reason when the daemon cannot open a reply (sealed with another key). */
+export const CANNOT_DECRYPT_REPLY = "cannot decrypt reply";

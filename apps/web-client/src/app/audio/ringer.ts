@@ -1,0 +1,104 @@
+import { type Tone, toneBursts } from "./tones.js";
+
+/** What rings: a tone generated in the page. Honest about autoplay: it says when the browser keeps it silent. */
+export interface Ringer {
+  /** True while the browser blocks sound (no user gesture yet on this page). */
+  readonly isSoundBlocked: boolean;
+  /** Call from a user gesture: unlocks sound for this page. Resolves true when sound can play. */
+  unlock(): Promise<boolean>;
+  start(tone: Tone): void;
+  stop(): void;
+}
+
+/** Tones are scheduled this far ahead, topped up this often: smooth even when timers are throttled. */
+const SCHEDULE_AHEAD_MS = 2_000;
+const SCHEDULE_EVERY_MS = 500;
+/** Each sine wave's loudness; two frequencies together stay well below clipping. */
+const TONE_GAIN = 0.15;
+/** Fade in and out so a burst does not click. */
+const FADE_S = 0.01;
+
+/** A ringer on WebAudio: oscillators scheduled on the audio clock, so the cadence is exact. */
+export function createWebAudioRinger(): Ringer {
+  const AudioContextClass = typeof AudioContext === "undefined" ? undefined : AudioContext;
+  let context: AudioContext | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let nodes: OscillatorNode[] = [];
+
+  const audio = (): AudioContext | null => {
+    if (!context && AudioContextClass) context = new AudioContextClass();
+    return context;
+  };
+
+  return {
+    get isSoundBlocked() {
+      return context?.state !== "running";
+    },
+    async unlock() {
+      const ctx = audio();
+      if (!ctx) return false;
+      try {
+        await ctx.resume();
+      } catch {
+        return false;
+      }
+      return ctx.state === "running";
+    },
+    start(tone) {
+      this.stop();
+      const ctx = audio();
+      if (!ctx) return;
+      // Without a gesture this stays suspended; the page then shows the ringing screen and a notification.
+      ctx.resume().catch(() => undefined);
+      const startedAt = ctx.currentTime;
+      let scheduledUntilMs = 0;
+      const schedule = () => {
+        const elapsedMs = (ctx.currentTime - startedAt) * 1000;
+        const untilMs = elapsedMs + SCHEDULE_AHEAD_MS;
+        for (const burst of toneBursts(tone, scheduledUntilMs, untilMs)) {
+          nodes.push(
+            ...playBurst(ctx, tone, startedAt + burst.startMs / 1000, startedAt + burst.endMs / 1000),
+          );
+        }
+        scheduledUntilMs = untilMs;
+        nodes = nodes.filter((node) => (node as OscillatorNode & { isDone?: boolean }).isDone !== true);
+      };
+      schedule();
+      timer = setInterval(schedule, SCHEDULE_EVERY_MS);
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+      for (const node of nodes) {
+        try {
+          node.stop();
+        } catch {
+          // Already stopped.
+        }
+      }
+      nodes = [];
+    },
+  };
+}
+
+function playBurst(ctx: AudioContext, tone: Tone, startS: number, endS: number): OscillatorNode[] {
+  const gain = ctx.createGain();
+  gain.gain.setValueAtTime(0, startS);
+  gain.gain.linearRampToValueAtTime(TONE_GAIN, startS + FADE_S);
+  gain.gain.setValueAtTime(TONE_GAIN, Math.max(startS + FADE_S, endS - FADE_S));
+  gain.gain.linearRampToValueAtTime(0, endS);
+  gain.connect(ctx.destination);
+  return tone.frequenciesHz.map((frequency) => {
+    const oscillator = ctx.createOscillator();
+    oscillator.type = "sine";
+    oscillator.frequency.value = frequency;
+    oscillator.connect(gain);
+    oscillator.start(Math.max(startS, ctx.currentTime));
+    oscillator.stop(endS);
+    oscillator.onended = () => {
+      (oscillator as OscillatorNode & { isDone?: boolean }).isDone = true;
+      oscillator.disconnect();
+    };
+    return oscillator;
+  });
+}

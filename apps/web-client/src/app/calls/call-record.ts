@@ -1,0 +1,187 @@
+import type { CallStatusWrite, ReportSource, SealedReportPayload } from "@ringback/protocol";
+
+/** The states of the spec's "Call lifecycle in the companion app" table, plus `failed` (voice generation failed). */
+export type CallState =
+  | "preparing"
+  | "failed"
+  | "queued"
+  | "ringing"
+  | "missed"
+  | "in-call"
+  | "ended"
+  | "acknowledged";
+
+/** The waiting states: a report received but not yet answered, missed or ended. */
+export const WAITING_STATES: readonly CallState[] = ["preparing", "queued", "ringing"];
+
+/** How a call ended, as the history shows it. */
+export type CallOutcome =
+  | "answered"
+  | "answered-elsewhere"
+  | "rejected"
+  | "rejected-elsewhere"
+  | "acknowledged"
+  | "acknowledged-elsewhere"
+  | "ended-elsewhere"
+  | "expired"
+  | "ignored";
+
+/** Why a call is missed; each is a row of the lifecycle table. */
+export type MissedReason =
+  | "outside-ringing-period"
+  | "learned-late"
+  | "ringing-period-ended"
+  | "interrupted"
+  | "expired";
+
+/** The delivery status of one reply sent after hang-up (filled by part 2). */
+export interface ReplyDelivery {
+  readonly status: string;
+  readonly reason: string | null;
+  readonly at: string;
+}
+
+/**
+ * The status fields of a call record: the only fields a later status (from this device, another device or the
+ * relay) may change. Everything else in the record is the event itself and what the user said about it.
+ */
+export interface CallStatusFields {
+  readonly state: CallState;
+  readonly outcome: CallOutcome | null;
+  readonly missedReason: MissedReason | null;
+  /** When the ringing screen was first shown on this device; a shown call never rings again after a restart. */
+  readonly shownAt: string | null;
+  readonly answeredAt: string | null;
+  readonly endedAt: string | null;
+  /** Why voice preparation failed, for the idle page. */
+  readonly failure: string | null;
+  /** The last status this device wrote back, re-reported when the relay pushes the call again. */
+  readonly reportedStatus: CallStatusWrite | null;
+  readonly replyDeliveries: Readonly<Record<string, ReplyDelivery>>;
+}
+
+/** The issue fields the calls page refreshes through `POST /tracker/issues`. */
+export interface CallIssue {
+  readonly workspaceId: string;
+  readonly workspaceName: string | null;
+  readonly issueId: string;
+  readonly projectId: string | null;
+  readonly projectName: string | null;
+  readonly priority: string;
+  readonly updatedAt: string | null;
+}
+
+export interface ConversationEntry {
+  readonly role: "user" | "assistant";
+  readonly text: string;
+  readonly at: string;
+}
+
+export interface DecisionEntry {
+  readonly text: string;
+  readonly at: string;
+}
+
+export interface SentReply {
+  readonly replyId: string;
+  readonly text: string;
+  readonly sentAt: string;
+}
+
+/** A call record, stored as `call.<eventId>`: the whole event, conversation, decisions, sent replies, status. */
+export interface CallRecord {
+  readonly eventId: string;
+  readonly source: ReportSource;
+  /** When the report was raised (the relay's routing plaintext). */
+  readonly occurredAt: string;
+  /** When this device first learned of it. */
+  readonly learnedAt: string;
+  /** The computer that reported it (the relay's `fromDeviceId`); replies and relayed daemon requests go there. */
+  readonly fromDeviceId: string | null;
+  readonly payload: SealedReportPayload;
+  readonly issue: CallIssue | null;
+  readonly conversation: readonly ConversationEntry[];
+  readonly decisions: readonly DecisionEntry[];
+  readonly replies: readonly SentReply[];
+  readonly status: CallStatusFields;
+}
+
+/** The routing plaintext of a relayed event that the record keeps. */
+export interface CallRouting {
+  readonly eventId: string;
+  readonly source: ReportSource;
+  readonly occurredAt: string;
+  readonly fromDeviceId?: string | null;
+}
+
+const INITIAL_STATUS: CallStatusFields = {
+  state: "preparing",
+  outcome: null,
+  missedReason: null,
+  shownAt: null,
+  answeredAt: null,
+  endedAt: null,
+  failure: null,
+  reportedStatus: null,
+  replyDeliveries: {},
+};
+
+export function newCallRecord(
+  routing: CallRouting,
+  payload: SealedReportPayload,
+  learnedAt: Date,
+): CallRecord {
+  const tracker = payload.report.tracker;
+  return {
+    eventId: routing.eventId,
+    source: routing.source,
+    occurredAt: routing.occurredAt,
+    learnedAt: learnedAt.toISOString(),
+    fromDeviceId: routing.fromDeviceId ?? null,
+    payload,
+    issue: tracker
+      ? {
+          workspaceId: tracker.workspaceId,
+          workspaceName: tracker.workspaceName ?? null,
+          issueId: tracker.issueId,
+          projectId: tracker.projectId ?? null,
+          projectName: tracker.projectName ?? null,
+          priority: tracker.priority ?? "none",
+          updatedAt: tracker.issueUpdatedAt ?? null,
+        }
+      : null,
+    conversation: [],
+    decisions: [],
+    replies: [],
+    status: INITIAL_STATUS,
+  };
+}
+
+/** A copy of the record with some status fields changed. */
+export function withStatus(record: CallRecord, change: Partial<CallStatusFields>): CallRecord {
+  return { ...record, status: { ...record.status, ...change } };
+}
+
+/**
+ * The spec's merge rule: a later delivery status of a call merges only into the status fields; the event,
+ * conversation, decisions and replies already on the device stay as they are.
+ */
+export function mergeLaterStatus(existing: CallRecord, later: CallRecord): CallRecord {
+  return {
+    ...existing,
+    status: {
+      ...existing.status,
+      ...later.status,
+      replyDeliveries: { ...existing.status.replyDeliveries, ...later.status.replyDeliveries },
+    },
+  };
+}
+
+export function isWaiting(record: CallRecord): boolean {
+  return WAITING_STATES.includes(record.status.state);
+}
+
+/** History holds calls that ended on this device or elsewhere; the calls page lists missed calls apart. */
+export function isInHistory(record: CallRecord): boolean {
+  return record.status.state === "ended" || record.status.state === "acknowledged";
+}

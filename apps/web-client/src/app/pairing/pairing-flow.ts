@@ -1,0 +1,75 @@
+import { deriveKeyFromPassphrase, type E2eKey, generateKey } from "@ringback/e2e-crypto";
+import type { DeviceKind, PairingCodeCreated } from "@ringback/protocol";
+import { RelayClient } from "../relay/relay-client.js";
+import type { Pairing } from "../storage/local-settings.js";
+import { formatPairingLink, normaliseServerUrl, parsePairingLink } from "./pairing-link.js";
+
+export interface NewDevice {
+  readonly deviceName: string;
+  readonly deviceKind: DeviceKind;
+  readonly fetch?: typeof fetch;
+}
+
+/** Joins the account of a pairing link: the code goes to the relay, the key (from the fragment) stays here. */
+export async function joinWithLink(linkText: string, device: NewDevice): Promise<Pairing> {
+  const link = parsePairingLink(linkText);
+  return redeem(link.serverUrl, link.code, link.key, device);
+}
+
+/** Joins with a 6-digit code and the account's encryption phrase; the key is derived here and never sent. */
+export async function joinWithCode(
+  input: { serverUrl: string; code: string; phrase: string },
+  device: NewDevice,
+): Promise<Pairing> {
+  const serverUrl = normaliseServerUrl(input.serverUrl);
+  // Derived first: a phrase that is too short fails before the single-use code is spent.
+  const key = await deriveKeyFromPassphrase(input.phrase);
+  return redeem(serverUrl, input.code.replace(/\D/g, ""), key, device);
+}
+
+/**
+ * Creates a new account with this device as its first. The key comes from the phrase when one is given, else it is
+ * random; the computer then joins with the pairing link from Settings > Devices.
+ */
+export async function createAccount(
+  input: { serverUrl: string; claimCode?: string; phrase?: string },
+  device: NewDevice,
+): Promise<Pairing> {
+  const serverUrl = normaliseServerUrl(input.serverUrl);
+  const key = input.phrase ? await deriveKeyFromPassphrase(input.phrase) : generateKey();
+  const client = new RelayClient({ serverUrl, fetch: device.fetch });
+  const credentials = await client.createAccount({
+    deviceName: device.deviceName,
+    deviceKind: device.deviceKind,
+    ...(input.claimCode ? { claimCode: input.claimCode.trim() } : {}),
+  });
+  return { identity: { ...credentials, serverUrl }, key };
+}
+
+async function redeem(serverUrl: string, code: string, key: E2eKey, device: NewDevice): Promise<Pairing> {
+  const client = new RelayClient({ serverUrl, fetch: device.fetch });
+  const credentials = await client.redeemPairingCode({
+    code,
+    deviceName: device.deviceName,
+    deviceKind: device.deviceKind,
+  });
+  return { identity: { ...credentials, serverUrl }, key };
+}
+
+export interface DeviceInvitation extends PairingCodeCreated {
+  readonly link: string;
+}
+
+/** Settings > Devices > Add a device: a fresh pairing code, and the link (and QR code) that carries it with the key. */
+export async function inviteDevice(
+  client: RelayClient,
+  pairing: Pairing,
+  webAppUrl: string,
+): Promise<DeviceInvitation> {
+  const created = await client.createPairingCode();
+  const link = formatPairingLink(
+    { serverUrl: pairing.identity.serverUrl, code: created.code, key: pairing.key },
+    webAppUrl,
+  );
+  return { ...created, link };
+}

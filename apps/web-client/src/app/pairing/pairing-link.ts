@@ -1,0 +1,75 @@
+import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
+import { PairingCodeText } from "@ringback/protocol";
+
+/**
+ * The pairing link: the web app's address with everything in the URL fragment, which browsers never send to a
+ * server, so the relay that serves the page never sees the key:
+ *
+ *   <web app address>/#pair=<6-digit code>&key=<rbk1_ key>&server=<relay address, URL-encoded>
+ *
+ * `server` may be left out when the relay serves the web app itself (the link's own address is then the relay).
+ */
+export interface PairingLink {
+  readonly serverUrl: string;
+  readonly code: string;
+  readonly key: E2eKey;
+}
+
+export type PairingLinkProblem = "not_a_pairing_link" | "invalid_code" | "invalid_key" | "invalid_server";
+
+export class PairingLinkError extends Error {
+  override readonly name = "PairingLinkError";
+  constructor(readonly problem: PairingLinkProblem) {
+    super(`Not a usable pairing link (${problem}).`);
+  }
+}
+
+/** A relay address as the app stores it: http(s), no query, fragment or trailing slash. */
+export function normaliseServerUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new PairingLinkError("invalid_server");
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) {
+    throw new PairingLinkError("invalid_server");
+  }
+  const path = url.pathname.replace(/\/index\.html$/, "").replace(/\/+$/, "");
+  return `${url.origin}${path}`;
+}
+
+export function formatPairingLink(link: PairingLink, webAppUrl: string = link.serverUrl): string {
+  const fragment = new URLSearchParams({
+    pair: link.code,
+    key: link.key,
+    server: normaliseServerUrl(link.serverUrl),
+  });
+  return `${normaliseServerUrl(webAppUrl)}/#${fragment.toString()}`;
+}
+
+/** True when an address carries a pairing fragment (the app opened from a pairing link). */
+export function hasPairingFragment(href: string): boolean {
+  const hashAt = href.indexOf("#");
+  return hashAt >= 0 && new URLSearchParams(href.slice(hashAt + 1)).has("pair");
+}
+
+/** Reads a pairing link as pasted or as the page's own address. */
+export function parsePairingLink(text: string): PairingLink {
+  const trimmed = text.trim();
+  const hashAt = trimmed.indexOf("#");
+  if (hashAt < 0) throw new PairingLinkError("not_a_pairing_link");
+  const fragment = new URLSearchParams(trimmed.slice(hashAt + 1));
+  const code = fragment.get("pair");
+  const keyText = fragment.get("key");
+  if (code === null || keyText === null) throw new PairingLinkError("not_a_pairing_link");
+  if (!PairingCodeText.safeParse(code).success) throw new PairingLinkError("invalid_code");
+  let key: E2eKey;
+  try {
+    key = parseKey(keyText);
+  } catch {
+    throw new PairingLinkError("invalid_key");
+  }
+  const server = fragment.get("server") ?? trimmed.slice(0, hashAt);
+  return { serverUrl: normaliseServerUrl(server), code, key };
+}

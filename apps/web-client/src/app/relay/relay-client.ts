@@ -1,0 +1,126 @@
+import {
+  type CallStatusResult,
+  CallStatusResult as CallStatusResultSchema,
+  type CallStatusWrite,
+  type CreateAccountRequest,
+  type DeviceCredentials,
+  DeviceCredentials as DeviceCredentialsSchema,
+  type DeviceList,
+  DeviceList as DeviceListSchema,
+  type DeviceRemoved,
+  DeviceRemoved as DeviceRemovedSchema,
+  type PairingCodeCreated,
+  PairingCodeCreated as PairingCodeCreatedSchema,
+  type RedeemPairingCodeRequest,
+  type RelayedEvent,
+  RelayedEvent as RelayedEventSchema,
+  type RelaySetup,
+  RelaySetup as RelaySetupSchema,
+  type SettingsRelayRequest,
+  type SettingsRelayResult,
+  SettingsRelayResult as SettingsRelayResultSchema,
+} from "@ringback/protocol";
+import type { ZodType } from "zod";
+import { RelayError, relayErrorFrom } from "./relay-error.js";
+
+export interface RelayClientOptions {
+  /** The relay's base address, without `/v1`. */
+  readonly serverUrl: string;
+  /** Sent as `Authorization: Bearer`; absent before the device has joined an account. */
+  readonly deviceToken?: string;
+  readonly fetch?: typeof fetch;
+}
+
+/** The relay's REST routes (v1) that the web app uses. Every answer is checked against the protocol schema. */
+export class RelayClient {
+  readonly serverUrl: string;
+  readonly #deviceToken: string | undefined;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: RelayClientOptions) {
+    this.serverUrl = options.serverUrl.replace(/\/+$/, "");
+    this.#deviceToken = options.deviceToken;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** `GET /v1/setup`: whether creating an account needs the claim code. */
+  setup(): Promise<RelaySetup> {
+    return this.#request("GET", "/v1/setup", RelaySetupSchema);
+  }
+
+  /** `POST /v1/accounts`: this device creates an account. */
+  createAccount(request: CreateAccountRequest): Promise<DeviceCredentials> {
+    return this.#request("POST", "/v1/accounts", DeviceCredentialsSchema, request);
+  }
+
+  /** `POST /v1/pairing-codes/redeem`: this device joins the account of a pairing code. */
+  redeemPairingCode(request: RedeemPairingCodeRequest): Promise<DeviceCredentials> {
+    return this.#request("POST", "/v1/pairing-codes/redeem", DeviceCredentialsSchema, request);
+  }
+
+  /** `POST /v1/pairing-codes`: a code for adding another device. */
+  createPairingCode(): Promise<PairingCodeCreated> {
+    return this.#request("POST", "/v1/pairing-codes", PairingCodeCreatedSchema, {});
+  }
+
+  /** `GET /v1/devices`. */
+  listDevices(): Promise<DeviceList> {
+    return this.#request("GET", "/v1/devices", DeviceListSchema);
+  }
+
+  /** `DELETE /v1/devices/<id>`: the removed device's token gets 401 from then on. */
+  removeDevice(deviceId: string): Promise<DeviceRemoved> {
+    return this.#request("DELETE", `/v1/devices/${encodeURIComponent(deviceId)}`, DeviceRemovedSchema);
+  }
+
+  /** `GET /v1/calls/<eventId>`: one event, as the stream would relay it. */
+  getCall(eventId: string): Promise<RelayedEvent> {
+    return this.#request("GET", `/v1/calls/${encodeURIComponent(eventId)}`, RelayedEventSchema);
+  }
+
+  /**
+   * `POST /v1/calls/<eventId>/status`. The first answer wins: a later answer gets 409 `call_already_answered`,
+   * and a write to a call that already ended another way gets `won: false`.
+   */
+  writeCallStatus(eventId: string, status: CallStatusWrite): Promise<CallStatusResult> {
+    return this.#request("POST", `/v1/calls/${encodeURIComponent(eventId)}/status`, CallStatusResultSchema, {
+      status,
+    });
+  }
+
+  /** `POST /v1/devices/<computerId>/settings`: a sealed daemon request, answered by the computer's sealed result. */
+  relaySettings(computerId: string, request: SettingsRelayRequest): Promise<SettingsRelayResult> {
+    return this.#request(
+      "POST",
+      `/v1/devices/${encodeURIComponent(computerId)}/settings`,
+      SettingsRelayResultSchema,
+      request,
+    );
+  }
+
+  async #request<T>(method: string, path: string, schema: ZodType<T>, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (this.#deviceToken) headers.Authorization = `Bearer ${this.#deviceToken}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.serverUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (cause) {
+      throw new RelayError(null, null, `The relay at ${this.serverUrl} could not be reached.`, { cause });
+    }
+    if (!response.ok) throw await relayErrorFrom(response);
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) {
+      throw new RelayError(
+        response.status,
+        null,
+        `The relay's answer to ${method} ${path} has an unexpected shape.`,
+      );
+    }
+    return parsed.data;
+  }
+}

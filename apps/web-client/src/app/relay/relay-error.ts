@@ -1,0 +1,45 @@
+import { ErrorBody } from "@ringback/protocol";
+
+/**
+ * A relay request that failed: `status` null when the relay could not be reached (the cause keeps the network
+ * reason), else the HTTP status with the relay's error code. Never carries the device token.
+ */
+export class RelayError extends Error {
+  override readonly name = "RelayError";
+
+  constructor(
+    readonly status: number | null,
+    readonly code: string | null,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** A 401: the device was removed elsewhere; the app stops reconnecting and returns to the welcome page. */
+  get isDeviceRemoved(): boolean {
+    return this.status === 401;
+  }
+
+  /** Worth trying again later: the relay was unreachable, overloaded or failing. */
+  get isRetryable(): boolean {
+    return this.status === null || this.status === 429 || this.status >= 500;
+  }
+}
+
+export function isRelayError(value: unknown): value is RelayError {
+  return value instanceof RelayError;
+}
+
+export async function relayErrorFrom(response: Response): Promise<RelayError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON (a proxy's error page): the status alone says enough.
+  }
+  const parsed = ErrorBody.safeParse(body);
+  return parsed.success
+    ? new RelayError(response.status, parsed.data.error.code, parsed.data.error.message)
+    : new RelayError(response.status, null, `The relay answered ${response.status}.`);
+}

@@ -1,0 +1,12 @@
+import { del, get, keys, set } from "idb-keyval";
+import type { KeyValueStore } from "./key-value.js";
+
+/** The device's IndexedDB through idb-keyval (its default database, shared with the service worker). */
+export function createIdbStore(): KeyValueStore {
+  return {
+    get: (key) => get(key),
+    set: (key, value) => set(key, value),
+    delete: (key) => del(key),
+    keys: async () => (await keys()).filter((key): key is string => typeof key === "string"),
+  };
+}

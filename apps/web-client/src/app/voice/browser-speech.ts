@@ -1,0 +1,98 @@
+import {
+  type PreparedVoice,
+  pickVoice,
+  type VoiceOption,
+  type VoicePlatform,
+  VoiceUnavailableError,
+} from "./voice-platform.js";
+import { clampSpeed, type VoiceSettings } from "./voice-settings.js";
+
+/** Browsers load their voice list late; a call waits this long for it, then uses the default voice. */
+export const VOICES_WAIT_MS = 1_500;
+/** The Web Speech API's own rate range (0.1-10) holds the app's 0.5x-2x, so the app's range applies unchanged. */
+const SYNTHESIS_RATE_MIN = 0.1;
+const SYNTHESIS_RATE_MAX = 10;
+
+function toOption(voice: SpeechSynthesisVoice): VoiceOption {
+  return { id: voice.voiceURI, name: voice.name, language: voice.lang, isDefault: voice.default };
+}
+
+async function loadVoices(synthesis: SpeechSynthesis): Promise<SpeechSynthesisVoice[]> {
+  const now = synthesis.getVoices();
+  if (now.length > 0) return now;
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      synthesis.removeEventListener("voiceschanged", done);
+      resolve(synthesis.getVoices());
+    };
+    const timer = setTimeout(done, VOICES_WAIT_MS);
+    synthesis.addEventListener("voiceschanged", done);
+  });
+}
+
+/** The browser's own speech synthesis: no account needed, nothing leaves the device. */
+export function createBrowserSpeech(): VoicePlatform {
+  const synthesis = typeof speechSynthesis === "undefined" ? undefined : speechSynthesis;
+  return {
+    id: "browser",
+    hasSpeed: true,
+    async listVoices() {
+      return synthesis ? (await loadVoices(synthesis)).map(toOption) : [];
+    },
+    async prepare(sentences, language, settings) {
+      if (!synthesis || typeof SpeechSynthesisUtterance === "undefined") {
+        throw new VoiceUnavailableError("This browser has no speech synthesis.");
+      }
+      const voices = await loadVoices(synthesis);
+      const picked = pickVoice(voices.map(toOption), settings.voiceURI, language);
+      const voice = voices.find((candidate) => candidate.voiceURI === picked?.id) ?? null;
+      // The whole utterance list is made before the call rings; speaking then starts at once.
+      const utterances = new Map(
+        sentences.map((sentence) => [sentence, utterance(sentence, language, voice, settings)]),
+      );
+      return preparedVoice(
+        synthesis,
+        (sentence) => utterances.get(sentence) ?? utterance(sentence, language, voice, settings),
+      );
+    },
+  };
+}
+
+function utterance(
+  text: string,
+  language: string,
+  voice: SpeechSynthesisVoice | null,
+  settings: VoiceSettings,
+): SpeechSynthesisUtterance {
+  const made = new SpeechSynthesisUtterance(text);
+  made.lang = voice?.lang ?? language;
+  if (voice) made.voice = voice;
+  made.rate = clampSpeed(settings.speed, SYNTHESIS_RATE_MIN, SYNTHESIS_RATE_MAX);
+  return made;
+}
+
+function preparedVoice(
+  synthesis: SpeechSynthesis,
+  utteranceFor: (sentence: string) => SpeechSynthesisUtterance,
+): PreparedVoice {
+  let isCancelled = false;
+  return {
+    speak(sentence) {
+      isCancelled = false;
+      const spoken = utteranceFor(sentence);
+      return new Promise((resolve, reject) => {
+        spoken.onend = () => resolve(isCancelled ? "cancelled" : "done");
+        spoken.onerror = (event) => {
+          if (event.error === "interrupted" || event.error === "canceled") resolve("cancelled");
+          else reject(new VoiceUnavailableError(`The speech engine failed (${event.error}).`));
+        };
+        synthesis.speak(spoken);
+      });
+    },
+    cancel() {
+      isCancelled = true;
+      synthesis.cancel();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { useState } from "preact/hooks";
+import { activeCall, ringingCall } from "../app/calls/call-machine.js";
+import type { AppController, AppView } from "../app/controller/app-controller.js";
+import { CallsPage } from "./calls/calls-page.js";
+import { IdleScreen } from "./idle/idle-screen.js";
+import { InCallScreen } from "./in-call/in-call-screen.js";
+import { RingingScreen } from "./ringing/ringing-screen.js";
+import { SettingsScreen } from "./settings/settings-screen.js";
+import { useView } from "./shared/use-view.js";
+import { WelcomeScreen } from "./welcome/welcome-screen.js";
+
+type Page = "home" | "calls" | "settings";
+
+/** Chooses the screen: welcome, a call in progress, a ringing call, or the pages of an idle device. */
+export function App({ controller }: { controller: AppController }) {
+  const view = useView(controller);
+  const [page, setPage] = useState<Page>("home");
+  if (view.phase === "loading") return <main class="screen loading">Loading…</main>;
+  if (view.phase === "welcome") return <WelcomeScreen controller={controller} view={view} />;
+  const inCall = activeCall(view.calls);
+  if (inCall) return <InCallScreen key={inCall.eventId} controller={controller} record={inCall} />;
+  const ringing = ringingCall(view.calls);
+  if (ringing) {
+    return (
+      <RingingScreen
+        key={ringing.eventId}
+        controller={controller}
+        record={ringing}
+        isSoundBlocked={view.isSoundBlocked}
+      />
+    );
+  }
+  return (
+    <main class="screen shell">
+      <nav class="main-nav">
+        <NavButton page="home" current={page} onSelect={setPage} label="Home" />
+        <NavButton page="calls" current={page} onSelect={setPage} label="Calls" />
+        <NavButton page="settings" current={page} onSelect={setPage} label="Settings" />
+      </nav>
+      <SoundBanner controller={controller} view={view} />
+      {page === "home" && (
+        <IdleScreen controller={controller} view={view} onShowCalls={() => setPage("calls")} />
+      )}
+      {page === "calls" && <CallsPage controller={controller} view={view} />}
+      {page === "settings" && <SettingsScreen controller={controller} view={view} />}
+    </main>
+  );
+}
+
+function NavButton(props: { page: Page; current: Page; label: string; onSelect: (page: Page) => void }) {
+  return (
+    <button
+      type="button"
+      data-testid={`nav-${props.page}`}
+      aria-current={props.page === props.current ? "page" : undefined}
+      onClick={() => props.onSelect(props.page)}
+    >
+      {props.label}
+    </button>
+  );
+}
+
+/** Browsers keep a page silent until the person interacts with it: say so, and offer the gesture. */
+function SoundBanner({ controller, view }: { controller: AppController; view: AppView }) {
+  if (!view.isSoundBlocked && view.notificationPermission !== "default") return null;
+  return (
+    <button
+      type="button"
+      class="sound-banner"
+      data-testid="enable-sound"
+      onClick={() => controller.enableSound()}
+    >
+      {view.isSoundBlocked
+        ? "Enable sound and notifications so calls can ring"
+        : "Allow notifications for calls"}
+    </button>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, useState } from "preact/hooks";
+import { ALL_TAB, type CallsGroup, callsPageView } from "../../app/calls/calls-page.js";
+import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { CallRow } from "./call-row.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly view: AppView;
+}
+
+/** The calls page: tabs per tracker project plus "all", missed calls on top with acknowledge-all, history below. */
+export function CallsPage({ controller, view }: Props) {
+  const [requestedTab, setTab] = useState(ALL_TAB);
+  useEffect(() => {
+    controller.refreshIssues().catch(() => undefined);
+  }, [controller]);
+  const page = callsPageView(Object.values(view.calls.records), requestedTab);
+  const isAll = page.tab === ALL_TAB;
+  const missedCount = page.missed.reduce((sum, group) => sum + group.calls.length, 0);
+  return (
+    <section class="calls-page" data-testid="calls-page">
+      <div class="tabs" role="tablist">
+        {page.tabs.map((tab) => (
+          <button
+            type="button"
+            role="tab"
+            key={tab.key}
+            aria-selected={tab.key === page.tab}
+            data-testid="calls-tab"
+            onClick={() => setTab(tab.key)}
+          >
+            {tab.project ? tab.project.name : "All"}
+          </button>
+        ))}
+      </div>
+
+      <header class="list-header">
+        <h2>Missed</h2>
+        <button
+          type="button"
+          data-testid="acknowledge-all"
+          disabled={missedCount === 0}
+          onClick={() => controller.acknowledgeAll(page.tab)}
+        >
+          Acknowledge all
+        </button>
+      </header>
+      {missedCount === 0 ? (
+        <p class="empty">No missed calls.</p>
+      ) : (
+        <Groups controller={controller} groups={page.missed} kind="missed" isAll={isAll} />
+      )}
+
+      <header class="list-header">
+        <h2>History</h2>
+      </header>
+      {page.history.length === 0 ? (
+        <p class="empty">No calls yet.</p>
+      ) : (
+        <Groups controller={controller} groups={page.history} kind="history" isAll={isAll} />
+      )}
+    </section>
+  );
+}
+
+function Groups(props: {
+  controller: AppController;
+  groups: readonly CallsGroup[];
+  kind: "missed" | "history";
+  isAll: boolean;
+}) {
+  return (
+    <div class="groups">
+      {props.groups.map((group) => (
+        <div class="group" key={group.project?.key ?? "other"}>
+          {props.isAll && <h3>{group.project ? group.project.name : "Other"}</h3>}
+          <ul>
+            {group.calls.map((record) => (
+              <CallRow key={record.eventId} controller={props.controller} record={record} kind={props.kind} />
+            ))}
+          </ul>
+        </div>
+      ))}
+    </div>
+  );
+}

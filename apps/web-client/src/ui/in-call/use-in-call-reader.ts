@@ -1,0 +1,31 @@
+import { useEffect, useState } from "preact/hooks";
+import type { CallRecord } from "../../app/calls/call-record.js";
+import type { AppController } from "../../app/controller/app-controller.js";
+import { InCallReader, type InCallReading } from "../../app/voice/in-call-reader.js";
+
+/** Starts reading the call when the screen opens and stops when it closes (hang-up or the call ended elsewhere). */
+export function useInCallReader(controller: AppController, record: CallRecord) {
+  const [reader, setReader] = useState<InCallReader | null>(null);
+  const [reading, setReading] = useState<InCallReading | null>(null);
+  useEffect(() => {
+    let active: InCallReader | null = null;
+    let isCurrent = true;
+    controller
+      .voiceFor(record)
+      .then((voice) => {
+        if (!isCurrent) return;
+        active = new InCallReader(controller.script(record), voice);
+        active.subscribe(setReading);
+        setReader(active);
+        setReading(active.reading);
+        active.start();
+      })
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+      active?.stop();
+    };
+    // Only a new call restarts the reading; status changes of the same record do not.
+  }, [controller, record.eventId]);
+  return { reader, reading };
+}

@@ -1,0 +1,36 @@
+import { render } from "preact";
+import { createCallNotifier } from "../app/audio/call-notifications.js";
+import { createWebAudioRinger } from "../app/audio/ringer.js";
+import { AppController } from "../app/controller/app-controller.js";
+import { hasPairingFragment } from "../app/pairing/pairing-link.js";
+import { createIdbStore } from "../app/storage/idb-key-value.js";
+import { createMemoryStore } from "../app/storage/memory-key-value.js";
+import { createBrowserSpeech } from "../app/voice/browser-speech.js";
+import { App } from "./app.js";
+import { registerServiceWorker } from "./register-service-worker.js";
+import "./styles.css";
+
+const href = location.href;
+// The pairing link's key must not stay in the address bar or the history; the controller keeps it in memory.
+if (hasPairingFragment(href)) history.replaceState(null, "", location.pathname + location.search);
+
+const controller = new AppController({
+  store: typeof indexedDB === "undefined" ? createMemoryStore() : createIdbStore(),
+  voice: createBrowserSpeech(),
+  ringer: createWebAudioRinger(),
+  notifier: createCallNotifier(),
+  href,
+  userAgent: navigator.userAgent,
+  isPageHidden: () => document.hidden,
+});
+
+render(<App controller={controller} />, document.getElementById("app")!);
+// Browsers allow sound after the first interaction with the page; whatever it is, take it.
+for (const type of ["pointerdown", "keydown"]) {
+  document.addEventListener(type, () => controller.unlockSound().catch(() => undefined), {
+    once: true,
+    capture: true,
+  });
+}
+controller.start().catch((error: unknown) => console.error("Ringback could not start.", error));
+registerServiceWorker();

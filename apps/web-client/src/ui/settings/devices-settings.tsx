@@ -1,0 +1,116 @@
+import type { DeviceInfo } from "@ringback/protocol";
+import { useCallback, useEffect, useState } from "preact/hooks";
+import type { AppController } from "../../app/controller/app-controller.js";
+import type { DeviceInvitation } from "../../app/pairing/pairing-flow.js";
+import { isRelayError } from "../../app/relay/relay-error.js";
+import { errorText } from "../shared/error-text.js";
+import { formatTime } from "../shared/format.js";
+
+interface Props {
+  readonly controller: AppController;
+}
+
+/** Settings › Devices: the account's devices, removing one, and adding one with a pairing link and its QR code. */
+export function DevicesSettings({ controller }: Props) {
+  const [devices, setDevices] = useState<readonly DeviceInfo[] | null>(null);
+  const [invitation, setInvitation] = useState<DeviceInvitation | null>(null);
+  const [qrCode, setQrCode] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const fail = useCallback(
+    (caught: unknown) => {
+      if (isRelayError(caught) && caught.isDeviceRemoved) {
+        controller.deviceRemoved("This device was removed from the account.").catch(() => undefined);
+        return;
+      }
+      setError(errorText(caught));
+    },
+    [controller],
+  );
+
+  const load = useCallback(() => {
+    controller
+      .client()
+      .listDevices()
+      .then((list) => setDevices(list.devices))
+      .catch(fail);
+  }, [controller, fail]);
+
+  useEffect(load, [load]);
+
+  const remove = async (device: DeviceInfo) => {
+    if (!confirm(`Remove “${device.name}”? It stops receiving calls at once.`)) return;
+    try {
+      await controller.client().removeDevice(device.id);
+      if (device.isCurrent) await controller.deviceRemoved("You removed this device from the account.");
+      else load();
+    } catch (caught) {
+      fail(caught);
+    }
+  };
+
+  const invite = async () => {
+    setError(null);
+    try {
+      const created = await controller.inviteDevice();
+      setInvitation(created);
+      // Loaded on demand: only this panel draws QR codes, so the first load stays small.
+      const { default: QRCode } = await import("qrcode");
+      const svg = await QRCode.toString(created.link, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+      setQrCode(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
+    } catch (caught) {
+      fail(caught);
+    }
+  };
+
+  return (
+    <section class="card devices-settings" data-testid="devices-settings">
+      <h2>Devices</h2>
+      {error && <p class="error">{error}</p>}
+      {devices === null ? (
+        <p>Loading…</p>
+      ) : (
+        <ul class="device-list">
+          {devices.map((device) => (
+            <li key={device.id} data-testid="device-row">
+              <span class="name">
+                {device.name}
+                {device.isCurrent && " (this device)"}
+              </span>
+              <span class="kind">{device.kind}</span>
+              <span class={device.online ? "online" : "offline"}>
+                {device.online ? "online" : `last seen ${formatTime(device.lastSeenAt) || "never"}`}
+              </span>
+              <button type="button" onClick={() => remove(device)}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" data-testid="add-device" onClick={invite}>
+        Add a device
+      </button>
+      {invitation && (
+        <div class="invitation" data-testid="invitation">
+          <p>
+            Open this link on the new device, or scan the code. It works once, until{" "}
+            {formatTime(invitation.expiresAt)}. It carries your encryption key: share it only with your own
+            devices.
+          </p>
+          {qrCode && <img class="qr" src={qrCode} alt="Pairing QR code" width={240} height={240} />}
+          <input
+            readOnly
+            value={invitation.link}
+            data-testid="invitation-link"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <p class="hint">
+            Or on the new device choose “Join with a code” and type <strong>{invitation.code}</strong> with
+            your encryption phrase.
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { useEffect, useState } from "preact/hooks";
+import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import type { VoiceOption } from "../../app/voice/voice-platform.js";
+import { SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "../../app/voice/voice-settings.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly view: AppView;
+}
+
+const SPEED_STEP = 0.1;
+
+/** Settings › Voice: the browser's own voices and the speed, 0.5x to 2x. */
+export function VoiceSettingsPanel({ controller, view }: Props) {
+  const [options, setOptions] = useState<VoiceOption[] | null>(null);
+  useEffect(() => {
+    controller
+      .listVoices()
+      .then(setOptions)
+      .catch(() => setOptions([]));
+  }, [controller]);
+  const { voice } = view;
+  return (
+    <section class="card voice-settings" data-testid="voice-settings">
+      <h2>Voice</h2>
+      <label class="field">
+        Voice
+        <select
+          value={voice.voiceURI ?? ""}
+          onChange={(event) =>
+            controller.saveVoice({ ...voice, voiceURI: event.currentTarget.value || null })
+          }
+        >
+          <option value="">Automatic (the brief's language)</option>
+          {(options ?? []).map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.name} ({option.language})
+            </option>
+          ))}
+        </select>
+      </label>
+      {options !== null && options.length === 0 && (
+        <p class="hint">This browser lists no voices; calls use its default voice, or are shown as text.</p>
+      )}
+      <label class="field">
+        Speed: {voice.speed.toFixed(1)}x
+        <input
+          type="range"
+          min={SPEECH_SPEED_MIN}
+          max={SPEECH_SPEED_MAX}
+          step={SPEED_STEP}
+          value={voice.speed}
+          onInput={(event) => controller.saveVoice({ ...voice, speed: Number(event.currentTarget.value) })}
+        />
+      </label>
+      <button
+        type="button"
+        onClick={() =>
+          controller
+            .sampleVoice("This is how your calls will sound.", navigator.language)
+            .catch(() => undefined)
+        }
+      >
+        Test the voice
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { readFileSync, statSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize } from "node:path";
+import type { CallStatusWrite, DeviceCredentials } from "@ringback/protocol";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
+};
+
+export interface StatusWrite {
+  readonly eventId: string;
+  readonly status: CallStatusWrite;
+  readonly authorization: string | undefined;
+}
+
+export interface TestRelayServer extends AsyncDisposable {
+  readonly origin: string;
+  readonly credentials: DeviceCredentials;
+  readonly statusWrites: StatusWrite[];
+  /** Resolves with the n-th SSE stream the page opened (from 0). */
+  stream(index: number): Promise<ServerResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the built web app from dist/ (unknown paths get index.html, as the relay's `--web-root` does) and the few
+ * relay routes the page calls, on 127.0.0.1 and a random port. The real relay is another app; this stand-in lets the
+ * browser test drive the page alone.
+ */
+export async function startTestRelayServer(distDirectory: string): Promise<TestRelayServer> {
+  const credentials: DeviceCredentials = {
+    accountId: "acc_test",
+    deviceId: "dev_browser",
+    deviceToken: "tok_browser_secret",
+  };
+  const statusWrites: StatusWrite[] = [];
+  const streams: ServerResponse[] = [];
+  const waiters = new Map<number, (response: ServerResponse) => void>();
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    if (url.pathname === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
+    if (url.pathname === "/v1/accounts" && request.method === "POST") return json(201, credentials);
+    if (url.pathname === "/v1/stream") {
+      response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      response.write("retry: 100\n\n");
+      streams.push(response);
+      waiters.get(streams.length - 1)?.(response);
+      return;
+    }
+    const statusPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/status$/);
+    if (statusPath && request.method === "POST") {
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      request.on("end", () => {
+        const { status } = JSON.parse(body) as { status: CallStatusWrite };
+        statusWrites.push({ eventId: statusPath[1]!, status, authorization: request.headers.authorization });
+        json(200, { eventId: statusPath[1], status, won: true });
+      });
+      return;
+    }
+    if (url.pathname.startsWith("/v1/"))
+      return json(404, { error: { code: "not_found", message: "No such path." } });
+    serveFile(distDirectory, url.pathname, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    credentials,
+    statusWrites,
+    stream(index) {
+      const open = streams[index];
+      if (open) return Promise.resolve(open);
+      return new Promise((resolve) => waiters.set(index, resolve));
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+function serveFile(root: string, pathname: string, response: ServerResponse): void {
+  const relativePath = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, "");
+  let path = join(root, relativePath);
+  if (!path.startsWith(root) || !isFile(path)) path = join(root, "index.html");
+  response
+    .writeHead(200, {
+      "Content-Type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream",
+      "Cache-Control": "no-cache",
+    })
+    .end(readFileSync(path));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

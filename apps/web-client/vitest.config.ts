@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  esbuild: { jsx: "automatic", jsxImportSource: "preact" },
+  test: {
+    environment: "node",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // The browser smoke test starts Chromium on a shared, busy machine; nothing here is timed.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
