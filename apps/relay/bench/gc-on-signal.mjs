@@ -1,0 +1,7 @@
+// Loaded into the relay process by the bench only (node --expose-gc --import): on SIGUSR2 it collects garbage and
+// prints the memory still in use, so "memory per connection" counts what a connection keeps, not garbage.
+process.on("SIGUSR2", () => {
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  process.stdout.write(`bench-memory ${JSON.stringify({ rss, heapUsed })}\n`);
+});

@@ -1,0 +1,42 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_RELAY_PORT } from "@ringback/protocol";
+import { describe, expect, it } from "vitest";
+import { parseRelayCliOptions, RelayUsageError } from "./cli-options.js";
+
+describe("relay command-line options", () => {
+  it("defaults to 127.0.0.1:8787 with data in ~/.ringback-relay and a claim code", () => {
+    const options = parseRelayCliOptions([], {});
+    expect(options).toMatchObject({ host: "127.0.0.1", port: DEFAULT_RELAY_PORT, isHelp: false });
+    expect(options.dataDir).toBe(join(homedir(), ".ringback-relay"));
+    expect(options.config).toEqual({ openSignup: false, behindProxy: false, webRoot: null });
+  });
+
+  it("reads the environment, and flags win over it", () => {
+    const env = {
+      RINGBACK_RELAY_HOST: "0.0.0.0",
+      RINGBACK_RELAY_PORT: "9000",
+      RINGBACK_RELAY_DATA: "/srv/relay",
+      RINGBACK_RELAY_OPEN_SIGNUP: "1",
+      RINGBACK_RELAY_BEHIND_PROXY: "true",
+      RINGBACK_RELAY_CALL_EXPIRY_MS: "60000",
+    };
+    expect(parseRelayCliOptions([], env)).toMatchObject({
+      host: "0.0.0.0",
+      port: 9000,
+      dataDir: "/srv/relay",
+      config: { openSignup: true, behindProxy: true, callExpiryMs: 60000 },
+    });
+    expect(parseRelayCliOptions(["--port", "0", "--host", "::1"], env)).toMatchObject({
+      host: "::1",
+      port: 0,
+    });
+  });
+
+  it("refuses a bad port, a bad duration, an unknown flag and a missing web root", () => {
+    expect(() => parseRelayCliOptions(["--port", "70000"], {})).toThrow(RelayUsageError);
+    expect(() => parseRelayCliOptions(["--heartbeat-ms", "soon"], {})).toThrow(RelayUsageError);
+    expect(() => parseRelayCliOptions(["--nope"], {})).toThrow();
+    expect(() => parseRelayCliOptions(["--web-root", "/definitely/not/here"], {})).toThrow(RelayUsageError);
+  });
+});

@@ -1,0 +1,107 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_RELAY_PORT } from "@ringback/protocol";
+import type { RelayConfig } from "./relay-config.js";
+
+export const DEFAULT_RELAY_HOST = "127.0.0.1";
+export const DEFAULT_DATA_DIR_NAME = ".ringback-relay";
+
+export const USAGE = `Usage: ringback-relay [options]
+
+  --host HOST               address to listen on (default 127.0.0.1)           RINGBACK_RELAY_HOST
+  --port PORT               port, 0 for any free one (default ${DEFAULT_RELAY_PORT})            RINGBACK_RELAY_PORT
+  --data DIR                data directory (default ~/${DEFAULT_DATA_DIR_NAME})         RINGBACK_RELAY_DATA
+  --open-signup             anyone may create an account, no claim code        RINGBACK_RELAY_OPEN_SIGNUP=1
+  --behind-proxy            trust X-Forwarded-For for the client address       RINGBACK_RELAY_BEHIND_PROXY=1
+  --web-root DIR            serve the web app from DIR at /                    RINGBACK_RELAY_WEB_ROOT
+  --call-expiry-ms MS       unanswered calls expire after MS (default 24 h)    RINGBACK_RELAY_CALL_EXPIRY_MS
+  --heartbeat-ms MS         SSE heartbeat interval (default 15 s)              RINGBACK_RELAY_HEARTBEAT_MS
+  --sse-retry-ms MS         SSE retry hint to clients (default 2 s)            RINGBACK_RELAY_SSE_RETRY_MS
+  --settings-timeout-ms MS  wait for a relayed settings answer (default 30 s)  RINGBACK_RELAY_SETTINGS_TIMEOUT_MS
+  --help                    this text
+`;
+
+export interface RelayCliOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly config: Partial<RelayConfig>;
+  readonly isHelp: boolean;
+}
+
+/** A bad flag or variable: the message is for the person who typed it. */
+export class RelayUsageError extends Error {
+  override readonly name = "RelayUsageError";
+}
+
+const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
+
+/** Flags win over environment variables, which win over defaults. */
+export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): RelayCliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      data: { type: "string" },
+      "open-signup": { type: "boolean" },
+      "behind-proxy": { type: "boolean" },
+      "web-root": { type: "string" },
+      "call-expiry-ms": { type: "string" },
+      "heartbeat-ms": { type: "string" },
+      "sse-retry-ms": { type: "string" },
+      "settings-timeout-ms": { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  const webRoot = values["web-root"] ?? env.RINGBACK_RELAY_WEB_ROOT;
+  const config: Partial<RelayConfig> = {
+    openSignup: values["open-signup"] ?? isTrue(env.RINGBACK_RELAY_OPEN_SIGNUP),
+    behindProxy: values["behind-proxy"] ?? isTrue(env.RINGBACK_RELAY_BEHIND_PROXY),
+    webRoot: webRoot ? existingDirectory(webRoot) : null,
+  };
+  const durations = {
+    callExpiryMs: ["call-expiry-ms", env.RINGBACK_RELAY_CALL_EXPIRY_MS],
+    heartbeatMs: ["heartbeat-ms", env.RINGBACK_RELAY_HEARTBEAT_MS],
+    sseRetryMs: ["sse-retry-ms", env.RINGBACK_RELAY_SSE_RETRY_MS],
+    settingsTimeoutMs: ["settings-timeout-ms", env.RINGBACK_RELAY_SETTINGS_TIMEOUT_MS],
+  } as const;
+  for (const [key, [flag, fromEnv]] of Object.entries(durations)) {
+    const text = values[flag] ?? fromEnv;
+    if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
+  }
+  const portText = values.port ?? env.RINGBACK_RELAY_PORT;
+  return {
+    host: values.host ?? env.RINGBACK_RELAY_HOST ?? DEFAULT_RELAY_HOST,
+    port: portText === undefined ? DEFAULT_RELAY_PORT : port(portText),
+    dataDir: resolve(values.data ?? env.RINGBACK_RELAY_DATA ?? join(homedir(), DEFAULT_DATA_DIR_NAME)),
+    config,
+    isHelp: values.help ?? false,
+  };
+}
+
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && TRUE_WORDS.has(value.trim().toLowerCase());
+}
+
+function positiveInteger(text: string, name: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RelayUsageError(`${name} must be a whole number >= ${min}.`);
+  return value;
+}
+
+function port(text: string): number {
+  const value = positiveInteger(text, "--port", 0);
+  if (value > 65535) throw new RelayUsageError("--port must be at most 65535.");
+  return value;
+}
+
+function existingDirectory(path: string): string {
+  const absolute = resolve(path);
+  if (!existsSync(absolute)) throw new RelayUsageError(`--web-root ${absolute} does not exist.`);
+  return absolute;
+}

@@ -1,0 +1,24 @@
+import { errorBody, isRingbackError } from "@ringback/protocol";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { RelayLog } from "../log.js";
+import { RateLimitedError } from "../runtime/code-attempts.js";
+
+/** The one place an error becomes the `{error:{code,message}}` envelope. */
+export function renderError(log: RelayLog) {
+  return (error: Error, c: Context): Response => {
+    if (error instanceof RateLimitedError) c.header("Retry-After", String(error.retryAfterSeconds));
+    if (isRingbackError(error)) return c.json(error.toBody(), error.status as ContentfulStatusCode);
+    if (error instanceof HTTPException && error.status === 413) {
+      return c.json(errorBody("payload_too_large"), 413);
+    }
+    // Only the error's class reaches the log: a message may quote input.
+    log.line(`internal error on ${c.req.method} ${c.req.path}: ${error.name}`);
+    return c.json(errorBody("internal_error"), 500);
+  };
+}
+
+export function renderNotFound(c: Context): Response {
+  return c.json(errorBody("not_found"), 404);
+}

@@ -1,0 +1,55 @@
+import { parseRelayCliOptions, RelayUsageError, USAGE } from "./cli-options.js";
+import { stderrLog } from "./log.js";
+import { DEFAULT_RELAY_CONFIG } from "./relay-config.js";
+import { prepareClaimCode } from "./runtime/claim-code.js";
+import { startRelayServer } from "./server.js";
+import { openSqliteStore } from "./store/sqlite-store.js";
+
+async function main(): Promise<void> {
+  const options = parseRelayCliOptions(process.argv.slice(2), process.env);
+  if (options.isHelp) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const store = openSqliteStore(options.dataDir);
+  const claimCode = await prepareClaimCode(store, { ...DEFAULT_RELAY_CONFIG, ...options.config });
+  const server = await startRelayServer({
+    host: options.host,
+    port: options.port,
+    store,
+    config: options.config,
+    log: stderrLog,
+  });
+  stderrLog.line(`data in ${options.dataDir}`);
+  if (claimCode) {
+    // The only time the claim code is ever written anywhere: only its hash is stored.
+    stderrLog.line(`claim code ${claimCode} (needed once, to create the first account on this relay)`);
+  }
+  process.stdout.write(`ringback relay listening on ${server.url}\n`);
+
+  let isStopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (isStopping) return;
+    isStopping = true;
+    stderrLog.line(`${signal}: shutting down`);
+    server
+      .close()
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof RelayUsageError || (error instanceof TypeError && "code" in error)) {
+    process.stderr.write(`ringback-relay: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(`ringback-relay: could not start: ${reason}\n`);
+  process.exit(1);
+});

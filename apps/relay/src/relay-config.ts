@@ -1,0 +1,65 @@
+import {
+  RELAY_LINK_PING_MS,
+  RELAY_SETTINGS_TIMEOUT_MS,
+  RELAY_SSE_HEARTBEAT_MS,
+  REPLY_EXPIRY_MS,
+} from "@ringback/protocol";
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A call nobody answers is expired (and erased) after this; an answered one after this much from its answer. */
+export const CALL_EXPIRY_DEFAULT_MS = DAY_MS;
+/** The `retry:` hint of the SSE stream: how soon a client reconnects after a drop. */
+export const SSE_RETRY_DEFAULT_MS = 2 * SECOND_MS;
+/** A stream is closed after this, so no proxy or half-open socket keeps one forever; clients resume by seq. */
+export const SSE_STREAM_MAX_DEFAULT_MS = HOUR_MS;
+/** How often expired calls and replies are swept. */
+export const SWEEP_INTERVAL_DEFAULT_MS = 10 * SECOND_MS;
+/** Ended calls and the stream log are kept this long, so a late retry of an event stays idempotent. */
+export const EVENT_RECORD_RETENTION_MS = 30 * DAY_MS;
+/** Failed pairing-code (and claim-code) attempts allowed per client address per window... */
+export const CODE_FAILURES_MAX = 10;
+/** ...and the window. Successful redemptions never count. */
+export const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
+/** `lastSeenAt` is written at most this often per device. */
+export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
+
+export interface RelayConfig {
+  /** Anyone may create an account (no claim code). */
+  readonly openSignup: boolean;
+  /** Trust `X-Forwarded-For` for the client address. */
+  readonly behindProxy: boolean;
+  /** Static files (the web app) served at `/` with a fallback to index.html; null: none. */
+  readonly webRoot: string | null;
+  readonly callExpiryMs: number;
+  readonly replyExpiryMs: number;
+  readonly heartbeatMs: number;
+  readonly sseRetryMs: number;
+  readonly streamMaxMs: number;
+  readonly linkPingMs: number;
+  readonly settingsTimeoutMs: number;
+  readonly sweepIntervalMs: number;
+  readonly retentionMs: number;
+  readonly codeFailuresMax: number;
+  readonly codeFailureWindowMs: number;
+}
+
+export const DEFAULT_RELAY_CONFIG: RelayConfig = {
+  openSignup: false,
+  behindProxy: false,
+  webRoot: null,
+  callExpiryMs: CALL_EXPIRY_DEFAULT_MS,
+  replyExpiryMs: REPLY_EXPIRY_MS,
+  heartbeatMs: RELAY_SSE_HEARTBEAT_MS,
+  sseRetryMs: SSE_RETRY_DEFAULT_MS,
+  streamMaxMs: SSE_STREAM_MAX_DEFAULT_MS,
+  linkPingMs: RELAY_LINK_PING_MS,
+  settingsTimeoutMs: RELAY_SETTINGS_TIMEOUT_MS,
+  sweepIntervalMs: SWEEP_INTERVAL_DEFAULT_MS,
+  retentionMs: EVENT_RECORD_RETENTION_MS,
+  codeFailuresMax: CODE_FAILURES_MAX,
+  codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
+};

@@ -1,0 +1,8 @@
+import type { HttpBindings } from "@hono/node-server";
+import type { DeviceRecord } from "./store/store.js";
+
+/** Hono's environment for the relay: node bindings (absent in in-process `app.request()` tests) and the device. */
+export interface RelayEnv {
+  Bindings: Partial<HttpBindings>;
+  Variables: { device: DeviceRecord };
+}

@@ -1,0 +1,103 @@
+import {
+  CallStatusRequest,
+  type CallStatusResult,
+  EventId,
+  RELAY_REPLY_BODY_MAX_BYTES,
+  RELAY_SMALL_BODY_MAX_BYTES,
+  type ReplyAccepted,
+  ReplyRequest,
+  RingbackError,
+} from "@ringback/protocol";
+import { Hono } from "hono";
+import { requireDevice } from "../http/auth.js";
+import { limitBody } from "../http/body-limit.js";
+import { readJson, readParam } from "../http/read-json.js";
+import type { RelayEnv } from "../relay-env.js";
+import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
+import { sendReply } from "../runtime/reply-delivery.js";
+import { sweepExpired } from "../runtime/sweeper.js";
+
+/** `GET /v1/calls/<eventId>`, the status write-back, and replies. */
+export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
+  const routes = new Hono<RelayEnv>();
+  routes.use("/calls/*", requireDevice(runtime.store, runtime.clock));
+
+  routes.get("/calls/:eventId", async (c) => {
+    const eventId = readParam(c.req.param("eventId"), EventId, "event id");
+    await sweepExpired(runtime);
+    const call = await runtime.store.getCall(c.get("device").accountId, eventId);
+    if (!call) throw new RingbackError("call_not_found");
+    return c.json(call);
+  });
+
+  routes.post("/calls/:eventId/status", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+    const eventId = readParam(c.req.param("eventId"), EventId, "event id");
+    const body = await readJson(c, CallStatusRequest);
+    const device = c.get("device");
+    // A call past its time is expired first, so nobody can answer it late.
+    await sweepExpired(runtime);
+    const now = runtime.clock.now();
+    const outcome = await runtime.store.setCallStatus({
+      accountId: device.accountId,
+      eventId,
+      deviceId: device.id,
+      status: body.status,
+      now,
+      answeredExpiresAt: now + runtime.config.callExpiryMs,
+    });
+    switch (outcome.kind) {
+      case "not_found":
+        throw new RingbackError("call_not_found");
+      case "already_answered":
+        throw new RingbackError(
+          "call_already_answered",
+          outcome.status === "answered" ? undefined : `The call already ended (${outcome.status}).`,
+        );
+      case "changed":
+        publish(runtime, [outcome.entry]);
+        runtime.log.line(
+          `call ${outcome.status} event=${eventId} device=${device.id} seq=${outcome.entry.seq}`,
+        );
+        break;
+    }
+    const result: CallStatusResult = {
+      eventId,
+      status: outcome.status,
+      won: outcome.kind !== "already_ended",
+    };
+    return c.json(result);
+  });
+
+  routes.post("/calls/:eventId/replies", limitBody(RELAY_REPLY_BODY_MAX_BYTES), async (c) => {
+    const eventId = readParam(c.req.param("eventId"), EventId, "event id");
+    const body = await readJson(c, ReplyRequest);
+    const device = c.get("device");
+    const now = runtime.clock.now();
+    const outcome = await runtime.store.enqueueReply({
+      accountId: device.accountId,
+      eventId,
+      replyId: body.replyId,
+      fromDeviceId: device.id,
+      sealed: body.sealed,
+      now,
+      expiresAt: now + runtime.config.replyExpiryMs,
+    });
+    if (outcome.kind === "not_found") throw new RingbackError("call_not_found");
+    if (outcome.kind === "conflict") {
+      throw new RingbackError("invalid_request", "This replyId is already used for another call.");
+    }
+    if (outcome.kind === "created") {
+      publish(runtime, outcome.entries);
+      const isSent =
+        outcome.status === "queued" &&
+        sendReply(runtime, outcome.toDeviceId, { replyId: body.replyId, eventId, sealed: body.sealed });
+      runtime.log.line(
+        `reply ${outcome.status} reply=${body.replyId} event=${eventId} to=${outcome.toDeviceId}${isSent ? " (sent)" : ""}`,
+      );
+    }
+    const accepted: ReplyAccepted = { replyId: body.replyId, eventId, status: outcome.status };
+    return c.json(accepted, 202);
+  });
+
+  return routes;
+}

@@ -1,0 +1,70 @@
+import {
+  type DeviceInfo,
+  type DeviceList,
+  type DeviceRemoved,
+  LINK_CLOSE_CODES,
+  RELAY_SETTINGS_BODY_MAX_BYTES,
+  RingbackError,
+  SettingsRelayRequest,
+  type SettingsRelayResult,
+} from "@ringback/protocol";
+import { Hono } from "hono";
+import { requireDevice } from "../http/auth.js";
+import { limitBody } from "../http/body-limit.js";
+import { readJson } from "../http/read-json.js";
+import type { RelayEnv } from "../relay-env.js";
+import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
+import type { DeviceRecord } from "../store/store.js";
+
+/** `GET /v1/devices`, `DELETE /v1/devices/<id>`, and the settings relay `POST /v1/devices/<id>/settings`. */
+export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
+  const routes = new Hono<RelayEnv>();
+  routes.use("/devices", requireDevice(runtime.store, runtime.clock));
+  routes.use("/devices/*", requireDevice(runtime.store, runtime.clock));
+
+  routes.get("/devices", async (c) => {
+    const current = c.get("device");
+    const devices = await runtime.store.listDevices(current.accountId);
+    const list: DeviceList = { devices: devices.map((device) => deviceInfo(runtime, device, current.id)) };
+    return c.json(list);
+  });
+
+  routes.delete("/devices/:deviceId", async (c) => {
+    const current = c.get("device");
+    const deviceId = c.req.param("deviceId");
+    const now = runtime.clock.now();
+    const removal = await runtime.store.removeDevice({ accountId: current.accountId, deviceId, now });
+    if (!removal.removed) throw new RingbackError("not_found", "No device with this id in this account.");
+    publish(runtime, removal.entries);
+    runtime.hub.closeDevice(deviceId);
+    runtime.links.close(deviceId, LINK_CLOSE_CODES.deviceRemoved, "device removed");
+    runtime.log.line(`device removed device=${deviceId} by=${current.id}`);
+    const removed: DeviceRemoved = { deviceId, removed: true };
+    return c.json(removed);
+  });
+
+  routes.post("/devices/:deviceId/settings", limitBody(RELAY_SETTINGS_BODY_MAX_BYTES), async (c) => {
+    const current = c.get("device");
+    const body = await readJson(c, SettingsRelayRequest);
+    const target = await runtime.store.findDevice(current.accountId, c.req.param("deviceId"));
+    if (target?.kind !== "computer")
+      throw new RingbackError("not_found", "No computer with this id in this account.");
+    const sealed = await runtime.settings.request(target.id, body.requestId, body.sealed);
+    const result: SettingsRelayResult = { requestId: body.requestId, sealed };
+    return c.json(result);
+  });
+
+  return routes;
+}
+
+function deviceInfo(runtime: RelayRuntime, device: DeviceRecord, currentId: string): DeviceInfo {
+  return {
+    id: device.id,
+    name: device.name,
+    kind: device.kind,
+    createdAt: new Date(device.createdAt).toISOString(),
+    lastSeenAt: device.lastSeenAt === null ? null : new Date(device.lastSeenAt).toISOString(),
+    online: runtime.hub.isOnline(device.id) || runtime.links.isOnline(device.id),
+    isCurrent: device.id === currentId,
+  };
+}

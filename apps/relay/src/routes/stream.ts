@@ -1,0 +1,61 @@
+import { RingbackError } from "@ringback/protocol";
+import { Hono } from "hono";
+import { requireDevice } from "../http/auth.js";
+import type { RelayEnv } from "../relay-env.js";
+import type { RelayRuntime } from "../runtime/relay-runtime.js";
+import { retryFrame } from "../runtime/sse-frames.js";
+import { sweepExpired } from "../runtime/sweeper.js";
+import type { StreamSnapshot } from "../store/store.js";
+
+const SEQ_TEXT = /^\d{1,15}$/;
+
+/**
+ * `GET /v1/stream`: SSE. With `Last-Event-ID` (header, or `?lastEventId=` for a first connect) it first sends
+ * everything after that seq; without, every call still open. Then `synced`, then live entries.
+ */
+export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
+  const routes = new Hono<RelayEnv>();
+  routes.get("/stream", requireDevice(runtime.store, runtime.clock), async (c) => {
+    // The header wins: a reconnecting EventSource sends the newest id there and repeats the first URL's query.
+    const lastEventId = parseLastEventId(c.req.header("Last-Event-ID") ?? c.req.query("lastEventId"));
+    await sweepExpired(runtime);
+    const device = c.get("device");
+    const connection = runtime.hub.open(device);
+    try {
+      connection.write(retryFrame(runtime.config.sseRetryMs));
+      connection.replay(await backlog(runtime, device.accountId, lastEventId));
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+    return new Response(connection.stream, {
+      status: 200,
+      headers: {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-cache, no-transform",
+        "X-Accel-Buffering": "no",
+      },
+    });
+  });
+  return routes;
+}
+
+async function backlog(
+  runtime: RelayRuntime,
+  accountId: string,
+  lastEventId: number | null,
+): Promise<StreamSnapshot> {
+  if (lastEventId !== null) {
+    const since = await runtime.store.streamSince(accountId, lastEventId);
+    // An id beyond the account's head belongs to another relay or a wiped one: start over from the open calls.
+    if (lastEventId <= since.headSeq) return since;
+  }
+  return runtime.store.pendingCalls(accountId);
+}
+
+function parseLastEventId(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  if (!SEQ_TEXT.test(value.trim()))
+    throw new RingbackError("invalid_request", "Last-Event-ID must be a seq number.");
+  return Number(value.trim());
+}

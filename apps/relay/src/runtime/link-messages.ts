@@ -1,0 +1,30 @@
+import type { DaemonToRelayMessage } from "@ringback/protocol";
+import type { DaemonLinkHandlers } from "./daemon-links.js";
+import type { RelayRuntime } from "./relay-runtime.js";
+import { sendQueuedReplies, settleReply } from "./reply-delivery.js";
+
+/** What the relay does with a link opening, a daemon's message, and a link closing. */
+export function linkHandlers(runtime: RelayRuntime): DaemonLinkHandlers {
+  const reportFailure = (job: string) => (error: unknown) => {
+    runtime.log.line(`${job} failed: ${error instanceof Error ? error.name : "unknown error"}`);
+  };
+  return {
+    opened: (device) => {
+      sendQueuedReplies(runtime, device).catch(reportFailure("sending queued replies"));
+    },
+    message: (device, message: DaemonToRelayMessage) => {
+      switch (message.type) {
+        case "settings-result":
+          runtime.settings.resolve(device.id, message.requestId, message.sealed);
+          return;
+        case "settings-error":
+          runtime.settings.refuse(device.id, message.requestId, message.error.code, message.error.message);
+          return;
+        case "reply-status":
+          settleReply(runtime, device, message).catch(reportFailure("settling a reply"));
+          return;
+      }
+    },
+    closed: (device) => runtime.settings.linkClosed(device.id),
+  };
+}

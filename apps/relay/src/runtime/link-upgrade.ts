@@ -1,0 +1,63 @@
+import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import {
+  type ErrorBody,
+  errorBody,
+  isRingbackError,
+  RELAY_SETTINGS_BODY_MAX_BYTES,
+} from "@ringback/protocol";
+import { WebSocketServer } from "ws";
+import { authenticate } from "./authenticate.js";
+import type { RelayRuntime } from "./relay-runtime.js";
+
+/** Where a computer's daemon opens its link. */
+export const DAEMON_LINK_PATH = "/v1/daemon/link";
+/** Room around the largest sealed settings result for the JSON message around it. */
+const LINK_MESSAGE_OVERHEAD_BYTES = 4096;
+
+/** Authenticates WebSocket upgrades (Authorization: Bearer on the upgrade request) and hands links to the registry. */
+export function createLinkUpgrade(runtime: RelayRuntime): {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+} {
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: RELAY_SETTINGS_BODY_MAX_BYTES + LINK_MESSAGE_OVERHEAD_BYTES,
+  });
+
+  function refuse(socket: Duplex, status: number, body: ErrorBody): void {
+    runtime.log.line(`GET ${DAEMON_LINK_PATH} ${status}`);
+    const json = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+
+  return {
+    handleUpgrade(request, socket, head) {
+      // A socket reset during the handshake must not crash the relay.
+      socket.on("error", () => socket.destroy());
+      const path = new URL(request.url ?? "/", "http://relay.invalid").pathname;
+      if (path !== DAEMON_LINK_PATH) {
+        refuse(socket, 404, errorBody("not_found"));
+        return;
+      }
+      authenticate(runtime.store, runtime.clock, request.headers.authorization).then(
+        (device) => {
+          server.handleUpgrade(request, socket, head, (webSocket) => {
+            runtime.log.line(`GET ${DAEMON_LINK_PATH} 101 device=${device.id}`);
+            runtime.links.attach(device, webSocket);
+          });
+        },
+        (error: unknown) => {
+          if (isRingbackError(error)) refuse(socket, error.status, error.toBody());
+          else refuse(socket, 500, errorBody("internal_error"));
+        },
+      );
+    },
+    close() {
+      server.close();
+    },
+  };
+}

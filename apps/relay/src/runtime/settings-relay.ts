@@ -1,0 +1,82 @@
+import { ERROR_STATUS, isErrorCode, RingbackError } from "@ringback/protocol";
+import type { DaemonLinks } from "./daemon-links.js";
+
+const UNAUTHORIZED_STATUS = 401;
+
+interface Waiter {
+  resolve(sealed: string): void;
+  reject(error: RingbackError): void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/** Relayed settings requests in flight on this process, each waiting for its computer's answer. */
+export class SettingsRelay {
+  readonly #waiting = new Map<string, Waiter>();
+  readonly #links: DaemonLinks;
+  readonly #timeoutMs: number;
+
+  constructor(links: DaemonLinks, timeoutMs: number) {
+    this.#links = links;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Forwards a sealed request and resolves with the sealed result; 503, 504 or the daemon's own refusal otherwise. */
+  request(deviceId: string, requestId: string, sealed: string): Promise<string> {
+    const key = waiterKey(deviceId, requestId);
+    if (this.#waiting.has(key)) {
+      return Promise.reject(
+        new RingbackError("invalid_request", "A request with this requestId is in flight."),
+      );
+    }
+    if (!this.#links.isOnline(deviceId)) return Promise.reject(new RingbackError("computer_offline"));
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(key);
+        reject(new RingbackError("computer_timeout"));
+      }, this.#timeoutMs);
+      this.#waiting.set(key, { resolve, reject, timer });
+      if (!this.#links.send(deviceId, { type: "settings-request", requestId, sealed })) {
+        this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
+      }
+    });
+  }
+
+  resolve(deviceId: string, requestId: string, sealed: string): void {
+    this.#settle(waiterKey(deviceId, requestId), (waiter) => waiter.resolve(sealed));
+  }
+
+  /** The daemon refused in plaintext (it could not open the request, or the path is local only). */
+  refuse(deviceId: string, requestId: string, code: string, message: string): void {
+    // A 401 from the relay means "this device was removed"; a daemon must not be able to say that.
+    const isPassable = isErrorCode(code) && ERROR_STATUS[code] !== UNAUTHORIZED_STATUS;
+    const error = isPassable ? new RingbackError(code, message) : new RingbackError("internal_error");
+    this.#settle(waiterKey(deviceId, requestId), (waiter) => waiter.reject(error));
+  }
+
+  /** The computer's link closed: its requests can no longer be answered. */
+  linkClosed(deviceId: string): void {
+    const prefix = waiterKey(deviceId, "");
+    for (const key of [...this.#waiting.keys()]) {
+      if (key.startsWith(prefix))
+        this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
+    }
+  }
+
+  closeAll(): void {
+    for (const key of [...this.#waiting.keys()]) {
+      this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
+    }
+  }
+
+  #settle(key: string, settle: (waiter: Waiter) => void): void {
+    const waiter = this.#waiting.get(key);
+    if (!waiter) return;
+    this.#waiting.delete(key);
+    clearTimeout(waiter.timer);
+    settle(waiter);
+  }
+}
+
+function waiterKey(deviceId: string, requestId: string): string {
+  return `${deviceId}\n${requestId}`;
+}

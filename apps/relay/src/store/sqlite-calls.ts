@@ -1,0 +1,211 @@
+import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
+import { integer, type SqliteDatabase, text, textOrNull } from "./sqlite-database.js";
+import {
+  appendStatusEntry,
+  EVENT_COLUMNS,
+  headSeq,
+  nextSeq,
+  toRelayedEvent,
+  toStreamEntry,
+} from "./sqlite-rows.js";
+import type {
+  AppendEventResult,
+  CallStatusInput,
+  CallStatusOutcome,
+  NewEvent,
+  StreamEntry,
+  StreamSnapshot,
+} from "./store.js";
+
+/** Calls expired in one sweep transaction; the rest wait for the next sweep, so a sweep never holds the lock long. */
+export const EXPIRY_BATCH_MAX = 500;
+
+export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventResult {
+  return db.transaction(() => {
+    const existing = db.get(
+      "SELECT seq, from_device_id FROM events WHERE account_id = ? AND event_id = ?",
+      input.accountId,
+      input.eventId,
+    );
+    if (existing) {
+      // The same computer retrying is idempotent; another computer with the same id (a tracker task's id) is not.
+      if (text(existing.from_device_id) !== input.fromDeviceId) return { kind: "duplicate_task" };
+      return { kind: "repeat", seq: integer(existing.seq) };
+    }
+    if (input.taskId !== null) {
+      const sameTask = db.get(
+        "SELECT 1 AS found FROM events WHERE account_id = ? AND task_id = ?",
+        input.accountId,
+        input.taskId,
+      );
+      if (sameTask) return { kind: "duplicate_task" };
+    }
+    const seq = nextSeq(db, input.accountId);
+    db.run(
+      `INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at, task_id, from_device_id,
+         sealed, status, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      input.accountId,
+      input.eventId,
+      seq,
+      input.source,
+      input.occurredAt,
+      input.receivedAt,
+      input.taskId,
+      input.fromDeviceId,
+      input.sealed,
+      input.expiresAt,
+    );
+    db.run(
+      "INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at) VALUES (?, ?, 'call', ?, NULL, ?)",
+      input.accountId,
+      seq,
+      input.eventId,
+      input.receivedAt,
+    );
+    const event: RelayedEvent = {
+      seq,
+      eventId: input.eventId,
+      source: input.source,
+      occurredAt: input.occurredAt,
+      receivedAt: new Date(input.receivedAt).toISOString(),
+      taskId: input.taskId,
+      fromDeviceId: input.fromDeviceId,
+      sealed: input.sealed,
+      status: "pending",
+    };
+    return { kind: "created", entry: { kind: "call", accountId: input.accountId, seq, event } };
+  });
+}
+
+export function getCall(db: SqliteDatabase, accountId: string, eventId: string): RelayedEvent | null {
+  const row = db.get(
+    `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.account_id = ? AND e.event_id = ? AND e.sealed IS NOT NULL`,
+    accountId,
+    eventId,
+  );
+  return row ? toRelayedEvent(row) : null;
+}
+
+export function setCallStatus(db: SqliteDatabase, input: CallStatusInput): CallStatusOutcome {
+  return db.transaction(() => {
+    const row = db.get(
+      "SELECT status, status_device_id FROM events WHERE account_id = ? AND event_id = ?",
+      input.accountId,
+      input.eventId,
+    );
+    if (!row) return { kind: "not_found" };
+    const current = text(row.status) as CallStatus;
+    const holder = textOrNull(row.status_device_id);
+    const isHolder = holder === input.deviceId;
+    if (current === "pending" || (current === "answered" && isHolder && input.status !== "answered")) {
+      return changeStatus(db, input, current);
+    }
+    if (current === input.status && isHolder) return { kind: "repeat", status: current };
+    if (current === "answered" || input.status === "answered")
+      return { kind: "already_answered", status: current };
+    return { kind: "already_ended", status: current };
+  });
+}
+
+function changeStatus(db: SqliteDatabase, input: CallStatusInput, from: CallStatus): CallStatusOutcome {
+  const isFinal = isFinalCallStatus(input.status);
+  // Conditional on the status read above: the first answer wins even if another process raced past the read.
+  const changed = db.run(
+    `UPDATE events SET status = ?, status_device_id = ?, status_at = ?,
+       sealed = CASE WHEN ? THEN NULL ELSE sealed END, expires_at = ?
+     WHERE account_id = ? AND event_id = ? AND status = ?`,
+    input.status,
+    input.deviceId,
+    input.now,
+    isFinal ? 1 : 0,
+    isFinal ? null : input.answeredExpiresAt,
+    input.accountId,
+    input.eventId,
+    from,
+  );
+  if (changed === 0) throw new Error("The call changed during its own transaction.");
+  const seq = nextSeq(db, input.accountId);
+  const entry = {
+    kind: "call-status" as const,
+    accountId: input.accountId,
+    seq,
+    change: {
+      seq,
+      eventId: input.eventId,
+      status: input.status,
+      deviceId: input.deviceId,
+      at: new Date(input.now).toISOString(),
+    },
+  };
+  appendStatusEntry(db, entry, input.now);
+  return { kind: "changed", status: input.status, entry };
+}
+
+const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
+  e.task_id, e.from_device_id, e.sealed, e.status`;
+
+export function streamSince(db: SqliteDatabase, accountId: string, afterSeq: number): StreamSnapshot {
+  return db.snapshot(() => {
+    const rows = db.all(
+      `SELECT ${STREAM_COLUMNS} FROM stream_entries s
+       LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+       WHERE s.account_id = ? AND s.seq > ? ORDER BY s.seq`,
+      accountId,
+      afterSeq,
+    );
+    const entries = rows.map(toStreamEntry).filter((entry): entry is StreamEntry => entry !== null);
+    return { entries, headSeq: headSeq(db, accountId) };
+  });
+}
+
+export function pendingCalls(db: SqliteDatabase, accountId: string): StreamSnapshot {
+  return db.snapshot(() => {
+    const rows = db.all(
+      `SELECT ${EVENT_COLUMNS} FROM events e
+       WHERE e.account_id = ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`,
+      accountId,
+    );
+    const entries = rows.map((row): StreamEntry => {
+      const event = toRelayedEvent(row);
+      return { kind: "call", accountId, seq: event.seq, event };
+    });
+    return { entries, headSeq: headSeq(db, accountId) };
+  });
+}
+
+/** Expires open calls (pending or answered) due at `now`, erasing their ciphertext. */
+export function expireCalls(db: SqliteDatabase, now: number): StreamEntry[] {
+  return db.transaction(() => {
+    const due = db.all(
+      "SELECT account_id, event_id, status FROM events WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?",
+      now,
+      EXPIRY_BATCH_MAX,
+    );
+    return due.map((row): StreamEntry => {
+      const accountId = text(row.account_id);
+      const eventId = text(row.event_id);
+      db.run(
+        `UPDATE events SET status = 'expired', status_device_id = NULL, status_at = ?, sealed = NULL, expires_at = NULL
+         WHERE account_id = ? AND event_id = ?`,
+        now,
+        accountId,
+        eventId,
+      );
+      const seq = nextSeq(db, accountId);
+      const entry = {
+        kind: "call-status" as const,
+        accountId,
+        seq,
+        change: { seq, eventId, status: "expired" as const, deviceId: null, at: new Date(now).toISOString() },
+      };
+      appendStatusEntry(db, entry, now);
+      return entry;
+    });
+  });
+}
+
+/** Forgets ended calls older than `before` (kept until then so a late retry of the same event stays idempotent). */
+export function pruneCalls(db: SqliteDatabase, before: number): void {
+  db.run("DELETE FROM events WHERE expires_at IS NULL AND status_at < ?", before);
+  db.run("DELETE FROM stream_entries WHERE created_at < ?", before);
+}

@@ -1,0 +1,114 @@
+import { closeSync, openSync } from "node:fs";
+import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
+
+export type Row = Record<string, SQLOutputValue>;
+
+/** How long a statement waits for another process's write lock before failing. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** One `node:sqlite` connection with cached statements and a write-transaction helper. */
+export class SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  #inTransaction = false;
+
+  constructor(path: string) {
+    // The file holds token hashes and ciphertext only, but it is the user's data: owner-only from the start.
+    if (path !== ":memory:") closeSync(openSync(path, "a", 0o600));
+    this.#db = new DatabaseSync(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    this.#db.exec("PRAGMA journal_mode = WAL");
+    // FULL: a 201 to the daemon means the event survives a power cut, so it is never lost after the daemon drops it.
+    this.#db.exec("PRAGMA synchronous = FULL");
+    // Erased report and brief ciphertext is overwritten in the file, not left in free pages.
+    this.#db.exec("PRAGMA secure_delete = ON");
+    this.#db.exec("PRAGMA foreign_keys = ON");
+  }
+
+  get raw(): DatabaseSync {
+    return this.#db;
+  }
+
+  run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.#statement(sql).run(...params).changes);
+  }
+
+  get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#statement(sql).get(...params) as Row | undefined;
+  }
+
+  all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#statement(sql).all(...params) as Row[];
+  }
+
+  /** Runs `work` in one write transaction (BEGIN IMMEDIATE takes the write lock up front, so no upgrade deadlock). */
+  transaction<T>(work: () => T): T {
+    if (this.#inTransaction) return work();
+    this.#db.exec("BEGIN IMMEDIATE");
+    this.#inTransaction = true;
+    try {
+      const result = work();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    } finally {
+      this.#inTransaction = false;
+    }
+  }
+
+  /** Runs `work` on one read snapshot. */
+  snapshot<T>(work: () => T): T {
+    if (this.#inTransaction) return work();
+    this.#db.exec("BEGIN");
+    this.#inTransaction = true;
+    try {
+      return work();
+    } finally {
+      this.#inTransaction = false;
+      this.#db.exec("COMMIT");
+    }
+  }
+
+  /**
+   * Copies the WAL into the database file and truncates it. Erased ciphertext is overwritten in the database by
+   * secure_delete, but older page images stay in the WAL until a checkpoint: after an erasure this removes them.
+   */
+  checkpoint(): void {
+    this.#db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+export function text(value: SQLOutputValue | undefined): string {
+  if (typeof value !== "string") throw new TypeError(`Expected a text column, got ${typeof value}.`);
+  return value;
+}
+
+export function textOrNull(value: SQLOutputValue | undefined): string | null {
+  return value === null || value === undefined ? null : text(value);
+}
+
+export function integer(value: SQLOutputValue | undefined): number {
+  if (typeof value !== "number" && typeof value !== "bigint") {
+    throw new TypeError(`Expected an integer column, got ${typeof value}.`);
+  }
+  return Number(value);
+}
+
+export function integerOrNull(value: SQLOutputValue | undefined): number | null {
+  return value === null || value === undefined ? null : integer(value);
+}

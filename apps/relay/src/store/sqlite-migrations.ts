@@ -1,0 +1,123 @@
+import type { DatabaseSync } from "node:sqlite";
+
+/**
+ * Schema versions in order; each runs once, in its own transaction, and is recorded in `schema_migrations`.
+ * Never edit a released migration: add the next one.
+ */
+export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE relay_settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE devices (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER,
+        removed_at INTEGER
+      );
+      CREATE INDEX devices_by_account ON devices(account_id);
+      CREATE TABLE pairing_codes (
+        code_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        created_by TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE TABLE rate_limits (
+        key TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        reset_at INTEGER NOT NULL
+      );
+      CREATE TABLE events (
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        event_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        occurred_at TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        task_id TEXT,
+        from_device_id TEXT NOT NULL,
+        sealed TEXT,
+        status TEXT NOT NULL,
+        status_device_id TEXT,
+        status_at INTEGER,
+        expires_at INTEGER,
+        PRIMARY KEY (account_id, event_id)
+      );
+      CREATE UNIQUE INDEX events_by_task ON events(account_id, task_id) WHERE task_id IS NOT NULL;
+      CREATE INDEX events_by_expiry ON events(expires_at) WHERE expires_at IS NOT NULL;
+      CREATE INDEX events_open_by_account ON events(account_id, seq) WHERE expires_at IS NOT NULL;
+      CREATE INDEX events_by_status_at ON events(status_at) WHERE expires_at IS NULL;
+      CREATE TABLE stream_entries (
+        account_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        change TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX stream_entries_by_time ON stream_entries(created_at);
+      CREATE TABLE replies (
+        account_id TEXT NOT NULL,
+        reply_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        from_device_id TEXT NOT NULL,
+        to_device_id TEXT NOT NULL,
+        sealed TEXT,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        settled_at INTEGER,
+        PRIMARY KEY (account_id, reply_id)
+      );
+      CREATE INDEX replies_queued_by_device ON replies(to_device_id, created_at) WHERE status = 'queued';
+      CREATE INDEX replies_queued_by_expiry ON replies(expires_at) WHERE status = 'queued';
+    `,
+  },
+];
+
+/** Brings the database to the latest version; returns that version. */
+export function migrate(db: DatabaseSync): number {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)",
+  );
+  const isApplied = db.prepare("SELECT 1 AS applied FROM schema_migrations WHERE version = ?");
+  for (const migration of SQLITE_MIGRATIONS) {
+    if (isApplied.get(migration.version)) continue;
+    // Checked again inside the write lock: two relay processes may start on the same file at once.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      if (isApplied.get(migration.version)) {
+        db.exec("COMMIT");
+        continue;
+      }
+      db.exec(migration.sql);
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
+        migration.version,
+        Date.now(),
+      );
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+  return latestMigrationVersion(db);
+}
+
+export function latestMigrationVersion(db: DatabaseSync): number {
+  const row = db.prepare("SELECT MAX(version) AS version FROM schema_migrations").get();
+  return Number(row?.version ?? 0);
+}

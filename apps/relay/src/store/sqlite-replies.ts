@@ -1,0 +1,160 @@
+import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
+import { EXPIRY_BATCH_MAX } from "./sqlite-calls.js";
+import { type Row, type SqliteDatabase, text } from "./sqlite-database.js";
+import { appendStatusEntry, nextSeq } from "./sqlite-rows.js";
+import type { EnqueueReplyOutcome, NewReply, QueuedReply, SettleReplyInput, StreamEntry } from "./store.js";
+
+type ReplyEntry = StreamEntry & { kind: "reply-status" };
+
+interface ReplyKeys {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly replyId: string;
+}
+
+export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyOutcome {
+  return db.transaction(() => {
+    const existing = db.get(
+      "SELECT event_id, to_device_id, status FROM replies WHERE account_id = ? AND reply_id = ?",
+      input.accountId,
+      input.replyId,
+    );
+    if (existing) {
+      if (text(existing.event_id) !== input.eventId) return { kind: "conflict" };
+      return {
+        kind: "repeat",
+        toDeviceId: text(existing.to_device_id),
+        status: text(existing.status) as ReplyStatus,
+      };
+    }
+    // The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer.
+    const event = db.get(
+      `SELECT e.from_device_id, d.removed_at FROM events e JOIN devices d ON d.id = e.from_device_id
+       WHERE e.account_id = ? AND e.event_id = ?`,
+      input.accountId,
+      input.eventId,
+    );
+    if (!event) return { kind: "not_found" };
+    const toDeviceId = text(event.from_device_id);
+    db.run(
+      `INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id, sealed, status, created_at,
+         expires_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
+      input.accountId,
+      input.replyId,
+      input.eventId,
+      input.fromDeviceId,
+      toDeviceId,
+      input.sealed,
+      input.now,
+      input.expiresAt,
+    );
+    const keys: ReplyKeys = { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
+    const entries = [statusEntry(db, keys, { status: "queued", now: input.now })];
+    if (event.removed_at !== null) {
+      entries.push(failReply(db, keys, REPLY_COMPUTER_REMOVED_REASON, input.now));
+    }
+    const status = entries.at(-1)?.change.status ?? "queued";
+    return { kind: "created", toDeviceId, status, entries };
+  });
+}
+
+export function queuedReplies(db: SqliteDatabase, deviceId: string): QueuedReply[] {
+  return db
+    .all(
+      `SELECT reply_id, event_id, sealed FROM replies WHERE to_device_id = ? AND status = 'queued'
+       ORDER BY created_at, reply_id`,
+      deviceId,
+    )
+    .map((row) => ({ replyId: text(row.reply_id), eventId: text(row.event_id), sealed: text(row.sealed) }));
+}
+
+export function settleReply(db: SqliteDatabase, input: SettleReplyInput): ReplyEntry | null {
+  return db.transaction(() => {
+    const row = db.get(
+      `SELECT account_id, reply_id, event_id FROM replies
+       WHERE to_device_id = ? AND reply_id = ? AND status = 'queued'`,
+      input.deviceId,
+      input.replyId,
+    );
+    if (!row) return null;
+    const keys = replyKeys(row);
+    markSettled(db, keys, input.status, input.now);
+    return statusEntry(db, keys, input);
+  });
+}
+
+/** Fails the queued replies of a removed computer; call inside the removal's transaction. */
+export function failRepliesTo(db: SqliteDatabase, deviceId: string, now: number): ReplyEntry[] {
+  const queued = db.all(
+    "SELECT account_id, reply_id, event_id FROM replies WHERE to_device_id = ? AND status = 'queued'",
+    deviceId,
+  );
+  return queued.map((row) => failReply(db, replyKeys(row), REPLY_COMPUTER_REMOVED_REASON, now));
+}
+
+/** Fails replies no daemon picked up before their expiry. */
+export function expireReplies(db: SqliteDatabase, now: number): ReplyEntry[] {
+  return db.transaction(() => {
+    const due = db.all(
+      "SELECT account_id, reply_id, event_id FROM replies WHERE status = 'queued' AND expires_at <= ? LIMIT ?",
+      now,
+      EXPIRY_BATCH_MAX,
+    );
+    return due.map((row) => failReply(db, replyKeys(row), REPLY_EXPIRED_REASON, now));
+  });
+}
+
+export function pruneReplies(db: SqliteDatabase, before: number): void {
+  db.run("DELETE FROM replies WHERE status <> 'queued' AND settled_at < ?", before);
+}
+
+function replyKeys(row: Row): ReplyKeys {
+  return { accountId: text(row.account_id), eventId: text(row.event_id), replyId: text(row.reply_id) };
+}
+
+/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
+function failReply(db: SqliteDatabase, keys: ReplyKeys, plaintextReason: string, now: number): ReplyEntry {
+  markSettled(db, keys, "failed", now);
+  return statusEntry(db, keys, { status: "failed", plaintextReason, now });
+}
+
+function markSettled(db: SqliteDatabase, keys: ReplyKeys, status: ReplyStatus, now: number): void {
+  // The sealed reply is erased once it is settled: nothing is left to deliver.
+  db.run(
+    "UPDATE replies SET status = ?, sealed = NULL, settled_at = ? WHERE account_id = ? AND reply_id = ?",
+    status,
+    now,
+    keys.accountId,
+    keys.replyId,
+  );
+}
+
+/** Takes the next seq for a reply's status change and appends it to the account's stream. */
+function statusEntry(
+  db: SqliteDatabase,
+  keys: ReplyKeys,
+  change: {
+    status: ReplyStatus;
+    sealedReason?: string | null;
+    plaintextReason?: string | null;
+    now: number;
+  },
+): ReplyEntry {
+  const seq = nextSeq(db, keys.accountId);
+  const entry: ReplyEntry = {
+    kind: "reply-status",
+    accountId: keys.accountId,
+    seq,
+    change: {
+      seq,
+      eventId: keys.eventId,
+      replyId: keys.replyId,
+      status: change.status,
+      sealedReason: change.sealedReason ?? null,
+      plaintextReason: change.plaintextReason ?? null,
+      at: new Date(change.now).toISOString(),
+    },
+  };
+  appendStatusEntry(db, entry, change.now);
+  return entry;
+}

@@ -1,0 +1,91 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { isFinalCallStatus } from "@ringback/protocol";
+import * as accounts from "./sqlite-accounts.js";
+import * as calls from "./sqlite-calls.js";
+import { SqliteDatabase } from "./sqlite-database.js";
+import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
+import * as replies from "./sqlite-replies.js";
+import type { RelayStore, StreamEntry } from "./store.js";
+
+/** The database file under the relay's data directory. */
+export const SQLITE_FILE_NAME = "relay.db";
+
+/**
+ * Opens (creating and migrating) `relay.db` in `dataDir`. `node:sqlite` is synchronous, so every operation below
+ * runs to completion without interleaving inside this process; transactions keep it atomic across processes.
+ */
+export function openSqliteStore(dataDir: string): RelayStore {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+  try {
+    migrate(db.raw);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return sqliteStore(db);
+}
+
+function sqliteStore(db: SqliteDatabase): RelayStore {
+  // Each method is async to match the interface; the work itself happens synchronously inside. Every operation
+  // that erases ciphertext (a call ending, a reply settled or failed) checkpoints, so the erased bytes leave the WAL.
+  return {
+    kind: "sqlite",
+    migrationVersion: async () => latestMigrationVersion(db.raw),
+    close: async () => db.close(),
+
+    hasAccounts: async () => accounts.hasAccounts(db),
+    setClaimCodeHash: async (codeHash) => accounts.setClaimCodeHash(db, codeHash),
+    claimRelay: async (input) => accounts.claimRelay(db, input),
+    createAccount: async (input) => accounts.createAccount(db, input),
+
+    findDeviceByTokenHash: async (tokenHash) => accounts.findDeviceByTokenHash(db, tokenHash),
+    touchDevice: async (deviceId, now, minIntervalMs) =>
+      accounts.touchDevice(db, deviceId, now, minIntervalMs),
+    findDevice: async (accountId, deviceId) => accounts.findDevice(db, accountId, deviceId),
+    listDevices: async (accountId) => accounts.listDevices(db, accountId),
+    removeDevice: async (input) => {
+      const removal = accounts.removeDevice(db, input);
+      if (removal.entries.length > 0) db.checkpoint();
+      return removal;
+    },
+
+    createPairingCode: async (input) => accounts.createPairingCode(db, input),
+    redeemPairingCode: async (input) => accounts.redeemPairingCode(db, input),
+    rateLimitState: async (key, now) => accounts.rateLimitState(db, key, now),
+    rateLimitHit: async (key, now, windowMs) => accounts.rateLimitHit(db, key, now, windowMs),
+
+    appendEvent: async (input) => calls.appendEvent(db, input),
+    getCall: async (accountId, eventId) => calls.getCall(db, accountId, eventId),
+    setCallStatus: async (input) => {
+      const outcome = calls.setCallStatus(db, input);
+      if (outcome.kind === "changed" && isFinalCallStatus(outcome.status)) db.checkpoint();
+      return outcome;
+    },
+    streamSince: async (accountId, afterSeq) => calls.streamSince(db, accountId, afterSeq),
+    pendingCalls: async (accountId) => calls.pendingCalls(db, accountId),
+
+    enqueueReply: async (input) => replies.enqueueReply(db, input),
+    queuedReplies: async (deviceId) => replies.queuedReplies(db, deviceId),
+    settleReply: async (input) => {
+      const entry = replies.settleReply(db, input);
+      if (entry) db.checkpoint();
+      return entry;
+    },
+
+    expireDue: async (now): Promise<StreamEntry[]> => {
+      const expired = [...calls.expireCalls(db, now), ...replies.expireReplies(db, now)];
+      accounts.pruneRateLimitsAndCodes(db, now);
+      if (expired.length > 0) db.checkpoint();
+      return expired;
+    },
+    pruneBefore: async (before) => {
+      db.transaction(() => {
+        calls.pruneCalls(db, before);
+        replies.pruneReplies(db, before);
+      });
+      db.checkpoint();
+    },
+  };
+}

@@ -1,0 +1,482 @@
+import type { DeviceKind } from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+
+const MINUTE_MS = 60_000;
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function device(id: string, kind: DeviceKind = "computer"): NewDevice {
+  return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
+}
+
+/**
+ * The behaviour every RelayStore must have. Run it against each implementation with a factory that returns a
+ * fresh, empty, migrated store; the suite closes each store after its test.
+ */
+export function describeStoreContract(name: string, makeStore: () => Promise<RelayStore>): void {
+  describe(`RelayStore contract: ${name}`, () => {
+    let store: RelayStore;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    async function account(accountId = "acc1", ...devices: NewDevice[]): Promise<void> {
+      const [first = device(`${accountId}-d1`), ...rest] = devices;
+      await store.createAccount({ accountId, device: first, now: T0 });
+      for (const extra of rest) {
+        const codeHash = `code-${extra.id}`;
+        await store.createPairingCode({
+          codeHash,
+          accountId,
+          createdBy: first.id,
+          expiresAt: T0 + MINUTE_MS,
+          now: T0,
+        });
+        await store.redeemPairingCode({ codeHash, device: extra, now: T0 });
+      }
+    }
+
+    function event(overrides: Partial<NewEvent> = {}): NewEvent {
+      return {
+        accountId: "acc1",
+        eventId: "ev1",
+        source: "claude-code",
+        occurredAt: new Date(T0).toISOString(),
+        taskId: null,
+        fromDeviceId: "pc",
+        sealed: "e2e1.k.iv.ct",
+        receivedAt: T0,
+        expiresAt: T0 + 60 * MINUTE_MS,
+        ...overrides,
+      };
+    }
+
+    function answer(
+      deviceId: string,
+      status: "answered" | "rejected" | "acknowledged" | "ended",
+      eventId = "ev1",
+    ) {
+      return store.setCallStatus({
+        accountId: "acc1",
+        eventId,
+        deviceId,
+        status,
+        now: T0 + MINUTE_MS,
+        answeredExpiresAt: T0 + 120 * MINUTE_MS,
+      });
+    }
+
+    it("reports its kind and a migration version", async () => {
+      expect(store.kind).toMatch(/\w+/);
+      expect(await store.migrationVersion()).toBeGreaterThanOrEqual(1);
+    });
+
+    describe("owner claim", () => {
+      it("creates the first account only with the claim code, once", async () => {
+        expect(await store.hasAccounts()).toBe(false);
+        await store.setClaimCodeHash("claim-hash");
+        const claim = (claimCodeHash: string, id: string) =>
+          store.claimRelay({ claimCodeHash, accountId: `acc-${id}`, device: device(id), now: T0 });
+        expect(await claim("wrong", "a")).toBe("invalid_claim_code");
+        expect(await store.hasAccounts()).toBe(false);
+        expect(await claim("claim-hash", "b")).toBe("claimed");
+        expect(await store.hasAccounts()).toBe(true);
+        expect(await claim("claim-hash", "c")).toBe("already_claimed");
+        expect((await store.findDeviceByTokenHash("hash-b"))?.accountId).toBe("acc-b");
+      });
+
+      it("refuses a claim when no claim code was set", async () => {
+        const outcome = await store.claimRelay({
+          claimCodeHash: "x",
+          accountId: "a",
+          device: device("a"),
+          now: T0,
+        });
+        expect(outcome).toBe("invalid_claim_code");
+      });
+    });
+
+    describe("devices", () => {
+      it("finds a device by its token hash and lists the account's devices", async () => {
+        await account("acc1", device("pc"), device("phone", "phone"));
+        await account("acc2", device("other"));
+        const found = await store.findDeviceByTokenHash("hash-phone");
+        expect(found).toMatchObject({ id: "phone", accountId: "acc1", kind: "phone", name: "device phone" });
+        expect((await store.listDevices("acc1")).map((d) => d.id)).toEqual(["pc", "phone"]);
+        expect(await store.findDevice("acc2", "pc")).toBeNull();
+      });
+
+      it("refuses a removed device's token for good", async () => {
+        await account("acc1", device("pc"), device("phone", "phone"));
+        expect((await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 })).removed).toBe(
+          true,
+        );
+        expect(await store.findDeviceByTokenHash("hash-phone")).toBeNull();
+        expect(await store.findDevice("acc1", "phone")).toBeNull();
+        expect((await store.listDevices("acc1")).map((d) => d.id)).toEqual(["pc"]);
+        expect((await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 })).removed).toBe(
+          false,
+        );
+      });
+
+      it("does not remove a device of another account", async () => {
+        await account("acc1", device("pc"));
+        await account("acc2", device("other"));
+        expect((await store.removeDevice({ accountId: "acc2", deviceId: "pc", now: T0 })).removed).toBe(
+          false,
+        );
+        expect(await store.findDeviceByTokenHash("hash-pc")).not.toBeNull();
+      });
+
+      it("records activity at most once per interval", async () => {
+        await account("acc1", device("pc"));
+        await store.touchDevice("pc", T0 + 1000, MINUTE_MS);
+        await store.touchDevice("pc", T0 + 2000, MINUTE_MS);
+        expect((await store.findDevice("acc1", "pc"))?.lastSeenAt).toBe(T0 + 1000);
+        await store.touchDevice("pc", T0 + 1000 + MINUTE_MS, MINUTE_MS);
+        expect((await store.findDevice("acc1", "pc"))?.lastSeenAt).toBe(T0 + 1000 + MINUTE_MS);
+      });
+    });
+
+    describe("pairing codes", () => {
+      const code = {
+        codeHash: "c1",
+        accountId: "acc1",
+        createdBy: "pc",
+        expiresAt: T0 + 10 * MINUTE_MS,
+        now: T0,
+      };
+
+      it("adds a device to the code's account once", async () => {
+        await account("acc1", device("pc"));
+        expect(await store.createPairingCode(code)).toBe(true);
+        expect(
+          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 + 1 }),
+        ).toEqual({
+          accountId: "acc1",
+        });
+        expect(
+          await store.redeemPairingCode({ codeHash: "c1", device: device("tab"), now: T0 + 2 }),
+        ).toBeNull();
+        expect((await store.findDeviceByTokenHash("hash-phone"))?.accountId).toBe("acc1");
+        expect(await store.findDeviceByTokenHash("hash-tab")).toBeNull();
+      });
+
+      it("refuses an expired code and lets its digits be drawn again", async () => {
+        await account("acc1", device("pc"));
+        await store.createPairingCode(code);
+        expect(await store.createPairingCode({ ...code, createdBy: "other", now: T0 + 1 })).toBe(false);
+        const late = T0 + 10 * MINUTE_MS;
+        expect(
+          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: late }),
+        ).toBeNull();
+        expect(await store.createPairingCode({ ...code, now: late, expiresAt: late + MINUTE_MS })).toBe(true);
+      });
+
+      it("keeps one live code per device: a new one replaces the last", async () => {
+        await account("acc1", device("pc"));
+        await store.createPairingCode(code);
+        await store.createPairingCode({ ...code, codeHash: "c2" });
+        expect(
+          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 }),
+        ).toBeNull();
+        expect(
+          await store.redeemPairingCode({ codeHash: "c2", device: device("phone"), now: T0 }),
+        ).not.toBeNull();
+      });
+
+      it("drops the codes of a removed device", async () => {
+        await account("acc1", device("pc"), device("laptop"));
+        await store.createPairingCode({ ...code, createdBy: "laptop" });
+        await store.removeDevice({ accountId: "acc1", deviceId: "laptop", now: T0 });
+        expect(
+          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 }),
+        ).toBeNull();
+      });
+    });
+
+    describe("rate limits", () => {
+      it("counts hits in a fixed window and starts again after it", async () => {
+        expect(await store.rateLimitState("k", T0)).toEqual({ count: 0, resetAt: T0 });
+        await store.rateLimitHit("k", T0, MINUTE_MS);
+        const second = await store.rateLimitHit("k", T0 + 1000, MINUTE_MS);
+        expect(second).toEqual({ count: 2, resetAt: T0 + MINUTE_MS });
+        expect(await store.rateLimitState("k", T0 + 2000)).toEqual(second);
+        expect((await store.rateLimitState("other", T0)).count).toBe(0);
+        expect(await store.rateLimitHit("k", T0 + MINUTE_MS, MINUTE_MS)).toEqual({
+          count: 1,
+          resetAt: T0 + 2 * MINUTE_MS,
+        });
+      });
+    });
+
+    describe("events", () => {
+      beforeEach(async () => {
+        await account("acc1", device("pc"), device("laptop"), device("phone", "phone"));
+        await account("acc2", device("pc2"));
+      });
+
+      it("gives each account its own increasing sequence", async () => {
+        const first = await store.appendEvent(event());
+        const second = await store.appendEvent(event({ eventId: "ev2" }));
+        const other = await store.appendEvent(event({ accountId: "acc2", fromDeviceId: "pc2" }));
+        expect(first).toMatchObject({
+          kind: "created",
+          entry: { seq: 1, event: { seq: 1, status: "pending" } },
+        });
+        expect(second).toMatchObject({ kind: "created", entry: { seq: 2 } });
+        expect(other).toMatchObject({ kind: "created", entry: { seq: 1 } });
+      });
+
+      it("answers a repeat of the same event from the same computer with the same seq", async () => {
+        await store.appendEvent(event());
+        await store.appendEvent(event({ eventId: "ev2" }));
+        expect(await store.appendEvent(event())).toEqual({ kind: "repeat", seq: 1 });
+        expect((await store.streamSince("acc1", 0)).entries.map((e) => e.seq)).toEqual([1, 2]);
+      });
+
+      it("refuses a tracker task another computer already reported", async () => {
+        const tracker = { source: "tracker" as const, taskId: "task-1", eventId: "task-1" };
+        expect((await store.appendEvent(event(tracker))).kind).toBe("created");
+        expect(await store.appendEvent(event({ ...tracker, fromDeviceId: "laptop" }))).toEqual({
+          kind: "duplicate_task",
+        });
+        expect(await store.appendEvent(event({ ...tracker, eventId: "other-id" }))).toEqual({
+          kind: "duplicate_task",
+        });
+        expect(await store.appendEvent(event(tracker))).toEqual({ kind: "repeat", seq: 1 });
+      });
+
+      it("lets the same tracker task ring once in each account", async () => {
+        const tracker = { source: "tracker" as const, taskId: "task-1", eventId: "task-1" };
+        await store.appendEvent(event(tracker));
+        const other = await store.appendEvent(event({ ...tracker, accountId: "acc2", fromDeviceId: "pc2" }));
+        expect(other.kind).toBe("created");
+      });
+
+      it("returns the call while its ciphertext exists", async () => {
+        await store.appendEvent(event());
+        expect(await store.getCall("acc1", "ev1")).toMatchObject({ eventId: "ev1", sealed: "e2e1.k.iv.ct" });
+        expect(await store.getCall("acc2", "ev1")).toBeNull();
+      });
+    });
+
+    describe("call status", () => {
+      beforeEach(async () => {
+        await account("acc1", device("pc"), device("laptop"), device("phone", "phone"));
+        await store.appendEvent(event());
+      });
+
+      it("lets the first answer win and tells a later one the call was answered", async () => {
+        const first = await answer("phone", "answered");
+        expect(first).toMatchObject({
+          kind: "changed",
+          status: "answered",
+          entry: { seq: 2, change: { eventId: "ev1", status: "answered", deviceId: "phone" } },
+        });
+        expect(await answer("laptop", "answered")).toEqual({ kind: "already_answered", status: "answered" });
+        expect(await answer("laptop", "ended")).toEqual({ kind: "already_answered", status: "answered" });
+        expect(await answer("phone", "answered")).toEqual({ kind: "repeat", status: "answered" });
+        expect((await store.getCall("acc1", "ev1"))?.status).toBe("answered");
+      });
+
+      it("lets exactly one of two simultaneous answers win", async () => {
+        const outcomes = await Promise.all([answer("phone", "answered"), answer("laptop", "answered")]);
+        expect(outcomes.filter((o) => o.kind === "changed")).toHaveLength(1);
+        expect(outcomes.filter((o) => o.kind === "already_answered")).toHaveLength(1);
+      });
+
+      it("erases report and brief when the call ends", async () => {
+        await answer("phone", "answered");
+        expect((await answer("phone", "ended")).kind).toBe("changed");
+        expect(await store.getCall("acc1", "ev1")).toBeNull();
+        expect(await answer("phone", "ended")).toEqual({ kind: "repeat", status: "ended" });
+        expect(await answer("laptop", "acknowledged")).toEqual({ kind: "already_ended", status: "ended" });
+        expect(await answer("laptop", "answered")).toEqual({ kind: "already_answered", status: "ended" });
+      });
+
+      it.each(["rejected", "acknowledged", "ended"] as const)(
+        "ends a ringing call when %s",
+        async (status) => {
+          expect(await answer("phone", status)).toMatchObject({ kind: "changed", status });
+          expect(await store.getCall("acc1", "ev1")).toBeNull();
+        },
+      );
+
+      it("does not know a call of another account", async () => {
+        const outcome = await store.setCallStatus({
+          accountId: "acc1",
+          eventId: "nope",
+          deviceId: "phone",
+          status: "answered",
+          now: T0,
+          answeredExpiresAt: T0,
+        });
+        expect(outcome).toEqual({ kind: "not_found" });
+      });
+    });
+
+    describe("stream", () => {
+      beforeEach(async () => {
+        await account("acc1", device("pc"), device("phone", "phone"));
+        await store.appendEvent(event());
+        await store.appendEvent(event({ eventId: "ev2" }));
+        await answer("phone", "rejected", "ev1");
+      });
+
+      it("replays what came after a seq, leaving out erased calls but not their status change", async () => {
+        const snapshot = await store.streamSince("acc1", 0);
+        expect(snapshot.headSeq).toBe(3);
+        expect(snapshot.entries.map((e) => [e.seq, e.kind])).toEqual([
+          [2, "call"],
+          [3, "call-status"],
+        ]);
+        expect((await store.streamSince("acc1", 2)).entries.map((e) => e.seq)).toEqual([3]);
+        expect((await store.streamSince("acc1", 3)).entries).toEqual([]);
+      });
+
+      it("lists the calls still open, answered ones included", async () => {
+        await store.appendEvent(event({ eventId: "ev3" }));
+        await answer("phone", "answered", "ev3");
+        const snapshot = await store.pendingCalls("acc1");
+        expect(
+          snapshot.entries.map((e) => (e.kind === "call" ? [e.event.eventId, e.event.status] : [])),
+        ).toEqual([
+          ["ev2", "pending"],
+          ["ev3", "answered"],
+        ]);
+        expect(snapshot.headSeq).toBe(5);
+      });
+    });
+
+    describe("expiry", () => {
+      beforeEach(async () => {
+        await account("acc1", device("pc"), device("phone", "phone"));
+      });
+
+      it("expires an unanswered call at its time and erases it", async () => {
+        await store.appendEvent(event({ expiresAt: T0 + MINUTE_MS }));
+        expect(await store.expireDue(T0 + MINUTE_MS - 1)).toEqual([]);
+        const expired = await store.expireDue(T0 + MINUTE_MS);
+        expect(expired).toMatchObject([
+          { kind: "call-status", seq: 2, change: { status: "expired", deviceId: null } },
+        ]);
+        expect(await store.getCall("acc1", "ev1")).toBeNull();
+        expect(await store.expireDue(T0 + 2 * MINUTE_MS)).toEqual([]);
+      });
+
+      it("gives an answered call its own bound", async () => {
+        await store.appendEvent(event({ expiresAt: T0 + MINUTE_MS / 2 }));
+        await answer("phone", "answered");
+        expect(await store.expireDue(T0 + 119 * MINUTE_MS)).toEqual([]);
+        expect(await store.expireDue(T0 + 120 * MINUTE_MS)).toHaveLength(1);
+      });
+
+      it("fails a reply nobody picked up in time", async () => {
+        await store.appendEvent(event());
+        await store.enqueueReply({
+          accountId: "acc1",
+          eventId: "ev1",
+          replyId: "r1",
+          fromDeviceId: "phone",
+          sealed: "e2e1.reply",
+          now: T0,
+          expiresAt: T0 + MINUTE_MS,
+        });
+        const expired = await store.expireDue(T0 + MINUTE_MS);
+        expect(expired.find((e) => e.kind === "reply-status")).toMatchObject({
+          change: { replyId: "r1", status: "failed", plaintextReason: "expired", sealedReason: null },
+        });
+        expect(await store.queuedReplies("pc")).toEqual([]);
+      });
+
+      it("forgets ended calls after the retention time", async () => {
+        await store.appendEvent(event());
+        await answer("phone", "rejected");
+        await store.pruneBefore(T0 + 2 * MINUTE_MS);
+        expect((await store.streamSince("acc1", 0)).entries).toEqual([]);
+        expect((await store.appendEvent(event())).kind).toBe("created");
+      });
+    });
+
+    describe("replies", () => {
+      const reply = {
+        accountId: "acc1",
+        eventId: "ev1",
+        replyId: "r1",
+        fromDeviceId: "phone",
+        sealed: "e2e1.reply",
+        now: T0,
+        expiresAt: T0 + 60 * MINUTE_MS,
+      };
+      const settle = (deviceId: string, status: "delivered" | "failed" = "delivered") =>
+        store.settleReply({
+          deviceId,
+          replyId: "r1",
+          status,
+          sealedReason: null,
+          plaintextReason: null,
+          now: T0,
+        });
+
+      beforeEach(async () => {
+        await account("acc1", device("pc"), device("laptop"), device("phone", "phone"));
+        await store.appendEvent(event());
+      });
+
+      it("queues a reply for the computer that sent the event, even after the call ended", async () => {
+        await answer("phone", "ended");
+        const outcome = await store.enqueueReply(reply);
+        expect(outcome).toMatchObject({
+          kind: "created",
+          toDeviceId: "pc",
+          status: "queued",
+          entries: [{ seq: 3, change: { replyId: "r1", eventId: "ev1", status: "queued" } }],
+        });
+        expect(await store.queuedReplies("pc")).toEqual([
+          { replyId: "r1", eventId: "ev1", sealed: "e2e1.reply" },
+        ]);
+        expect(await store.queuedReplies("laptop")).toEqual([]);
+      });
+
+      it("is idempotent on the reply id and refuses it for another event", async () => {
+        await store.appendEvent(event({ eventId: "ev2" }));
+        await store.enqueueReply(reply);
+        expect(await store.enqueueReply(reply)).toEqual({
+          kind: "repeat",
+          toDeviceId: "pc",
+          status: "queued",
+        });
+        expect(await store.enqueueReply({ ...reply, eventId: "ev2" })).toEqual({ kind: "conflict" });
+        expect(await store.enqueueReply({ ...reply, replyId: "r2", eventId: "unknown" })).toEqual({
+          kind: "not_found",
+        });
+        expect(await store.queuedReplies("pc")).toHaveLength(1);
+      });
+
+      it("is settled once, by its own computer only, and then erased", async () => {
+        await store.enqueueReply(reply);
+        expect(await settle("laptop")).toBeNull();
+        const entry = await settle("pc");
+        expect(entry).toMatchObject({ change: { replyId: "r1", status: "delivered" } });
+        expect(await settle("pc", "failed")).toBeNull();
+        expect(await store.queuedReplies("pc")).toEqual([]);
+        expect(await store.enqueueReply(reply)).toMatchObject({ kind: "repeat", status: "delivered" });
+      });
+
+      it("fails a reply at once when its computer was removed, and fails queued ones on removal", async () => {
+        await store.enqueueReply(reply);
+        const removal = await store.removeDevice({ accountId: "acc1", deviceId: "pc", now: T0 });
+        expect(removal.entries).toMatchObject([
+          { change: { replyId: "r1", status: "failed", plaintextReason: "computer removed" } },
+        ]);
+        const late = await store.enqueueReply({ ...reply, replyId: "r2" });
+        expect(late).toMatchObject({ kind: "created", status: "failed" });
+        expect(await store.queuedReplies("pc")).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,0 +1,226 @@
+import type {
+  CallStatus,
+  CallStatusChange,
+  CallStatusWrite,
+  DeviceKind,
+  RelayedEvent,
+  ReplyStatus,
+  ReplyStatusChange,
+  ReportSource,
+} from "@ringback/protocol";
+
+/*
+ * Everything the relay keeps, behind one interface so a second implementation (PostgreSQL) can replace SQLite
+ * and pass the same contract suite (store-contract.ts). The business rules that must hold across several relay
+ * processes (first answer wins, idempotent events and replies, one call per tracker task, per-account sequence
+ * numbers, pairing codes used once, rate-limit counters) are each one atomic operation here, never kept in memory.
+ * Times are epoch milliseconds; the routes turn them into ISO strings.
+ */
+
+export interface DeviceRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly kind: DeviceKind;
+  readonly createdAt: number;
+  readonly lastSeenAt: number | null;
+}
+
+/** A device about to be created: its token is already hashed by the caller. */
+export interface NewDevice {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: DeviceKind;
+  readonly tokenHash: string;
+}
+
+/** One entry of an account's stream, in sequence order: what SSE sends, with `seq` as its id. */
+export type StreamEntry =
+  | { readonly kind: "call"; readonly accountId: string; readonly seq: number; readonly event: RelayedEvent }
+  | {
+      readonly kind: "call-status";
+      readonly accountId: string;
+      readonly seq: number;
+      readonly change: CallStatusChange;
+    }
+  | {
+      readonly kind: "reply-status";
+      readonly accountId: string;
+      readonly seq: number;
+      readonly change: ReplyStatusChange;
+    };
+
+/** The entries to send a connecting device, and the account's latest seq when they were read. */
+export interface StreamSnapshot {
+  readonly entries: readonly StreamEntry[];
+  readonly headSeq: number;
+}
+
+export interface NewEvent {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly source: ReportSource;
+  readonly occurredAt: string;
+  readonly taskId: string | null;
+  readonly fromDeviceId: string;
+  readonly sealed: string;
+  readonly receivedAt: number;
+  /** When an unanswered call expires and is erased. */
+  readonly expiresAt: number;
+}
+
+export type AppendEventResult =
+  | { readonly kind: "created"; readonly entry: StreamEntry & { kind: "call" } }
+  /** The same device posted this event id before: the same seq, nothing new on the stream. */
+  | { readonly kind: "repeat"; readonly seq: number }
+  /** Another device posted this event id, or this tracker task under another event id. */
+  | { readonly kind: "duplicate_task" };
+
+export interface CallStatusInput {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly deviceId: string;
+  readonly status: CallStatusWrite;
+  readonly now: number;
+  /** When an answered call that never reports "ended" expires and is erased. */
+  readonly answeredExpiresAt: number;
+}
+
+export type CallStatusOutcome =
+  /** This write changed the call; the entry goes on the stream. */
+  | {
+      readonly kind: "changed";
+      readonly status: CallStatus;
+      readonly entry: StreamEntry & { kind: "call-status" };
+    }
+  /** The call already holds this device's write (a repeat): nothing changes. */
+  | { readonly kind: "repeat"; readonly status: CallStatus }
+  /** Another device answered first (or holds the answered call); this device's call ends. */
+  | { readonly kind: "already_answered"; readonly status: CallStatus }
+  /** The call had already ended another way; a closing write from this device changes nothing. */
+  | { readonly kind: "already_ended"; readonly status: CallStatus }
+  | { readonly kind: "not_found" };
+
+export interface NewReply {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly replyId: string;
+  readonly fromDeviceId: string;
+  readonly sealed: string;
+  readonly now: number;
+  readonly expiresAt: number;
+}
+
+export type EnqueueReplyOutcome =
+  /** Queued for `toDeviceId` (the computer that posted the event), or failed at once when it was removed. */
+  | {
+      readonly kind: "created";
+      readonly toDeviceId: string;
+      readonly status: ReplyStatus;
+      readonly entries: readonly (StreamEntry & { kind: "reply-status" })[];
+    }
+  | { readonly kind: "repeat"; readonly toDeviceId: string; readonly status: ReplyStatus }
+  /** The reply id is already used for another event of the account. */
+  | { readonly kind: "conflict" }
+  | { readonly kind: "not_found" };
+
+/** A reply waiting for its computer's daemon. */
+export interface QueuedReply {
+  readonly replyId: string;
+  readonly eventId: string;
+  readonly sealed: string;
+}
+
+export interface SettleReplyInput {
+  /** The computer settling it; a reply queued for another device is left alone. */
+  readonly deviceId: string;
+  readonly replyId: string;
+  readonly status: "delivered" | "failed";
+  readonly sealedReason: string | null;
+  readonly plaintextReason: string | null;
+  readonly now: number;
+}
+
+export interface RateLimitState {
+  readonly count: number;
+  readonly resetAt: number;
+}
+
+export interface RelayStore {
+  /** "sqlite", "postgres": shown by `GET /v1/health`. */
+  readonly kind: string;
+  migrationVersion(): Promise<number>;
+  close(): Promise<void>;
+
+  // Owner and accounts.
+  hasAccounts(): Promise<boolean>;
+  /** Replaces the one-time claim code (its hash); null removes it. */
+  setClaimCodeHash(codeHash: string | null): Promise<void>;
+  /** Creates the first account when the claim code matches and no account exists yet; the code is used up. */
+  claimRelay(input: {
+    claimCodeHash: string;
+    device: NewDevice;
+    accountId: string;
+    now: number;
+  }): Promise<"claimed" | "invalid_claim_code" | "already_claimed">;
+  createAccount(input: { device: NewDevice; accountId: string; now: number }): Promise<void>;
+
+  // Devices.
+  /** A device that has not been removed, by the hash of its token. */
+  findDeviceByTokenHash(tokenHash: string): Promise<DeviceRecord | null>;
+  /** Records activity, writing at most once per `minIntervalMs` per device. */
+  touchDevice(deviceId: string, now: number, minIntervalMs: number): Promise<void>;
+  findDevice(accountId: string, deviceId: string): Promise<DeviceRecord | null>;
+  /** The account's devices in the order they joined. */
+  listDevices(accountId: string): Promise<DeviceRecord[]>;
+  /** Removes a device for good (its token is refused forever); its undelivered replies fail. */
+  removeDevice(input: { accountId: string; deviceId: string; now: number }): Promise<{
+    removed: boolean;
+    entries: readonly StreamEntry[];
+  }>;
+
+  // Pairing codes.
+  /**
+   * False when a live code has the same hash (the caller draws another). Expired codes, and the creating device's
+   * earlier code (one live code per device), are dropped first.
+   */
+  createPairingCode(input: {
+    codeHash: string;
+    accountId: string;
+    createdBy: string;
+    expiresAt: number;
+    now: number;
+  }): Promise<boolean>;
+  /** Uses up a live code and adds the device to its account; null when the code is wrong, used or expired. */
+  redeemPairingCode(input: {
+    codeHash: string;
+    device: NewDevice;
+    now: number;
+  }): Promise<{ accountId: string } | null>;
+
+  // Rate limits (fixed windows, shared by every relay process).
+  rateLimitState(key: string, now: number): Promise<RateLimitState>;
+  rateLimitHit(key: string, now: number, windowMs: number): Promise<RateLimitState>;
+
+  // Events and calls.
+  appendEvent(input: NewEvent): Promise<AppendEventResult>;
+  /** The call while its ciphertext exists. */
+  getCall(accountId: string, eventId: string): Promise<RelayedEvent | null>;
+  setCallStatus(input: CallStatusInput): Promise<CallStatusOutcome>;
+  /** Every entry after `afterSeq`; calls whose ciphertext was erased are left out (their status change is in). */
+  streamSince(accountId: string, afterSeq: number): Promise<StreamSnapshot>;
+  /** Every call not yet ended or expired, as `call` entries. */
+  pendingCalls(accountId: string): Promise<StreamSnapshot>;
+
+  // Replies.
+  enqueueReply(input: NewReply): Promise<EnqueueReplyOutcome>;
+  queuedReplies(deviceId: string): Promise<QueuedReply[]>;
+  /** Null when the reply is unknown, not for this device, or already settled. */
+  settleReply(input: SettleReplyInput): Promise<(StreamEntry & { kind: "reply-status" }) | null>;
+
+  // Housekeeping.
+  /** Expires calls and replies due at `now` (erasing ciphertext) and returns their stream entries. */
+  expireDue(now: number): Promise<StreamEntry[]>;
+  /** Forgets ended events, settled replies and stream entries older than `before`. */
+  pruneBefore(before: number): Promise<void>;
+}

@@ -1,0 +1,77 @@
+import type { DaemonToRelayMessage, RelayToDaemonMessage } from "@ringback/protocol";
+import WebSocket from "ws";
+import { Waiters } from "./wait-until.js";
+
+/** A simulated daemon: the WebSocket link with its device token. */
+export class DaemonClient implements AsyncDisposable {
+  readonly received: RelayToDaemonMessage[] = [];
+  readonly socket: WebSocket;
+  closeCode: number | null = null;
+  readonly #waiters = new Waiters();
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.on("message", (data) => {
+      this.received.push(JSON.parse(data.toString()) as RelayToDaemonMessage);
+      this.#waiters.notify();
+    });
+    socket.on("close", (code) => {
+      this.closeCode = code;
+      this.#waiters.notify();
+    });
+  }
+
+  /** Opens the link; rejects with the HTTP status when the relay refuses the upgrade. */
+  static connect(
+    baseUrl: string,
+    token: string | null,
+    options: { autoPong?: boolean; path?: string } = {},
+  ): Promise<DaemonClient> {
+    const url = new URL(options.path ?? "/v1/daemon/link", baseUrl.replace(/^http/, "ws"));
+    const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+    const socket = new WebSocket(url, { headers, autoPong: options.autoPong ?? true });
+    return new Promise((resolve, reject) => {
+      socket.once("open", () => resolve(new DaemonClient(socket)));
+      socket.once("unexpected-response", (_request, response) => {
+        reject(
+          Object.assign(new Error(`upgrade refused: ${response.statusCode}`), {
+            status: response.statusCode,
+          }),
+        );
+        socket.terminate();
+      });
+      socket.once("error", reject);
+    });
+  }
+
+  send(message: DaemonToRelayMessage): void {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  waitFor<T extends RelayToDaemonMessage["type"]>(
+    type: T,
+    match: (message: Extract<RelayToDaemonMessage, { type: T }>) => boolean = () => true,
+    timeoutMs?: number,
+  ): Promise<Extract<RelayToDaemonMessage, { type: T }>> {
+    return this.#waiters.until(
+      () =>
+        this.received.find(
+          (message): message is Extract<RelayToDaemonMessage, { type: T }> =>
+            message.type === type && match(message as never),
+        ),
+      `a "${type}" link message`,
+      timeoutMs,
+    );
+  }
+
+  waitForClose(timeoutMs?: number): Promise<number> {
+    return this.#waiters.until(() => this.closeCode ?? undefined, "the link to close", timeoutMs);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.socket.readyState === WebSocket.CLOSED) return;
+    const closed = new Promise((resolve) => this.socket.once("close", resolve));
+    this.socket.terminate();
+    await closed;
+  }
+}

@@ -1,0 +1,59 @@
+import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
+import type { RelayConfig } from "../../src/relay-config.js";
+import { type RelayServer, startRelayServer } from "../../src/server.js";
+import { openSqliteStore } from "../../src/store/sqlite-store.js";
+import type { RelayStore } from "../../src/store/store.js";
+import { FakeClock } from "./fake-clock.js";
+import {
+  type ApiResponse,
+  apiRequest,
+  captureLog,
+  pair,
+  type RequestOptions,
+  signUp,
+} from "./in-process-relay.js";
+import { type TempDir, tempDir } from "./temp-dir.js";
+
+/** The relay listening on 127.0.0.1 port 0 in this process, on a temp-dir store, with a fake clock. */
+export interface SocketRelay extends AsyncDisposable {
+  readonly server: RelayServer;
+  readonly url: string;
+  readonly store: RelayStore;
+  readonly clock: FakeClock;
+  readonly logs: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  signUp(deviceKind?: DeviceKind): Promise<DeviceCredentials>;
+  pair(token: string, deviceKind?: DeviceKind): Promise<DeviceCredentials>;
+}
+
+export async function socketRelay(config: Partial<RelayConfig> = {}): Promise<SocketRelay> {
+  const dir: TempDir = await tempDir();
+  const store = openSqliteStore(dir.path);
+  const clock = new FakeClock();
+  const { log, logs } = captureLog();
+  const server = await startRelayServer({
+    host: "127.0.0.1",
+    port: 0,
+    store,
+    clock,
+    log,
+    config: { openSignup: true, sseRetryMs: 100, ...config },
+  });
+  const request = (method: string, path: string, options?: RequestOptions) =>
+    apiRequest((input, init) => fetch(new URL(input, server.url), init), method, path, options);
+  return {
+    server,
+    url: server.url,
+    store,
+    clock,
+    logs,
+    request,
+    signUp: (deviceKind = "computer") => signUp(request, deviceKind),
+    pair: (token, deviceKind = "phone") => pair(request, token, deviceKind),
+    async [Symbol.asyncDispose]() {
+      await server.close();
+      await store.close();
+      await dir[Symbol.asyncDispose]();
+    },
+  };
+}
