@@ -1,0 +1,21 @@
+import type { AcceptResult } from "@ringback/outbox";
+import type { Report } from "@ringback/protocol";
+import type { ConfigFile } from "./runtime/config-file.js";
+import type { Logger } from "./runtime/logger.js";
+import type { SessionsFile } from "./runtime/sessions-file.js";
+import type { TrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
+
+/** What the routes need from the running daemon. */
+export interface AppContext {
+  config: ConfigFile;
+  localKey: string;
+  /** The port the daemon listens on, for the Host check (known only once listening with `--port 0`). */
+  port(): number;
+  outbox: { enqueue(report: Report): Promise<AcceptResult> };
+  sessions: SessionsFile;
+  /** Tracker settings, watchers, dispatches (runtime/tracker). */
+  tracker: TrackerRuntime;
+  systemLanguage: string;
+  log: Logger;
+  now(): Date;
+}

@@ -1,0 +1,38 @@
+import { parseArgs } from "node:util";
+import { startDaemon } from "../../daemon.js";
+import { resolveDataDir } from "../../runtime/data-dir.js";
+import { createLogger } from "../../runtime/logger.js";
+import { StartError } from "../../runtime/start-error.js";
+
+export const summary = "run the daemon: the local interface on 127.0.0.1 and the outbox";
+export const usage = `ringback run [--port <port>]
+
+  --port <port>   listen on this port instead of localPort from daemon.json (0: any free port);
+                  the environment variable RINGBACK_PORT does the same
+Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL (relay address).`;
+
+/** `ringback run`: runs until SIGTERM or SIGINT, then stops gracefully. */
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { port: { type: "string" } }, strict: true });
+  const port = parsePort(values.port ?? process.env.RINGBACK_PORT);
+  const log = createLogger();
+  const daemon = await startDaemon({ dataDir: resolveDataDir(process.env), env: process.env, log, port });
+  // Tests and service managers read this one line to learn the port.
+  process.stdout.write(`ringback daemon listening on http://127.0.0.1:${daemon.port}\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
+  });
+  log(`${signal}: stopping`);
+  await daemon.stop();
+  log("stopped");
+}
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new StartError(`the port must be a number from 0 to 65535, not "${text}"`);
+  }
+  return port;
+}

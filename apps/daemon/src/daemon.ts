@@ -1,0 +1,117 @@
+import { createRelaySender, isOutboxError, Outbox } from "@ringback/outbox";
+import { createApp } from "./app.js";
+import type { AppContext } from "./app-context.js";
+import { createBriefStep } from "./runtime/brief-step.js";
+import { ConfigFile } from "./runtime/config-file.js";
+import { ensureDataDir } from "./runtime/data-dir.js";
+import { loadLocalKey } from "./runtime/local-key.js";
+import type { Logger } from "./runtime/logger.js";
+import { relayAddress } from "./runtime/relay-address.js";
+import { createReportSealer } from "./runtime/seal-report.js";
+import { SessionsFile } from "./runtime/sessions-file.js";
+import { StartError } from "./runtime/start-error.js";
+import { systemLanguage } from "./runtime/system-language.js";
+import { createTrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
+import { listen } from "./server.js";
+
+export interface DaemonOptions {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  /** Overrides `localPort` from daemon.json (`--port`, `RINGBACK_PORT`); 0 picks a free port. */
+  port?: number;
+}
+
+export interface PreparedDaemon {
+  context: AppContext;
+  outbox: Outbox;
+  /** The port from the options, else daemon.json's `localPort`. */
+  port: number;
+  /** Sets the port the Host check accepts (once listening on port 0). */
+  setListeningPort(port: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything but the socket: data dir, config, local key, sessions, and the outbox started (unfinished
+ * reports resume). Route tests use this with `app.request()`; `startDaemon` adds the listener.
+ */
+export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDaemon> {
+  const { dataDir, env, log } = options;
+  await ensureDataDir(dataDir, log);
+  const config = await ConfigFile.load(dataDir, log);
+  const localKey = await loadLocalKey(dataDir, log);
+  const sessions = await SessionsFile.load(dataDir, log);
+  const language = systemLanguage(env);
+  const relay = relayAddress(config, env);
+  const outbox = new Outbox({
+    directory: dataDir,
+    generateBrief: createBriefStep(config, language),
+    send: relay ? createRelaySender({ ...relay, seal: createReportSealer(config) }) : undefined,
+    log,
+  });
+  if (!relay) {
+    log("no relay configured (serverUrl in daemon.json or RINGBACK_SERVER_URL): reports wait in the outbox");
+  }
+  await outbox.start().catch((error: unknown) => {
+    // A damaged outbox.json (it holds the user's reports) or a second daemon on this data dir: say so and stop.
+    if (isOutboxError(error) && (error.code === "corrupt_store" || error.code === "locked")) {
+      throw new StartError(error.message, { cause: error });
+    }
+    throw error;
+  });
+  const tracker = await createTrackerRuntime({ dataDir, config, env, log, outbox });
+  await tracker.start();
+  const port = options.port ?? config.config.localPort;
+  let listeningPort = port;
+  const context: AppContext = {
+    config,
+    localKey,
+    port: () => listeningPort,
+    // Hook reports pass a check for tracker-task turns the hook could not recognise (hook-turns.ts).
+    outbox: tracker.hookTurns.observe(outbox),
+    sessions,
+    tracker,
+    systemLanguage: language,
+    log,
+    now: () => new Date(),
+  };
+  return {
+    context,
+    outbox,
+    port,
+    setListeningPort: (value) => {
+      listeningPort = value;
+    },
+    stop: async () => {
+      await tracker.stop();
+      await outbox.stop();
+      await sessions.flush();
+    },
+  };
+}
+
+export interface RunningDaemon {
+  port: number;
+  /** Stops taking requests, then stops the outbox (briefs in progress are regenerated at next start). */
+  stop(): Promise<void>;
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  const prepared = await prepareDaemon(options);
+  let server: Awaited<ReturnType<typeof listen>>;
+  try {
+    server = await listen(createApp(prepared.context), prepared.port);
+  } catch (error) {
+    await prepared.stop();
+    throw error;
+  }
+  prepared.setListeningPort(server.port);
+  return {
+    port: server.port,
+    stop: async () => {
+      await server.close();
+      await prepared.stop();
+    },
+  };
+}

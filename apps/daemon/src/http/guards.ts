@@ -1,0 +1,35 @@
+import { RingbackError } from "@ringback/protocol";
+import type { MiddlewareHandler } from "hono";
+import { isLocalKey } from "../runtime/local-key.js";
+
+const LOOPBACK_HOSTNAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/** True for `127.0.0.1:<port>`, `localhost:<port>` or `[::1]:<port>` with the daemon's own port. */
+export function isLoopbackHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const normalised = host.toLowerCase();
+  return LOOPBACK_HOSTNAMES.some((hostname) => normalised === `${hostname}:${port}`);
+}
+
+/**
+ * The guards every request passes, in this order (see README: Guards):
+ * loopback Host (DNS rebinding) -> no Origin (web pages) -> the local key (constant time).
+ */
+export function localOnly(options: { localKey: string; port(): number }): MiddlewareHandler {
+  return async (context, next) => {
+    if (!isLoopbackHost(context.req.header("host"), options.port())) {
+      throw new RingbackError("invalid_host");
+    }
+    // Browsers send Origin on every cross-origin and every non-GET request; native clients never need it.
+    if (context.req.header("origin") !== undefined) throw new RingbackError("origin_not_allowed");
+    if (!isLocalKey(bearerToken(context.req.header("authorization")) ?? "", options.localKey)) {
+      throw new RingbackError("unauthorized");
+    }
+    await next();
+  };
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header?.match(/^Bearer +(\S+) *$/i);
+  return match?.[1];
+}

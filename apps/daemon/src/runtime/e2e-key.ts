@@ -1,0 +1,74 @@
+import {
+  deriveKeyFromPassphrase,
+  type E2eKey,
+  generateKey,
+  isE2eError,
+  keyId,
+  parseKey,
+} from "@ringback/e2e-crypto";
+import {
+  type E2eKeyRecord,
+  type E2eKeySource,
+  isPassphraseLongEnough,
+  type PutE2eKeyRequest,
+  type PutE2eKeyResponse,
+  RingbackError,
+} from "@ringback/protocol";
+import type { ConfigFile } from "./config-file.js";
+
+/** `GET /e2e/key`: the key the desktop app decrypts calls with. */
+export async function e2eKeyRecord(config: ConfigFile): Promise<E2eKeyRecord> {
+  const e2e = requireE2e(config);
+  return {
+    key: e2e.key,
+    keyId: await keyId(parseKey(e2e.key)),
+    source: e2e.source,
+    updatedAt: e2e.updatedAt ?? config.modifiedAtStart,
+  };
+}
+
+/**
+ * `PUT /e2e/key`: a passphrase (only the derived key is stored), an `rbk1_` key, or a new random key.
+ * Unsent reports are sealed with the new key, since sealing happens at send time.
+ */
+export async function replaceE2eKey(
+  config: ConfigFile,
+  request: PutE2eKeyRequest,
+  now: Date,
+): Promise<PutE2eKeyResponse> {
+  const { key, source } = await newKey(request);
+  const updatedAt = now.toISOString();
+  await config.update((raw) => {
+    const e2e = typeof raw.e2e === "object" && raw.e2e !== null ? raw.e2e : {};
+    return { ...raw, e2e: { ...e2e, key, source, updatedAt } };
+  });
+  return { keyId: await keyId(key), source, updatedAt };
+}
+
+async function newKey(request: PutE2eKeyRequest): Promise<{ key: E2eKey; source: E2eKeySource }> {
+  if ("passphrase" in request) {
+    if (!isPassphraseLongEnough(request.passphrase)) throw new RingbackError("passphrase_too_short");
+    return { key: await deriveKeyFromPassphrase(request.passphrase), source: "passphrase" };
+  }
+  if ("key" in request) {
+    try {
+      return { key: parseKey(request.key), source: "imported" };
+    } catch (error) {
+      if (isE2eError(error, "invalid_key")) throw new RingbackError("invalid_key");
+      throw error;
+    }
+  }
+  return { key: generateKey(), source: "random" };
+}
+
+function requireE2e(config: ConfigFile) {
+  const { e2e } = config.config;
+  // ConfigFile.load adds a key on the first run, so this only fails on a bug.
+  if (!e2e) throw new Error(`${config.path} has no end-to-end key`);
+  return e2e;
+}
+
+/** The current key, parsed, for sealing. */
+export function currentE2eKey(config: ConfigFile): E2eKey {
+  return parseKey(requireE2e(config).key);
+}

@@ -1,0 +1,66 @@
+import {
+  LlmChannel,
+  type LlmChannelPublic,
+  type PutLlmSettingsRequest,
+  RingbackError,
+  secretHint,
+} from "@ringback/protocol";
+import type { RawConfig } from "./config-file.js";
+
+/** `llm.primary` when it is a usable channel; a channel missing a field or malformed counts as not configured. */
+export function configuredChannel(raw: Readonly<RawConfig>): LlmChannel | null {
+  const parsed = LlmChannel.safeParse(primaryOf(raw));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The channel as returned by the interface: never the key, only its hint. */
+export function publicChannel(channel: LlmChannel | null): LlmChannelPublic | null {
+  if (!channel) return null;
+  const { baseUrl, model, apiKey, structuredOutput } = channel;
+  return { baseUrl, model, keyHint: secretHint(apiKey), structuredOutput };
+}
+
+/**
+ * The whole `llm` section after a save from the app (spec: PUT /llm/settings). Without apiKey the saved key
+ * is kept (none saved: `llm_key_required`); manual timeoutMs / reasoningEffort survive only when the address
+ * and the model are unchanged; anything else in the section (a manual fallback channel) is removed.
+ */
+export function savedLlmSection(
+  raw: Readonly<RawConfig>,
+  request: PutLlmSettingsRequest,
+): { primary: LlmChannel } {
+  const previous = primaryOf(raw);
+  const savedKey =
+    typeof previous?.apiKey === "string" && previous.apiKey !== "" ? previous.apiKey : undefined;
+  const apiKey = request.apiKey ?? savedKey;
+  if (!apiKey)
+    throw new RingbackError("llm_key_required", "An API key is required: none is saved on this computer.");
+  const isSameChannel =
+    typeof previous?.baseUrl === "string" &&
+    typeof previous.model === "string" &&
+    previous.baseUrl.trim() === request.baseUrl &&
+    previous.model.trim() === request.model;
+  const timeoutMs = LlmChannel.shape.timeoutMs.safeParse(previous?.timeoutMs);
+  const reasoningEffort = LlmChannel.shape.reasoningEffort.safeParse(previous?.reasoningEffort);
+  const channel = LlmChannel.safeParse({
+    baseUrl: request.baseUrl,
+    apiKey,
+    model: request.model,
+    structuredOutput: request.structuredOutput,
+    ...(isSameChannel && timeoutMs.success && timeoutMs.data !== undefined
+      ? { timeoutMs: timeoutMs.data }
+      : {}),
+    ...(isSameChannel && reasoningEffort.success && reasoningEffort.data !== undefined
+      ? { reasoningEffort: reasoningEffort.data }
+      : {}),
+  });
+  if (!channel.success) throw new RingbackError("invalid_llm_settings");
+  return { primary: channel.data };
+}
+
+function primaryOf(raw: Readonly<RawConfig>): Record<string, unknown> | undefined {
+  const llm = raw.llm;
+  if (typeof llm !== "object" || llm === null) return undefined;
+  const primary = (llm as Record<string, unknown>).primary;
+  return typeof primary === "object" && primary !== null ? (primary as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,130 @@
+import { hostname } from "node:os";
+import { deriveKeyFromPassphrase, type E2eKey, keyId } from "@ringback/e2e-crypto";
+import {
+  type DeviceCredentials,
+  type E2eKeySource,
+  isPassphraseLongEnough,
+  type LocalLoginRequest,
+  type LocalLoginResult,
+  PairingCodeText,
+  RingbackError,
+} from "@ringback/protocol";
+import type { ConfigFile } from "../config-file.js";
+import { currentE2eKey } from "../e2e-key.js";
+import { normaliseServerUrl, parsePairingLink } from "./pairing-link.js";
+import { RelayApi } from "./relay-api.js";
+import { defaultServerUrl } from "./relay-server-url.js";
+
+/** This computer's kind at the relay: replies and relayed settings are routed to computers only. */
+const DEVICE_KIND = "computer";
+
+/** How the login gets its credentials and its key. */
+type LoginPlan =
+  | { kind: "create" }
+  | { kind: "link"; code: string; key: E2eKey; serverUrl: string }
+  | { kind: "code"; code: string };
+
+/**
+ * `ringback login` / `POST /local/login`: creates an account (no `pairing`), or joins one with a pairing link
+ * (its key is adopted, source "imported") or a 6-digit code plus the account's passphrase (source
+ * "passphrase"); then writes `serverUrl` and `relay: {deviceToken, accountId, deviceId}` into daemon.json.
+ */
+export async function loginToRelay(
+  config: ConfigFile,
+  request: LocalLoginRequest,
+  options: { env: NodeJS.ProcessEnv; now: Date; fetch?: typeof globalThis.fetch },
+): Promise<LocalLoginResult> {
+  const plan = planLogin(request.pairing);
+  const serverUrl = normaliseServerUrl(
+    request.serverUrl ??
+      (plan.kind === "link" ? plan.serverUrl : undefined) ??
+      defaultServerUrl(config, options.env),
+  );
+  const newKey = await keyForLogin(plan, request.passphrase);
+  const api = new RelayApi(serverUrl, options.fetch);
+  const deviceName = request.deviceName ?? hostname();
+  const credentials =
+    plan.kind === "create"
+      ? await createAccount(api, deviceName, request.claimCode)
+      : await api.redeemPairingCode({ code: plan.code, deviceName, deviceKind: DEVICE_KIND });
+  await saveIdentity(config, serverUrl, credentials, newKey, options.now);
+  const e2e = config.config.e2e;
+  return {
+    serverUrl,
+    accountId: credentials.accountId,
+    deviceId: credentials.deviceId,
+    createdAccount: plan.kind === "create",
+    keyId: await keyId(currentE2eKey(config)),
+    keySource: e2e?.source ?? "generated",
+  };
+}
+
+function planLogin(pairing: string | undefined): LoginPlan {
+  if (pairing === undefined) return { kind: "create" };
+  const code = pairing.replace(/[\s-]/g, "");
+  if (PairingCodeText.safeParse(code).success) return { kind: "code", code };
+  if (pairing.includes("#")) return { kind: "link", ...parsePairingLink(pairing) };
+  throw new RingbackError("invalid_request", "Expected a pairing link (…/#pair=…&key=…) or a 6-digit code.");
+}
+
+/** The key the account uses, checked before a pairing code is spent; undefined keeps the daemon's key. */
+async function keyForLogin(
+  plan: LoginPlan,
+  passphrase: string | undefined,
+): Promise<{ key: E2eKey; source: E2eKeySource } | undefined> {
+  if (plan.kind === "link") return { key: plan.key, source: "imported" };
+  if (passphrase === undefined) {
+    if (plan.kind === "code") {
+      throw new RingbackError(
+        "passphrase_too_short",
+        "Joining with a 6-digit code needs the account's passphrase (or use the pairing link instead).",
+      );
+    }
+    return undefined;
+  }
+  if (!isPassphraseLongEnough(passphrase)) throw new RingbackError("passphrase_too_short");
+  return { key: await deriveKeyFromPassphrase(passphrase), source: "passphrase" };
+}
+
+async function createAccount(
+  api: RelayApi,
+  deviceName: string,
+  claimCode: string | undefined,
+): Promise<DeviceCredentials> {
+  const setup = await api.setup();
+  if (setup.claimRequired && claimCode === undefined) {
+    throw new RingbackError(
+      "claim_code_required",
+      `The relay at ${api.serverUrl} needs its claim code (printed once by ringback-relay at its start): ` +
+        "ringback login --claim-code <code>",
+    );
+  }
+  if (!setup.claimRequired && !setup.openSignup) {
+    throw new RingbackError(
+      "claim_code_required",
+      `The relay at ${api.serverUrl} already has its account: join it with a pairing link from a paired ` +
+        "device (Settings › Devices › Add a device): ringback login '<link>'",
+    );
+  }
+  return api.createAccount({
+    deviceName,
+    deviceKind: DEVICE_KIND,
+    ...(claimCode === undefined ? {} : { claimCode }),
+  });
+}
+
+async function saveIdentity(
+  config: ConfigFile,
+  serverUrl: string,
+  credentials: DeviceCredentials,
+  newKey: { key: E2eKey; source: E2eKeySource } | undefined,
+  now: Date,
+): Promise<void> {
+  const { accountId, deviceId, deviceToken } = credentials;
+  await config.update((raw) => {
+    const next = { ...raw, serverUrl, relay: { deviceToken, accountId, deviceId } };
+    if (!newKey) return next;
+    const e2e = typeof raw.e2e === "object" && raw.e2e !== null ? raw.e2e : {};
+    return { ...next, e2e: { ...e2e, key: newKey.key, source: newKey.source, updatedAt: now.toISOString() } };
+  });
+}

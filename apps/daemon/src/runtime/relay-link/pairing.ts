@@ -1,0 +1,32 @@
+import { type PairingResult, RingbackError } from "@ringback/protocol";
+import type { ConfigFile } from "../config-file.js";
+import { currentE2eKey } from "../e2e-key.js";
+import { relayAddress } from "../relay-address.js";
+import { formatPairingLink } from "./pairing-link.js";
+import { RelayApi } from "./relay-api.js";
+
+/**
+ * `ringback pair` / `POST /local/pairing`: a fresh pairing code from the relay (with this computer's device
+ * token) and the link that carries it with the key. The link opens the web app at `RINGBACK_APP_URL`, else at
+ * the relay (which serves the app).
+ */
+export async function createPairing(
+  config: ConfigFile,
+  env: NodeJS.ProcessEnv,
+  fetchImpl?: typeof globalThis.fetch,
+): Promise<PairingResult> {
+  const relay = relayAddress(config, env);
+  if (!relay?.deviceToken) {
+    throw new RingbackError(
+      "invalid_request",
+      "This computer is not logged in to a relay yet: run `ringback login` first.",
+    );
+  }
+  const { code, expiresAt } = await new RelayApi(relay.serverUrl, fetchImpl).createPairingCode(
+    relay.deviceToken,
+  );
+  const key = currentE2eKey(config);
+  const appUrl = env.RINGBACK_APP_URL?.trim() || relay.serverUrl;
+  const link = formatPairingLink({ serverUrl: relay.serverUrl, code, key }, appUrl);
+  return { serverUrl: relay.serverUrl, code, key, expiresAt, link };
+}

@@ -1,0 +1,91 @@
+import {
+  type CreateAccountRequest,
+  DeviceCredentials,
+  ErrorBody,
+  isErrorCode,
+  PairingCodeCreated,
+  type RedeemPairingCodeRequest,
+  RelaySetup,
+  RingbackError,
+} from "@ringback/protocol";
+import type { z } from "zod";
+
+/** One call to the relay's account API; the relay answers these at once, so a slow one is a broken one. */
+export const RELAY_API_TIMEOUT_MS = 15_000;
+
+/** The relay's account, device and pairing routes, as the daemon and `ringback login|pair` use them. */
+export class RelayApi {
+  readonly serverUrl: string;
+  readonly #fetch: typeof globalThis.fetch;
+
+  constructor(serverUrl: string, fetchImpl: typeof globalThis.fetch = globalThis.fetch) {
+    this.serverUrl = serverUrl.replace(/\/+$/, "");
+    this.#fetch = fetchImpl;
+  }
+
+  /** `GET /v1/setup`: whether a new account needs the relay's claim code. */
+  setup(): Promise<RelaySetup> {
+    return this.#call("GET", "/v1/setup", RelaySetup);
+  }
+
+  /** `POST /v1/accounts`: the first device creates the account. */
+  createAccount(body: CreateAccountRequest): Promise<DeviceCredentials> {
+    return this.#call("POST", "/v1/accounts", DeviceCredentials, { body });
+  }
+
+  /** `POST /v1/pairing-codes/redeem`: joins the code's account as a new device. */
+  redeemPairingCode(body: RedeemPairingCodeRequest): Promise<DeviceCredentials> {
+    return this.#call("POST", "/v1/pairing-codes/redeem", DeviceCredentials, { body });
+  }
+
+  /** `POST /v1/pairing-codes`: a 6-digit code another device can join with. */
+  createPairingCode(deviceToken: string): Promise<PairingCodeCreated> {
+    return this.#call("POST", "/v1/pairing-codes", PairingCodeCreated, { deviceToken });
+  }
+
+  async #call<Schema extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: Schema,
+    options: { body?: unknown; deviceToken?: string } = {},
+  ): Promise<z.output<Schema>> {
+    const headers: Record<string, string> = {};
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.deviceToken) headers.authorization = `Bearer ${options.deviceToken}`;
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.serverUrl}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        redirect: "manual",
+        signal: AbortSignal.timeout(RELAY_API_TIMEOUT_MS),
+      });
+    } catch (cause) {
+      throw new RingbackError(
+        "computer_offline",
+        `The relay at ${this.serverUrl} did not answer (${describeCause(cause)}).`,
+        { cause },
+      );
+    }
+    const json = await response.json().catch(() => undefined);
+    if (response.ok) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return parsed.data;
+    }
+    const error = ErrorBody.safeParse(json);
+    if (error.success && isErrorCode(error.data.error.code)) {
+      throw new RingbackError(error.data.error.code, error.data.error.message);
+    }
+    throw new RingbackError(
+      "internal_error",
+      `${this.serverUrl} answered ${method} ${path} with ${response.status}: is it a Ringback relay?`,
+    );
+  }
+}
+
+function describeCause(cause: unknown): string {
+  const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (typeof inner?.code === "string") return inner.code;
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,68 @@
+import type { Sleep } from "@ringback/tracker-client";
+import type { ConfigFile } from "../config-file.js";
+import type { Logger } from "../logger.js";
+import { DispatchStore } from "./dispatch-store.js";
+import { Dispatches } from "./dispatches.js";
+import { HookTurns, type ReportQueue } from "./hook-turns.js";
+import { createTaskCompletionHandler } from "./task-completion.js";
+import { TrackerAccess } from "./tracker-access.js";
+import { TrackerSettings } from "./tracker-settings.js";
+import { WatcherManager } from "./watcher-manager.js";
+
+export interface TrackerRuntimeOptions {
+  dataDir: string;
+  config: ConfigFile;
+  env: NodeJS.ProcessEnv;
+  /** Where tracker task reports go (the outbox). */
+  outbox: ReportQueue;
+  log: Logger;
+  now?: () => Date;
+  /** Waits between tracker read retries; tests pass one that records the delays. */
+  sleep?: Sleep;
+}
+
+/** Everything the daemon does with the tracker: settings, watchers, task reports, dispatches. */
+export interface TrackerRuntime {
+  access: TrackerAccess;
+  settings: TrackerSettings;
+  watchers: WatcherManager;
+  dispatches: Dispatches;
+  /** Hook reports pass through it on the way to the outbox (see hook-turns.ts). */
+  hookTurns: HookTurns;
+  /** Connects the watchers of the saved workspaces. */
+  start(): Promise<void>;
+  /** Closes the watchers and ends pending report retries. */
+  stop(): Promise<void>;
+}
+
+export async function createTrackerRuntime(options: TrackerRuntimeOptions): Promise<TrackerRuntime> {
+  const { config, env, log } = options;
+  const now = options.now ?? (() => new Date());
+  const stopping = new AbortController();
+  const access = new TrackerAccess({ config, env, log, ...(options.sleep ? { sleep: options.sleep } : {}) });
+  const hookTurns = new HookTurns(log);
+  const watchers = new WatcherManager({
+    access,
+    log,
+    onTaskFinished: createTaskCompletionHandler({
+      outbox: options.outbox,
+      hookTurns,
+      log,
+      now,
+      signal: stopping.signal,
+    }),
+  });
+  const store = await DispatchStore.load(options.dataDir, log);
+  return {
+    access,
+    settings: new TrackerSettings({ access, config, watchers, log }),
+    watchers,
+    dispatches: new Dispatches({ access, store, log, now }),
+    hookTurns,
+    start: () => watchers.reconnect(),
+    stop: async () => {
+      stopping.abort();
+      await watchers.stop();
+    },
+  };
+}

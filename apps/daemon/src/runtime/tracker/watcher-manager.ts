@@ -1,0 +1,83 @@
+import type { TrackerWorkspaceStatus } from "@ringback/protocol";
+import type { TaskFinished, TrackerClient, WorkspaceWatcher } from "@ringback/tracker-client";
+import type { Logger } from "../logger.js";
+import type { TrackerAccess } from "./tracker-access.js";
+
+/** What happens with a finished task; a rejection makes the watcher report it again at its next catch-up. */
+export type TaskFinishedHandler = (client: TrackerClient, event: TaskFinished) => Promise<void>;
+
+interface RunningWatcher {
+  token: string;
+  watcher: WorkspaceWatcher;
+}
+
+/**
+ * One realtime watcher per watched workspace (tracker-client `watchWorkspace`), kept in line with
+ * daemon.json: `reconnect()` after every settings change starts the missing ones and closes the others
+ * (all of them when the token changed).
+ */
+export class WatcherManager {
+  readonly #access: TrackerAccess;
+  readonly #onTaskFinished: TaskFinishedHandler;
+  readonly #log: Logger;
+  readonly #watchers = new Map<string, RunningWatcher>();
+  #changes: Promise<void> = Promise.resolve();
+  #isStopped = false;
+
+  constructor(options: { access: TrackerAccess; onTaskFinished: TaskFinishedHandler; log: Logger }) {
+    this.#access = options.access;
+    this.#onTaskFinished = options.onTaskFinished;
+    this.#log = options.log;
+  }
+
+  /** Brings the watchers in line with the saved token and workspaces; changes run one at a time. */
+  reconnect(): Promise<void> {
+    const change = this.#changes.then(() => this.#apply());
+    this.#changes = change.catch(() => undefined);
+    return change;
+  }
+
+  /** Connection status of each watched workspace, in the saved order. */
+  statuses(): TrackerWorkspaceStatus[] {
+    if (!this.#access.savedToken()) return [];
+    return this.#access.watchedWorkspaces().map(
+      (workspaceId) =>
+        this.#watchers.get(workspaceId)?.watcher.status ?? {
+          workspaceId,
+          state: "disconnected",
+          error: null,
+          connectedAt: null,
+        },
+    );
+  }
+
+  /** Closes every watcher; nothing reconnects afterwards. */
+  async stop(): Promise<void> {
+    this.#isStopped = true;
+    await this.reconnect();
+  }
+
+  async #apply(): Promise<void> {
+    const token = this.#isStopped ? undefined : this.#access.savedToken();
+    const wanted = new Set(token ? this.#access.watchedWorkspaces() : []);
+    const closing: Promise<void>[] = [];
+    for (const [workspaceId, running] of this.#watchers) {
+      if (wanted.has(workspaceId) && running.token === token) continue;
+      this.#watchers.delete(workspaceId);
+      closing.push(running.watcher.close());
+      this.#log(`tracker: stopped watching workspace ${workspaceId}`);
+    }
+    await Promise.all(closing);
+    if (!token) return;
+    const client = this.#access.clientFor(token);
+    for (const workspaceId of wanted) {
+      if (this.#watchers.has(workspaceId)) continue;
+      const watcher = client.watchWorkspace({
+        workspaceId,
+        onTaskFinished: (event) => this.#onTaskFinished(client, event),
+      });
+      this.#watchers.set(workspaceId, { token, watcher });
+      this.#log(`tracker: watching workspace ${workspaceId} for finished tasks`);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Hono } from "hono";
+import { StartError } from "./runtime/start-error.js";
+
+/** The daemon listens on the IPv4 loopback only: nothing off this computer can reach it. */
+export const LISTEN_HOSTNAME = "127.0.0.1";
+
+export interface ListeningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1:`port` (0: any free port) and resolves with the port once listening. */
+export async function listen(app: Hono, port: number): Promise<ListeningServer> {
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: LISTEN_HOSTNAME }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new StartError(
+              `port ${port} on ${LISTEN_HOSTNAME} is in use (is another ringback daemon running?)`,
+            )
+          : error,
+      );
+    };
+    server.once("error", onError);
+    server.listen(port, LISTEN_HOSTNAME, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,123 @@
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type DaemonProcess,
+  postReport,
+  readLocalKey,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+import { eventually } from "./helpers/eventually.js";
+import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+/** A headless Chromium: CHROMIUM_PATH, else the system's. Without one these tests are skipped, and say so. */
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(chromiumPath);
+
+const report = {
+  source: "claude-code",
+  sessionId: "web-attack",
+  turnId: "t1",
+  cwd: "/tmp",
+  text: "Ring the phone",
+};
+
+let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let relay: ScriptedRelay;
+let daemon: DaemonProcess;
+let page: Server;
+let pageUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  home = await makeTemporaryDirectory();
+  relay = await startScriptedRelay();
+  daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  // Another origin on the same computer (another port), as a web page the user happens to visit.
+  page = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html>
+      <form id="form" method="POST" action="${daemon.url}/report" enctype="text/plain">
+        <input name='{"a":"' value='"}'>
+      </form>`);
+  });
+  await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+  pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+}, 60_000);
+
+afterAll(async () => {
+  if (!hasChromium) return;
+  await browser?.close();
+  page?.closeAllConnections();
+  await new Promise((resolve) => page?.close(resolve));
+  await daemon?.kill();
+  await relay?.close();
+  await home?.remove();
+});
+
+describe.skipIf(!hasChromium)("a web page in a real browser", () => {
+  it("cannot get a report accepted, even knowing the local key", async () => {
+    const localKey = await readLocalKey(home.path);
+    const tab = await browser.newPage();
+    await tab.goto(pageUrl);
+    const outcomes = await tab.evaluate(
+      async ({ target, key, body }) => {
+        const attempt = async (init: RequestInit) => {
+          try {
+            const response = await fetch(target, init);
+            return response.type === "opaque" ? "opaque" : String(response.status);
+          } catch {
+            return "blocked";
+          }
+        };
+        return {
+          // A "simple" request: no preflight, so the daemon itself must refuse it.
+          simple: await attempt({
+            method: "POST",
+            mode: "no-cors",
+            body,
+            headers: { "content-type": "text/plain" },
+          }),
+          // JSON with the key (as if it leaked): the preflight is refused.
+          withKey: await attempt({
+            method: "POST",
+            body,
+            headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          }),
+          // The test's types are Node's (no DOM lib): the page's navigator is described here.
+          beacon: (navigator as unknown as { sendBeacon(url: string, data: string): boolean }).sendBeacon(
+            target,
+            body,
+          ),
+        };
+      },
+      { target: `${daemon.url}/report`, key: localKey, body: JSON.stringify(report) },
+    );
+    expect(outcomes.simple).toBe("opaque");
+    expect(outcomes.withKey).toBe("blocked");
+
+    const [formResponse] = await Promise.all([
+      tab.waitForNavigation(),
+      tab.evaluate('document.getElementById("form").submit()'),
+    ]);
+    expect(formResponse?.status()).toBe(403);
+    expect(await formResponse?.json()).toMatchObject({ error: { code: "origin_not_allowed" } });
+
+    // The browser's attempts reached the daemon and were refused for their Origin...
+    await eventually(
+      () =>
+        (daemon.stderr().match(/refused (POST|OPTIONS) \/report: 403 origin_not_allowed/g) ?? []).length >= 3,
+    );
+    // ...while a local process with the key is accepted, so nothing else was in the way.
+    expect((await postReport(daemon, localKey, { ...report, turnId: "native" })).status).toBe(202);
+    await eventually(() => relay.posts.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(relay.posts).toHaveLength(1);
+    expect(daemon.stderr().match(/report evt_\w+ accepted/g)).toHaveLength(1);
+    await tab.close();
+  });
+});

@@ -1,0 +1,233 @@
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { aad, openJson } from "@ringback/e2e-crypto";
+import { NO_LANGUAGE_MODEL_ERROR, SealedReportPayload } from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import {
+  type DaemonProcess,
+  daemonEnv,
+  postReport,
+  readDaemonConfig,
+  readDaemonKey,
+  readLocalKey,
+  runDaemonCommand,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+import { eventually } from "./helpers/eventually.js";
+import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+const DEVICE_TOKEN = "device-token-for-tests-0123456789";
+const report = {
+  source: "claude-code",
+  sessionId: "8f0c2a1e-session",
+  turnId: "prompt-42",
+  cwd: "/home/user/project",
+  text: "Refactored the billing module; 214 tests pass. One question: should the old API stay for a month?",
+};
+
+let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let relay: ScriptedRelay;
+const daemons: DaemonProcess[] = [];
+
+beforeEach(async () => {
+  home = await makeTemporaryDirectory();
+  relay = await startScriptedRelay();
+});
+
+afterEach(async () => {
+  for (const daemon of daemons.splice(0)) await daemon.kill();
+  await relay.close();
+  await home.remove();
+});
+
+async function startDaemon(config?: object): Promise<DaemonProcess> {
+  if (config) await writeFile(join(home.path, CONFIG_FILE), JSON.stringify(config), { mode: 0o600 });
+  const daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  daemons.push(daemon);
+  return daemon;
+}
+
+async function openPost(index: number) {
+  const post = relay.posts[index];
+  if (!post) throw new Error(`no post ${index}`);
+  const key = await readDaemonKey(home.path);
+  return SealedReportPayload.parse(await openJson(key, aad.report(post.body.eventId), post.body.sealed));
+}
+
+const relayIdentity = { deviceToken: DEVICE_TOKEN, accountId: "acct_1", deviceId: "dev_1" };
+
+describe("ringback run (a real daemon process)", () => {
+  it("delivers a posted report to the relay sealed; it opens with the daemon's key to the original text", async () => {
+    const daemon = await startDaemon({ relay: relayIdentity });
+    const response = await postReport(daemon, await readLocalKey(home.path), report);
+    expect(response.status).toBe(202);
+    await eventually(() => relay.posts.length === 1);
+
+    const [post] = relay.posts;
+    expect(post?.path).toBe("/v1/daemon/events");
+    expect(post?.headers.authorization).toBe(`Bearer ${DEVICE_TOKEN}`);
+    expect(post?.body).toMatchObject({
+      source: "claude-code",
+      eventId: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+    });
+    expect(post?.body.sealed).not.toContain("billing");
+    const payload = await openPost(0);
+    expect(payload.report.text).toBe(report.text);
+    expect(payload.report.eventId).toBe(post?.body.eventId);
+    expect(payload.brief.meta).toMatchObject({
+      status: "failed",
+      llmCalls: 0,
+      error: NO_LANGUAGE_MODEL_ERROR,
+    });
+  });
+
+  it("retries 5xx answers and then delivers the same brief", async () => {
+    relay.setScript((_post, attempt) =>
+      attempt <= 2 ? { status: attempt === 1 ? 503 : 500 } : { status: 200 },
+    );
+    const daemon = await startDaemon();
+    await postReport(daemon, await readLocalKey(home.path), report);
+    await eventually(() => relay.delivered.size === 1);
+    expect(relay.posts).toHaveLength(3);
+    const payloads = await Promise.all([0, 1, 2].map(openPost));
+    expect(payloads[2]?.brief).toEqual(payloads[0]?.brief);
+    expect(daemon.stderr()).toMatch(/send of evt_\w+ failed \(relay answered 503\); retry 1 in 1000 ms/);
+  });
+
+  it("retries after the relay drops the connection", async () => {
+    relay.setScript((_post, attempt) => (attempt === 1 ? { dropConnection: true } : { status: 200 }));
+    const daemon = await startDaemon();
+    await postReport(daemon, await readLocalKey(home.path), report);
+    await eventually(() => relay.delivered.size === 1);
+    expect(relay.posts).toHaveLength(2);
+    expect(daemon.stderr()).toContain("network error");
+  });
+
+  it("drops a report the relay refuses with 400, logs why, and does not retry it", async () => {
+    relay.setScript(() => ({
+      status: 400,
+      body: { error: { code: "invalid_request", message: "bad post" } },
+    }));
+    const daemon = await startDaemon();
+    await postReport(daemon, await readLocalKey(home.path), report);
+    await eventually(() => daemon.stderr().includes("dropped evt_"));
+    expect(daemon.stderr()).toContain("relay answered 400 invalid_request: bad post");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(relay.posts).toHaveLength(1);
+  });
+
+  it("treats 409 duplicate_task as done and does not retry", async () => {
+    relay.setScript(() => ({
+      status: 409,
+      body: { error: { code: "duplicate_task", message: "already reported" } },
+    }));
+    const daemon = await startDaemon();
+    await postReport(daemon, await readLocalKey(home.path), report);
+    await eventually(() => daemon.stderr().includes("duplicate_task"));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(relay.posts).toHaveLength(1);
+  });
+
+  it("stops on SIGTERM with exit code 0 and sends what was left at the next start", async () => {
+    relay.setScript(() => ({ status: 503 }));
+    const first = await startDaemon();
+    await postReport(first, await readLocalKey(home.path), report);
+    await eventually(() => relay.posts.length === 1);
+    expect(await first.stop()).toEqual({ code: 0, signal: null });
+
+    relay.setScript(() => ({ status: 200 }));
+    const second = await startDaemon();
+    await eventually(() => relay.delivered.size === 1);
+    expect(second.stderr()).toContain("resuming 1 unfinished report");
+  });
+
+  it("keeps its files private: data dir 700, every file 600", async () => {
+    const daemon = await startDaemon();
+    const localKey = await readLocalKey(home.path);
+    await postReport(daemon, localKey, report);
+    await eventually(() => relay.delivered.size === 1);
+    await daemon.stop();
+    const dataDir = join(home.path, "data");
+    const fresh = await startDaemonProcess(dataDir);
+    daemons.push(fresh);
+    await postReport(fresh, await readLocalKey(dataDir), report);
+    await fresh.stop();
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    for (const file of ["daemon.json", "local-api.key", "outbox.json", "outbox.journal", "sessions.json"]) {
+      expect([file, (await stat(join(dataDir, file))).mode & 0o777]).toEqual([file, 0o600]);
+    }
+  });
+
+  it("never writes a key, token or passphrase to its output", async () => {
+    const apiKey = "sk-model-secret-0123456789abcdef";
+    const passphrase = "a passphrase nobody should log";
+    const daemon = await startDaemon({ relay: relayIdentity });
+    const localKey = await readLocalKey(home.path);
+    const generatedKey = (await readDaemonConfig(home.path)).e2e?.key;
+    const call = (path: string, method: string, body?: unknown) =>
+      fetch(`${daemon.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    await call("/llm/settings", "PUT", { baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey });
+    await call("/e2e/key", "PUT", { passphrase });
+    await call("/e2e/key", "GET");
+    await postReport(daemon, localKey, report);
+    await postReport(daemon, "wrong-key", report);
+    await eventually(() => relay.delivered.size === 1);
+    await daemon.stop();
+    const output = `${daemon.stdout()}\n${daemon.stderr()}`;
+    const derivedKey = (await readDaemonConfig(home.path)).e2e?.key;
+    for (const secret of [apiKey, passphrase, localKey, generatedKey, derivedKey, DEVICE_TOKEN]) {
+      expect(output).not.toContain(secret);
+    }
+  });
+
+  it.each([
+    ["invalid JSON", '{"localPort": 8790,', /daemon\.json is not valid JSON/],
+    ["a bad field", '{"localPort": "eighty"}', /daemon\.json: localPort: /],
+    ["a bad nested field", '{"e2e": {"key": "not-a-key"}}', /daemon\.json: e2e\.key: /],
+    ["a bad language", '{"brief": {"language": "english"}}', /daemon\.json: brief\.language: /],
+  ])(
+    "refuses to start with %s in daemon.json, naming the file and field, exit code 1",
+    async (_label, text, message) => {
+      const path = join(home.path, CONFIG_FILE);
+      await writeFile(path, text, { mode: 0o600 });
+      const result = await runDaemonCommand(["run", "--port", "0"], daemonEnv(home.path));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toContain(path);
+      expect(result.stdout).not.toContain("listening");
+      expect(await readFile(path, "utf8")).toBe(text);
+    },
+  );
+
+  it("refuses to start with a damaged outbox.json, naming it, and leaves it as it is", async () => {
+    const path = join(home.path, "outbox.json");
+    await writeFile(path, '{"version":1,"generation":', { mode: 0o600 });
+    const result = await runDaemonCommand(["run", "--port", "0"], daemonEnv(home.path));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`ringback: ${path} is not valid JSON`);
+    expect(await readFile(path, "utf8")).toBe('{"version":1,"generation":');
+  });
+
+  it("refuses a second daemon on the same data dir, even on another port", async () => {
+    const first = await startDaemon();
+    expect((await stat(join(home.path, "outbox.lock"))).mode & 0o777).toBe(0o600);
+    const second = await runDaemonCommand(["run", "--port", "0"], daemonEnv(home.path));
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`in use by another process (pid ${first.child.pid})`);
+    expect((await postReport(first, await readLocalKey(home.path), report)).status).toBe(202);
+    await eventually(() => relay.delivered.size === 1);
+  });
+
+  it("refuses an unknown command or option with exit code 1", async () => {
+    expect((await runDaemonCommand(["fly"], daemonEnv(home.path))).code).toBe(1);
+    const badOption = await runDaemonCommand(["run", "--colour"], daemonEnv(home.path));
+    expect(badOption.code).toBe(1);
+    expect(badOption.stderr).toContain("--colour");
+  });
+});

@@ -1,0 +1,136 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { DaemonConfig, LlmSettingsResponse, secretHint } from "@ringback/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
+import { errorCode } from "./helpers/responses.js";
+
+const API_KEY = "sk-test-secret-key-0123456789";
+const channel = { baseUrl: "https://model.example/v1", model: "small-model" };
+let daemon: InProcessDaemon;
+
+afterEach(async () => {
+  await daemon.close();
+});
+
+async function readConfig() {
+  return DaemonConfig.parse(JSON.parse(await readFile(join(daemon.dataDir, CONFIG_FILE), "utf8")));
+}
+
+function put(body: unknown) {
+  return daemon.request("/llm/settings", { method: "PUT", body });
+}
+
+describe("/llm/settings", () => {
+  it("returns a null channel when none is configured", async () => {
+    daemon = await startInProcessDaemon();
+    const response = await daemon.request("/llm/settings");
+    expect(await response.json()).toEqual({ channel: null });
+  });
+
+  it("saves a channel at once, returns its key hint only, and writes daemon.json with mode 600", async () => {
+    daemon = await startInProcessDaemon();
+    const response = await put({ ...channel, apiKey: API_KEY });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).not.toContain(API_KEY);
+    const expected = { ...channel, keyHint: secretHint(API_KEY), structuredOutput: "json_schema" };
+    expect(JSON.parse(text)).toEqual({ channel: expected });
+    expect(await (await daemon.request("/llm/settings")).json()).toEqual({ channel: expected });
+    expect((await readConfig()).llm).toEqual({
+      primary: { ...channel, apiKey: API_KEY, structuredOutput: "json_schema" },
+    });
+    expect((await stat(join(daemon.dataDir, CONFIG_FILE))).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps the saved key when apiKey is left out", async () => {
+    daemon = await startInProcessDaemon();
+    await put({ ...channel, apiKey: API_KEY });
+    const response = await put({ ...channel, model: "bigger-model", structuredOutput: "json_object" });
+    expect(response.status).toBe(200);
+    expect((await readConfig()).llm?.primary).toMatchObject({ apiKey: API_KEY, model: "bigger-model" });
+  });
+
+  it("refuses a save without apiKey when none is saved with 422 llm_key_required", async () => {
+    daemon = await startInProcessDaemon();
+    const response = await put(channel);
+    expect(response.status).toBe(422);
+    expect(await errorCode(response)).toBe("llm_key_required");
+  });
+
+  it.each([
+    ["an address that is not http(s)", { ...channel, baseUrl: "ftp://model.example" }],
+    ["an empty model", { ...channel, model: " " }],
+    ["an unknown structured output", { ...channel, structuredOutput: "xml" }],
+    ["no address", { model: "m" }],
+  ])("refuses %s with 422 invalid_llm_settings", async (_label, body) => {
+    daemon = await startInProcessDaemon();
+    const response = await put({ ...body, apiKey: API_KEY });
+    expect(response.status).toBe(422);
+    expect(await errorCode(response)).toBe("invalid_llm_settings");
+    expect((await readConfig()).llm).toBeUndefined();
+  });
+
+  it("keeps manual timeoutMs and reasoningEffort while address and model are unchanged", async () => {
+    const manual = { ...channel, apiKey: API_KEY, timeoutMs: 90_000, reasoningEffort: "low" };
+    daemon = await startInProcessDaemon({ config: { llm: { primary: manual } } });
+    await put({ ...channel, structuredOutput: "json_object" });
+    expect((await readConfig()).llm?.primary).toEqual({ ...manual, structuredOutput: "json_object" });
+  });
+
+  it.each([
+    ["the model", { model: "other-model" }],
+    ["the address", { baseUrl: "https://other.example/v1" }],
+  ])("drops manual timeoutMs and reasoningEffort when %s changes", async (_label, change) => {
+    const manual = { ...channel, apiKey: API_KEY, timeoutMs: 90_000, reasoningEffort: "low" };
+    daemon = await startInProcessDaemon({ config: { llm: { primary: manual } } });
+    await put({ ...channel, ...change });
+    const primary = (await readConfig()).llm?.primary;
+    expect(primary).not.toHaveProperty("timeoutMs");
+    expect(primary).not.toHaveProperty("reasoningEffort");
+  });
+
+  it("replaces the whole llm section: a manual fallback channel is removed, other settings are kept", async () => {
+    const config = {
+      localPort: 8790,
+      custom: { note: "kept" },
+      llm: { primary: { ...channel, apiKey: API_KEY }, fallback: { ...channel, apiKey: "other" }, extra: 1 },
+    };
+    daemon = await startInProcessDaemon({ config });
+    await put(channel);
+    const saved = await readConfig();
+    expect(Object.keys(saved.llm ?? {})).toEqual(["primary"]);
+    expect(saved.custom).toEqual({ note: "kept" });
+    expect(saved.localPort).toBe(8790);
+  });
+
+  it("returns a manually written channel and treats a malformed one as not configured", async () => {
+    daemon = await startInProcessDaemon({ config: { llm: { primary: { ...channel, apiKey: API_KEY } } } });
+    const { channel: saved } = LlmSettingsResponse.parse(
+      await (await daemon.request("/llm/settings")).json(),
+    );
+    expect(saved?.model).toBe("small-model");
+    await daemon.close();
+    daemon = await startInProcessDaemon({
+      config: { llm: { primary: { baseUrl: channel.baseUrl, apiKey: API_KEY } } },
+    });
+    expect(await (await daemon.request("/llm/settings")).json()).toEqual({ channel: null });
+  });
+
+  it("deletes the llm section and answers a null channel", async () => {
+    daemon = await startInProcessDaemon();
+    await put({ ...channel, apiKey: API_KEY });
+    const response = await daemon.request("/llm/settings", { method: "DELETE" });
+    expect(await response.json()).toEqual({ channel: null });
+    expect((await readConfig()).llm).toBeUndefined();
+    expect(JSON.stringify(await readConfig())).not.toContain(API_KEY);
+  });
+
+  it("never writes the key into the log", async () => {
+    daemon = await startInProcessDaemon();
+    await put({ ...channel, apiKey: API_KEY });
+    await put({ ...channel, apiKey: "x" });
+    expect(daemon.logLines.join("\n")).not.toContain(API_KEY);
+  });
+});

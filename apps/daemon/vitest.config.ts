@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+// Child-process tests start real daemons and wait for real backoff (1 s, 2 s): the 5 s default is too tight.
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Brief, Report } from "@ringback/protocol";
+import type { OutboxEntry } from "../entry.js";
+
+export function makeReport(index: number, overrides: Partial<Report> = {}): Report {
+  return {
+    eventId: `evt_${String(index).padStart(4, "0")}`,
+    source: "claude-code",
+    occurredAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString(),
+    text: `Report number ${index}: the tests pass.`,
+    sessionId: `session-${index}`,
+    cwd: "/home/user/project",
+    ...overrides,
+  };
+}
+
+export function makeEntry(index: number, overrides: Partial<OutboxEntry> = {}): OutboxEntry {
+  return {
+    report: makeReport(index),
+    state: "accepted",
+    brief: null,
+    acceptedAt: new Date(Date.UTC(2025, 0, 1)).toISOString(),
+    attempts: 0,
+    nextAttemptAt: null,
+    ...overrides,
+  };
+}
+
+export function makeBrief(report: Report, overrides: Partial<Brief["meta"]> = {}): Brief {
+  return {
+    title: `Brief of ${report.eventId}`,
+    spoken: `Summary of ${report.text}`,
+    cards: [],
+    openQuestions: [],
+    criticalFacts: [],
+    supplementary: null,
+    meta: {
+      status: "generated",
+      llmCalls: 1,
+      model: "test-model",
+      language: "en-US",
+      error: null,
+      generatedAt: new Date(Date.UTC(2025, 0, 1)).toISOString(),
+      ...overrides,
+    },
+  };
+}
+
+/** A fresh directory under the system temp dir; `remove` deletes it. */
+export async function makeTemporaryDirectory(): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), "ringback-outbox-"));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}

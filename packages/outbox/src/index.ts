@@ -1,0 +1,10 @@
+export * from "./backoff.js";
+export { OUTBOX_DIRECTORY_MODE, OUTBOX_FILE_MODE, writeFileDurably } from "./durable-file.js";
+export * from "./entry.js";
+export * from "./file-format.js";
+export * from "./outbox.js";
+export * from "./outbox-error.js";
+export * from "./relay-sender.js";
+export * from "./scheduler.js";
+export * from "./sender.js";
+export * from "./store.js";
