@@ -10,6 +10,10 @@ interface CommandModule {
 /** Every command, loaded only when it runs. */
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   run: () => import("./cli/commands/run.js"),
+  install: () => import("./cli/commands/install.js"),
+  uninstall: () => import("./cli/commands/uninstall.js"),
+  hook: () => import("./cli/commands/hook.js"),
+  "brief-eval": () => import("./cli/commands/brief-eval.js"),
 };
 
 async function main(argv: string[]): Promise<void> {
@@ -30,7 +34,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function helpText(): Promise<string> {
   const lines = await Promise.all(
-    Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(10)}${(await load()).summary}`),
+    Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(12)}${(await load()).summary}`),
   );
   return `Usage: ringback <command>\n\nCommands:\n${lines.join("\n")}\n`;
 }
@@ -38,7 +42,8 @@ async function helpText(): Promise<string> {
 /** The one place that turns a failure into a message and an exit code. */
 main(process.argv.slice(2)).then(
   () => {
-    process.exitCode = 0;
+    // A command that failed softly (brief-eval) has set its own exit code already.
+    process.exitCode ??= 0;
   },
   (error: unknown) => {
     const isExpected = error instanceof StartError || isRingbackError(error) || isUsageError(error);

@@ -1,0 +1,157 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { aad, openJson } from "@ringback/e2e-crypto";
+import { answers, briefDraft, type FakeModel, startFakeModel } from "@ringback/fake-model";
+import { CONCURRENT_BRIEF_GENERATIONS, SealedReportPayload } from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type DaemonProcess,
+  daemonEnv,
+  postReport,
+  readDaemonKey,
+  readLocalKey,
+  runDaemonCommand,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+import { eventually } from "./helpers/eventually.js";
+import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+const MODEL_KEY = "sk-test-model-key-0123456789";
+const relayIdentity = { deviceToken: "device-token-for-tests-0123456789", accountId: "a", deviceId: "d" };
+
+let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let relay: ScriptedRelay;
+let model: FakeModel;
+let daemon: DaemonProcess | undefined;
+
+beforeEach(async () => {
+  home = await makeTemporaryDirectory();
+  relay = await startScriptedRelay();
+  model = await startFakeModel();
+});
+
+afterEach(async () => {
+  await daemon?.kill();
+  daemon = undefined;
+  await Promise.all([relay.close(), model.close()]);
+  await home.remove();
+});
+
+async function startWithModel(): Promise<{ daemon: DaemonProcess; localKey: string }> {
+  await writeFile(join(home.path, "daemon.json"), JSON.stringify({ relay: relayIdentity }), { mode: 0o600 });
+  daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  const localKey = await readLocalKey(home.path);
+  const saved = await fetch(`${daemon.url}/llm/settings`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model" }),
+  });
+  expect(saved.status).toBe(200);
+  return { daemon, localKey };
+}
+
+function report(index: number) {
+  return {
+    source: "codex",
+    sessionId: `thread-${index}`,
+    turnId: `turn-${index}`,
+    cwd: "/home/user/project",
+    text: `Turn ${index}: the migration ran; 12 tables were converted and 3 need a manual check.`,
+  };
+}
+
+describe("briefs written by a language model configured through PUT /llm/settings", () => {
+  it("sends a generated brief, sealed, and never sends the model key to the relay", async () => {
+    const { daemon, localKey } = await startWithModel();
+    expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
+    await eventually(() => relay.posts.length === 1);
+
+    const post = relay.posts[0]!;
+    const key = await readDaemonKey(home.path);
+    const payload = SealedReportPayload.parse(
+      await openJson(key, aad.report(post.body.eventId), post.body.sealed),
+    );
+    expect(payload.brief.meta).toMatchObject({
+      status: "generated",
+      llmCalls: 1,
+      model: "fake-model",
+      error: null,
+    });
+    expect(payload.brief.spoken.length).toBeGreaterThan(0);
+    expect(JSON.stringify(relay.posts)).not.toContain(MODEL_KEY);
+    expect(daemon.stderr()).not.toContain(MODEL_KEY);
+    expect(model.chatRequests()[0]?.headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
+  });
+
+  it(`runs at most ${CONCURRENT_BRIEF_GENERATIONS} generations at once with a slow model`, async () => {
+    const MODEL_DELAY_MS = 400;
+    const { daemon, localKey } = await startWithModel();
+    model.setDefaultAnswer(answers.delay(MODEL_DELAY_MS));
+    // When each model call started, seen by polling; every call takes at least MODEL_DELAY_MS.
+    const startedAt: number[] = [];
+    const probe = setInterval(() => {
+      while (startedAt.length < model.chatRequests().length) startedAt.push(performance.now());
+    }, 5);
+    try {
+      for (let index = 0; index < 8; index += 1) {
+        expect((await postReport(daemon, localKey, report(index))).status).toBe(202);
+      }
+      await eventually(() => relay.posts.length === 8, 20_000);
+    } finally {
+      clearInterval(probe);
+    }
+    expect(startedAt).toHaveLength(8);
+    // A fourth call can start only once one of the three before it has finished.
+    const bound = CONCURRENT_BRIEF_GENERATIONS;
+    for (let index = bound; index < startedAt.length; index += 1) {
+      expect(startedAt[index]! - startedAt[index - bound]!).toBeGreaterThanOrEqual(MODEL_DELAY_MS - 20);
+    }
+    // ...and the first three did run together.
+    expect(startedAt[bound - 1]! - startedAt[0]!).toBeLessThan(MODEL_DELAY_MS);
+  });
+});
+
+describe("ringback brief-eval", () => {
+  it("prints coverage and exits 0 for a good brief, without sending anything", async () => {
+    await writeFile(
+      join(home.path, "daemon.json"),
+      JSON.stringify({ llm: { primary: { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model" } } }),
+      { mode: 0o600 },
+    );
+    const file = join(home.path, "report.txt");
+    await writeFile(file, "The build is green. All 42 tests pass.");
+    model.script(answers.json(briefDraft({ spoken: "Green build: all 42 tests pass." })));
+    const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("report.txt");
+    expect(relay.posts).toHaveLength(0);
+  });
+
+  it("exits 1 when a critical fact stays uncovered", async () => {
+    await writeFile(
+      join(home.path, "daemon.json"),
+      JSON.stringify({ llm: { primary: { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model" } } }),
+      { mode: 0o600 },
+    );
+    const file = join(home.path, "report.txt");
+    await writeFile(file, "The build is green. All 42 tests pass.");
+    const uncovered = briefDraft({
+      spoken: "The build is green.",
+      criticalFacts: [{ fact: "All 42 tests pass.", covered: false }],
+    });
+    model.script(answers.json(uncovered), answers.json(uncovered));
+    const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
+    expect(result.code).toBe(1);
+    expect(model.chatRequests()).toHaveLength(2);
+  });
+
+  it("says so when no language model is configured", async () => {
+    const file = join(home.path, "report.txt");
+    await writeFile(file, "Done.");
+    const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("no language model is configured on this computer");
+  });
+});
