@@ -176,62 +176,72 @@ function naiveRequests(records: DispatchRecord[]): number {
   return records.filter((entry) => entry.state === "creating" || entry.state === "created").length;
 }
 
-const rows: string[][] = [];
-for (const scenario of SCENARIOS) {
+/** One row of the table: a fresh simulator and daemon, removed afterwards whatever happens. */
+async function measure(scenario: Scenario): Promise<string[]> {
   const fake = await startFakeMultica();
-  const user = fake.state.addUser();
-  const workspace = fake.state.addWorkspace({ name: "Bench", slug: "bench", members: [user.id] });
-  const runtime = fake.state.addRuntime(workspace.id, { status: "online" });
-  fake.state.addAgent(workspace.id, { name: "Claude", runtime_id: runtime.id });
-  const records = scenario.seed(fake, workspace.id);
-
   const home = await mkdtemp(join(tmpdir(), "ringback-dispatch-bench-"));
-  const config = { tracker: { token: user.token, workspaces: [workspace.id] } };
-  await writeFile(join(home, "daemon.json"), JSON.stringify(config), { mode: 0o600 });
-  await writeFile(join(home, "dispatches.json"), JSON.stringify({ version: 1, dispatches: records }), {
-    mode: 0o600,
-  });
-  const daemon = await startDaemon(home, fake.url);
-  const localKey = (await readFile(join(home, "local-api.key"), "utf8")).trim();
-  // The workspace watcher's first catch-up reads tasks too: let it finish before anything is counted.
-  while (fake.realtime.accepted === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  await new Promise((resolve) => setTimeout(resolve, WATCHER_SETTLE_MS));
-  fake.faults.slow(/^\/api\//, TRACKER_DELAY_MS, { times: Number.POSITIVE_INFINITY });
-
-  const list = async () => {
-    const response = await fetch(`http://127.0.0.1:${daemon.port}/tracker/dispatches`, {
-      headers: { authorization: `Bearer ${localKey}` },
+  let daemon: { child: ChildProcess; port: number } | undefined;
+  try {
+    const user = fake.state.addUser();
+    const workspace = fake.state.addWorkspace({ name: "Bench", slug: "bench", members: [user.id] });
+    const runtime = fake.state.addRuntime(workspace.id, { status: "online" });
+    fake.state.addAgent(workspace.id, { name: "Claude", runtime_id: runtime.id });
+    const records = scenario.seed(fake, workspace.id);
+    const config = { tracker: { token: user.token, workspaces: [workspace.id] } };
+    await writeFile(join(home, "daemon.json"), JSON.stringify(config), { mode: 0o600 });
+    await writeFile(join(home, "dispatches.json"), JSON.stringify({ version: 1, dispatches: records }), {
+      mode: 0o600,
     });
-    const body = (await response.json()) as { dispatches: DispatchRecord[] };
-    if (response.status !== 200 || body.dispatches.length !== RECORDS) {
-      throw new Error(`unexpected answer ${response.status}`);
-    }
-  };
-  for (let index = 0; index < WARM_UP_READS; index += 1) await list();
-  const apiRequests = () => fake.requests.entries.filter((entry) => entry.path.startsWith("/api/")).length;
-  const requestsBefore = apiRequests();
-  const timings: number[] = [];
-  for (let index = 0; index < MEASURED_READS; index += 1) {
-    const started = performance.now();
-    await list();
-    timings.push(performance.now() - started);
-  }
-  const perRead = (apiRequests() - requestsBefore) / MEASURED_READS;
-  timings.sort((a, b) => a - b);
-  rows.push([
-    scenario.name,
-    String(Math.round(perRead * 10) / 10),
-    String(naiveRequests(records)),
-    percentile(timings, 0.5).toFixed(0),
-    percentile(timings, 0.95).toFixed(0),
-    String(naiveRequests(records) * TRACKER_DELAY_MS),
-  ]);
+    daemon = await startDaemon(home, fake.url);
+    const port = daemon.port;
+    const localKey = (await readFile(join(home, "local-api.key"), "utf8")).trim();
+    // The workspace watcher's first catch-up reads tasks too: let it finish before anything is counted.
+    while (fake.realtime.accepted === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, WATCHER_SETTLE_MS));
+    fake.faults.slow(/^\/api\//, TRACKER_DELAY_MS, { times: Number.POSITIVE_INFINITY });
 
-  daemon.child.kill("SIGTERM");
-  await new Promise((resolve) => daemon.child.once("exit", resolve));
-  await fake.close();
-  await rm(home, { recursive: true, force: true });
+    const list = async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/tracker/dispatches`, {
+        headers: { authorization: `Bearer ${localKey}` },
+      });
+      const body = (await response.json()) as { dispatches: DispatchRecord[] };
+      if (response.status !== 200 || body.dispatches.length !== RECORDS) {
+        throw new Error(`unexpected answer ${response.status}`);
+      }
+    };
+    for (let index = 0; index < WARM_UP_READS; index += 1) await list();
+    const apiRequests = () => fake.requests.entries.filter((entry) => entry.path.startsWith("/api/")).length;
+    const requestsBefore = apiRequests();
+    const timings: number[] = [];
+    for (let index = 0; index < MEASURED_READS; index += 1) {
+      const started = performance.now();
+      await list();
+      timings.push(performance.now() - started);
+    }
+    const perRead = (apiRequests() - requestsBefore) / MEASURED_READS;
+    timings.sort((a, b) => a - b);
+    return [
+      scenario.name,
+      String(Math.round(perRead * 10) / 10),
+      String(naiveRequests(records)),
+      percentile(timings, 0.5).toFixed(0),
+      percentile(timings, 0.95).toFixed(0),
+      String(naiveRequests(records) * TRACKER_DELAY_MS),
+    ];
+  } finally {
+    const child = daemon?.child;
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await fake.close();
+    await rm(home, { recursive: true, force: true });
+  }
 }
+
+const rows: string[][] = [];
+for (const scenario of SCENARIOS) rows.push(await measure(scenario));
 
 const header = [
   "GET /tracker/dispatches (100 records)",

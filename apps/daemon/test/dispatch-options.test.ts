@@ -122,6 +122,10 @@ describe("POST /tracker/dispatch/issues", () => {
     });
     expect(body.issues).toHaveLength(3);
     expect(body.issues.every((issue: { status: string }) => issue.status === "in_review")).toBe(true);
+    const none = await harness.call("/tracker/dispatch/issues", {
+      body: { projectId: harness.project.id, statuses: [] },
+    });
+    expect(none.issues).toEqual([]);
   });
 
   it("answers 422 project_not_found for a project that does not exist", async () => {

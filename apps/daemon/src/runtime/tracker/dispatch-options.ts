@@ -36,19 +36,21 @@ export async function readDispatchIssues(
   workspaceId: string,
   request: DispatchIssuesRequest,
 ): Promise<DispatchIssue[]> {
+  // An empty `statuses` list keeps nothing (the tracker would read it as no filter).
+  const keepsNothing = request.statuses?.length === 0;
   const [, page] = await Promise.all([
     client.getProject({ workspaceId, projectId: request.projectId }),
-    client.listProjectIssues({
-      workspaceId,
-      projectId: request.projectId,
-      limit: DISPATCH_ISSUES_MAX,
-      ...(request.query?.trim() ? { query: request.query.trim() } : {}),
-      ...(request.statuses ? { statuses: request.statuses } : {}),
-    }),
+    keepsNothing
+      ? { issues: [] }
+      : client.listProjectIssues({
+          workspaceId,
+          projectId: request.projectId,
+          limit: DISPATCH_ISSUES_MAX,
+          ...(request.query?.trim() ? { query: request.query.trim() } : {}),
+          ...(request.statuses ? { statuses: request.statuses } : {}),
+        }),
   ]);
-  // An empty `statuses` list keeps nothing (the tracker would read it as no filter).
-  const issues = request.statuses?.length === 0 ? [] : page.issues;
-  return issues.slice(0, DISPATCH_ISSUES_MAX).map((issue) => ({
+  return page.issues.slice(0, DISPATCH_ISSUES_MAX).map((issue) => ({
     id: issue.id,
     number: issue.number,
     identifier: issue.identifier,

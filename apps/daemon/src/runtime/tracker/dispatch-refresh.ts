@@ -123,10 +123,9 @@ async function readAgentNames(
       names.set(agentKey(record.workspaceId, record.agentId), record.agentName);
   }
   const workspacesToList = new Set<string>();
-  for (const [key, issue] of issues.found) {
-    const workspaceId = key.split("\n")[0] as string;
-    if (isAssignedToAgent(issue) && !names.has(agentKey(workspaceId, issue.assigneeId as string))) {
-      workspacesToList.add(workspaceId);
+  for (const issue of issues.found.values()) {
+    if (isAssignedToAgent(issue) && !names.has(agentKey(issue.workspaceId, issue.assigneeId as string))) {
+      workspacesToList.add(issue.workspaceId);
     }
   }
   const lists = await settleLimit([...workspacesToList], TRACKER_READS_IN_FLIGHT, async (workspaceId) => ({

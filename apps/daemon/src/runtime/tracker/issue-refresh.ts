@@ -1,8 +1,8 @@
 import type { IssueReference, IssueRefresh } from "@ringback/protocol";
 import { isRingbackError } from "@ringback/protocol";
-import type { TrackerClient } from "@ringback/tracker-client";
+import type { Issue, TrackerClient } from "@ringback/tracker-client";
 import { issueKey, readIssues } from "./issue-reads.js";
-import { settleLimit, TRACKER_READS_IN_FLIGHT } from "./map-limit.js";
+import { mapLimit, TRACKER_READS_IN_FLIGHT } from "./map-limit.js";
 
 /**
  * `POST /tracker/issues`: each issue's current project, priority and update time, in the order asked,
@@ -17,23 +17,7 @@ export async function refreshIssues(
   const firstFailure = reads.failed.values().next();
   if (!firstFailure.done) throw firstFailure.value;
 
-  const projects = new Map<string, { workspaceId: string; projectId: string }>();
-  for (const [key, issue] of reads.found) {
-    const workspaceId = key.split("\n")[0] as string;
-    if (issue.projectId)
-      projects.set(issueKey(workspaceId, issue.projectId), { workspaceId, projectId: issue.projectId });
-  }
-  const projectReads = await settleLimit([...projects.values()], TRACKER_READS_IN_FLIGHT, (project) =>
-    client.getProject(project),
-  );
-  const projectNames = new Map<string, string | null>();
-  [...projects.keys()].forEach((key, index) => {
-    const read = projectReads[index];
-    if (read?.status === "fulfilled") projectNames.set(key, read.value.title);
-    else if (isRingbackError(read?.reason) && read.reason.code === "project_not_found")
-      projectNames.set(key, null);
-    else throw read?.reason;
-  });
+  const projectNames = await readProjectNames(client, [...reads.found.values()]);
 
   const refreshes: IssueRefresh[] = [];
   const answered = new Set<string>();
@@ -54,4 +38,24 @@ export async function refreshIssues(
     });
   }
   return refreshes;
+}
+
+/** Each project's name once, by `issueKey(workspaceId, projectId)`; a deleted project has none. */
+async function readProjectNames(
+  client: TrackerClient,
+  issues: readonly Issue[],
+): Promise<Map<string, string | null>> {
+  const projects = new Map<string, { workspaceId: string; projectId: string }>();
+  for (const { workspaceId, projectId } of issues) {
+    if (projectId) projects.set(issueKey(workspaceId, projectId), { workspaceId, projectId });
+  }
+  const names = await mapLimit([...projects.values()], TRACKER_READS_IN_FLIGHT, async (project) => {
+    try {
+      return (await client.getProject(project)).title;
+    } catch (error) {
+      if (isRingbackError(error) && error.code === "project_not_found") return null;
+      throw error;
+    }
+  });
+  return new Map([...projects.keys()].map((key, index) => [key, names[index] ?? null]));
 }
