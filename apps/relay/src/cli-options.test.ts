@@ -9,6 +9,7 @@ describe("relay command-line options", () => {
     const options = parseRelayCliOptions([], {});
     expect(options).toMatchObject({ host: "127.0.0.1", port: DEFAULT_RELAY_PORT, isHelp: false });
     expect(options.dataDir).toBe(join(homedir(), ".ringback-relay"));
+    expect(options.databaseUrl).toBeNull();
     expect(options.config).toEqual({ openSignup: false, behindProxy: false, webRoot: null });
   });
 
@@ -31,6 +32,17 @@ describe("relay command-line options", () => {
       host: "::1",
       port: 0,
     });
+  });
+
+  it("takes a PostgreSQL URL from --database or RINGBACK_RELAY_DATABASE, and nothing else", () => {
+    const env = { RINGBACK_RELAY_DATABASE: "postgres://relay@db.internal/ringback" };
+    expect(parseRelayCliOptions([], env).databaseUrl).toBe("postgres://relay@db.internal/ringback");
+    expect(parseRelayCliOptions(["--database", "postgresql://other/x"], env).databaseUrl).toBe(
+      "postgresql://other/x",
+    );
+    expect(() => parseRelayCliOptions(["--database", "mysql://u:secret@h/x"], {})).toThrow(
+      /^--database must be a postgres:\/\/ URL\.$/,
+    );
   });
 
   it("refuses a bad port, a bad duration, an unknown flag and a missing web root", () => {

@@ -13,6 +13,8 @@ export const USAGE = `Usage: ringback-relay [options]
   --host HOST               address to listen on (default 127.0.0.1)           RINGBACK_RELAY_HOST
   --port PORT               port, 0 for any free one (default ${DEFAULT_RELAY_PORT})            RINGBACK_RELAY_PORT
   --data DIR                data directory (default ~/${DEFAULT_DATA_DIR_NAME})         RINGBACK_RELAY_DATA
+  --database URL            PostgreSQL (postgres://...) instead of SQLite in     RINGBACK_RELAY_DATABASE
+                            the data directory; several relays may share it
   --open-signup             anyone may create an account, no claim code        RINGBACK_RELAY_OPEN_SIGNUP=1
   --behind-proxy            trust X-Forwarded-For for the client address       RINGBACK_RELAY_BEHIND_PROXY=1
   --web-root DIR            serve the web app from DIR at /                    RINGBACK_RELAY_WEB_ROOT
@@ -27,6 +29,8 @@ export interface RelayCliOptions {
   readonly host: string;
   readonly port: number;
   readonly dataDir: string;
+  /** A `postgres://` URL, or null for SQLite in `dataDir`. */
+  readonly databaseUrl: string | null;
   readonly config: Partial<RelayConfig>;
   readonly isHelp: boolean;
 }
@@ -47,6 +51,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       host: { type: "string" },
       port: { type: "string" },
       data: { type: "string" },
+      database: { type: "string" },
       "open-signup": { type: "boolean" },
       "behind-proxy": { type: "boolean" },
       "web-root": { type: "string" },
@@ -78,6 +83,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     host: values.host ?? env.RINGBACK_RELAY_HOST ?? DEFAULT_RELAY_HOST,
     port: portText === undefined ? DEFAULT_RELAY_PORT : port(portText),
     dataDir: resolve(values.data ?? env.RINGBACK_RELAY_DATA ?? join(homedir(), DEFAULT_DATA_DIR_NAME)),
+    databaseUrl: databaseUrl(values.database ?? env.RINGBACK_RELAY_DATABASE),
     config,
     isHelp: values.help ?? false,
   };
@@ -98,6 +104,15 @@ function port(text: string): number {
   const value = positiveInteger(text, "--port", 0);
   if (value > 65535) throw new RelayUsageError("--port must be at most 65535.");
   return value;
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+function databaseUrl(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === "") return null;
+  // The URL may hold a password: the message never repeats it.
+  if (!POSTGRES_URL.test(text.trim())) throw new RelayUsageError("--database must be a postgres:// URL.");
+  return text.trim();
 }
 
 function existingDirectory(path: string): string {

@@ -1,9 +1,9 @@
 import { parseRelayCliOptions, RelayUsageError, USAGE } from "./cli-options.js";
 import { stderrLog } from "./log.js";
+import { openRelayBackend } from "./relay-backend.js";
 import { DEFAULT_RELAY_CONFIG } from "./relay-config.js";
 import { prepareClaimCode } from "./runtime/claim-code.js";
 import { startRelayServer } from "./server.js";
-import { openSqliteStore } from "./store/sqlite-store.js";
 
 async function main(): Promise<void> {
   const options = parseRelayCliOptions(process.argv.slice(2), process.env);
@@ -11,16 +11,27 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const store = openSqliteStore(options.dataDir);
+  const backend = await openRelayBackend({
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+    log: stderrLog,
+  });
+  const { store, cluster } = backend;
   const claimCode = await prepareClaimCode(store, { ...DEFAULT_RELAY_CONFIG, ...options.config });
   const server = await startRelayServer({
     host: options.host,
     port: options.port,
     store,
+    cluster,
     config: options.config,
     log: stderrLog,
   });
-  stderrLog.line(`data in ${options.dataDir}`);
+  // The database URL may hold a password: only the kind of store is logged.
+  stderrLog.line(
+    options.databaseUrl === null
+      ? `data in ${options.dataDir}`
+      : `data in PostgreSQL (schema version ${await store.migrationVersion()})`,
+  );
   if (claimCode) {
     // The only time the claim code is ever written anywhere: only its hash is stored.
     stderrLog.line(`claim code ${claimCode} (needed once, to create the first account on this relay)`);
@@ -32,9 +43,11 @@ async function main(): Promise<void> {
     if (isStopping) return;
     isStopping = true;
     stderrLog.line(`${signal}: shutting down`);
+    // Stop accepting, tell streams to reconnect (elsewhere), close links, wait for requests in flight, then
+    // release this instance's link leases and close the database.
     server
       .close()
-      .then(() => store.close())
+      .then(() => backend.close())
       .then(
         () => process.exit(0),
         () => process.exit(1),

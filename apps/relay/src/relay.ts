@@ -1,23 +1,29 @@
+import { randomInt } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { LINK_CLOSE_CODES } from "@ringback/protocol";
 import type { Hono } from "hono";
 import { createRelayApp } from "./app.js";
 import { type Clock, systemClock } from "./clock.js";
+import { type RelayCluster, singleInstanceCluster } from "./cluster/relay-cluster.js";
 import { type RelayLog, stderrLog } from "./log.js";
 import { DEFAULT_RELAY_CONFIG, type RelayConfig } from "./relay-config.js";
 import type { RelayEnv } from "./relay-env.js";
+import { clusterHandlers } from "./runtime/cluster-handlers.js";
 import { DaemonLinks } from "./runtime/daemon-links.js";
 import { linkHandlers } from "./runtime/link-messages.js";
 import { createLinkUpgrade } from "./runtime/link-upgrade.js";
 import type { RelayRuntime } from "./runtime/relay-runtime.js";
 import { SettingsRelay } from "./runtime/settings-relay.js";
+import { retryFrame } from "./runtime/sse-frames.js";
 import { StreamHub } from "./runtime/stream-hub.js";
 import { pruneHistory, sweepExpired } from "./runtime/sweeper.js";
 import type { RelayStore } from "./store/store.js";
 
 export interface RelayOptions {
   readonly store: RelayStore;
+  /** The other instances on the same database; default: none (this process alone). */
+  readonly cluster?: RelayCluster;
   readonly clock?: Clock;
   readonly config?: Partial<RelayConfig>;
   readonly log?: RelayLog;
@@ -32,7 +38,10 @@ export interface Relay {
   sweep(): Promise<void>;
   /** Heartbeats, stream limits, link pings, expiry and pruning on timers. */
   startTimers(): void;
-  /** Stops the timers and closes every stream and link; the store stays open (its owner closes it). */
+  /**
+   * Stops the timers, tells every stream to reconnect (a `retry:` hint, then the end of the stream) and closes
+   * every link; the store and the cluster stay open (their owner closes them).
+   */
   close(): void;
 }
 
@@ -41,23 +50,31 @@ export function createRelay(options: RelayOptions): Relay {
   const config: RelayConfig = { ...DEFAULT_RELAY_CONFIG, ...options.config };
   const clock = options.clock ?? systemClock;
   const log = options.log ?? stderrLog;
-  const links = new DaemonLinks(log);
-  const runtime: RelayRuntime = {
-    store: options.store,
-    clock,
-    config,
-    log,
-    hub: new StreamHub(clock),
-    links,
-    settings: new SettingsRelay(links, config.settingsTimeoutMs),
-  };
-  links.setHandlers(linkHandlers(runtime));
-  const app = createRelayApp(runtime);
-  const linkUpgrade = createLinkUpgrade(runtime);
-  const timers: NodeJS.Timeout[] = [];
+  const cluster = options.cluster ?? singleInstanceCluster();
   const reportFailure = (job: string) => (error: unknown) => {
     log.line(`${job} failed: ${error instanceof Error ? error.name : "unknown error"}`);
   };
+  const links = new DaemonLinks(log);
+  const store = options.store;
+  const runtime: RelayRuntime = {
+    store,
+    cluster,
+    clock,
+    config,
+    log,
+    hub: new StreamHub(
+      clock,
+      (accountId, afterSeq) => store.streamSince(accountId, afterSeq),
+      reportFailure("reading a stream"),
+    ),
+    links,
+    settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),
+  };
+  links.setHandlers(linkHandlers(runtime));
+  cluster.setHandlers(clusterHandlers(runtime));
+  const app = createRelayApp(runtime);
+  const linkUpgrade = createLinkUpgrade(runtime);
+  const timers: NodeJS.Timeout[] = [];
 
   return {
     app,
@@ -81,7 +98,8 @@ export function createRelay(options: RelayOptions): Relay {
     },
     close() {
       for (const timer of timers.splice(0)) clearInterval(timer);
-      runtime.hub.closeAll();
+      // Spread over one more retry interval, so the streams of a stopping instance do not all come back at once.
+      runtime.hub.closeAll(() => retryFrame(config.sseRetryMs + randomInt(config.sseRetryMs + 1)));
       runtime.settings.closeAll();
       links.closeAll(LINK_CLOSE_CODES.shuttingDown, "relay shutting down");
       linkUpgrade.close();

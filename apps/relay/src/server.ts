@@ -14,9 +14,16 @@ export interface RelayServer {
   /** `http://host:port` with the port actually bound. */
   readonly url: string;
   readonly port: number;
-  /** Closes streams, links and the listener; the store stays open. */
+  /**
+   * Shuts down gracefully: stops accepting connections, tells every stream to reconnect, closes the links, lets
+   * requests in flight finish (up to `SHUTDOWN_GRACE_MS`), then drops what is left. The store stays open.
+   */
   close(): Promise<void>;
 }
+
+/** How long requests in flight may take to finish at shutdown before their connections are dropped. */
+export const SHUTDOWN_GRACE_MS = 5000;
+const IDLE_SWEEP_MS = 50;
 
 /** Listens with the relay's app and its WebSocket upgrade; resolves once the port is bound. */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
@@ -34,11 +41,19 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
     url: `http://${host}:${port}`,
     port,
     async close() {
-      relay.close();
       const closed = once(server, "close");
       server.close();
-      server.closeAllConnections();
-      await closed;
+      relay.close();
+      // A keep-alive connection goes idle once its last response ends: drop those as they appear.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      server.closeIdleConnections();
+      try {
+        await closed;
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(grace);
+      }
     },
   };
 }

@@ -25,7 +25,10 @@ export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   routes.get("/devices", async (c) => {
     const current = c.get("device");
     const devices = await runtime.store.listDevices(current.accountId);
-    const list: DeviceList = { devices: devices.map((device) => deviceInfo(runtime, device, current.id)) };
+    const linkedElsewhere = await runtime.cluster.linksHeldElsewhere(devices.map((device) => device.id));
+    const list: DeviceList = {
+      devices: devices.map((device) => deviceInfo(runtime, device, current.id, linkedElsewhere)),
+    };
     return c.json(list);
   });
 
@@ -57,14 +60,21 @@ export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   return routes;
 }
 
-function deviceInfo(runtime: RelayRuntime, device: DeviceRecord, currentId: string): DeviceInfo {
+function deviceInfo(
+  runtime: RelayRuntime,
+  device: DeviceRecord,
+  currentId: string,
+  linkedElsewhere: ReadonlySet<string>,
+): DeviceInfo {
   return {
     id: device.id,
     name: device.name,
     kind: device.kind,
     createdAt: new Date(device.createdAt).toISOString(),
     lastSeenAt: device.lastSeenAt === null ? null : new Date(device.lastSeenAt).toISOString(),
-    online: runtime.hub.isOnline(device.id) || runtime.links.isOnline(device.id),
+    // Streams are known per instance; daemon links across instances (their leases are in the database).
+    online:
+      runtime.hub.isOnline(device.id) || runtime.links.isOnline(device.id) || linkedElsewhere.has(device.id),
     isCurrent: device.id === currentId,
   };
 }

@@ -23,7 +23,7 @@ export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     const connection = runtime.hub.open(device);
     try {
       connection.write(retryFrame(runtime.config.sseRetryMs));
-      connection.replay(await backlog(runtime, device.accountId, lastEventId));
+      await runtime.hub.join(connection, await backlog(runtime, device.accountId, lastEventId));
     } catch (error) {
       connection.close();
       throw error;

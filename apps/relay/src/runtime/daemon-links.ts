@@ -4,7 +4,11 @@ import type { RelayLog } from "../log.js";
 import type { DeviceRecord } from "../store/store.js";
 
 export interface DaemonLinkHandlers {
-  opened(device: DeviceRecord): void;
+  /**
+   * A link opened. `close` closes this link (never a newer one of the same device); the returned function runs
+   * when this link closes, whether or not a newer one replaced it.
+   */
+  opened(device: DeviceRecord, close: (code: number, reason: string) => void): () => void;
   message(device: DeviceRecord, message: DaemonToRelayMessage): void;
   closed(device: DeviceRecord): void;
 }
@@ -39,14 +43,16 @@ export class DaemonLinks {
     });
     socket.on("message", (data, isBinary) => this.#receive(link, data, isBinary));
     socket.on("error", () => socket.terminate());
+    let onClosed: (() => void) | undefined;
     socket.on("close", () => {
+      onClosed?.();
       if (this.#links.get(device.id) !== link) return;
       this.#links.delete(device.id);
       this.#log.line(`daemon link closed device=${device.id}`);
       this.#handlers?.closed(device);
     });
     this.#log.line(`daemon link open device=${device.id}${previous ? " (replaced an older link)" : ""}`);
-    this.#handlers?.opened(device);
+    onClosed = this.#handlers?.opened(device, (code, reason) => socket.close(code, reason));
   }
 
   isOnline(deviceId: string): boolean {

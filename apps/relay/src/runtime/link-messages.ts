@@ -1,4 +1,4 @@
-import type { DaemonToRelayMessage } from "@ringback/protocol";
+import { type DaemonToRelayMessage, LINK_CLOSE_CODES } from "@ringback/protocol";
 import type { DaemonLinkHandlers } from "./daemon-links.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 import { sendQueuedReplies, settleReply } from "./reply-delivery.js";
@@ -9,8 +9,16 @@ export function linkHandlers(runtime: RelayRuntime): DaemonLinkHandlers {
     runtime.log.line(`${job} failed: ${error instanceof Error ? error.name : "unknown error"}`);
   };
   return {
-    opened: (device) => {
+    opened: (device, close) => {
+      // One link per device across instances: a newer link on another instance replaces this one.
+      const lease = runtime.cluster.holdLink(device.id, () => {
+        runtime.log.line(`daemon link replaced on another instance device=${device.id}`);
+        close(LINK_CLOSE_CODES.replaced, "replaced by a newer link");
+      });
       sendQueuedReplies(runtime, device).catch(reportFailure("sending queued replies"));
+      return () => {
+        lease.release().catch(reportFailure("releasing a link lease"));
+      };
     },
     message: (device, message: DaemonToRelayMessage) => {
       switch (message.type) {

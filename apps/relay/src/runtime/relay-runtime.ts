@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import type { RelayCluster } from "../cluster/relay-cluster.js";
 import type { RelayLog } from "../log.js";
 import type { RelayConfig } from "../relay-config.js";
 import type { RelayStore, StreamEntry } from "../store/store.js";
@@ -6,9 +7,13 @@ import type { DaemonLinks } from "./daemon-links.js";
 import type { SettingsRelay } from "./settings-relay.js";
 import type { StreamHub } from "./stream-hub.js";
 
-/** What the routes and runtime jobs share: the store, time, configuration, and this process's connections. */
+/**
+ * What the routes and runtime jobs share: the store, time, configuration, this process's connections, and the
+ * cluster of instances on the same database.
+ */
 export interface RelayRuntime {
   readonly store: RelayStore;
+  readonly cluster: RelayCluster;
   readonly clock: Clock;
   readonly config: RelayConfig;
   readonly log: RelayLog;
@@ -17,7 +22,10 @@ export interface RelayRuntime {
   readonly settings: SettingsRelay;
 }
 
-/** Sends committed entries to every stream of their account. */
+/**
+ * Sends committed entries to every stream of their account on this instance. (Other instances learn of them
+ * from the store's own announcement, made in the same transaction.)
+ */
 export function publish(runtime: RelayRuntime, entries: readonly StreamEntry[]): void {
   runtime.hub.publish(entries);
 }

@@ -1,9 +1,29 @@
 import type { DeviceRecord, QueuedReply } from "../store/store.js";
 import { publish, type RelayRuntime } from "./relay-runtime.js";
 
-/** Sends a reply to its computer's daemon if the link is up; otherwise it waits in the store for the link. */
+/**
+ * Sends a reply to its computer's daemon if the link is here; otherwise the other instances are told (the one
+ * holding the link sends it), and it waits in the store for the next link in any case.
+ */
 export function sendReply(runtime: RelayRuntime, toDeviceId: string, reply: QueuedReply): boolean {
-  return runtime.links.send(toDeviceId, { type: "reply", ...reply });
+  if (runtime.links.send(toDeviceId, { type: "reply", ...reply })) return true;
+  runtime.cluster.announceReply(toDeviceId, reply.replyId).catch((error: unknown) => {
+    runtime.log.line(`announcing a reply failed: ${error instanceof Error ? error.name : "unknown error"}`);
+  });
+  return false;
+}
+
+/** Another instance queued a reply for a computer: sent if its link is on this instance. */
+export async function sendQueuedReply(
+  runtime: RelayRuntime,
+  deviceId: string,
+  replyId: string,
+): Promise<void> {
+  if (!runtime.links.isOnline(deviceId)) return;
+  const reply = (await runtime.store.queuedReplies(deviceId)).find((queued) => queued.replyId === replyId);
+  if (reply && runtime.links.send(deviceId, { type: "reply", ...reply })) {
+    runtime.log.line(`reply sent reply=${replyId} device=${deviceId}`);
+  }
 }
 
 /**

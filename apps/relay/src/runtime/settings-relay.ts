@@ -1,4 +1,5 @@
-import { ERROR_STATUS, isErrorCode, RingbackError } from "@ringback/protocol";
+import { ERROR_STATUS, isErrorCode, isRingbackError, RingbackError } from "@ringback/protocol";
+import type { RelayCluster, SettingsAnswer } from "../cluster/relay-cluster.js";
 import type { DaemonLinks } from "./daemon-links.js";
 
 const UNAUTHORIZED_STATUS = 401;
@@ -9,25 +10,46 @@ interface Waiter {
   readonly timer: NodeJS.Timeout;
 }
 
-/** Relayed settings requests in flight on this process, each waiting for its computer's answer. */
+/**
+ * Relayed settings requests in flight on this process, each waiting for its computer's answer. A computer whose
+ * link another instance holds is reached through the cluster, with the same wait and the same errors.
+ */
 export class SettingsRelay {
   readonly #waiting = new Map<string, Waiter>();
   readonly #links: DaemonLinks;
+  readonly #cluster: RelayCluster;
   readonly #timeoutMs: number;
 
-  constructor(links: DaemonLinks, timeoutMs: number) {
+  constructor(links: DaemonLinks, cluster: RelayCluster, timeoutMs: number) {
     this.#links = links;
+    this.#cluster = cluster;
     this.#timeoutMs = timeoutMs;
   }
 
   /** Forwards a sealed request and resolves with the sealed result; 503, 504 or the daemon's own refusal otherwise. */
   request(deviceId: string, requestId: string, sealed: string): Promise<string> {
-    const key = waiterKey(deviceId, requestId);
-    if (this.#waiting.has(key)) {
-      return Promise.reject(
-        new RingbackError("invalid_request", "A request with this requestId is in flight."),
-      );
+    if (this.#waiting.has(waiterKey(deviceId, requestId))) return Promise.reject(inFlight());
+    if (!this.#links.isOnline(deviceId)) {
+      return this.#cluster.relaySettings(deviceId, requestId, sealed, this.#timeoutMs);
     }
+    return this.#forward(deviceId, requestId, sealed);
+  }
+
+  /** Another instance relayed a request to the link held here: forwarded, and the outcome written back. */
+  async answerRelayed(deviceId: string, requestId: string, sealed: string): Promise<void> {
+    let answer: SettingsAnswer;
+    try {
+      answer = { sealed: await this.#forward(deviceId, requestId, sealed) };
+    } catch (error) {
+      const refusal = isRingbackError(error) ? error : new RingbackError("internal_error");
+      answer = { error: { code: refusal.code, message: refusal.message } };
+    }
+    await this.#cluster.answerSettings(deviceId, requestId, answer);
+  }
+
+  #forward(deviceId: string, requestId: string, sealed: string): Promise<string> {
+    const key = waiterKey(deviceId, requestId);
+    if (this.#waiting.has(key)) return Promise.reject(inFlight());
     if (!this.#links.isOnline(deviceId)) return Promise.reject(new RingbackError("computer_offline"));
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -75,6 +97,10 @@ export class SettingsRelay {
     clearTimeout(waiter.timer);
     settle(waiter);
   }
+}
+
+function inFlight(): RingbackError {
+  return new RingbackError("invalid_request", "A request with this requestId is in flight.");
 }
 
 function waiterKey(deviceId: string, requestId: string): string {

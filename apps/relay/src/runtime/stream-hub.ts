@@ -1,32 +1,117 @@
 import type { Clock } from "../clock.js";
-import type { DeviceRecord, StreamEntry } from "../store/store.js";
+import type { DeviceRecord, StreamEntry, StreamSnapshot } from "../store/store.js";
 import { SseConnection } from "./sse-connection.js";
 import { deviceRemovedFrame } from "./sse-frames.js";
 
+/** Reads an account's stream after a seq (the store's `streamSince`). */
+export type StreamReader = (accountId: string, afterSeq: number) => Promise<StreamSnapshot>;
+
+/** The streams of one account on this instance, and how far they have been sent. */
+interface AccountStreams {
+  readonly accountId: string;
+  readonly connections: Set<SseConnection>;
+  /** Every entry up to this seq went to every joined stream; null until the first stream has joined. */
+  cursor: number | null;
+  /** Entries were announced before the first stream joined: read them once it has. */
+  hasMissed: boolean;
+  isReading: boolean;
+  /** More was announced while reading: read again. */
+  isStale: boolean;
+}
+
 /**
- * The SSE streams open on this relay process, by account and by device. Entries are published in seq order right
- * after the store commits them. (Several relay processes would add a pub/sub between stores and hubs.)
+ * The SSE streams open on this instance, by account and by device, fed in seq order. Entries committed here
+ * come through `publish` and go out at once when they are the next seq; anything else (an entry committed by
+ * another instance, announced through `entriesCommitted`, or a gap from writes finishing out of order) makes the
+ * hub read the store after its cursor. Seqs of an account commit in order, so a read never skips one.
  */
 export class StreamHub {
-  readonly #byAccount = new Map<string, Set<SseConnection>>();
+  readonly #byAccount = new Map<string, AccountStreams>();
   readonly #byDevice = new Map<string, Set<SseConnection>>();
   readonly #clock: Clock;
+  readonly #read: StreamReader;
+  readonly #onReadFailure: (error: unknown) => void;
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, read: StreamReader, onReadFailure: (error: unknown) => void = () => {}) {
     this.#clock = clock;
+    this.#read = read;
+    this.#onReadFailure = onReadFailure;
   }
 
-  /** Registers a stream; live entries are held back until its `replay`. */
+  /** Registers a stream; entries are held back until it `join`s with its backlog. */
   open(device: DeviceRecord): SseConnection {
     const connection = new SseConnection(device, this.#clock, (closed) => this.#forget(closed));
-    addTo(this.#byAccount, device.accountId, connection);
-    addTo(this.#byDevice, device.id, connection);
+    let account = this.#byAccount.get(device.accountId);
+    if (!account) {
+      account = {
+        accountId: device.accountId,
+        connections: new Set(),
+        cursor: null,
+        hasMissed: false,
+        isReading: false,
+        isStale: false,
+      };
+      this.#byAccount.set(device.accountId, account);
+    }
+    account.connections.add(connection);
+    let devices = this.#byDevice.get(device.id);
+    if (!devices) {
+      devices = new Set();
+      this.#byDevice.set(device.id, devices);
+    }
+    devices.add(connection);
     return connection;
   }
 
+  /**
+   * Sends the stream its backlog, then what was held back. A backlog read before the hub's cursor is topped up
+   * from the store first: entries up to the cursor went out before this stream registered.
+   */
+  async join(connection: SseConnection, backlog: StreamSnapshot): Promise<void> {
+    const account = this.#byAccount.get(connection.device.accountId);
+    if (!account || connection.isClosed) return;
+    let snapshot = backlog;
+    if (account.cursor === null) {
+      account.cursor = backlog.headSeq;
+      if (account.hasMissed) this.#catchUp(account);
+    } else if (account.cursor > backlog.headSeq) {
+      const more = await this.#read(account.accountId, backlog.headSeq);
+      snapshot = { entries: [...backlog.entries, ...more.entries], headSeq: more.headSeq };
+    }
+    connection.replay(snapshot);
+  }
+
+  /** Entries this instance just committed, in seq order per account. */
   publish(entries: readonly StreamEntry[]): void {
     for (const entry of entries) {
-      for (const connection of this.#byAccount.get(entry.accountId) ?? []) connection.deliver(entry);
+      const account = this.#byAccount.get(entry.accountId);
+      if (!account) continue;
+      if (account.cursor === null) {
+        account.hasMissed = true;
+      } else if (account.isReading) {
+        account.isStale = true;
+      } else if (entry.seq === account.cursor + 1) {
+        account.cursor = entry.seq;
+        for (const connection of account.connections) connection.deliver(entry);
+      } else if (entry.seq > account.cursor) {
+        this.#catchUp(account);
+      }
+    }
+  }
+
+  /** Another instance (or this one's transaction) announced the account's stream up to `seq`. */
+  entriesCommitted(accountId: string, seq: number): void {
+    const account = this.#byAccount.get(accountId);
+    if (!account) return;
+    if (account.cursor === null) account.hasMissed = true;
+    else if (seq > account.cursor) this.#catchUp(account);
+  }
+
+  /** Announcements may have been lost: read every account with streams here. */
+  resync(): void {
+    for (const account of this.#byAccount.values()) {
+      if (account.cursor === null) account.hasMissed = true;
+      else this.#catchUp(account);
     }
   }
 
@@ -36,7 +121,7 @@ export class StreamHub {
 
   get connectionCount(): number {
     let count = 0;
-    for (const connections of this.#byAccount.values()) count += connections.size;
+    for (const account of this.#byAccount.values()) count += account.connections.size;
     return count;
   }
 
@@ -54,44 +139,68 @@ export class StreamHub {
    */
   tick(options: { maxDurationMs: number; stallMs: number }): void {
     const now = this.#clock.now();
-    for (const connections of [...this.#byAccount.values()]) {
-      for (const connection of [...connections]) {
-        if (
-          now - connection.openedAt >= options.maxDurationMs ||
-          connection.isStalled(now, options.stallMs)
-        ) {
-          connection.close();
-        } else {
-          connection.heartbeat();
-        }
+    for (const connection of this.#all()) {
+      if (now - connection.openedAt >= options.maxDurationMs || connection.isStalled(now, options.stallMs)) {
+        connection.close();
+      } else {
+        connection.heartbeat();
       }
     }
   }
 
-  closeAll(): void {
-    for (const connections of [...this.#byAccount.values()]) {
-      for (const connection of [...connections]) connection.close();
+  /** Closes every stream, after `farewell` (a `retry:` hint at shutdown) when given. */
+  closeAll(farewell?: () => Uint8Array): void {
+    for (const connection of this.#all()) {
+      if (farewell) connection.write(farewell());
+      connection.close();
     }
   }
 
+  #all(): SseConnection[] {
+    return [...this.#byAccount.values()].flatMap((account) => [...account.connections]);
+  }
+
+  /** Reads the store after the cursor until nothing more was announced meanwhile; one read at a time. */
+  #catchUp(account: AccountStreams): void {
+    if (account.isReading) {
+      account.isStale = true;
+      return;
+    }
+    account.isReading = true;
+    const readMore = async (): Promise<void> => {
+      do {
+        account.isStale = false;
+        const after = account.cursor ?? 0;
+        const snapshot = await this.#read(account.accountId, after);
+        if (this.#byAccount.get(account.accountId) !== account) return;
+        for (const entry of snapshot.entries) {
+          if (entry.seq <= (account.cursor ?? 0)) continue;
+          for (const connection of account.connections) connection.deliver(entry);
+        }
+        account.cursor = Math.max(account.cursor ?? 0, snapshot.headSeq);
+      } while (account.isStale);
+    };
+    readMore()
+      .catch((error: unknown) => {
+        // Its streams cannot be fed in order now: closed, their clients resume by Last-Event-ID.
+        this.#onReadFailure(error);
+        for (const connection of [...account.connections]) connection.close();
+      })
+      .finally(() => {
+        account.isReading = false;
+      });
+  }
+
   #forget(connection: SseConnection): void {
-    removeFrom(this.#byAccount, connection.device.accountId, connection);
-    removeFrom(this.#byDevice, connection.device.id, connection);
+    const account = this.#byAccount.get(connection.device.accountId);
+    if (account) {
+      account.connections.delete(connection);
+      if (account.connections.size === 0) this.#byAccount.delete(account.accountId);
+    }
+    const devices = this.#byDevice.get(connection.device.id);
+    if (devices) {
+      devices.delete(connection);
+      if (devices.size === 0) this.#byDevice.delete(connection.device.id);
+    }
   }
-}
-
-function addTo(map: Map<string, Set<SseConnection>>, key: string, connection: SseConnection): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(connection);
-}
-
-function removeFrom(map: Map<string, Set<SseConnection>>, key: string, connection: SseConnection): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(connection);
-  if (set.size === 0) map.delete(key);
 }

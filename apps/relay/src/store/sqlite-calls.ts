@@ -8,17 +8,15 @@ import {
   toRelayedEvent,
   toStreamEntry,
 } from "./sqlite-rows.js";
-import type {
-  AppendEventResult,
-  CallStatusInput,
-  CallStatusOutcome,
-  NewEvent,
-  StreamEntry,
-  StreamSnapshot,
+import {
+  type AppendEventResult,
+  type CallStatusInput,
+  type CallStatusOutcome,
+  EXPIRY_BATCH_MAX,
+  type NewEvent,
+  type StreamEntry,
+  type StreamSnapshot,
 } from "./store.js";
-
-/** Calls expired in one sweep transaction; the rest wait for the next sweep, so a sweep never holds the lock long. */
-export const EXPIRY_BATCH_MAX = 500;
 
 export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventResult {
   return db.transaction(() => {

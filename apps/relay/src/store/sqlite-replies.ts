@@ -1,8 +1,14 @@
 import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
-import { EXPIRY_BATCH_MAX } from "./sqlite-calls.js";
 import { type Row, type SqliteDatabase, text } from "./sqlite-database.js";
 import { appendStatusEntry, nextSeq } from "./sqlite-rows.js";
-import type { EnqueueReplyOutcome, NewReply, QueuedReply, SettleReplyInput, StreamEntry } from "./store.js";
+import {
+  type EnqueueReplyOutcome,
+  EXPIRY_BATCH_MAX,
+  type NewReply,
+  type QueuedReply,
+  type SettleReplyInput,
+  type StreamEntry,
+} from "./store.js";
 
 type ReplyEntry = StreamEntry & { kind: "reply-status" };
 

@@ -4,6 +4,7 @@ import type {
   CallStatusWrite,
   DeviceKind,
   RelayedEvent,
+  RelayStoreKind,
   ReplyStatus,
   ReplyStatusChange,
   ReportSource,
@@ -16,6 +17,9 @@ import type {
  * numbers, pairing codes used once, rate-limit counters) are each one atomic operation here, never kept in memory.
  * Times are epoch milliseconds; the routes turn them into ISO strings.
  */
+
+/** Calls (or replies) expired in one sweep transaction; the rest wait for the next sweep, so none holds locks long. */
+export const EXPIRY_BATCH_MAX = 500;
 
 export interface DeviceRecord {
   readonly id: string;
@@ -147,8 +151,8 @@ export interface RateLimitState {
 }
 
 export interface RelayStore {
-  /** "sqlite", "postgres": shown by `GET /v1/health`. */
-  readonly kind: string;
+  /** Shown by `GET /v1/health`. */
+  readonly kind: RelayStoreKind;
   migrationVersion(): Promise<number>;
   close(): Promise<void>;
 

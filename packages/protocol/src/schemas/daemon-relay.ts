@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { REPLY_TEXT_MAX_CHARS } from "../limits.js";
 import { Brief } from "./brief.js";
+import { E2eKeySource } from "./e2e.js";
 import { EventId, Report, ReportSource } from "./report.js";
 
 /** What is sealed for the client: the report and its brief (AAD `ringback/v1/report/<eventId>`). */
@@ -59,3 +60,38 @@ export type ReplyErrorPlaintext = z.infer<typeof ReplyErrorPlaintext>;
 
 /** The plaintext reason when the daemon cannot open a reply (sealed with another key). */
 export const CANNOT_DECRYPT_REPLY = "cannot decrypt reply";
+
+/**
+ * `POST /local/login` body (local only): what `ringback login` asks a running daemon to do, so the daemon writes
+ * its own daemon.json and switches its relay link at once. No `pairing`: create a new account (with `claimCode`
+ * when the relay asks for it). `pairing` is a pairing link (the key in its fragment) or a 6-digit code (then
+ * `passphrase` gives the key).
+ */
+export const LocalLoginRequest = z
+  .object({
+    serverUrl: z.url({ protocol: /^https?$/ }).optional(),
+    pairing: z.string().min(1).max(4096).optional(),
+    passphrase: z.string().min(1).max(1024).optional(),
+    claimCode: z.string().max(40).optional(),
+    deviceName: z.string().trim().min(1).max(100).optional(),
+  })
+  .strict();
+export type LocalLoginRequest = z.infer<typeof LocalLoginRequest>;
+
+/** `POST /local/login` (200) and what `ringback login` prints: the identity, never its token. */
+export const LocalLoginResult = z.object({
+  serverUrl: z.string(),
+  accountId: z.string(),
+  deviceId: z.string(),
+  /** True when this login created the account (the first device); false when it joined one. */
+  createdAccount: z.boolean(),
+  /** The end-to-end key's id after the login and where the key came from. */
+  keyId: z.string(),
+  keySource: E2eKeySource,
+  /**
+   * True when a running daemon had no relay address at its start: its reports wait in the outbox until it is
+   * restarted (its link, replies and relayed settings use the new identity at once).
+   */
+  needsRestart: z.boolean(),
+});
+export type LocalLoginResult = z.infer<typeof LocalLoginResult>;

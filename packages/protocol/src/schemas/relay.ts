@@ -44,10 +44,14 @@ export type DeviceKind = z.infer<typeof DeviceKind>;
 
 export const DeviceName = z.string().trim().min(1).max(100);
 
-/** `GET /v1/health`. */
+/** Where a relay keeps its data: embedded SQLite (the default) or PostgreSQL (several relay instances). */
+export const RelayStoreKind = z.enum(["sqlite", "postgres"]);
+export type RelayStoreKind = z.infer<typeof RelayStoreKind>;
+
+/** `GET /v1/health`: the store and the schema version its migrations reached. */
 export const RelayHealth = z.object({
   ok: z.literal(true),
-  store: z.string(),
+  store: RelayStoreKind,
   migrationVersion: z.number().int(),
 });
 export type RelayHealth = z.infer<typeof RelayHealth>;

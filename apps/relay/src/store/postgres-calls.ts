@@ -1,0 +1,197 @@
+import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
+import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
+import {
+  appendStatusEntry,
+  EVENT_COLUMNS,
+  headSeq,
+  nextSeq,
+  notifyEntries,
+  toRelayedEvent,
+  toStreamEntry,
+} from "./postgres-rows.js";
+import {
+  type AppendEventResult,
+  type CallStatusInput,
+  type CallStatusOutcome,
+  EXPIRY_BATCH_MAX,
+  type NewEvent,
+  type StreamEntry,
+  type StreamSnapshot,
+} from "./store.js";
+
+/** Thrown inside a transaction to roll it back when a unique constraint says the event already exists. */
+class EventExists extends Error {}
+
+export async function appendEvent(pg: PostgresDatabase, input: NewEvent): Promise<AppendEventResult> {
+  const known = await classifyExisting(pg.sql, input);
+  if (known) return known;
+  try {
+    return await pg.transaction(async (tx) => {
+      const seq = await nextSeq(tx, input.accountId);
+      // The primary key and the one-call-per-task index decide between instances posting at once.
+      const inserted =
+        await tx`INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at,
+          task_id, from_device_id, sealed, status, expires_at)
+        VALUES (${input.accountId}, ${input.eventId}, ${seq}, ${input.source}, ${input.occurredAt},
+          ${input.receivedAt}, ${input.taskId}, ${input.fromDeviceId}, ${input.sealed}, 'pending', ${input.expiresAt})
+        ON CONFLICT DO NOTHING RETURNING seq`;
+      // Rolls the seq back too, so a refused event leaves no gap.
+      if (inserted.length === 0) throw new EventExists();
+      await tx`INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at)
+        VALUES (${input.accountId}, ${seq}, 'call', ${input.eventId}, NULL, ${input.receivedAt})`;
+      const event: RelayedEvent = {
+        seq,
+        eventId: input.eventId,
+        source: input.source,
+        occurredAt: input.occurredAt,
+        receivedAt: new Date(input.receivedAt).toISOString(),
+        taskId: input.taskId,
+        fromDeviceId: input.fromDeviceId,
+        sealed: input.sealed,
+        status: "pending",
+      };
+      const entry = { kind: "call" as const, accountId: input.accountId, seq, event };
+      await notifyEntries(tx, pg.channel, [entry]);
+      return { kind: "created" as const, entry };
+    });
+  } catch (error) {
+    if (!(error instanceof EventExists)) throw error;
+    // The conflicting row has committed by now (the insert waited for it): read what it is.
+    return (await classifyExisting(pg.sql, input)) ?? { kind: "duplicate_task" };
+  }
+}
+
+/** A repeat from the same computer, another computer's event id, or this tracker task already rung; else null. */
+async function classifyExisting(db: Queries, input: NewEvent): Promise<AppendEventResult | null> {
+  const [existing] = await db`SELECT seq, from_device_id FROM events
+    WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}`;
+  if (existing) {
+    if (text(existing.from_device_id) !== input.fromDeviceId) return { kind: "duplicate_task" };
+    return { kind: "repeat", seq: integer(existing.seq) };
+  }
+  if (input.taskId !== null) {
+    const [sameTask] = await db`SELECT 1 AS found FROM events
+      WHERE account_id = ${input.accountId} AND task_id = ${input.taskId}`;
+    if (sameTask) return { kind: "duplicate_task" };
+  }
+  return null;
+}
+
+export async function getCall(db: Queries, accountId: string, eventId: string): Promise<RelayedEvent | null> {
+  const [row] = await db`SELECT ${db.unsafe(EVENT_COLUMNS)} FROM events e
+    WHERE e.account_id = ${accountId} AND e.event_id = ${eventId} AND e.sealed IS NOT NULL`;
+  return row ? toRelayedEvent(row) : null;
+}
+
+export function setCallStatus(pg: PostgresDatabase, input: CallStatusInput): Promise<CallStatusOutcome> {
+  return pg.transaction(async (tx) => {
+    const isFinal = isFinalCallStatus(input.status);
+    // First answer wins as one conditional update: a second writer waits for the row lock, then finds the
+    // condition false against the committed row and changes nothing.
+    const changed = await tx`UPDATE events SET status = ${input.status}, status_device_id = ${input.deviceId},
+        status_at = ${input.now},
+        sealed = CASE WHEN ${isFinal} THEN NULL ELSE sealed END,
+        expires_at = ${isFinal ? null : input.answeredExpiresAt}
+      WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}
+        AND (status = 'pending'
+          OR (status = 'answered' AND status_device_id = ${input.deviceId} AND ${input.status} <> 'answered'))
+      RETURNING event_id`;
+    if (changed.length === 0) return refusal(tx, input);
+    const seq = await nextSeq(tx, input.accountId);
+    const entry = {
+      kind: "call-status" as const,
+      accountId: input.accountId,
+      seq,
+      change: {
+        seq,
+        eventId: input.eventId,
+        status: input.status,
+        deviceId: input.deviceId,
+        at: new Date(input.now).toISOString(),
+      },
+    };
+    await appendStatusEntry(tx, entry, input.now);
+    await notifyEntries(tx, pg.channel, [entry]);
+    return { kind: "changed", status: input.status, entry };
+  });
+}
+
+/** Why a status write changed nothing, from the call as it is now. */
+async function refusal(db: Queries, input: CallStatusInput): Promise<CallStatusOutcome> {
+  const [row] = await db`SELECT status, status_device_id FROM events
+    WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}`;
+  if (!row) return { kind: "not_found" };
+  const current = text(row.status) as CallStatus;
+  if (current === input.status && textOrNull(row.status_device_id) === input.deviceId) {
+    return { kind: "repeat", status: current };
+  }
+  if (current === "answered" || input.status === "answered")
+    return { kind: "already_answered", status: current };
+  return { kind: "already_ended", status: current };
+}
+
+const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
+  e.task_id, e.from_device_id, e.sealed, e.status`;
+
+export function streamSince(
+  pg: PostgresDatabase,
+  accountId: string,
+  afterSeq: number,
+): Promise<StreamSnapshot> {
+  return pg.snapshot(async (tx) => {
+    const rows = await tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
+      LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+      WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq`;
+    const entries = rows.map(toStreamEntry).filter((entry): entry is StreamEntry => entry !== null);
+    return { entries, headSeq: await headSeq(tx, accountId) };
+  });
+}
+
+export function pendingCalls(pg: PostgresDatabase, accountId: string): Promise<StreamSnapshot> {
+  return pg.snapshot(async (tx) => {
+    const rows = await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
+      WHERE e.account_id = ${accountId} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`;
+    const entries = rows.map((row): StreamEntry => {
+      const event = toRelayedEvent(row);
+      return { kind: "call", accountId, seq: event.seq, event };
+    });
+    return { entries, headSeq: await headSeq(tx, accountId) };
+  });
+}
+
+/**
+ * Expires open calls due at `now`, erasing their ciphertext. SKIP LOCKED lets two instances sweep at once
+ * without taking the same calls, and account order keeps their account locks from deadlocking.
+ */
+export function expireCalls(pg: PostgresDatabase, now: number): Promise<StreamEntry[]> {
+  return pg.transaction(async (tx) => {
+    const due = await tx`SELECT account_id, event_id FROM events
+      WHERE expires_at IS NOT NULL AND expires_at <= ${now}
+      ORDER BY account_id, event_id LIMIT ${EXPIRY_BATCH_MAX} FOR UPDATE SKIP LOCKED`;
+    const entries: StreamEntry[] = [];
+    for (const row of due) {
+      const accountId = text(row.account_id);
+      const eventId = text(row.event_id);
+      await tx`UPDATE events SET status = 'expired', status_device_id = NULL, status_at = ${now}, sealed = NULL,
+          expires_at = NULL
+        WHERE account_id = ${accountId} AND event_id = ${eventId}`;
+      const seq = await nextSeq(tx, accountId);
+      const entry = {
+        kind: "call-status" as const,
+        accountId,
+        seq,
+        change: { seq, eventId, status: "expired" as const, deviceId: null, at: new Date(now).toISOString() },
+      };
+      await appendStatusEntry(tx, entry, now);
+      entries.push(entry);
+    }
+    await notifyEntries(tx, pg.channel, entries);
+    return entries;
+  });
+}
+
+/** Forgets ended calls older than `before` (kept until then so a late retry of the same event stays idempotent). */
+export async function pruneCalls(db: Queries, before: number): Promise<void> {
+  await db`DELETE FROM events WHERE expires_at IS NULL AND status_at < ${before}`;
+  await db`DELETE FROM stream_entries WHERE created_at < ${before}`;
+}

@@ -1,0 +1,161 @@
+import type { Queries, Sql } from "./postgres-database.js";
+
+/**
+ * Schema versions in order; each runs once, in its own transaction, recorded in `schema_migrations`. The same
+ * tables as SQLite (sqlite-migrations.ts), plus what several instances need to share: the lease on each daemon
+ * link and relayed settings requests waiting for the instance that holds the link. Never edit a released
+ * migration: add the next one.
+ */
+export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE relay_settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        created_at BIGINT NOT NULL,
+        last_seq BIGINT NOT NULL DEFAULT 0
+      );
+      CREATE TABLE devices (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        joined BIGINT GENERATED ALWAYS AS IDENTITY,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT,
+        removed_at BIGINT
+      );
+      CREATE INDEX devices_by_account ON devices(account_id);
+      CREATE TABLE pairing_codes (
+        code_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        created_by TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX pairing_codes_by_creator ON pairing_codes(created_by);
+      CREATE TABLE rate_limits (
+        key TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        reset_at BIGINT NOT NULL
+      );
+      CREATE TABLE events (
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        event_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        source TEXT NOT NULL,
+        occurred_at TEXT NOT NULL,
+        received_at BIGINT NOT NULL,
+        task_id TEXT,
+        from_device_id TEXT NOT NULL,
+        sealed TEXT,
+        status TEXT NOT NULL,
+        status_device_id TEXT,
+        status_at BIGINT,
+        expires_at BIGINT,
+        PRIMARY KEY (account_id, event_id)
+      );
+      CREATE UNIQUE INDEX events_by_task ON events(account_id, task_id) WHERE task_id IS NOT NULL;
+      CREATE INDEX events_by_expiry ON events(expires_at) WHERE expires_at IS NOT NULL;
+      CREATE INDEX events_open_by_account ON events(account_id, seq) WHERE expires_at IS NOT NULL;
+      CREATE INDEX events_by_status_at ON events(status_at) WHERE expires_at IS NULL;
+      CREATE TABLE stream_entries (
+        account_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        change TEXT,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, seq)
+      );
+      CREATE INDEX stream_entries_by_time ON stream_entries(created_at);
+      CREATE TABLE replies (
+        account_id TEXT NOT NULL,
+        reply_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        from_device_id TEXT NOT NULL,
+        to_device_id TEXT NOT NULL,
+        sealed TEXT,
+        status TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        settled_at BIGINT,
+        PRIMARY KEY (account_id, reply_id)
+      );
+      CREATE INDEX replies_queued_by_device ON replies(to_device_id, created_at) WHERE status = 'queued';
+      CREATE INDEX replies_queued_by_expiry ON replies(expires_at) WHERE status = 'queued';
+
+      CREATE SEQUENCE daemon_link_generations;
+      CREATE TABLE daemon_links (
+        device_id TEXT PRIMARY KEY,
+        instance_id TEXT NOT NULL,
+        generation BIGINT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX daemon_links_by_instance ON daemon_links(instance_id);
+      CREATE TABLE settings_requests (
+        device_id TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        requester_id TEXT NOT NULL,
+        sealed_request TEXT,
+        sealed_result TEXT,
+        error_code TEXT,
+        error_message TEXT,
+        is_answered BOOLEAN NOT NULL DEFAULT false,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (device_id, request_id)
+      );
+      CREATE INDEX settings_requests_by_age ON settings_requests(created_at);
+    `,
+  },
+];
+
+const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";
+
+/**
+ * Brings the schema to the latest version under a session advisory lock, so instances starting together wait
+ * for the first one and then find nothing left to do. Returns the version reached.
+ */
+export async function migratePostgres(sql: Sql): Promise<number> {
+  const connection = await sql.reserve();
+  try {
+    // One lock per schema: two schemas in one database (tests) migrate independently.
+    await connection`SELECT pg_advisory_lock(hashtextextended(${MIGRATION_LOCK_NAME} || current_schema(), 0))`;
+    try {
+      await connection`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY,
+        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`;
+      const applied = new Set(
+        (await connection`SELECT version FROM schema_migrations`).map((row) => Number(row.version)),
+      );
+      for (const migration of POSTGRES_MIGRATIONS) {
+        if (applied.has(migration.version)) continue;
+        // A reserved connection has no begin(): the transaction is spelled out.
+        await connection.unsafe("BEGIN");
+        try {
+          await connection.unsafe(migration.sql).simple();
+          await connection`INSERT INTO schema_migrations (version) VALUES (${migration.version})`;
+          await connection.unsafe("COMMIT");
+        } catch (error) {
+          await connection.unsafe("ROLLBACK");
+          throw error;
+        }
+      }
+    } finally {
+      await connection`SELECT pg_advisory_unlock(hashtextextended(${MIGRATION_LOCK_NAME} || current_schema(), 0))`;
+    }
+    return await latestPostgresMigration(connection);
+  } finally {
+    connection.release();
+  }
+}
+
+export async function latestPostgresMigration(db: Queries): Promise<number> {
+  const [row] = await db`SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations`;
+  return Number(row?.version ?? 0);
+}

@@ -1,0 +1,175 @@
+import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
+import { type PostgresDatabase, type Queries, type Row, text } from "./postgres-database.js";
+import { appendStatusEntry, nextSeq, notifyEntries } from "./postgres-rows.js";
+import {
+  type EnqueueReplyOutcome,
+  EXPIRY_BATCH_MAX,
+  type NewReply,
+  type QueuedReply,
+  type SettleReplyInput,
+  type StreamEntry,
+} from "./store.js";
+
+type ReplyEntry = StreamEntry & { kind: "reply-status" };
+
+interface ReplyKeys {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly replyId: string;
+}
+
+/** Thrown inside a transaction to roll it back when another instance stored the same reply id first. */
+class ReplyExists extends Error {}
+
+export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promise<EnqueueReplyOutcome> {
+  const known = await classifyExisting(pg.sql, input);
+  if (known) return known;
+  try {
+    return await pg.transaction(async (tx) => {
+      // The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer.
+      const [event] = await tx`SELECT e.from_device_id, d.removed_at FROM events e
+        JOIN devices d ON d.id = e.from_device_id
+        WHERE e.account_id = ${input.accountId} AND e.event_id = ${input.eventId}`;
+      if (!event) return { kind: "not_found" as const };
+      const toDeviceId = text(event.from_device_id);
+      const inserted =
+        await tx`INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id,
+          sealed, status, created_at, expires_at)
+        VALUES (${input.accountId}, ${input.replyId}, ${input.eventId}, ${input.fromDeviceId}, ${toDeviceId},
+          ${input.sealed}, 'queued', ${input.now}, ${input.expiresAt})
+        ON CONFLICT DO NOTHING RETURNING reply_id`;
+      if (inserted.length === 0) throw new ReplyExists();
+      const keys: ReplyKeys = { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
+      const entries = [await statusEntry(tx, keys, { status: "queued", now: input.now })];
+      if (event.removed_at !== null) {
+        entries.push(await failReply(tx, keys, REPLY_COMPUTER_REMOVED_REASON, input.now));
+      }
+      await notifyEntries(tx, pg.channel, entries);
+      const status = entries.at(-1)?.change.status ?? "queued";
+      return { kind: "created" as const, toDeviceId, status, entries };
+    });
+  } catch (error) {
+    if (!(error instanceof ReplyExists)) throw error;
+    const existing = await classifyExisting(pg.sql, input);
+    if (!existing) throw new Error("The reply conflicted but is not stored.");
+    return existing;
+  }
+}
+
+async function classifyExisting(db: Queries, input: NewReply): Promise<EnqueueReplyOutcome | null> {
+  const [existing] = await db`SELECT event_id, to_device_id, status FROM replies
+    WHERE account_id = ${input.accountId} AND reply_id = ${input.replyId}`;
+  if (!existing) return null;
+  if (text(existing.event_id) !== input.eventId) return { kind: "conflict" };
+  return {
+    kind: "repeat",
+    toDeviceId: text(existing.to_device_id),
+    status: text(existing.status) as ReplyStatus,
+  };
+}
+
+export async function queuedReplies(db: Queries, deviceId: string): Promise<QueuedReply[]> {
+  const rows = await db`SELECT reply_id, event_id, sealed FROM replies
+    WHERE to_device_id = ${deviceId} AND status = 'queued' ORDER BY created_at, reply_id`;
+  return rows.map((row) => ({
+    replyId: text(row.reply_id),
+    eventId: text(row.event_id),
+    sealed: text(row.sealed),
+  }));
+}
+
+export function settleReply(pg: PostgresDatabase, input: SettleReplyInput): Promise<ReplyEntry | null> {
+  return pg.transaction(async (tx) => {
+    // Conditional on 'queued': of two settlements (or a settlement and an expiry), only the first changes it.
+    const [row] =
+      await tx`UPDATE replies SET status = ${input.status}, sealed = NULL, settled_at = ${input.now}
+      WHERE to_device_id = ${input.deviceId} AND reply_id = ${input.replyId} AND status = 'queued'
+      RETURNING account_id, reply_id, event_id`;
+    if (!row) return null;
+    const entry = await statusEntry(tx, replyKeys(row), input);
+    await notifyEntries(tx, pg.channel, [entry]);
+    return entry;
+  });
+}
+
+/** Fails the queued replies of a removed computer; call inside the removal's transaction. */
+export async function failRepliesTo(db: Queries, deviceId: string, now: number): Promise<ReplyEntry[]> {
+  const failed = await db`UPDATE replies SET status = 'failed', sealed = NULL, settled_at = ${now}
+    WHERE to_device_id = ${deviceId} AND status = 'queued' RETURNING account_id, reply_id, event_id`;
+  const entries: ReplyEntry[] = [];
+  for (const row of sortedByAccount(failed)) {
+    entries.push(
+      await statusEntry(db, replyKeys(row), {
+        status: "failed",
+        plaintextReason: REPLY_COMPUTER_REMOVED_REASON,
+        now,
+      }),
+    );
+  }
+  return entries;
+}
+
+/** Fails replies no daemon picked up before their expiry; SKIP LOCKED as for calls (postgres-calls.ts). */
+export function expireReplies(pg: PostgresDatabase, now: number): Promise<ReplyEntry[]> {
+  return pg.transaction(async (tx) => {
+    const due = await tx`SELECT account_id, reply_id, event_id FROM replies
+      WHERE status = 'queued' AND expires_at <= ${now}
+      ORDER BY account_id, reply_id LIMIT ${EXPIRY_BATCH_MAX} FOR UPDATE SKIP LOCKED`;
+    const entries: ReplyEntry[] = [];
+    for (const row of due) entries.push(await failReply(tx, replyKeys(row), REPLY_EXPIRED_REASON, now));
+    await notifyEntries(tx, pg.channel, entries);
+    return entries;
+  });
+}
+
+export async function pruneReplies(db: Queries, before: number): Promise<void> {
+  await db`DELETE FROM replies WHERE status <> 'queued' AND settled_at < ${before}`;
+}
+
+function replyKeys(row: Row): ReplyKeys {
+  return { accountId: text(row.account_id), eventId: text(row.event_id), replyId: text(row.reply_id) };
+}
+
+function sortedByAccount(rows: readonly Row[]): Row[] {
+  return [...rows].sort((a, b) =>
+    `${text(a.account_id)}\n${text(a.reply_id)}` < `${text(b.account_id)}\n${text(b.reply_id)}` ? -1 : 1,
+  );
+}
+
+/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
+async function failReply(
+  db: Queries,
+  keys: ReplyKeys,
+  plaintextReason: string,
+  now: number,
+): Promise<ReplyEntry> {
+  // The sealed reply is erased once it is settled: nothing is left to deliver.
+  await db`UPDATE replies SET status = 'failed', sealed = NULL, settled_at = ${now}
+    WHERE account_id = ${keys.accountId} AND reply_id = ${keys.replyId}`;
+  return statusEntry(db, keys, { status: "failed", plaintextReason, now });
+}
+
+/** Takes the next seq for a reply's status change and appends it to the account's stream. */
+async function statusEntry(
+  db: Queries,
+  keys: ReplyKeys,
+  change: { status: ReplyStatus; sealedReason?: string | null; plaintextReason?: string | null; now: number },
+): Promise<ReplyEntry> {
+  const seq = await nextSeq(db, keys.accountId);
+  const entry: ReplyEntry = {
+    kind: "reply-status",
+    accountId: keys.accountId,
+    seq,
+    change: {
+      seq,
+      eventId: keys.eventId,
+      replyId: keys.replyId,
+      status: change.status,
+      sealedReason: change.sealedReason ?? null,
+      plaintextReason: change.plaintextReason ?? null,
+      at: new Date(change.now).toISOString(),
+    },
+  };
+  await appendStatusEntry(db, entry, change.now);
+  return entry;
+}

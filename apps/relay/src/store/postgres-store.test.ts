@@ -1,0 +1,49 @@
+import { afterAll, expect, it } from "vitest";
+import { describePostgres, type PostgresSchema, postgresSchema } from "../../test/support/postgres-schema.js";
+import { openPostgresStore } from "./postgres-store.js";
+import { describeStoreContract } from "./store-contract.js";
+
+describePostgres("postgres store", () => {
+  const schemas: PostgresSchema[] = [];
+  async function freshSchema(): Promise<PostgresSchema> {
+    const schema = await postgresSchema();
+    schemas.push(schema);
+    return schema;
+  }
+  afterAll(async () => {
+    await Promise.all(schemas.map((schema) => schema.drop()));
+  });
+
+  describeStoreContract("postgres", async () => openPostgresStore((await freshSchema()).url));
+
+  it("migrates once when several instances start together", async () => {
+    const schema = await freshSchema();
+    const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore(schema.url)));
+    try {
+      const versions = await Promise.all(stores.map((store) => store.migrationVersion()));
+      expect(new Set(versions).size).toBe(1);
+      const rows = await stores[0]!.database.sql`SELECT version FROM schema_migrations ORDER BY version`;
+      expect(rows.map((row) => row.version)).toEqual(
+        Array.from({ length: versions[0]! }, (_, index) => index + 1),
+      );
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it("keeps its data and migration version across a reopen", async () => {
+    const schema = await freshSchema();
+    const first = await openPostgresStore(schema.url);
+    await first.createAccount({
+      accountId: "acc1",
+      device: { id: "pc", name: "pc", kind: "computer", tokenHash: "h" },
+      now: 1,
+    });
+    const version = await first.migrationVersion();
+    await first.close();
+    const second = await openPostgresStore(schema.url);
+    expect(await second.migrationVersion()).toBe(version);
+    expect((await second.findDeviceByTokenHash("h"))?.id).toBe("pc");
+    await second.close();
+  });
+});

@@ -1,0 +1,74 @@
+import * as accounts from "./postgres-accounts.js";
+import * as calls from "./postgres-calls.js";
+import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
+import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
+import * as replies from "./postgres-replies.js";
+import type { RelayStore, StreamEntry } from "./store.js";
+
+/** The PostgreSQL store, and its database for the cluster coordination that shares the pool. */
+export interface PostgresStore extends RelayStore {
+  readonly database: PostgresDatabase;
+}
+
+/**
+ * Connects to `url` and migrates the schema (under an advisory lock: instances starting together migrate once).
+ * Every write that adds stream entries also sends their ids with NOTIFY in its transaction, for the other
+ * instances' streams (cluster/postgres-cluster.ts listens).
+ */
+export async function openPostgresStore(url: string): Promise<PostgresStore> {
+  const pg = await connectPostgres(url);
+  try {
+    await migratePostgres(pg.sql);
+  } catch (error) {
+    await pg.close();
+    throw error;
+  }
+  return postgresStore(pg);
+}
+
+function postgresStore(pg: PostgresDatabase): PostgresStore {
+  const { sql } = pg;
+  return {
+    kind: "postgres",
+    database: pg,
+    migrationVersion: () => latestPostgresMigration(sql),
+    close: () => pg.close(),
+
+    hasAccounts: () => accounts.hasAccounts(sql),
+    setClaimCodeHash: (codeHash) => accounts.setClaimCodeHash(sql, codeHash),
+    claimRelay: (input) => accounts.claimRelay(pg, input),
+    createAccount: (input) => accounts.createAccount(pg, input),
+
+    findDeviceByTokenHash: (tokenHash) => accounts.findDeviceByTokenHash(sql, tokenHash),
+    touchDevice: (deviceId, now, minIntervalMs) => accounts.touchDevice(sql, deviceId, now, minIntervalMs),
+    findDevice: (accountId, deviceId) => accounts.findDevice(sql, accountId, deviceId),
+    listDevices: (accountId) => accounts.listDevices(sql, accountId),
+    removeDevice: (input) => accounts.removeDevice(pg, input),
+
+    createPairingCode: (input) => accounts.createPairingCode(pg, input),
+    redeemPairingCode: (input) => accounts.redeemPairingCode(pg, input),
+    rateLimitState: (key, now) => accounts.rateLimitState(sql, key, now),
+    rateLimitHit: (key, now, windowMs) => accounts.rateLimitHit(sql, key, now, windowMs),
+
+    appendEvent: (input) => calls.appendEvent(pg, input),
+    getCall: (accountId, eventId) => calls.getCall(sql, accountId, eventId),
+    setCallStatus: (input) => calls.setCallStatus(pg, input),
+    streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),
+    pendingCalls: (accountId) => calls.pendingCalls(pg, accountId),
+
+    enqueueReply: (input) => replies.enqueueReply(pg, input),
+    queuedReplies: (deviceId) => replies.queuedReplies(sql, deviceId),
+    settleReply: (input) => replies.settleReply(pg, input),
+
+    expireDue: async (now): Promise<StreamEntry[]> => {
+      const expired = [...(await calls.expireCalls(pg, now)), ...(await replies.expireReplies(pg, now))];
+      await accounts.pruneRateLimitsAndCodes(sql, now);
+      return expired;
+    },
+    pruneBefore: (before) =>
+      pg.transaction(async (tx) => {
+        await calls.pruneCalls(tx, before);
+        await replies.pruneReplies(tx, before);
+      }),
+  };
+}
