@@ -2,6 +2,7 @@ import type { AcceptResult } from "@ringback/outbox";
 import type { Report } from "@ringback/protocol";
 import type { ConfigFile } from "./runtime/config-file.js";
 import type { Logger } from "./runtime/logger.js";
+import type { RelayConnection } from "./runtime/relay-link/relay-connection.js";
 import type { SessionsFile } from "./runtime/sessions-file.js";
 import type { TrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
 
@@ -15,6 +16,8 @@ export interface AppContext {
   sessions: SessionsFile;
   /** Tracker settings, watchers, dispatches (runtime/tracker). */
   tracker: TrackerRuntime;
+  /** The relay identity, link, relayed settings and replies (runtime/relay-link). */
+  relay: RelayConnection;
   systemLanguage: string;
   log: Logger;
   now(): Date;

@@ -8,6 +8,7 @@ import { dispatchUploadsRoutes } from "./routes/dispatch-uploads.js";
 import { dispatchesRoutes } from "./routes/dispatches.js";
 import { e2eKeyRoutes } from "./routes/e2e-key.js";
 import { llmSettingsRoutes } from "./routes/llm-settings.js";
+import { localPairingRoutes } from "./routes/local-pairing.js";
 import { reportRoutes } from "./routes/report.js";
 import { trackerIssuesRoutes } from "./routes/tracker-issues.js";
 import { trackerSettingsRoutes } from "./routes/tracker-settings.js";
@@ -20,6 +21,7 @@ export function createApp(context: AppContext): Hono {
   app.route("/", briefLanguageRoutes(context));
   app.route("/", e2eKeyRoutes(context));
   app.route("/", reportRoutes(context));
+  app.route("/", localPairingRoutes(context));
   app.route("/", trackerSettingsRoutes(context));
   app.route("/", trackerIssuesRoutes(context));
   app.route("/", dispatchOptionsRoutes(context));

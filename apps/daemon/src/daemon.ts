@@ -1,4 +1,4 @@
-import { createRelaySender, isOutboxError, Outbox } from "@ringback/outbox";
+import { isOutboxError, Outbox } from "@ringback/outbox";
 import { createApp } from "./app.js";
 import type { AppContext } from "./app-context.js";
 import { createBriefStep } from "./runtime/brief-step.js";
@@ -7,6 +7,8 @@ import { ensureDataDir } from "./runtime/data-dir.js";
 import { loadLocalKey } from "./runtime/local-key.js";
 import type { Logger } from "./runtime/logger.js";
 import { relayAddress } from "./runtime/relay-address.js";
+import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
+import { createIdentitySender } from "./runtime/relay-link/relay-sender.js";
 import { createReportSealer } from "./runtime/seal-report.js";
 import { SessionsFile } from "./runtime/sessions-file.js";
 import { StartError } from "./runtime/start-error.js";
@@ -42,12 +44,13 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const config = await ConfigFile.load(dataDir, log);
   const localKey = await loadLocalKey(dataDir, log);
   const sessions = await SessionsFile.load(dataDir, log);
+  const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions });
   const language = systemLanguage(env);
   const relay = relayAddress(config, env);
   const outbox = new Outbox({
     directory: dataDir,
     generateBrief: createBriefStep(config, language),
-    send: relay ? createRelaySender({ ...relay, seal: createReportSealer(config) }) : undefined,
+    send: relay ? createIdentitySender(config, env, createReportSealer(config)) : undefined,
     log,
   });
   if (!relay) {
@@ -69,9 +72,10 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     localKey,
     port: () => listeningPort,
     // Hook reports pass a check for tracker-task turns the hook could not recognise (hook-turns.ts).
-    outbox: tracker.hookTurns.observe(outbox),
+    outbox: tracker.hookTurns.observe(relayConnection.rememberingReports(outbox)),
     sessions,
     tracker,
+    relay: relayConnection,
     systemLanguage: language,
     log,
     now: () => new Date(),
@@ -84,6 +88,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       listeningPort = value;
     },
     stop: async () => {
+      await relayConnection.stop();
       await tracker.stop();
       await outbox.stop();
       await sessions.flush();
@@ -99,14 +104,17 @@ export interface RunningDaemon {
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const prepared = await prepareDaemon(options);
+  const app = createApp(prepared.context);
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    server = await listen(createApp(prepared.context), prepared.port);
+    server = await listen(app, prepared.port);
   } catch (error) {
     await prepared.stop();
     throw error;
   }
   prepared.setListeningPort(server.port);
+  const { localKey, port } = prepared.context;
+  prepared.context.relay.start({ app, localKey, port });
   return {
     port: server.port,
     stop: async () => {

@@ -14,6 +14,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   uninstall: () => import("./cli/commands/uninstall.js"),
   hook: () => import("./cli/commands/hook.js"),
   "brief-eval": () => import("./cli/commands/brief-eval.js"),
+  login: () => import("./cli/commands/login.js"),
+  pair: () => import("./cli/commands/pair.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -33,6 +33,11 @@ export async function startScriptedRelay(script: RelayScript = acceptEverything)
       text += chunk;
     });
     request.on("end", () => {
+      // The daemon also opens its relay link here; this stand-in only speaks the event posts.
+      if (request.method !== "POST" || !request.url?.startsWith("/v1/daemon/")) {
+        respond(response, 404, { error: { code: "not_found", message: "Not found." } });
+        return;
+      }
       const post = {
         path: request.url ?? "",
         headers: request.headers,

@@ -33,7 +33,7 @@ export async function loginToRelay(
   config: ConfigFile,
   request: LocalLoginRequest,
   options: { env: NodeJS.ProcessEnv; now: Date; fetch?: typeof globalThis.fetch },
-): Promise<LocalLoginResult> {
+): Promise<Omit<LocalLoginResult, "needsRestart">> {
   const plan = planLogin(request.pairing);
   const serverUrl = normaliseServerUrl(
     request.serverUrl ??

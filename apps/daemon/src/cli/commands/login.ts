@@ -1,0 +1,137 @@
+import { parseArgs } from "node:util";
+import { LocalLoginRequest, LocalLoginResult } from "@ringback/protocol";
+import { ConfigFile } from "../../runtime/config-file.js";
+import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
+import { createLogger } from "../../runtime/logger.js";
+import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
+import { loginToRelay } from "../../runtime/relay-link/login.js";
+import { StartError } from "../../runtime/start-error.js";
+
+export const summary = "create an account on the relay, or join one with a pairing link or code";
+export const usage = `ringback login [<pairing link> | <6-digit code>] [--server URL] [--claim-code CODE]
+                      [--passphrase-stdin] [--name NAME]
+
+  (nothing)            create a new account with this computer as its first device; its end-to-end key
+                       stays (or comes from the passphrase with --passphrase-stdin)
+  <pairing link>       join the account of the device that made the link; the key in the link is adopted
+  <6-digit code>       join with a pairing code; the key comes from the account's passphrase
+  --server URL         the relay (default: the link's, RINGBACK_SERVER_URL, serverUrl in daemon.json,
+                       http://127.0.0.1:8787)
+  --claim-code CODE    the one-time code a new relay prints at its start, for its first account
+  --passphrase-stdin   read the passphrase from stdin (otherwise it is asked for on a terminal)
+  --name NAME          this computer's name in the device list (default: its host name)
+
+When the daemon is running, it does the login itself and switches to the new identity at once.`;
+
+/** `ringback login`: through the running daemon when there is one, else on daemon.json directly. */
+export async function run(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      server: { type: "string" },
+      "claim-code": { type: "string" },
+      "passphrase-stdin": { type: "boolean" },
+      name: { type: "string" },
+    },
+  });
+  if (positionals.length > 1)
+    throw new StartError(`one pairing link or code at most (quote the link)\n${usage}`);
+  const pairing = positionals[0];
+  const isCode = pairing !== undefined && /^[\d\s-]+$/.test(pairing);
+  const passphrase = values["passphrase-stdin"]
+    ? await readPassphraseFromStdin()
+    : isCode
+      ? await askPassphrase()
+      : undefined;
+  const parsed = LocalLoginRequest.safeParse({
+    serverUrl: values.server,
+    pairing,
+    passphrase,
+    claimCode: values["claim-code"],
+    deviceName: values.name,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StartError(`${issue?.path.join(".") || "login"}: ${issue?.message}`);
+  }
+  const dataDir = resolveDataDir(process.env);
+  const throughDaemon = await callRunningDaemon(
+    dataDir,
+    process.env,
+    "/local/login",
+    parsed.data,
+    LocalLoginResult,
+  );
+  const result = throughDaemon ?? (await loginWithoutDaemon(dataDir, parsed.data));
+  process.stdout.write(describe(result, throughDaemon !== undefined));
+}
+
+async function loginWithoutDaemon(dataDir: string, request: LocalLoginRequest): Promise<LocalLoginResult> {
+  const log = createLogger();
+  await ensureDataDir(dataDir, log);
+  const config = await ConfigFile.load(dataDir, log);
+  const result = await loginToRelay(config, request, { env: process.env, now: new Date() });
+  return { ...result, needsRestart: false };
+}
+
+function describe(result: LocalLoginResult, isThroughDaemon: boolean): string {
+  const lines = [
+    result.createdAccount
+      ? `Created account ${result.accountId} on ${result.serverUrl}; this computer is device ${result.deviceId}.`
+      : `Joined account ${result.accountId} on ${result.serverUrl}; this computer is device ${result.deviceId}.`,
+    `End-to-end key ${result.keyId} (${result.keySource}).`,
+  ];
+  if (!isThroughDaemon) lines.push("Start the daemon with: ringback run");
+  else if (result.needsRestart) {
+    lines.push("The running daemon started without a relay: restart it so that waiting reports are sent.");
+  } else lines.push("The running daemon uses the new identity now.");
+  lines.push("Add your phone or browser with: ringback pair");
+  return `${lines.join("\n")}\n`;
+}
+
+/** Everything on stdin, without the line break that ends it. */
+async function readPassphraseFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
+}
+
+/** Asks on the terminal without echoing what is typed. */
+async function askPassphrase(): Promise<string> {
+  const input = process.stdin;
+  if (!input.isTTY) throw new StartError("joining with a code needs the passphrase: use --passphrase-stdin");
+  process.stderr.write("Passphrase of the account: ");
+  input.setRawMode(true);
+  input.setEncoding("utf8");
+  input.resume();
+  return new Promise((resolve, reject) => {
+    let typed = "";
+    const finish = () => {
+      input.off("data", onData);
+      input.setRawMode(false);
+      input.pause();
+      process.stderr.write("\n");
+    };
+    const onData = (chunk: string) => {
+      for (const character of chunk) {
+        if (character === "\r" || character === "\n") {
+          finish();
+          resolve(typed);
+          return;
+        }
+        if (character === "\u0003") {
+          finish();
+          reject(new StartError("cancelled"));
+          return;
+        }
+        typed =
+          character === "\u007f" || character === "\b" ? [...typed].slice(0, -1).join("") : typed + character;
+      }
+    };
+    input.on("data", onData);
+  });
+}

@@ -1,0 +1,160 @@
+import type { AcceptResult } from "@ringback/outbox";
+import type { LocalLoginRequest, LocalLoginResult, PairingResult, Report } from "@ringback/protocol";
+import type { ConfigFile } from "../config-file.js";
+import { currentE2eKey } from "../e2e-key.js";
+import type { Logger } from "../logger.js";
+import { relayAddress } from "../relay-address.js";
+import { EventSessions } from "../replies/event-sessions.js";
+import { RepliesFile } from "../replies/replies-file.js";
+import { ReplyRunner } from "../replies/reply-runner.js";
+import type { SessionsFile } from "../sessions-file.js";
+import { loginToRelay } from "./login.js";
+import { createPairing } from "./pairing.js";
+import { RelayLink, type RelayLinkOptions } from "./relay-link.js";
+import { answerSettingsRequest, type LocalInterface } from "./settings-request.js";
+
+export interface RelayConnectionOptions {
+  dataDir: string;
+  config: ConfigFile;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  sessions: SessionsFile;
+  /** Tests shorten the reply run limit (REPLY_RUN_TIMEOUT_MS) and the link's reconnect waits. */
+  replyRunTimeoutMs?: number;
+  reconnectDelayMs?: RelayLinkOptions["reconnectDelayMs"];
+}
+
+/** The local interface the relayed settings requests run through, once the daemon listens. */
+export interface LocalInterfaceAccess {
+  app: LocalInterface;
+  localKey: string;
+  port(): number;
+}
+
+/**
+ * This computer's side of the relay: its identity, the link (relayed settings requests and replies), and the
+ * files replies need. `start` opens the link when daemon.json holds an identity; `login` switches to a new one.
+ */
+export class RelayConnection {
+  readonly #options: RelayConnectionOptions;
+  readonly #eventSessions: EventSessions;
+  readonly #replies: ReplyRunner;
+  /** Whether the outbox got a relay sender at start: without one, reports wait until the next start. */
+  readonly #hasSenderSinceStart: boolean;
+  #localInterface: LocalInterfaceAccess | null = null;
+  #link: RelayLink | null = null;
+
+  private constructor(options: RelayConnectionOptions, eventSessions: EventSessions, replies: RepliesFile) {
+    this.#options = options;
+    this.#eventSessions = eventSessions;
+    this.#hasSenderSinceStart = relayAddress(options.config, options.env) !== undefined;
+    this.#replies = new ReplyRunner({
+      replies,
+      eventSessions,
+      sessions: options.sessions,
+      key: () => currentE2eKey(options.config),
+      env: options.env,
+      log: options.log,
+      report: (status) => {
+        this.#link?.send(status);
+      },
+      runTimeoutMs: options.replyRunTimeoutMs,
+    });
+  }
+
+  /** Reads the replies and event-session files (replies cut short by the last stop are marked failed). */
+  static async load(options: RelayConnectionOptions): Promise<RelayConnection> {
+    const replies = await RepliesFile.load(options.dataDir, options.log, new Date());
+    const eventSessions = await EventSessions.load(options.dataDir, options.log);
+    return new RelayConnection(options, eventSessions, replies);
+  }
+
+  /** The outbox as the report route sees it: every local agent report is remembered for its replies. */
+  rememberingReports<Outbox extends { enqueue(report: Report): Promise<AcceptResult> }>(outbox: Outbox) {
+    return {
+      enqueue: (report: Report) => {
+        this.#eventSessions.remember(report);
+        return outbox.enqueue(report);
+      },
+    };
+  }
+
+  /** Opens the link when this computer has a relay identity; relayed settings requests run through `access`. */
+  start(access: LocalInterfaceAccess): void {
+    this.#localInterface = access;
+    this.#openLink();
+  }
+
+  /** `ringback login` through the running daemon: writes the identity, then reopens the link with it. */
+  async login(request: LocalLoginRequest): Promise<LocalLoginResult> {
+    const result = await loginToRelay(this.#options.config, request, {
+      env: this.#options.env,
+      now: new Date(),
+    });
+    this.#options.log(
+      `logged in to ${result.serverUrl}: account ${result.accountId}, this computer is ${result.deviceId}`,
+    );
+    await this.#link?.stop();
+    this.#link = null;
+    if (this.#localInterface) this.#openLink();
+    return { ...result, needsRestart: !this.#hasSenderSinceStart };
+  }
+
+  /** `ringback pair` / `POST /local/pairing`. */
+  createPairing(): Promise<PairingResult> {
+    return createPairing(this.#options.config, this.#options.env);
+  }
+
+  /** Stops running replies (reported failed while the link is still up), closes the link, flushes the files. */
+  async stop(): Promise<void> {
+    await this.#replies.stop();
+    await this.#link?.stop();
+    this.#link = null;
+    await this.#eventSessions.flush();
+  }
+
+  #openLink(): void {
+    const { config, env, log } = this.#options;
+    const relay = relayAddress(config, env);
+    if (!relay?.deviceToken) {
+      log("no relay identity (ringback login): replies and relayed settings wait until there is one");
+      return;
+    }
+    const link = new RelayLink({
+      serverUrl: relay.serverUrl,
+      deviceToken: relay.deviceToken,
+      log,
+      reconnectDelayMs: this.#options.reconnectDelayMs,
+      onMessage: (message) => {
+        if (message.type === "reply") {
+          void this.#replies.handle(message);
+          return;
+        }
+        void this.#answerSettings(link, message);
+      },
+    });
+    this.#link = link;
+    link.start();
+  }
+
+  async #answerSettings(
+    link: RelayLink,
+    message: Parameters<typeof answerSettingsRequest>[0],
+  ): Promise<void> {
+    const access = this.#localInterface;
+    if (!access) return;
+    try {
+      const answer = await answerSettingsRequest(message, {
+        key: currentE2eKey(this.#options.config),
+        app: access.app,
+        localKey: access.localKey,
+        port: access.port(),
+      });
+      link.send(answer);
+    } catch (error) {
+      this.#options.log(
+        `relayed settings request ${message.requestId} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}

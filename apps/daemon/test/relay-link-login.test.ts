@@ -1,0 +1,213 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { aad, keyId, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
+import { LocalLoginResult, PairingResult, SettingsResultPlaintext } from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { runCli } from "./helpers/cli-process.js";
+import {
+  type DaemonProcess,
+  daemonEnv,
+  readDaemonConfig,
+  readLocalKey,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+import { eventually } from "./helpers/eventually.js";
+import { pairDevice, redeem, relayCall } from "./helpers/relay-devices.js";
+import { type RelayProcess, startRelayProcess } from "./helpers/relay-process.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+const PASSPHRASE = "correct horse battery staple";
+
+let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let relay: RelayProcess;
+const daemons: DaemonProcess[] = [];
+
+function homeOf(name: string): string {
+  return join(directory.path, name);
+}
+
+function ringback(home: string, args: string[], stdin?: string) {
+  return runCli(args, daemonEnv(homeOf(home)), stdin);
+}
+
+beforeEach(async () => {
+  directory = await makeTemporaryDirectory();
+});
+
+afterEach(async () => {
+  for (const daemon of daemons.splice(0)) await daemon.kill();
+  await relay?.stop();
+  await directory.remove();
+});
+
+describe("ringback login", () => {
+  it("creates an account with this computer as its first device and keeps the token in daemon.json only", async () => {
+    relay = await startRelayProcess({ dataDir: homeOf("relay"), args: ["--open-signup"] });
+    const login = await ringback("laptop", ["login", "--server", relay.url, "--name", "laptop"]);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toMatch(
+      /^Created account acc_\S+ on http:\/\/127\.0\.0\.1:\d+; this computer is device dev_/,
+    );
+    const config = await readDaemonConfig(homeOf("laptop"));
+    expect(config.serverUrl).toBe(relay.url);
+    expect(config.relay).toEqual({
+      deviceToken: expect.any(String),
+      accountId: expect.stringMatching(/^acc_/),
+      deviceId: expect.stringMatching(/^dev_/),
+    });
+    expect((await stat(join(homeOf("laptop"), CONFIG_FILE))).mode & 0o777).toBe(0o600);
+    const token = config.relay?.deviceToken ?? "missing";
+    expect(`${login.stdout}${login.stderr}`).not.toContain(token);
+    const devices = await relayCall(relay.url, "GET", "/v1/devices", { token });
+    expect(devices.body.devices).toEqual([expect.objectContaining({ name: "laptop", kind: "computer" })]);
+  });
+
+  it("asks for the relay's claim code, and creates the account with it", async () => {
+    relay = await startRelayProcess({ dataDir: homeOf("relay") });
+    expect(relay.claimCode).toMatch(/^\d{3}-\d{3}-\d{3}$/);
+    const refused = await ringback("laptop", ["login", "--server", relay.url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/needs its claim code.*--claim-code/);
+    expect((await readDaemonConfig(homeOf("laptop"))).relay).toBeUndefined();
+    const login = await ringback("laptop", [
+      "login",
+      "--server",
+      relay.url,
+      "--claim-code",
+      relay.claimCode ?? "",
+    ]);
+    expect(login.code).toBe(0);
+    const closed = await ringback("other", ["login", "--server", relay.url]);
+    expect(closed.stderr).toMatch(/already has its account: join it with a pairing link/);
+  });
+
+  it("joins with a pairing link and adopts its key; with a code and the passphrase it derives the same key", async () => {
+    relay = await startRelayProcess({ dataDir: homeOf("relay"), args: ["--open-signup"] });
+    const first = await ringback(
+      "laptop",
+      ["login", "--server", relay.url, "--passphrase-stdin"],
+      `${PASSPHRASE}\n`,
+    );
+    expect(first.stdout).toMatch(/End-to-end key [0-9a-f]{16} \(passphrase\)/);
+    const laptop = await readDaemonConfig(homeOf("laptop"));
+    const laptopKeyId = await keyId(parseKey(laptop.e2e?.key ?? ""));
+
+    const pairing = PairingResult.parse(JSON.parse((await ringback("laptop", ["pair", "--json"])).stdout));
+    const joined = await ringback("desktop", ["login", pairing.link, "--name", "desktop"]);
+    expect(joined.code).toBe(0);
+    expect(joined.stdout).toContain(`Joined account ${laptop.relay?.accountId}`);
+    const desktop = await readDaemonConfig(homeOf("desktop"));
+    expect(desktop.e2e).toMatchObject({ key: laptop.e2e?.key, source: "imported" });
+    expect(desktop.relay?.accountId).toBe(laptop.relay?.accountId);
+
+    const code = PairingResult.parse(JSON.parse((await ringback("laptop", ["pair", "--json"])).stdout)).code;
+    const tooShort = await ringback(
+      "server",
+      ["login", code, "--server", relay.url, "--passphrase-stdin"],
+      "short",
+    );
+    expect(tooShort.code).toBe(1);
+    expect(tooShort.stderr).toMatch(/12 characters/);
+    const withCode = await ringback(
+      "server",
+      ["login", code, "--server", relay.url, "--passphrase-stdin"],
+      PASSPHRASE,
+    );
+    expect(withCode.code).toBe(0);
+    const server = await readDaemonConfig(homeOf("server"));
+    expect(await keyId(parseKey(server.e2e?.key ?? ""))).toBe(laptopKeyId);
+    expect(server.e2e?.source).toBe("passphrase");
+    const devices = await relayCall(relay.url, "GET", "/v1/devices", { token: server.relay?.deviceToken });
+    expect(devices.body.devices.map((device: { name: string }) => device.name)).toEqual([
+      expect.any(String),
+      "desktop",
+      expect.any(String),
+    ]);
+  });
+});
+
+describe("ringback pair", () => {
+  it("prints the pairing link with the key in its fragment, a QR code, the code and its expiry", async () => {
+    relay = await startRelayProcess({ dataDir: homeOf("relay"), args: ["--open-signup"] });
+    await ringback("laptop", ["login", "--server", relay.url]);
+    const key = (await readDaemonConfig(homeOf("laptop"))).e2e?.key ?? "";
+    const pair = await ringback("laptop", ["pair"]);
+    expect(pair.code).toBe(0);
+    const link = pair.stdout.match(/^(http\S+#pair=\S+)$/m)?.[1] ?? "";
+    const code = link.match(/#pair=(\d{6})&/)?.[1] ?? "";
+    expect(link).toBe(`${relay.url}/#pair=${code}&key=${key}&server=${encodeURIComponent(relay.url)}`);
+    expect(pair.stdout).toContain("▄");
+    expect(pair.stdout).toContain(`the code ${code}`);
+    expect(pair.stdout).toMatch(/Valid once, until/);
+    const phone = await redeem(relay.url, code, "phone");
+    expect(phone.accountId).toBe((await readDaemonConfig(homeOf("laptop"))).relay?.accountId);
+  });
+
+  it("says to log in first when this computer has no relay identity", async () => {
+    const pair = await ringback("laptop", ["pair"]);
+    expect(pair.code).toBe(1);
+    expect(pair.stderr).toMatch(/not logged in to a relay yet: run `ringback login`/);
+  });
+});
+
+describe("login and pairing through the running daemon", () => {
+  it("logs in through POST /local/login, links at once, and keeps the identity through later settings writes", async () => {
+    relay = await startRelayProcess({ dataDir: homeOf("relay"), args: ["--open-signup"] });
+    const daemon = await startDaemonProcess(homeOf("laptop"));
+    daemons.push(daemon);
+    const env = daemonEnv(homeOf("laptop"), { RINGBACK_PORT: String(daemon.port) });
+    const login = await runCli(["login", "--server", relay.url], env);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain("restart it so that waiting reports are sent");
+    await eventually(() => daemon.stderr().includes("relay link open"));
+    const localKey = await readLocalKey(homeOf("laptop"));
+    const local = (path: string, method: string, body?: unknown) =>
+      fetch(`${daemon.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // The daemon wrote daemon.json itself: a later write of its own keeps the identity.
+    expect(
+      (await local("/llm/settings", "PUT", { baseUrl: "http://127.0.0.1:9", apiKey: "k-1234", model: "m" }))
+        .status,
+    ).toBe(200);
+    const config = await readDaemonConfig(homeOf("laptop"));
+    expect(config.relay?.accountId).toMatch(/^acc_/);
+
+    const pairing = PairingResult.parse(await (await local("/local/pairing", "POST")).json());
+    expect(pairing).toMatchObject({
+      serverUrl: relay.url,
+      key: config.e2e?.key,
+      code: expect.stringMatching(/^\d{6}$/),
+    });
+    const phone = await redeem(relay.url, pairing.code, "phone");
+
+    // The new link answers a relayed request at once.
+    const requestId = "req-1";
+    const key = parseKey(pairing.key);
+    const answer = await relayCall(relay.url, "POST", `/v1/devices/${config.relay?.deviceId}/settings`, {
+      token: phone.deviceToken,
+      body: {
+        requestId,
+        sealed: await sealJson(key, aad.settingsRequest(requestId), { method: "GET", path: "/llm/settings" }),
+      },
+    });
+    expect(answer.status).toBe(200);
+    const result = SettingsResultPlaintext.parse(
+      await openJson(key, aad.settingsResult(requestId), answer.body.sealed),
+    );
+    expect(result).toMatchObject({ status: 200, body: { channel: { model: "m" } } });
+
+    const relogin = await local("/local/login", "POST", { serverUrl: relay.url, deviceName: "laptop again" });
+    const second = LocalLoginResult.parse(await relogin.json());
+    expect(second.deviceId).not.toBe(config.relay?.deviceId);
+    expect(JSON.stringify(second)).not.toContain(
+      (await readDaemonConfig(homeOf("laptop"))).relay?.deviceToken,
+    );
+    await eventually(() => daemon.stderr().split("relay link open").length === 3);
+    const extra = await pairDevice(relay.url, phone.deviceToken, "browser");
+    expect(extra.accountId).toBe(phone.accountId);
+  });
+});

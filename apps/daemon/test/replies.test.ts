@@ -1,0 +1,254 @@
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { aad, type E2eKey, generateKey, openJson, sealJson } from "@ringback/e2e-crypto";
+import {
+  CANNOT_DECRYPT_REPLY,
+  type DaemonToRelayMessage,
+  REPLY_STDERR_TAIL_CHARS,
+  ReplyErrorPlaintext,
+} from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EventSessions } from "../src/runtime/replies/event-sessions.js";
+import { INTERRUPTED_REASON, REPLIES_FILE, RepliesFile } from "../src/runtime/replies/replies-file.js";
+import { ReplyRunner } from "../src/runtime/replies/reply-runner.js";
+import { SessionsFile } from "../src/runtime/sessions-file.js";
+import { eventually } from "./helpers/eventually.js";
+import { type FakeAgent, makeFakeAgent } from "./helpers/fake-agent.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+type ReplyStatusMessage = Extract<DaemonToRelayMessage, { type: "reply-status" }>;
+
+let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let dataDir: string;
+let project: string;
+let agent: FakeAgent;
+let key: E2eKey;
+let statuses: ReplyStatusMessage[];
+let runners: ReplyRunner[];
+
+beforeEach(async () => {
+  directory = await makeTemporaryDirectory();
+  dataDir = join(directory.path, "home");
+  project = join(directory.path, "project");
+  await mkdir(dataDir, { mode: 0o700 });
+  await mkdir(project);
+  await mkdir(join(directory.path, "agent"));
+  agent = await makeFakeAgent(join(directory.path, "agent"));
+  key = generateKey();
+  statuses = [];
+  runners = [];
+});
+
+afterEach(async () => {
+  for (const runner of runners) await runner.stop();
+  await directory.remove();
+});
+
+async function startRunner(options: { runTimeoutMs?: number } = {}) {
+  const log = () => undefined;
+  const eventSessions = await EventSessions.load(dataDir, log);
+  const runner = new ReplyRunner({
+    replies: await RepliesFile.load(dataDir, log, new Date()),
+    eventSessions,
+    sessions: await SessionsFile.load(dataDir, log),
+    key: () => key,
+    env: { PATH: process.env.PATH, RINGBACK_CLAUDE_BIN: agent.bin, RINGBACK_CODEX_BIN: agent.bin },
+    log,
+    report: (status) => {
+      if (status.type === "reply-status") statuses.push(status);
+    },
+    ...options,
+  });
+  runners.push(runner);
+  return { runner, eventSessions };
+}
+
+function rememberEvent(
+  eventSessions: EventSessions,
+  eventId: string,
+  source: "claude-code" | "codex" = "claude-code",
+  cwd = project,
+) {
+  eventSessions.remember({
+    eventId,
+    source,
+    occurredAt: new Date().toISOString(),
+    text: "done",
+    sessionId: `session-of-${eventId}`,
+    cwd,
+  });
+}
+
+async function reply(replyId: string, eventId: string, text: string, sealingKey: E2eKey = key) {
+  return {
+    type: "reply" as const,
+    replyId,
+    eventId,
+    sealed: await sealJson(sealingKey, aad.reply(eventId), { replyId, text }),
+  };
+}
+
+async function sealedReason(status: ReplyStatusMessage | undefined): Promise<string> {
+  if (!status?.sealedReason) throw new Error("no sealed reason");
+  const opened = await openJson(key, aad.replyError(status.replyId), status.sealedReason);
+  return ReplyErrorPlaintext.parse(opened).reason;
+}
+
+describe("replies resume the agent session", () => {
+  it("resumes a Claude Code session in its directory with the reply and reports delivered on exit 0", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await runner.handle(await reply("reply-1", "evt_1", "Keep the old API for a month."));
+    expect(await agent.runs()).toEqual([
+      { argv: ["--resume", "session-of-evt_1", "-p", "Keep the old API for a month."], cwd: project },
+    ]);
+    expect(statuses).toEqual([{ type: "reply-status", replyId: "reply-1", status: "delivered" }]);
+  });
+
+  it("resumes a Codex thread with exec resume, skipping the git check only outside a git repository", async () => {
+    const { runner, eventSessions } = await startRunner();
+    const repository = join(directory.path, "repository");
+    await mkdir(join(repository, ".git"), { recursive: true });
+    await mkdir(join(repository, "src"));
+    rememberEvent(eventSessions, "evt_plain", "codex");
+    rememberEvent(eventSessions, "evt_repo", "codex", join(repository, "src"));
+    await runner.handle(await reply("reply-plain", "evt_plain", "Ship it."));
+    await runner.handle(await reply("reply-repo", "evt_repo", "Ship it too."));
+    expect(await agent.runs()).toEqual([
+      {
+        argv: ["exec", "--skip-git-repo-check", "resume", "session-of-evt_plain", "Ship it."],
+        cwd: project,
+      },
+      { argv: ["exec", "resume", "session-of-evt_repo", "Ship it too."], cwd: join(repository, "src") },
+    ]);
+  });
+
+  it("passes a reply that starts with '-' as the prompt, never as an option", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await runner.handle(await reply("reply-1", "evt_1", "--dangerously-skip-permissions please"));
+    expect((await agent.runs())[0]?.argv).toEqual([
+      "--resume",
+      "session-of-evt_1",
+      "-p",
+      " --dangerously-skip-permissions please",
+    ]);
+  });
+});
+
+describe("at most once per reply", () => {
+  it("records the reply as running before the agent starts and ignores a resend while it runs", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await agent.behave({ sleepMs: 800 });
+    const message = await reply("reply-1", "evt_1", "Go on.");
+    const first = runner.handle(message);
+    await eventually(async () => (await agent.runs()).length === 1);
+    const file = JSON.parse(await readFile(join(dataDir, REPLIES_FILE), "utf8"));
+    expect(file.replies["reply-1"]).toMatchObject({ eventId: "evt_1", state: "running" });
+    expect((await stat(join(dataDir, REPLIES_FILE))).mode & 0o777).toBe(0o600);
+    await runner.handle(message);
+    expect(statuses).toEqual([]);
+    await first;
+    expect(await agent.runs()).toHaveLength(1);
+    expect(statuses).toEqual([{ type: "reply-status", replyId: "reply-1", status: "delivered" }]);
+  });
+
+  it("answers a resend of a finished reply with its final status again, without running it", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    const message = await reply("reply-1", "evt_1", "Go on.");
+    await runner.handle(message);
+    await runner.handle(message);
+    expect(await agent.runs()).toHaveLength(1);
+    expect(statuses.map((status) => status.status)).toEqual(["delivered", "delivered"]);
+  });
+
+  it("reports a reply found running at start as interrupted by a daemon restart, and never reruns it", async () => {
+    await writeFile(
+      join(dataDir, REPLIES_FILE),
+      JSON.stringify({
+        version: 1,
+        replies: {
+          "reply-1": {
+            eventId: "evt_1",
+            state: "running",
+            reason: null,
+            isPlaintextReason: false,
+            startedAt: new Date().toISOString(),
+            finishedAt: null,
+          },
+        },
+      }),
+      { mode: 0o600 },
+    );
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await runner.handle(await reply("reply-1", "evt_1", "Go on."));
+    expect(await agent.runs()).toEqual([]);
+    expect(statuses[0]?.status).toBe("failed");
+    expect(await sealedReason(statuses[0])).toBe(INTERRUPTED_REASON);
+  });
+
+  it("stops a running agent when the daemon stops, and the reply fails as interrupted", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await agent.behave({ sleepMs: 20_000 });
+    const handled = runner.handle(await reply("reply-1", "evt_1", "Go on."));
+    await eventually(async () => (await agent.runs()).length === 1);
+    await runner.stop();
+    await handled;
+    expect(await sealedReason(statuses[0])).toBe(INTERRUPTED_REASON);
+    const file = JSON.parse(await readFile(join(dataDir, REPLIES_FILE), "utf8"));
+    expect(file.replies["reply-1"].state).toBe("failed");
+  });
+});
+
+describe("failed replies", () => {
+  it("answers a reply sealed with another key with the plaintext reason 'cannot decrypt reply'", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await runner.handle(await reply("reply-1", "evt_1", "Go on.", generateKey()));
+    expect(await agent.runs()).toEqual([]);
+    expect(statuses).toEqual([
+      { type: "reply-status", replyId: "reply-1", status: "failed", plaintextReason: CANNOT_DECRYPT_REPLY },
+    ]);
+  });
+
+  it("keeps the last characters of stderr as the sealed reason when the agent exits non-zero", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    const stderr = `${"x".repeat(3000)}THE-END`;
+    await agent.behave({ stderr, exitCode: 3 });
+    await runner.handle(await reply("reply-1", "evt_1", "Go on."));
+    expect(statuses[0]).toMatchObject({ status: "failed", sealedReason: expect.stringMatching(/^e2e1\./) });
+    expect(statuses[0]?.plaintextReason).toBeUndefined();
+    const reason = await sealedReason(statuses[0]);
+    expect(reason).toBe(`agent exited with code 3: ${stderr.slice(-REPLY_STDERR_TAIL_CHARS)}`);
+  });
+
+  it("stops an agent that runs past the limit and reports it failed", async () => {
+    const { runner, eventSessions } = await startRunner({ runTimeoutMs: 300 });
+    rememberEvent(eventSessions, "evt_1");
+    await agent.behave({ sleepMs: 20_000 });
+    await runner.handle(await reply("reply-1", "evt_1", "Go on."));
+    expect(statuses[0]?.status).toBe("failed");
+    expect(await sealedReason(statuses[0])).toBe("stopped after 0.3 seconds");
+  });
+
+  it("fails a reply to an event this computer does not know, without running anything", async () => {
+    const { runner } = await startRunner();
+    await runner.handle(await reply("reply-1", "evt_unknown", "Go on."));
+    expect(await agent.runs()).toEqual([]);
+    expect(await sealedReason(statuses[0])).toMatch(/does not know the agent session/);
+  });
+
+  it("fails a reply whose sealed id is not its own (a replay under another id)", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    const original = await reply("reply-1", "evt_1", "Go on.");
+    await runner.handle({ ...original, replyId: "reply-2" });
+    expect(await agent.runs()).toEqual([]);
+    expect(statuses[0]).toMatchObject({ replyId: "reply-2", status: "failed" });
+  });
+});
