@@ -48,6 +48,19 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
       response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
     if (url.pathname === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
     if (url.pathname === "/v1/accounts" && request.method === "POST") return json(201, credentials);
+    // This device is the account's only one: no computer to relay daemon requests to.
+    if (url.pathname === "/v1/devices" && request.method === "GET") {
+      const device = {
+        id: credentials.deviceId,
+        name: "This browser",
+        kind: "browser",
+        createdAt: new Date(0).toISOString(),
+        lastSeenAt: null,
+        online: true,
+        isCurrent: true,
+      };
+      return json(200, { devices: [device] });
+    }
     if (url.pathname === "/v1/stream") {
       response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
       response.write("retry: 100\n\n");

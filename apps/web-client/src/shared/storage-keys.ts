@@ -24,5 +24,28 @@ export const FORM_OF_ADDRESS_KEY = "formOfAddress";
 export const SOUND_ENABLED_KEY = "soundEnabled";
 /** The SSE id of the last event this device handled, sent as `Last-Event-ID` after a restart. */
 export const LAST_EVENT_ID_KEY = "lastEventId";
+/** Ring modes (name, time ranges, repeat days, rule, on/off). */
+export const RING_MODES_KEY = "ringModes";
+/** Which tone each ringtone item (incoming call, call waiting) uses. */
+export const RINGTONE_CHOICES_KEY = "ringtoneChoices";
+/** The list of the user's ringtone files (name, type, size, when added), without their audio. */
+export const RINGTONE_INDEX_KEY = "ringtoneFiles";
+/** A user's ringtone file (its audio) is stored as `ringtone.<id>`. */
+export const RINGTONE_FILE_PREFIX = "ringtone.";
+export function ringtoneFileKey(id: string): string {
+  return `${RINGTONE_FILE_PREFIX}${id}`;
+}
+/** The project and agent (and workspace) used by the last dispatch. */
+export const DISPATCH_LAST_USED_KEY = "dispatchLastUsed";
+/** The report (brief) language chosen in the app; absent means it follows the system. */
+export const REPORT_LANGUAGE_KEY = "reportLanguage";
+/** The interface language: follow the system, Chinese or English. */
+export const INTERFACE_LANGUAGE_KEY = "interfaceLanguage";
+/** This device's own language-model channel, for in-call questions (its key never leaves the device but to the model). */
+export const QUESTION_CHANNEL_KEY = "questionChannel";
+/** The computer (relay device id) whose daemon this device's settings and dispatches go to. */
+export const COMPUTER_KEY = "computerDeviceId";
+/** The watched tracker workspaces as last read from the daemon (ids only), for showing calls. */
+export const WATCHED_WORKSPACES_KEY = "watchedWorkspaces";
 /** Stored by older versions; discarded at start (the spec: an old shared secret is dropped). */
 export const LEGACY_KEYS = ["sharedSecret"] as const;

@@ -18,9 +18,11 @@ const controller = new AppController({
   store: typeof indexedDB === "undefined" ? createMemoryStore() : createIdbStore(),
   voice: createBrowserSpeech(),
   ringer: createWebAudioRinger(),
+  waitingRinger: createWebAudioRinger(),
   notifier: createCallNotifier(),
   href,
   userAgent: navigator.userAgent,
+  preferredLanguages: navigator.languages,
   isPageHidden: () => document.hidden,
 });
 

@@ -1,4 +1,5 @@
-import { type Tone, toneBursts } from "./tones.js";
+import type { RingSound } from "./ring-sound.js";
+import { CLASSIC_TONE, type Tone, toneBursts } from "./tones.js";
 
 /** What rings: a tone generated in the page. Honest about autoplay: it says when the browser keeps it silent. */
 export interface Ringer {
@@ -6,7 +7,8 @@ export interface Ringer {
   readonly isSoundBlocked: boolean;
   /** Call from a user gesture: unlocks sound for this page. Resolves true when sound can play. */
   unlock(): Promise<boolean>;
-  start(tone: Tone): void;
+  /** Plays until `stop`; replaces whatever was playing. */
+  start(sound: RingSound): void;
   stop(): void;
 }
 
@@ -18,12 +20,17 @@ const TONE_GAIN = 0.15;
 /** Fade in and out so a burst does not click. */
 const FADE_S = 0.01;
 
+const FALLBACK_TONE: Tone = CLASSIC_TONE;
+
 /** A ringer on WebAudio: oscillators scheduled on the audio clock, so the cadence is exact. */
 export function createWebAudioRinger(): Ringer {
   const AudioContextClass = typeof AudioContext === "undefined" ? undefined : AudioContext;
   let context: AudioContext | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let nodes: OscillatorNode[] = [];
+  let fileSource: AudioBufferSourceNode | null = null;
+  let playing = 0;
+  const decoded = new Map<string, Promise<AudioBuffer>>();
 
   const audio = (): AudioContext | null => {
     if (!context && AudioContextClass) context = new AudioContextClass();
@@ -44,12 +51,33 @@ export function createWebAudioRinger(): Ringer {
       }
       return ctx.state === "running";
     },
-    start(tone) {
+    start(sound) {
       this.stop();
       const ctx = audio();
-      if (!ctx) return;
+      if (!ctx || sound.kind === "silent") return;
       // Without a gesture this stays suspended; the page then shows the ringing screen and a notification.
       ctx.resume().catch(() => undefined);
+      if (sound.kind === "file") {
+        const turn = playing;
+        if (!decoded.has(sound.id)) decoded.set(sound.id, ctx.decodeAudioData(sound.data.slice(0)));
+        decoded
+          .get(sound.id)!
+          .then((buffer) => {
+            if (turn !== playing) return;
+            fileSource = ctx.createBufferSource();
+            fileSource.buffer = buffer;
+            fileSource.loop = true;
+            fileSource.connect(ctx.destination);
+            fileSource.start();
+          })
+          .catch(() => {
+            // An undecodable file rings with the classic tone rather than not at all.
+            decoded.delete(sound.id);
+            if (turn === playing) this.start({ kind: "tone", tone: FALLBACK_TONE });
+          });
+        return;
+      }
+      const tone = sound.tone;
       const startedAt = ctx.currentTime;
       let scheduledUntilMs = 0;
       const schedule = () => {
@@ -67,6 +95,13 @@ export function createWebAudioRinger(): Ringer {
       timer = setInterval(schedule, SCHEDULE_EVERY_MS);
     },
     stop() {
+      playing += 1;
+      try {
+        fileSource?.stop();
+      } catch {
+        // Not started yet.
+      }
+      fileSource = null;
       clearInterval(timer);
       timer = undefined;
       for (const node of nodes) {

@@ -5,7 +5,7 @@ import {
   LATE_CALL_THRESHOLD_MS,
   type SealedReportPayload,
 } from "@ringback/protocol";
-import type { RingSchedule } from "../schedule/ring-schedule.js";
+import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
 import { isMoreUrgent, sortCalls } from "./call-order.js";
 import {
   type CallOutcome,

@@ -34,10 +34,15 @@ export type MissedReason =
   | "interrupted"
   | "expired";
 
-/** The delivery status of one reply sent after hang-up (filled by part 2). */
+/**
+ * The delivery status of one reply sent after hang-up: `queued` until the computer settles it, then `delivered` or
+ * `failed` with the decrypted reason (or the relay's plaintext one, such as "cannot decrypt reply").
+ */
 export interface ReplyDelivery {
   readonly status: string;
   readonly reason: string | null;
+  /** The failure reason was sealed and could not be opened with this device's key. */
+  readonly isReasonUnreadable?: boolean;
   readonly at: string;
 }
 
@@ -77,9 +82,12 @@ export interface ConversationEntry {
   readonly at: string;
 }
 
+/** The user's statement that settled an open question of the brief (see questions/decisions.ts). */
 export interface DecisionEntry {
   readonly text: string;
   readonly at: string;
+  /** The open question it settles. */
+  readonly question?: string;
 }
 
 export interface SentReply {

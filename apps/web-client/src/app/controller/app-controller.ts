@@ -1,12 +1,13 @@
+import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import {
   type CallStatusWrite,
   type IssueRefresh,
-  RefreshIssuesResponse,
   type RelayedEvent,
+  type ReplyStatusChange,
+  RingbackError,
 } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";
 import type { Ringer } from "../audio/ringer.js";
-import { DEFAULT_INCOMING_TONE } from "../audio/tones.js";
 import {
   type CallAction,
   type CallEffect,
@@ -15,9 +16,23 @@ import {
   reduceCalls,
   ringingCall,
 } from "../calls/call-machine.js";
-import type { CallRecord } from "../calls/call-record.js";
+import {
+  type CallRecord,
+  type ConversationEntry,
+  type DecisionEntry,
+  type ReplyDelivery,
+  withStatus,
+} from "../calls/call-record.js";
 import { missedIdsInTab } from "../calls/calls-page.js";
 import { applyIssueRefresh, issueRefreshBatches } from "../calls/issue-refresh.js";
+import { NoComputerError } from "../daemon/computer-choice.js";
+import { DaemonClient } from "../daemon/daemon-client.js";
+import { hasDaemonCode, isDaemonUnreachable } from "../daemon/daemon-error.js";
+import {
+  type InterfaceLanguage,
+  type InterfaceLanguageChoice,
+  resolveInterfaceLanguage,
+} from "../i18n/interface-language.js";
 import { defaultDeviceName, deviceKindOf } from "../pairing/device-name.js";
 import {
   createAccount,
@@ -28,22 +43,35 @@ import {
 } from "../pairing/pairing-flow.js";
 import { hasPairingFragment } from "../pairing/pairing-link.js";
 import { CallStream, type StreamConnection } from "../relay/call-stream.js";
-import { relayDaemonRequest } from "../relay/daemon-request.js";
 import { OpenCallError, type OpenCallProblem, openRelayedEvent } from "../relay/open-call.js";
 import { RelayClient } from "../relay/relay-client.js";
-import { ALWAYS_RING, type RingSchedule } from "../schedule/ring-schedule.js";
+import { deliveryFromStatus, laterDelivery, newReplyId, sealReply } from "../replies/reply.js";
+import { BriefLanguageSync, type BriefLanguageSyncState } from "../report-language/brief-language-sync.js";
+import { defaultReportLanguage } from "../report-language/default-language.js";
+import type { ReportLocale } from "../report-language/locales.js";
+import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
+import { RingtoneFiles } from "../ringtones/ringtone-files.js";
 import { CallRecordsStore, loadAnsweredIds, saveAnsweredIds } from "../storage/call-records.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { LocalSettings, type Pairing } from "../storage/local-settings.js";
+import { LocalSettings, type Pairing, type QuestionChannel } from "../storage/local-settings.js";
 import { type BriefScript, briefScript, scriptSentences } from "../voice/brief-script.js";
 import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-platform.js";
 import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
+import { DaemonAccess } from "./daemon-access.js";
+import { RingModesController } from "./ring-modes-controller.js";
+import { RingtonesController } from "./ringtones-controller.js";
 import { type StatusWriteOutcome, StatusWriter } from "./status-writer.js";
 
 /** How often the ring schedule is evaluated for "a non-ringing period begins before answer". */
 export const SCHEDULE_CHECK_MS = 15_000;
 
 export type AppPhase = "loading" | "welcome" | "ready";
+
+/** Why the device is on the welcome page again. */
+export type WelcomeNotice = "device-removed" | "removed-here";
+
+/** Whether the computer's end-to-end key is this device's (Settings › Encryption checks it with a relayed request). */
+export type ComputerKeyCheck = "matches" | "differs" | "offline" | "no-computer";
 
 /** A relayed call this device could not open: shown on the idle page, without content. */
 export interface UnreadableCall {
@@ -67,20 +95,35 @@ export interface AppView {
   /** The address the app was opened with when it carried a pairing link. */
   readonly pairingLink: string | null;
   /** Why the device is on the welcome page again, e.g. removed on another device. */
-  readonly notice: string | null;
+  readonly notice: WelcomeNotice | null;
+  readonly interfaceLanguageChoice: InterfaceLanguageChoice;
+  /** The interface's texts: the choice, or the system's language when it follows the system. */
+  readonly interfaceLanguage: InterfaceLanguage;
+  /** The report language chosen in the app; null when it follows the system. */
+  readonly reportLanguageChoice: ReportLocale | null;
+  /** The report language in effect: the choice, or the system's default. */
+  readonly reportLanguage: string;
+  readonly briefLanguageSync: BriefLanguageSyncState;
+  /** This device's own language model for in-call questions. */
+  readonly questionChannel: QuestionChannel | null;
 }
 
 export interface AppDependencies {
   readonly store: KeyValueStore;
   readonly voice: VoicePlatform;
   readonly ringer: Ringer;
+  /** Plays the call-waiting tone of a dispatch and ringtone previews; apart from the incoming-call ringer. */
+  readonly waitingRinger: Ringer;
   readonly notifier: CallNotifier;
+  /** Overrides the ring modes (tests of the call lifecycle). */
   readonly schedule?: RingSchedule;
   readonly now?: () => Date;
   readonly fetch?: typeof fetch;
   /** The page's address (`location.href`), read for a pairing link, and the web app's address for new links. */
   readonly href: string;
   readonly userAgent: string;
+  /** `navigator.languages`: the interface and report languages follow it by default. */
+  readonly preferredLanguages?: readonly string[];
   readonly isPageHidden?: () => boolean;
 }
 
@@ -94,6 +137,10 @@ export class AppController {
   readonly #listeners = new Set<(view: AppView) => void>();
   readonly #settings: LocalSettings;
   readonly #records: CallRecordsStore;
+  readonly ringModes: RingModesController;
+  readonly ringtones: RingtonesController;
+  readonly daemon: DaemonAccess;
+  #briefLanguage: BriefLanguageSync | null = null;
   readonly #prepared = new Map<string, { script: BriefScript; voice: PreparedVoice }>();
   #stream: CallStream | null = null;
   #writer: StatusWriter | null = null;
@@ -104,6 +151,19 @@ export class AppController {
   constructor(private readonly deps: AppDependencies) {
     this.#settings = new LocalSettings(deps.store);
     this.#records = new CallRecordsStore(deps.store);
+    this.ringModes = new RingModesController(this.#settings, () =>
+      this.#dispatch({ type: "schedule-check" }),
+    );
+    this.ringtones = new RingtonesController(
+      this.#settings,
+      new RingtoneFiles(deps.store),
+      deps.waitingRinger,
+    );
+    this.daemon = new DaemonAccess(this.#settings, () => ({
+      relay: this.client(),
+      key: this.#requirePairing().key,
+    }));
+    const preferred = deps.preferredLanguages ?? [];
     this.#view = {
       phase: "loading",
       pairing: null,
@@ -117,6 +177,12 @@ export class AppController {
       formOfAddress: null,
       pairingLink: hasPairingFragment(deps.href) ? deps.href : null,
       notice: null,
+      interfaceLanguageChoice: "system",
+      interfaceLanguage: resolveInterfaceLanguage("system", preferred),
+      reportLanguageChoice: null,
+      reportLanguage: defaultReportLanguage(preferred),
+      briefLanguageSync: { status: "idle" },
+      questionChannel: null,
     };
   }
 
@@ -131,13 +197,29 @@ export class AppController {
 
   async start(): Promise<void> {
     await this.#settings.discardLegacy();
-    const [pairing, voice, formOfAddress, hasEnabledSound] = await Promise.all([
-      this.#settings.loadPairing(),
-      this.#settings.loadVoice(),
-      this.#settings.loadFormOfAddress(),
-      this.#settings.isSoundEnabled(),
-    ]);
-    this.#update({ voice, formOfAddress, hasEnabledSound });
+    const [pairing, voice, formOfAddress, hasEnabledSound, interfaceChoice, reportChoice, questionChannel] =
+      await Promise.all([
+        this.#settings.loadPairing(),
+        this.#settings.loadVoice(),
+        this.#settings.loadFormOfAddress(),
+        this.#settings.isSoundEnabled(),
+        this.#settings.loadInterfaceLanguage(),
+        this.#settings.loadReportLanguage(),
+        this.#settings.loadQuestionChannel(),
+        this.ringModes.load(),
+        this.ringtones.load(),
+        this.daemon.load(),
+      ]);
+    this.#update({
+      voice,
+      formOfAddress,
+      hasEnabledSound,
+      questionChannel,
+      interfaceLanguageChoice: interfaceChoice,
+      interfaceLanguage: resolveInterfaceLanguage(interfaceChoice, this.deps.preferredLanguages ?? []),
+      reportLanguageChoice: reportChoice,
+      reportLanguage: reportChoice ?? defaultReportLanguage(this.deps.preferredLanguages ?? []),
+    });
     if (!pairing) {
       this.#update({ phase: "welcome" });
       return;
@@ -148,8 +230,10 @@ export class AppController {
   stop(): void {
     this.#stream?.close();
     this.#writer?.stop();
+    this.#briefLanguage?.stop();
     clearInterval(this.#scheduleTimer);
     this.deps.ringer.stop();
+    this.deps.waitingRinger.stop();
   }
 
   /** Settles when every record change so far is on the device. */
@@ -252,7 +336,6 @@ export class AppController {
    */
   async refreshIssues(): Promise<void> {
     const pairing = this.#requirePairing();
-    const client = this.client();
     const byComputer = new Map<string, CallRecord[]>();
     for (const record of Object.values(this.#view.calls.records)) {
       if (!record.issue || !record.fromDeviceId) continue;
@@ -260,19 +343,12 @@ export class AppController {
     }
     const refreshes: IssueRefresh[] = [];
     for (const [computerId, records] of byComputer) {
+      const daemon = new DaemonClient(this.client(), pairing.key, computerId);
       try {
-        for (const issues of issueRefreshBatches(records)) {
-          const response = await relayDaemonRequest(client, pairing.key, computerId, {
-            method: "POST",
-            path: "/tracker/issues",
-            body: { issues },
-          });
-          const parsed = RefreshIssuesResponse.safeParse(response.body);
-          if (response.status !== 200 || !parsed.success) break;
-          refreshes.push(...parsed.data.issues);
-        }
+        for (const issues of issueRefreshBatches(records))
+          refreshes.push(...(await daemon.refreshIssues(issues)).issues);
       } catch {
-        // Offline, timed out or another key: the calls keep the values they have.
+        // Offline, timed out, not set up or another key: the calls keep the values they have.
       }
     }
     if (refreshes.length === 0) return;
@@ -308,14 +384,20 @@ export class AppController {
     return inviteDevice(this.client(), this.#requirePairing(), webAppUrl);
   }
 
-  listVoices(): Promise<VoiceOption[]> {
-    return this.deps.voice.listVoices();
+  listVoices(settings: VoiceSettings = this.#view.voice): Promise<VoiceOption[]> {
+    return this.deps.voice.listVoices(settings);
   }
 
-  /** Settings › Voice: reads a sentence with the chosen voice and speed. */
-  async sampleVoice(text: string, language: string): Promise<void> {
+  /** Settings › Voice: reads a sentence with the chosen voice and speed, in the report language. */
+  async sampleVoice(text: string): Promise<void> {
+    const language = this.#view.reportLanguage;
     const voice = await this.deps.voice.prepare([text], language, this.#view.voice);
     await voice.speak(text);
+  }
+
+  /** The voice platform, for in-call answers read aloud. */
+  get voicePlatform(): VoicePlatform {
+    return this.deps.voice;
   }
 
   async saveVoice(voice: VoiceSettings): Promise<void> {
@@ -323,17 +405,104 @@ export class AppController {
     this.#update({ voice: await this.#settings.loadVoice() });
   }
 
+  async saveFormOfAddress(value: string): Promise<void> {
+    await this.#settings.saveFormOfAddress(value);
+    this.#update({ formOfAddress: await this.#settings.loadFormOfAddress() });
+  }
+
+  async setInterfaceLanguage(choice: InterfaceLanguageChoice): Promise<void> {
+    await this.#settings.saveInterfaceLanguage(choice);
+    this.#update({
+      interfaceLanguageChoice: choice,
+      interfaceLanguage: resolveInterfaceLanguage(choice, this.deps.preferredLanguages ?? []),
+    });
+  }
+
+  /** Settings › Report language: saved here, then sent to the daemon (`PUT /brief/language`). Null follows the system. */
+  async setReportLanguage(choice: ReportLocale | null): Promise<void> {
+    await this.#settings.saveReportLanguage(choice);
+    const reportLanguage = choice ?? defaultReportLanguage(this.deps.preferredLanguages ?? []);
+    this.#update({ reportLanguageChoice: choice, reportLanguage });
+    await this.#briefLanguage?.send(reportLanguage);
+  }
+
+  async saveQuestionChannel(channel: QuestionChannel | null): Promise<void> {
+    await this.#settings.saveQuestionChannel(channel);
+    this.#update({ questionChannel: channel });
+  }
+
+  /**
+   * Settings › Encryption: this device's key becomes the one derived from the phrase (the phrase is not kept). The
+   * computer's key cannot be replaced from here (the relay refuses `/e2e/*` with 403 `not_relayed`), so the user
+   * sets the same phrase on the computer; the answer says whether the computer already has it.
+   */
+  async changeKey(phrase: string): Promise<ComputerKeyCheck> {
+    const key = await deriveKeyFromPassphrase(phrase);
+    const pairing = { ...this.#requirePairing(), key };
+    await this.#settings.saveKey(key);
+    this.#update({ pairing });
+    return this.checkComputerKey();
+  }
+
+  /** Asks the computer something harmless through the relay: another key gives 400 `undecryptable_request`. */
+  async checkComputerKey(): Promise<ComputerKeyCheck> {
+    try {
+      await (await this.daemon.client()).briefLanguage();
+      return "matches";
+    } catch (error) {
+      if (error instanceof NoComputerError) return "no-computer";
+      if (hasDaemonCode(error, "undecryptable_request")) return "differs";
+      if (isDaemonUnreachable(error)) return "offline";
+      return "matches";
+    }
+  }
+
+  /** Who is calling, as the screens show it; with several watched workspaces the workspace comes first. */
+  callerName(record: CallRecord): string {
+    return callerName(record, this.daemon.view.watchedWorkspaces.length > 1);
+  }
+
+  // Conversation and replies -----------------------------------------------------------------------------------
+
+  /** Keeps the in-call conversation and decisions in the call record. */
+  async saveConversation(
+    eventId: string,
+    change: { conversation: ConversationEntry[]; decisions: DecisionEntry[] },
+  ): Promise<void> {
+    this.#changeContent(eventId, change);
+    await this.#persisting;
+  }
+
+  /**
+   * A reply after hang-up: sealed for the computer that reported the call and sent through the relay; its delivery
+   * status then arrives on the stream and shows in the call's history record.
+   */
+  async sendReply(eventId: string, text: string): Promise<void> {
+    const record = this.#view.calls.records[eventId];
+    if (!record) throw new Error("This call is no longer on this device.");
+    const replyId = newReplyId();
+    const request = await sealReply(this.#requirePairing().key, eventId, replyId, text);
+    const accepted = await this.client().sendReply(eventId, request);
+    const sentAt = (this.deps.now?.() ?? new Date()).toISOString();
+    const current = this.#view.calls.records[eventId] ?? record;
+    this.#changeContent(eventId, { replies: [...current.replies, { replyId, text, sentAt }] });
+    this.#setDelivery(eventId, replyId, { status: accepted.status, reason: null, at: sentAt });
+    await this.#persisting;
+  }
+
   /** Any tap or key on the page: browsers allow sound from then on, so a later call rings out loud. */
   async unlockSound(): Promise<void> {
     await this.deps.ringer.unlock();
     this.#update({ isSoundBlocked: this.deps.ringer.isSoundBlocked });
+    await this.deps.waitingRinger.unlock();
     if (this.#ringingId !== null && !this.deps.ringer.isSoundBlocked)
-      this.deps.ringer.start(DEFAULT_INCOMING_TONE);
+      this.deps.ringer.start(this.ringtones.sound("incoming"));
   }
 
   /** The first-visit "enable sound" gesture: unlocks audio for this page and asks for notifications. */
   async enableSound(): Promise<void> {
     await this.deps.ringer.unlock();
+    await this.deps.waitingRinger.unlock();
     await this.#settings.setSoundEnabled();
     await this.deps.notifier.requestPermission();
     this.#update({
@@ -341,11 +510,11 @@ export class AppController {
       notificationPermission: this.deps.notifier.permission,
     });
     // A call already ringing silently starts sounding now.
-    if (this.#ringingId !== null) this.deps.ringer.start(DEFAULT_INCOMING_TONE);
+    if (this.#ringingId !== null) this.deps.ringer.start(this.ringtones.sound("incoming"));
   }
 
   /** This device was removed (401 or the relay said so): back to the welcome page, history kept. */
-  async deviceRemoved(notice: string): Promise<void> {
+  async deviceRemoved(notice: WelcomeNotice = "device-removed"): Promise<void> {
     this.stop();
     await this.#settings.clearPairing();
     this.#stream = null;
@@ -395,7 +564,8 @@ export class AppController {
       lastEventId,
       fetch: this.deps.fetch,
       handlers: {
-        onCall: (event) => this.#onCall(pairing, event),
+        onCall: (event) => this.#onCall(event),
+        onReplyStatus: (change) => this.#onReplyStatus(change),
         onCallStatus: (change) =>
           this.#dispatch({
             type: "remote-status",
@@ -413,23 +583,39 @@ export class AppController {
           if (connection === "open") this.#writer?.flush().catch(() => undefined);
         },
         onDeviceRemoved: () => {
-          this.deviceRemoved("This device was removed from the account.").catch(() => undefined);
+          this.deviceRemoved("device-removed").catch(() => undefined);
         },
       },
     });
     this.#stream.start();
-    const schedule = this.deps.schedule ?? ALWAYS_RING;
-    if (schedule !== ALWAYS_RING) {
-      this.#scheduleTimer = setInterval(() => this.#dispatch({ type: "schedule-check" }), SCHEDULE_CHECK_MS);
+    // "A non-ringing period begins before answer": checked often enough that a ringing call stops near the minute.
+    this.#scheduleTimer = setInterval(() => this.#dispatch({ type: "schedule-check" }), SCHEDULE_CHECK_MS);
+    this.#briefLanguage = new BriefLanguageSync(
+      (language) => this.#putBriefLanguage(language),
+      (briefLanguageSync) => this.#update({ briefLanguageSync }),
+    );
+    // At start: the daemon writes briefs in the app's report language.
+    this.#briefLanguage.send(this.#view.reportLanguage).catch(() => undefined);
+    this.daemon.refreshWatchedWorkspaces().catch(() => undefined);
+  }
+
+  async #putBriefLanguage(language: string): Promise<void> {
+    try {
+      await (await this.daemon.client()).putBriefLanguage(language);
+    } catch (error) {
+      // No computer has joined yet: wait for one as for a computer that is offline.
+      if (error instanceof NoComputerError) throw new RingbackError("computer_offline", error.message);
+      throw error;
     }
   }
 
-  async #onCall(pairing: Pairing, event: RelayedEvent): Promise<void> {
+  async #onCall(event: RelayedEvent): Promise<void> {
     const existing = this.#view.calls.records[event.eventId];
     let payload = existing?.payload;
     if (!payload) {
       try {
-        payload = await openRelayedEvent(pairing.key, event);
+        // The key now, not at connect time: Settings › Encryption may have replaced it.
+        payload = await openRelayedEvent(this.#requirePairing().key, event);
       } catch (error) {
         if (!(error instanceof OpenCallError)) throw error;
         const unreadable = this.#view.unreadable.filter((call) => call.eventId !== event.eventId);
@@ -451,11 +637,51 @@ export class AppController {
     }
   }
 
+  async #onReplyStatus(change: ReplyStatusChange): Promise<void> {
+    if (!this.#view.calls.records[change.eventId]) return;
+    const delivery = await deliveryFromStatus(this.#requirePairing().key, change);
+    this.#setDelivery(change.eventId, change.replyId, delivery);
+  }
+
+  /** A reply's delivery status: merged only into the call's status fields. */
+  #setDelivery(eventId: string, replyId: string, delivery: ReplyDelivery): void {
+    const record = this.#view.calls.records[eventId];
+    if (!record) return;
+    const merged = laterDelivery(record.status.replyDeliveries[replyId], delivery);
+    const updated = withStatus(record, {
+      replyDeliveries: { ...record.status.replyDeliveries, [replyId]: merged },
+    });
+    const before = this.#view.calls;
+    const calls = { ...before, records: { ...before.records, [eventId]: updated } };
+    this.#persist(before, calls);
+    this.#update({ calls });
+  }
+
+  /** What the user said about a call: merged into the stored record's content, its status left as stored. */
+  #changeContent(
+    eventId: string,
+    change: Partial<Pick<CallRecord, "conversation" | "decisions" | "replies">>,
+  ): void {
+    const record = this.#view.calls.records[eventId];
+    if (!record) return;
+    const calls = {
+      ...this.#view.calls,
+      records: { ...this.#view.calls.records, [eventId]: { ...record, ...change } },
+    };
+    this.#update({ calls });
+    this.#persisting = this.#persisting
+      .then(async () => {
+        const { evicted } = await this.#records.saveContent(eventId, change);
+        if (evicted.length > 0) this.#forget(evicted);
+      })
+      .catch((error: unknown) => console.error("Could not save call records.", error));
+  }
+
   #dispatch(action: CallAction): void {
     const before = this.#view.calls;
     const transition = reduceCalls(before, action, {
       now: this.deps.now?.() ?? new Date(),
-      schedule: this.deps.schedule ?? ALWAYS_RING,
+      schedule: this.deps.schedule ?? this.ringModes.schedule,
       deviceId: this.#view.pairing?.identity.deviceId ?? "",
     });
     if (transition.model === before) return;
@@ -522,7 +748,7 @@ export class AppController {
 
   #onStatusWritten(eventId: string, status: CallStatusWrite, outcome: StatusWriteOutcome): void {
     if (outcome.kind === "device-removed") {
-      this.deviceRemoved("This device was removed from the account.").catch(() => undefined);
+      this.deviceRemoved("device-removed").catch(() => undefined);
       return;
     }
     if (status !== "answered") return;
@@ -544,12 +770,12 @@ export class AppController {
     }
     this.#ringingId = ringingId;
     if (!ringing) return;
-    this.deps.ringer.start(DEFAULT_INCOMING_TONE);
+    this.deps.ringer.start(this.ringtones.sound("incoming"));
     const isSoundBlocked = this.deps.ringer.isSoundBlocked;
     this.#update({ isSoundBlocked });
     if (isSoundBlocked || this.deps.isPageHidden?.()) {
       const script = this.script(ringing);
-      this.deps.notifier.show(ringing.eventId, callerName(ringing), script.title).catch(() => undefined);
+      this.deps.notifier.show(ringing.eventId, this.callerName(ringing), script.title).catch(() => undefined);
     }
   }
 
@@ -559,9 +785,15 @@ export class AppController {
   }
 }
 
-/** Who is calling: the tracker project, else the agent. */
-export function callerName(record: CallRecord): string {
+/**
+ * Who is calling: the tracker project (after its workspace when several workspaces are watched), else the agent.
+ */
+export function callerName(record: CallRecord, isWorkspaceShown = false): string {
   const project = record.issue?.projectName;
-  if (record.source === "tracker") return project ?? record.payload.report.tracker?.agentName ?? "Tracker";
+  if (record.source === "tracker") {
+    const name = project ?? record.payload.report.tracker?.agentName ?? "Tracker";
+    const workspace = record.issue?.workspaceName ?? record.issue?.workspaceId;
+    return isWorkspaceShown && workspace ? `${workspace} / ${name}` : name;
+  }
   return record.source === "claude-code" ? "Claude Code" : "Codex";
 }

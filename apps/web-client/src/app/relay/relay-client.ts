@@ -16,6 +16,9 @@ import {
   RelayedEvent as RelayedEventSchema,
   type RelaySetup,
   RelaySetup as RelaySetupSchema,
+  type ReplyAccepted,
+  ReplyAccepted as ReplyAcceptedSchema,
+  type ReplyRequest,
   type SettingsRelayRequest,
   type SettingsRelayResult,
   SettingsRelayResult as SettingsRelayResultSchema,
@@ -86,6 +89,16 @@ export class RelayClient {
     return this.#request("POST", `/v1/calls/${encodeURIComponent(eventId)}/status`, CallStatusResultSchema, {
       status,
     });
+  }
+
+  /** `POST /v1/calls/<eventId>/replies`: a sealed reply for the computer that reported the call (idempotent on replyId). */
+  sendReply(eventId: string, request: ReplyRequest): Promise<ReplyAccepted> {
+    return this.#request(
+      "POST",
+      `/v1/calls/${encodeURIComponent(eventId)}/replies`,
+      ReplyAcceptedSchema,
+      request,
+    );
   }
 
   /** `POST /v1/devices/<computerId>/settings`: a sealed daemon request, answered by the computer's sealed result. */

@@ -61,6 +61,20 @@ export class CallRecordsStore {
     return { ...(await this.save(record)), record };
   }
 
+  /**
+   * What the user said about a call (conversation, decisions, sent replies): merged into the stored record, whose
+   * status fields stay as stored.
+   */
+  async saveContent(
+    eventId: string,
+    change: Partial<Pick<CallRecord, "conversation" | "decisions" | "replies">>,
+  ): Promise<SaveResult & { record: CallRecord | null }> {
+    const existing = await this.store.get<CallRecord>(callRecordKey(eventId));
+    if (!existing) return { evicted: [], record: null };
+    const record = { ...existing, ...change };
+    return { ...(await this.save(record)), record };
+  }
+
   async remove(eventId: string): Promise<void> {
     await this.store.delete(callRecordKey(eventId));
     this.index.delete(eventId);

@@ -1,6 +1,6 @@
 import { generateKey } from "@ringback/e2e-crypto";
 import { describe, expect, it } from "vitest";
-import { SPEECH_SPEED_MAX } from "../voice/voice-settings.js";
+import { DEFAULT_VOICE_SETTINGS, SPEECH_SPEED_MAX } from "../voice/voice-settings.js";
 import { LocalSettings } from "./local-settings.js";
 import { createMemoryStore } from "./memory-key-value.js";
 
@@ -41,6 +41,10 @@ describe("local settings", () => {
   it("clamps a stored speech speed to 0.5x-2x", async () => {
     const store = createMemoryStore();
     await store.set("voice", { voiceURI: "v1", speed: 9 });
-    expect(await new LocalSettings(store).loadVoice()).toEqual({ voiceURI: "v1", speed: SPEECH_SPEED_MAX });
+    expect(await new LocalSettings(store).loadVoice()).toEqual({
+      ...DEFAULT_VOICE_SETTINGS,
+      voiceURI: "v1",
+      speed: SPEECH_SPEED_MAX,
+    });
   });
 });

@@ -1,15 +1,28 @@
 import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
-import { DeviceCredentials } from "@ringback/protocol";
+import { DeviceCredentials, LlmChannel } from "@ringback/protocol";
 import { z } from "zod";
 import {
+  COMPUTER_KEY,
+  DISPATCH_LAST_USED_KEY,
   E2E_KEY_KEY,
   FORM_OF_ADDRESS_KEY,
   IDENTITY_KEY,
+  INTERFACE_LANGUAGE_KEY,
   LAST_EVENT_ID_KEY,
   LEGACY_KEYS,
+  QUESTION_CHANNEL_KEY,
+  REPORT_LANGUAGE_KEY,
+  RING_MODES_KEY,
+  RINGTONE_CHOICES_KEY,
   SOUND_ENABLED_KEY,
   VOICE_SETTINGS_KEY,
+  WATCHED_WORKSPACES_KEY,
 } from "../../shared/storage-keys.js";
+import { type InterfaceLanguageChoice, isInterfaceLanguageChoice } from "../i18n/interface-language.js";
+import { isReportLocale, type ReportLocale } from "../report-language/locales.js";
+import type { RingMode } from "../ring-schedule/ring-mode.js";
+import { readStoredModes } from "../ring-schedule/stored-modes.js";
+import { type RingtoneChoices, readRingtoneChoices } from "../ringtones/ringtone-items.js";
 import { clampSpeed, DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
 import type { KeyValueStore } from "./key-value.js";
 
@@ -23,7 +36,30 @@ export interface Pairing {
   readonly key: E2eKey;
 }
 
-const StoredVoiceSettings = z.object({ voiceURI: z.string().nullable(), speed: z.number() });
+/** Part 1 stored only `voiceURI` and `speed`; the rest defaults. */
+const StoredVoiceSettings = z.object({
+  platform: z.enum(["browser", "speech-endpoint"]).catch("browser").default("browser"),
+  voiceURI: z.string().nullable(),
+  speed: z.number(),
+  voicesByLanguage: z.record(z.string(), z.string()).catch({}).default({}),
+  endpoint: z
+    .object({ baseUrl: z.string(), apiKey: z.string(), model: z.string(), hasSpeed: z.boolean() })
+    .nullable()
+    .catch(null)
+    .default(null),
+});
+
+/** This device's own language-model channel, for in-call questions (streaming chat completions). */
+export const QuestionChannel = LlmChannel.pick({ baseUrl: true, apiKey: true, model: true });
+export type QuestionChannel = z.infer<typeof QuestionChannel>;
+
+/** The project and agent of the last dispatch (and its workspace, when several are watched). */
+export const DispatchLastUsed = z.object({
+  workspaceId: z.string().nullable(),
+  projectId: z.string().nullable(),
+  agentId: z.string().nullable(),
+});
+export type DispatchLastUsed = z.infer<typeof DispatchLastUsed>;
 
 /** The device's local settings (the spec's "Local settings" record), in IndexedDB. There is no login. */
 export class LocalSettings {
@@ -52,6 +88,11 @@ export class LocalSettings {
     await this.store.delete(LAST_EVENT_ID_KEY);
   }
 
+  /** A new end-to-end key for this device (Settings › Encryption); the identity and stream position stay. */
+  async saveKey(key: E2eKey): Promise<void> {
+    await this.store.set(E2E_KEY_KEY, key);
+  }
+
   /** Forgets the identity and key (the device was removed); call history stays on the device. */
   async clearPairing(): Promise<void> {
     await this.store.delete(IDENTITY_KEY);
@@ -62,14 +103,90 @@ export class LocalSettings {
   async loadVoice(): Promise<VoiceSettings> {
     const stored = StoredVoiceSettings.safeParse(await this.store.get(VOICE_SETTINGS_KEY));
     if (!stored.success) return DEFAULT_VOICE_SETTINGS;
-    return { voiceURI: stored.data.voiceURI, speed: clampSpeed(stored.data.speed) };
+    return { ...stored.data, speed: clampSpeed(stored.data.speed) };
   }
 
   async saveVoice(settings: VoiceSettings): Promise<void> {
-    await this.store.set(VOICE_SETTINGS_KEY, {
-      voiceURI: settings.voiceURI,
-      speed: clampSpeed(settings.speed),
-    });
+    await this.store.set(VOICE_SETTINGS_KEY, { ...settings, speed: clampSpeed(settings.speed) });
+  }
+
+  async saveFormOfAddress(value: string): Promise<void> {
+    if (value.trim() === "") await this.store.delete(FORM_OF_ADDRESS_KEY);
+    else await this.store.set(FORM_OF_ADDRESS_KEY, value.trim());
+  }
+
+  async loadInterfaceLanguage(): Promise<InterfaceLanguageChoice> {
+    const value = await this.store.get<unknown>(INTERFACE_LANGUAGE_KEY);
+    return isInterfaceLanguageChoice(value) ? value : "system";
+  }
+
+  async saveInterfaceLanguage(choice: InterfaceLanguageChoice): Promise<void> {
+    await this.store.set(INTERFACE_LANGUAGE_KEY, choice);
+  }
+
+  /** The report language chosen in the app; null: it follows the system. */
+  async loadReportLanguage(): Promise<ReportLocale | null> {
+    const value = await this.store.get<unknown>(REPORT_LANGUAGE_KEY);
+    return isReportLocale(value) ? value : null;
+  }
+
+  async saveReportLanguage(language: ReportLocale | null): Promise<void> {
+    if (language === null) await this.store.delete(REPORT_LANGUAGE_KEY);
+    else await this.store.set(REPORT_LANGUAGE_KEY, language);
+  }
+
+  async loadRingModes(): Promise<RingMode[]> {
+    return readStoredModes(await this.store.get(RING_MODES_KEY));
+  }
+
+  async saveRingModes(modes: readonly RingMode[]): Promise<void> {
+    await this.store.set(RING_MODES_KEY, modes);
+  }
+
+  async loadRingtoneChoices(): Promise<RingtoneChoices> {
+    return readRingtoneChoices(await this.store.get(RINGTONE_CHOICES_KEY));
+  }
+
+  async saveRingtoneChoices(choices: RingtoneChoices): Promise<void> {
+    await this.store.set(RINGTONE_CHOICES_KEY, choices);
+  }
+
+  async loadQuestionChannel(): Promise<QuestionChannel | null> {
+    const parsed = QuestionChannel.safeParse(await this.store.get(QUESTION_CHANNEL_KEY));
+    return parsed.success ? parsed.data : null;
+  }
+
+  async saveQuestionChannel(channel: QuestionChannel | null): Promise<void> {
+    if (channel === null) await this.store.delete(QUESTION_CHANNEL_KEY);
+    else await this.store.set(QUESTION_CHANNEL_KEY, QuestionChannel.parse(channel));
+  }
+
+  /** The computer chosen for settings and dispatch; null: the account's first computer. */
+  async loadComputerId(): Promise<string | null> {
+    const value = await this.store.get<unknown>(COMPUTER_KEY);
+    return typeof value === "string" ? value : null;
+  }
+
+  async saveComputerId(deviceId: string): Promise<void> {
+    await this.store.set(COMPUTER_KEY, deviceId);
+  }
+
+  async loadWatchedWorkspaces(): Promise<string[]> {
+    const value = await this.store.get<unknown>(WATCHED_WORKSPACES_KEY);
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
+  }
+
+  async saveWatchedWorkspaces(ids: readonly string[]): Promise<void> {
+    await this.store.set(WATCHED_WORKSPACES_KEY, ids);
+  }
+
+  async loadDispatchLastUsed(): Promise<DispatchLastUsed> {
+    const parsed = DispatchLastUsed.safeParse(await this.store.get(DISPATCH_LAST_USED_KEY));
+    return parsed.success ? parsed.data : { workspaceId: null, projectId: null, agentId: null };
+  }
+
+  async saveDispatchLastUsed(lastUsed: DispatchLastUsed): Promise<void> {
+    await this.store.set(DISPATCH_LAST_USED_KEY, lastUsed);
   }
 
   async loadFormOfAddress(): Promise<string | null> {

@@ -1,29 +1,30 @@
 import type { KeyValueStore } from "./key-value.js";
 
 /**
- * A store in memory, for browsers without IndexedDB (some private modes) and for tests. With a capacity it
- * refuses writes past it the way a full browser storage does.
+ * A store in memory, for browsers without IndexedDB (some private modes) and for tests. Values are kept as
+ * structured clones, as IndexedDB keeps them (binary data included). With a capacity it refuses writes past it the
+ * way a full browser storage does; the size counted is the JSON text of each value.
  */
 export function createMemoryStore(options: { capacityBytes?: number } = {}): KeyValueStore {
-  const entries = new Map<string, string>();
-  const sizeWith = (key: string, text: string) => {
-    let size = key.length + text.length;
-    for (const [otherKey, otherText] of entries) {
-      if (otherKey !== key) size += otherKey.length + otherText.length;
+  const entries = new Map<string, { value: unknown; size: number }>();
+  const sizeWith = (key: string, size: number) => {
+    let total = key.length + size;
+    for (const [otherKey, other] of entries) {
+      if (otherKey !== key) total += otherKey.length + other.size;
     }
-    return size;
+    return total;
   };
   return {
     async get<T>(key: string) {
-      const text = entries.get(key);
-      return text === undefined ? undefined : (JSON.parse(text) as T);
+      const entry = entries.get(key);
+      return entry === undefined ? undefined : (structuredClone(entry.value) as T);
     },
     async set(key, value) {
-      const text = JSON.stringify(value);
-      if (options.capacityBytes !== undefined && sizeWith(key, text) > options.capacityBytes) {
+      const size = JSON.stringify(value)?.length ?? 0;
+      if (options.capacityBytes !== undefined && sizeWith(key, size) > options.capacityBytes) {
         throw Object.assign(new Error("The storage is full."), { name: "QuotaExceededError" });
       }
-      entries.set(key, text);
+      entries.set(key, { value: structuredClone(value), size });
     },
     async delete(key) {
       entries.delete(key);

@@ -1,6 +1,7 @@
+import { voiceForLanguage } from "./voice-choice.js";
+import { genderFromVoiceName } from "./voice-gender.js";
 import {
   type PreparedVoice,
-  pickVoice,
   type VoiceOption,
   type VoicePlatform,
   VoiceUnavailableError,
@@ -10,11 +11,17 @@ import { clampSpeed, type VoiceSettings } from "./voice-settings.js";
 /** Browsers load their voice list late; a call waits this long for it, then uses the default voice. */
 export const VOICES_WAIT_MS = 1_500;
 /** The Web Speech API's own rate range (0.1-10) holds the app's 0.5x-2x, so the app's range applies unchanged. */
-const SYNTHESIS_RATE_MIN = 0.1;
-const SYNTHESIS_RATE_MAX = 10;
+export const SYNTHESIS_RATE_RANGE = { min: 0.1, max: 10 } as const;
 
 function toOption(voice: SpeechSynthesisVoice): VoiceOption {
-  return { id: voice.voiceURI, name: voice.name, language: voice.lang, isDefault: voice.default };
+  const gender = genderFromVoiceName(voice.name);
+  return {
+    id: voice.voiceURI,
+    name: voice.name,
+    language: voice.lang,
+    isDefault: voice.default,
+    ...(gender ? { gender } : {}),
+  };
 }
 
 async function loadVoices(synthesis: SpeechSynthesis): Promise<SpeechSynthesisVoice[]> {
@@ -36,7 +43,6 @@ export function createBrowserSpeech(): VoicePlatform {
   const synthesis = typeof speechSynthesis === "undefined" ? undefined : speechSynthesis;
   return {
     id: "browser",
-    hasSpeed: true,
     async listVoices() {
       return synthesis ? (await loadVoices(synthesis)).map(toOption) : [];
     },
@@ -45,7 +51,7 @@ export function createBrowserSpeech(): VoicePlatform {
         throw new VoiceUnavailableError("This browser has no speech synthesis.");
       }
       const voices = await loadVoices(synthesis);
-      const picked = pickVoice(voices.map(toOption), settings.voiceURI, language);
+      const picked = voiceForLanguage(settings, voices.map(toOption), language);
       const voice = voices.find((candidate) => candidate.voiceURI === picked?.id) ?? null;
       // The whole utterance list is made before the call rings; speaking then starts at once.
       const utterances = new Map(
@@ -68,7 +74,7 @@ function utterance(
   const made = new SpeechSynthesisUtterance(text);
   made.lang = voice?.lang ?? language;
   if (voice) made.voice = voice;
-  made.rate = clampSpeed(settings.speed, SYNTHESIS_RATE_MIN, SYNTHESIS_RATE_MAX);
+  made.rate = clampSpeed(clampSpeed(settings.speed), SYNTHESIS_RATE_RANGE.min, SYNTHESIS_RATE_RANGE.max);
   return made;
 }
 

@@ -7,6 +7,8 @@ export interface VoiceOption {
   /** BCP 47 tag. */
   readonly language: string;
   readonly isDefault: boolean;
+  /** When the platform (or the voice's well-known name) says so; the language's first female voice is preferred. */
+  readonly gender?: "female" | "male";
 }
 
 /** A call's voice, ready before the call rings. */
@@ -18,14 +20,12 @@ export interface PreparedVoice {
 }
 
 /**
- * A voice platform: the browser's own speech synthesis by default; part 2 adds OpenAI-compatible speech endpoints,
- * whose `prepare` synthesises every sentence to audio before the call rings.
+ * A voice platform: the browser's own speech synthesis, or an OpenAI-compatible speech endpoint whose `prepare`
+ * synthesises every sentence to audio before the call rings. `prepare` reads the voice and speed from the settings.
  */
 export interface VoicePlatform {
   readonly id: string;
-  /** False for platforms without a speed parameter: the page says so. */
-  readonly hasSpeed: boolean;
-  listVoices(): Promise<VoiceOption[]>;
+  listVoices(settings: VoiceSettings): Promise<VoiceOption[]>;
   /** Prepares every sentence of a call; rejects with VoiceUnavailableError when it cannot (the call then does not ring). */
   prepare(sentences: readonly string[], language: string, settings: VoiceSettings): Promise<PreparedVoice>;
 }

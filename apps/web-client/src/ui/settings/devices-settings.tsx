@@ -20,7 +20,7 @@ export function DevicesSettings({ controller }: Props) {
   const fail = useCallback(
     (caught: unknown) => {
       if (isRelayError(caught) && caught.isDeviceRemoved) {
-        controller.deviceRemoved("This device was removed from the account.").catch(() => undefined);
+        controller.deviceRemoved("device-removed").catch(() => undefined);
         return;
       }
       setError(errorText(caught));
@@ -42,7 +42,7 @@ export function DevicesSettings({ controller }: Props) {
     if (!confirm(`Remove “${device.name}”? It stops receiving calls at once.`)) return;
     try {
       await controller.client().removeDevice(device.id);
-      if (device.isCurrent) await controller.deviceRemoved("You removed this device from the account.");
+      if (device.isCurrent) await controller.deviceRemoved("removed-here");
       else load();
     } catch (caught) {
       fail(caught);

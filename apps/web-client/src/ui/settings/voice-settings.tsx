@@ -55,11 +55,7 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
       </label>
       <button
         type="button"
-        onClick={() =>
-          controller
-            .sampleVoice("This is how your calls will sound.", navigator.language)
-            .catch(() => undefined)
-        }
+        onClick={() => controller.sampleVoice("This is how your calls will sound.").catch(() => undefined)}
       >
         Test the voice
       </button>

@@ -1,6 +1,6 @@
 import type { RelaySetup } from "@ringback/protocol";
 import { useEffect, useState } from "preact/hooks";
-import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import type { AppController, AppView, WelcomeNotice } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
 
 interface Props {
@@ -11,6 +11,11 @@ interface Props {
 type Busy = "link" | "code" | "create" | null;
 
 /** The welcome page: join with a pairing link, join with a code and the encryption phrase, or create an account. */
+const WELCOME_NOTICES: Record<WelcomeNotice, string> = {
+  "device-removed": "This device was removed from the account.",
+  "removed-here": "You removed this device from the account.",
+};
+
 export function WelcomeScreen({ controller, view }: Props) {
   const [deviceName, setDeviceName] = useState(controller.defaultDeviceName);
   const [link, setLink] = useState(view.pairingLink ?? "");
@@ -53,7 +58,7 @@ export function WelcomeScreen({ controller, view }: Props) {
     <main class="screen welcome" data-testid="welcome-screen">
       <h1>Ringback</h1>
       <p class="lead">Your agents call you when they finish.</p>
-      {view.notice && <p class="notice">{view.notice}</p>}
+      {view.notice && <p class="notice">{WELCOME_NOTICES[view.notice]}</p>}
       {error && (
         <p class="error" role="alert" data-testid="welcome-error">
           {error}

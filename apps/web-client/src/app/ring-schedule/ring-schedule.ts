@@ -1,6 +1,6 @@
 /**
- * Whether the device may ring at a moment. Part 1 rings at any time; the ring modes of part 2 (time ranges,
- * weekday repeat, "ring only in" / "do not ring in") implement this same interface.
+ * Whether the device may ring at a moment. The call reducer asks it when a report arrives, when a voice is ready and
+ * on every schedule check; `RingModesSchedule` answers from the user's ring modes.
  */
 export interface RingSchedule {
   isRingingAllowed(at: Date): boolean;

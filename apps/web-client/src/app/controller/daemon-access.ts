@@ -1,0 +1,72 @@
+import type { E2eKey } from "@ringback/e2e-crypto";
+import type { DeviceInfo } from "@ringback/protocol";
+import { chooseComputer, computersOf, NoComputerError } from "../daemon/computer-choice.js";
+import { DaemonClient } from "../daemon/daemon-client.js";
+import type { RelayClient } from "../relay/relay-client.js";
+import type { LocalSettings } from "../storage/local-settings.js";
+import { Observable } from "./observable.js";
+
+export interface DaemonAccessView {
+  /** The account's computers as the relay last listed them (with `online`); null before the first listing. */
+  readonly computers: readonly DeviceInfo[] | null;
+  readonly computerId: string | null;
+  /** Watched tracker workspaces as the daemon last said; several put the workspace before the project in calls. */
+  readonly watchedWorkspaces: readonly string[];
+}
+
+/**
+ * Which computer's daemon this device talks to, and a `DaemonClient` for it: every daemon request is relayed,
+ * sealed, to that computer. The choice is kept on the device.
+ */
+export class DaemonAccess extends Observable<DaemonAccessView> {
+  constructor(
+    private readonly settings: LocalSettings,
+    private readonly connection: () => { relay: RelayClient; key: E2eKey },
+  ) {
+    super({ computers: null, computerId: null, watchedWorkspaces: [] });
+  }
+
+  async load(): Promise<void> {
+    const [computerId, watchedWorkspaces] = await Promise.all([
+      this.settings.loadComputerId(),
+      this.settings.loadWatchedWorkspaces(),
+    ]);
+    this.update({ computerId, watchedWorkspaces });
+  }
+
+  /** Lists the account's computers and keeps (or makes) the choice. */
+  async refreshComputers(): Promise<readonly DeviceInfo[]> {
+    const { devices } = await this.connection().relay.listDevices();
+    const computerId = chooseComputer(devices, this.view.computerId);
+    if (computerId !== null && computerId !== this.view.computerId)
+      await this.settings.saveComputerId(computerId);
+    const computers = computersOf(devices);
+    this.update({ computers, computerId });
+    return computers;
+  }
+
+  async chooseComputer(computerId: string): Promise<void> {
+    await this.settings.saveComputerId(computerId);
+    this.update({ computerId });
+  }
+
+  /** A client for the chosen computer's daemon; rejects with NoComputerError when the account has none. */
+  async client(): Promise<DaemonClient> {
+    if (this.view.computerId === null) await this.refreshComputers();
+    const computerId = this.view.computerId;
+    if (computerId === null) throw new NoComputerError();
+    const { relay, key } = this.connection();
+    return new DaemonClient(relay, key, computerId);
+  }
+
+  /** Reads the watched workspaces from the daemon (for how calls show their project). */
+  async refreshWatchedWorkspaces(): Promise<void> {
+    const { settings } = await (await this.client()).trackerSettings();
+    await this.setWatchedWorkspaces(settings?.workspaces ?? []);
+  }
+
+  async setWatchedWorkspaces(ids: readonly string[]): Promise<void> {
+    await this.settings.saveWatchedWorkspaces(ids);
+    this.update({ watchedWorkspaces: [...ids] });
+  }
+}

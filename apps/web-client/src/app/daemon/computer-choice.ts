@@ -1,0 +1,27 @@
+import type { DeviceInfo } from "@ringback/protocol";
+
+/** No computer (a daemon's device) has joined the account: there is no daemon to ask. */
+export class NoComputerError extends Error {
+  override readonly name = "NoComputerError";
+  constructor() {
+    super("No computer running the Ringback daemon has joined this account.");
+  }
+}
+
+export function computersOf(devices: readonly DeviceInfo[]): DeviceInfo[] {
+  return devices.filter((device) => device.kind === "computer");
+}
+
+/**
+ * The computer whose daemon settings and dispatches go to: the one chosen before while it is still in the account,
+ * else the first computer online, else the first computer; null when the account has none.
+ */
+export function chooseComputer(devices: readonly DeviceInfo[], storedId: string | null): string | null {
+  const computers = computersOf(devices);
+  return (
+    computers.find((device) => device.id === storedId)?.id ??
+    computers.find((device) => device.online)?.id ??
+    computers[0]?.id ??
+    null
+  );
+}

@@ -1,0 +1,164 @@
+import type { E2eKey } from "@ringback/e2e-crypto";
+import {
+  type Attachment,
+  BriefLanguage,
+  type CreateDispatchRequest,
+  type DispatchIssuesRequest,
+  DispatchIssuesResponse,
+  DispatchListResponse,
+  type DispatchOptions,
+  DispatchOptions as DispatchOptionsSchema,
+  type DispatchRecord,
+  DispatchResponse,
+  DispatchStatusesResponse,
+  type IssueReference,
+  ListTrackerWorkspacesResponse,
+  LlmSettingsResponse,
+  type PutLlmSettingsRequest,
+  RefreshIssuesResponse,
+  RingbackError,
+  type SettingsRequestPlaintext,
+  TrackerSettingsResponse,
+  type UploadRequest,
+  UploadResponse,
+} from "@ringback/protocol";
+import { type ZodType, z } from "zod";
+import { relayDaemonRequest } from "../relay/daemon-request.js";
+import type { RelayClient } from "../relay/relay-client.js";
+import { daemonAnswerError, daemonError } from "./daemon-error.js";
+
+/** `PUT /brief/language` answers the language as saved; older daemons may answer nothing. */
+const PutBriefLanguageAnswer = z.unknown();
+
+/**
+ * The daemon's local interface, reached through the relay's settings relay: each call seals `{method, path, body}`
+ * for the chosen computer, opens the sealed `{status, body}`, checks the body against the protocol schema, and
+ * turns every failure into a `RingbackError` with the protocol's code (see `daemonError`).
+ */
+export class DaemonClient {
+  constructor(
+    private readonly relay: RelayClient,
+    private readonly key: E2eKey,
+    /** The computer's relay device id. */
+    readonly computerId: string,
+  ) {}
+
+  async call<T>(request: SettingsRequestPlaintext, schema: ZodType<T>): Promise<T> {
+    let answer: { status: number; body: unknown };
+    try {
+      answer = await relayDaemonRequest(this.relay, this.key, this.computerId, request);
+    } catch (error) {
+      throw daemonError(error);
+    }
+    if (answer.status < 200 || answer.status > 299) throw daemonAnswerError(answer.status, answer.body);
+    const parsed = schema.safeParse(answer.body);
+    if (!parsed.success) {
+      throw new RingbackError(
+        "internal_error",
+        `The computer's answer to ${request.method} ${request.path} has an unexpected shape.`,
+      );
+    }
+    return parsed.data;
+  }
+
+  // Tracker settings -------------------------------------------------------------------------------------------
+
+  trackerSettings() {
+    return this.call({ method: "GET", path: "/tracker/settings" }, TrackerSettingsResponse);
+  }
+
+  /** Without a token the saved one is used ("change workspaces" needs no token). */
+  trackerWorkspaces(token?: string) {
+    return this.call(
+      { method: "POST", path: "/tracker/workspaces", body: token ? { token } : {} },
+      ListTrackerWorkspacesResponse,
+    );
+  }
+
+  saveTrackerSettings(request: { token?: string; workspaceIds: string[] }) {
+    return this.call({ method: "PUT", path: "/tracker/settings", body: request }, z.unknown());
+  }
+
+  deleteTrackerSettings() {
+    return this.call({ method: "DELETE", path: "/tracker/settings" }, z.unknown());
+  }
+
+  refreshIssues(issues: IssueReference[]) {
+    return this.call({ method: "POST", path: "/tracker/issues", body: { issues } }, RefreshIssuesResponse);
+  }
+
+  // Dispatch ---------------------------------------------------------------------------------------------------
+
+  /** The first watched workspace's projects and agents, or another watched workspace's. */
+  dispatchOptions(workspaceId?: string): Promise<DispatchOptions> {
+    return workspaceId
+      ? this.call(
+          { method: "POST", path: "/tracker/dispatch/options", body: { workspaceId } },
+          DispatchOptionsSchema,
+        )
+      : this.call({ method: "GET", path: "/tracker/dispatch/options" }, DispatchOptionsSchema);
+  }
+
+  dispatchIssues(request: DispatchIssuesRequest) {
+    return this.call(
+      { method: "POST", path: "/tracker/dispatch/issues", body: request },
+      DispatchIssuesResponse,
+    );
+  }
+
+  dispatchStatuses(workspaceId?: string) {
+    return this.call(
+      { method: "POST", path: "/tracker/dispatch/statuses", body: workspaceId ? { workspaceId } : {} },
+      DispatchStatusesResponse,
+    );
+  }
+
+  async upload(request: UploadRequest): Promise<Attachment> {
+    return (await this.call({ method: "POST", path: "/tracker/uploads", body: request }, UploadResponse))
+      .attachment;
+  }
+
+  async createDispatch(request: CreateDispatchRequest): Promise<DispatchRecord> {
+    return (await this.call({ method: "POST", path: "/tracker/dispatches", body: request }, DispatchResponse))
+      .dispatch;
+  }
+
+  async lookupDispatch(id: string): Promise<DispatchRecord> {
+    return (
+      await this.call({ method: "POST", path: "/tracker/dispatches/lookup", body: { id } }, DispatchResponse)
+    ).dispatch;
+  }
+
+  async cancelDispatch(id: string): Promise<DispatchRecord> {
+    return (
+      await this.call({ method: "POST", path: "/tracker/dispatches/cancel", body: { id } }, DispatchResponse)
+    ).dispatch;
+  }
+
+  async listDispatches(): Promise<DispatchRecord[]> {
+    return (await this.call({ method: "GET", path: "/tracker/dispatches" }, DispatchListResponse)).dispatches;
+  }
+
+  // Language model and report language -------------------------------------------------------------------------
+
+  async llmSettings() {
+    return (await this.call({ method: "GET", path: "/llm/settings" }, LlmSettingsResponse)).channel;
+  }
+
+  async saveLlmSettings(request: PutLlmSettingsRequest) {
+    return (await this.call({ method: "PUT", path: "/llm/settings", body: request }, LlmSettingsResponse))
+      .channel;
+  }
+
+  async deleteLlmSettings() {
+    return (await this.call({ method: "DELETE", path: "/llm/settings" }, LlmSettingsResponse)).channel;
+  }
+
+  briefLanguage() {
+    return this.call({ method: "GET", path: "/brief/language" }, BriefLanguage);
+  }
+
+  async putBriefLanguage(language: string): Promise<void> {
+    await this.call({ method: "PUT", path: "/brief/language", body: { language } }, PutBriefLanguageAnswer);
+  }
+}

@@ -1,0 +1,50 @@
+import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
+import {
+  ReplyErrorPlaintext,
+  ReplyPlaintext,
+  type ReplyRequest,
+  type ReplyStatusChange,
+} from "@ringback/protocol";
+import type { ReplyDelivery } from "../calls/call-record.js";
+import { newRequestId } from "../relay/daemon-request.js";
+
+/** A reply id: minted here, so a resend of the same reply is the same reply (the relay is idempotent on it). */
+export function newReplyId(): string {
+  return `r_${newRequestId()}`;
+}
+
+/** The reply sealed for the computer (AAD `ringback/v1/reply/<eventId>`): the relay sees only ciphertext. */
+export async function sealReply(
+  key: E2eKey,
+  eventId: string,
+  replyId: string,
+  text: string,
+): Promise<ReplyRequest> {
+  const plaintext = ReplyPlaintext.parse({ replyId, text });
+  return { replyId, sealed: await sealJson(key, aad.reply(eventId), plaintext) };
+}
+
+/**
+ * A `reply-status` event as the call's history shows it: delivered, or failed with the reason the daemon sealed
+ * (AAD `ringback/v1/reply-error/<replyId>`), or the relay's plaintext reason ("cannot decrypt reply", "expired").
+ */
+export async function deliveryFromStatus(key: E2eKey, change: ReplyStatusChange): Promise<ReplyDelivery> {
+  const base = { status: change.status, at: change.at };
+  if (change.sealedReason) {
+    try {
+      const opened = ReplyErrorPlaintext.parse(
+        await openJson(key, aad.replyError(change.replyId), change.sealedReason),
+      );
+      return { ...base, reason: opened.reason };
+    } catch {
+      return { ...base, reason: null, isReasonUnreadable: true };
+    }
+  }
+  return { ...base, reason: change.plaintextReason };
+}
+
+/** A queued status never replaces delivered or failed: events may arrive after the answer to the send. */
+export function laterDelivery(existing: ReplyDelivery | undefined, next: ReplyDelivery): ReplyDelivery {
+  if (existing && existing.status !== "queued" && next.status === "queued") return existing;
+  return next;
+}

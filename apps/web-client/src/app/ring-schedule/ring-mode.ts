@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/** Days as `Date.getDay()` numbers them: 0 is Sunday. */
+export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+export const EVERY_DAY: readonly Weekday[] = WEEKDAYS;
+export const WORKDAYS: readonly Weekday[] = [1, 2, 3, 4, 5];
+
+/** "HH:MM" on a 24-hour clock; "24:00" is allowed as the end of a range (the end of the day). */
+export const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "must be HH:MM");
+
+/**
+ * A time range of a day. `start` before `end`: from start to end. `start` after `end`: the range crosses midnight,
+ * so within one day it covers 0:00 to `end` and `start` to 24:00. Equal: the whole day.
+ */
+export const TimeRange = z.object({ start: TimeOfDay, end: TimeOfDay });
+export type TimeRange = z.infer<typeof TimeRange>;
+
+/** "Ring only in these ranges" or "do not ring in these ranges". */
+export const RingRule = z.enum(["ring-only-in", "do-not-ring-in"]);
+export type RingRule = z.infer<typeof RingRule>;
+
+export const RING_MODE_PRESETS = ["work", "sleep"] as const;
+
+export const RingMode = z.object({
+  id: z.string().min(1),
+  /** The user's name for the mode; empty for a preinstalled mode never renamed (the screen names it). */
+  name: z.string(),
+  preset: z.enum(RING_MODE_PRESETS).nullable().default(null),
+  ranges: z.array(TimeRange).min(1),
+  /** The weekdays the mode applies to. */
+  repeat: z.array(z.number().int().min(0).max(6)).transform((days) => normaliseDays(days as Weekday[])),
+  rule: RingRule,
+  on: z.boolean(),
+});
+export type RingMode = z.infer<typeof RingMode>;
+
+export function normaliseDays(days: readonly Weekday[]): Weekday[] {
+  return [...new Set(days)].sort((a, b) => a - b);
+}
+
+/** Minutes since midnight of an "HH:MM" time. */
+export function minuteOf(time: string): number {
+  const [hours, minutes] = time.split(":").map(Number);
+  return (hours ?? 0) * 60 + (minutes ?? 0);
+}
+
+/** Whether a minute of the day (0-1439) falls in the range, read within one day (see TimeRange). */
+export function isInRange(range: TimeRange, minute: number): boolean {
+  const start = minuteOf(range.start);
+  const end = minuteOf(range.end);
+  if (start === end) return true;
+  if (start < end) return minute >= start && minute < end;
+  return minute >= start || minute < end;
+}
+
+/** Whether one mode lets the device ring at a minute of a day it applies to. */
+export function modeAllowsRinging(mode: RingMode, minute: number): boolean {
+  const isInAnyRange = mode.ranges.some((range) => isInRange(range, minute));
+  return mode.rule === "ring-only-in" ? isInAnyRange : !isInAnyRange;
+}
+
+export function appliesOn(mode: RingMode, weekday: Weekday): boolean {
+  return mode.on && mode.repeat.includes(weekday);
+}

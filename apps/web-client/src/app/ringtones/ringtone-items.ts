@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { CLASSIC_TONE, RINGBACK_TONE } from "../audio/tones.js";
+
+/** The two ringtone items: the incoming-call tone and the call-waiting tone (played while a dispatch is calling). */
+export const RINGTONE_ITEMS = ["incoming", "callWaiting"] as const;
+export type RingtoneItem = (typeof RINGTONE_ITEMS)[number];
+
+/**
+ * Which tone an item uses: `builtin:<id>`, `file:<id>` (a user's file on this device), or `silent` (call waiting
+ * only: "may be silent").
+ */
+export const ToneRef = z.string().regex(/^(?:builtin:[\w-]+|file:[\w-]+|silent)$/);
+export type ToneRef = z.infer<typeof ToneRef>;
+
+export const SILENT: ToneRef = "silent";
+
+export function builtinRef(id: string): ToneRef {
+  return `builtin:${id}`;
+}
+
+export function fileRef(id: string): ToneRef {
+  return `file:${id}`;
+}
+
+export type RingtoneChoices = Readonly<Record<RingtoneItem, ToneRef>>;
+
+/** Incoming calls ring "classic"; call waiting plays the 450 Hz ringback. */
+export const DEFAULT_RINGTONE_CHOICES: RingtoneChoices = {
+  incoming: builtinRef(CLASSIC_TONE.id),
+  callWaiting: builtinRef(RINGBACK_TONE.id),
+};
+
+export function readRingtoneChoices(stored: unknown): RingtoneChoices {
+  const parsed = z.object({ incoming: ToneRef, callWaiting: ToneRef }).partial().safeParse(stored);
+  const choices = { ...DEFAULT_RINGTONE_CHOICES, ...(parsed.success ? parsed.data : {}) };
+  // Only the call-waiting tone may be silent: an incoming call that cannot be heard is a missed call.
+  if (choices.incoming === SILENT) choices.incoming = DEFAULT_RINGTONE_CHOICES.incoming;
+  return choices;
+}
+
+/** The items that use a tone: deleting it asks first, naming them. */
+export function itemsUsing(choices: RingtoneChoices, ref: ToneRef): RingtoneItem[] {
+  return RINGTONE_ITEMS.filter((item) => choices[item] === ref);
+}
+
+/** After a tone is deleted, every item that used it goes back to its default. */
+export function withoutTone(choices: RingtoneChoices, ref: ToneRef): RingtoneChoices {
+  const next = { ...choices };
+  for (const item of itemsUsing(choices, ref)) next[item] = DEFAULT_RINGTONE_CHOICES[item];
+  return next;
+}

@@ -1,0 +1,14 @@
+import type { VoicePlatform } from "./voice-platform.js";
+import type { VoicePlatformId } from "./voice-settings.js";
+
+/** One voice platform for the app: each call goes to the platform the settings choose. */
+export function routedVoicePlatform(
+  platforms: Readonly<Record<VoicePlatformId, VoicePlatform>>,
+): VoicePlatform {
+  return {
+    id: "routed",
+    listVoices: (settings) => platforms[settings.platform].listVoices(settings),
+    prepare: (sentences, language, settings) =>
+      platforms[settings.platform].prepare(sentences, language, settings),
+  };
+}
