@@ -136,7 +136,7 @@ say();
 say(`Relay and web app: ${relayUrl}   (data: ${relayDataDir})`);
 say(`Daemon: ${daemonLine.replace(/^ringback daemon listening on /, "")}   (data: ${dataDir})`);
 say();
-say("Open this link on your phone or in a browser to pair it (valid 10 minutes, once):");
+// `ringback pair` says what to open and how long it is valid.
 say(daemonCli(["pair"]).trimEnd());
 say();
 say("Then make it ring, from another terminal:");
