@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
-import type { CallStatusWrite, DeviceCredentials } from "@ringback/protocol";
+import type { CallStatusWrite, DeviceCredentials, ReplyRequest, ReplyStatusChange } from "@ringback/protocol";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -19,10 +19,23 @@ export interface StatusWrite {
   readonly authorization: string | undefined;
 }
 
+export interface ReplyWrite {
+  readonly eventId: string;
+  readonly request: ReplyRequest;
+}
+
+/** How the computer settles the replies the page sends (pushed as `reply-status` on the newest stream). */
+export type ReplyOutcome = Pick<ReplyStatusChange, "status" | "sealedReason" | "plaintextReason">;
+/** A fixed outcome, or one made for the reply (a reason sealed for its replyId). */
+export type ReplyOutcomeSource = ReplyOutcome | ((reply: ReplyWrite) => Promise<ReplyOutcome>);
+
 export interface TestRelayServer extends AsyncDisposable {
   readonly origin: string;
   readonly credentials: DeviceCredentials;
   readonly statusWrites: StatusWrite[];
+  readonly replies: ReplyWrite[];
+  /** The outcome pushed after each reply is accepted; "delivered" unless a test sets another. */
+  replyOutcome: ReplyOutcomeSource;
   /** Resolves with the n-th SSE stream the page opened (from 0). */
   stream(index: number): Promise<ServerResponse>;
   close(): Promise<void>;
@@ -40,6 +53,11 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     deviceToken: "tok_browser_secret",
   };
   const statusWrites: StatusWrite[] = [];
+  const replies: ReplyWrite[] = [];
+  let replySeq = 1_000_000;
+  const outcome: { current: ReplyOutcomeSource } = {
+    current: { status: "delivered", sealedReason: null, plaintextReason: null },
+  };
   const streams: ServerResponse[] = [];
   const waiters = new Map<number, (response: ServerResponse) => void>();
   const server = createServer((request, response) => {
@@ -81,6 +99,38 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
       });
       return;
     }
+    const replyPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/replies$/);
+    if (replyPath && request.method === "POST") {
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      request.on("end", () => {
+        const eventId = replyPath[1]!;
+        const reply = JSON.parse(body) as ReplyRequest;
+        const write = { eventId, request: reply };
+        replies.push(write);
+        json(202, { replyId: reply.replyId, eventId, status: "queued" });
+        // The computer settled it: the relay tells every device on the stream.
+        const source = outcome.current;
+        (typeof source === "function" ? source(write) : Promise.resolve(source))
+          .then((settled) => {
+            replySeq += 1;
+            const change: ReplyStatusChange = {
+              seq: replySeq,
+              eventId,
+              replyId: reply.replyId,
+              ...settled,
+              at: new Date().toISOString(),
+            };
+            streams
+              .at(-1)
+              ?.write(`id: ${replySeq}\nevent: reply-status\ndata: ${JSON.stringify(change)}\n\n`);
+          })
+          .catch((error: unknown) => console.error("The test's reply outcome failed.", error));
+      });
+      return;
+    }
     if (url.pathname.startsWith("/v1/"))
       return json(404, { error: { code: "not_found", message: "No such path." } });
     serveFile(distDirectory, url.pathname, response);
@@ -96,6 +146,13 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     origin: `http://127.0.0.1:${port}`,
     credentials,
     statusWrites,
+    replies,
+    get replyOutcome() {
+      return outcome.current;
+    },
+    set replyOutcome(next) {
+      outcome.current = next;
+    },
     stream(index) {
       const open = streams[index];
       if (open) return Promise.resolve(open);

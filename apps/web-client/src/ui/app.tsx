@@ -1,24 +1,29 @@
 import { useState } from "preact/hooks";
 import { activeCall, ringingCall } from "../app/calls/call-machine.js";
 import type { AppController, AppView } from "../app/controller/app-controller.js";
+import { CORE_TEXTS } from "../app/i18n/texts/core.js";
 import { CallsPage } from "./calls/calls-page.js";
+import { DispatchPage } from "./dispatch/dispatch-page.js";
 import { IdleScreen } from "./idle/idle-screen.js";
 import { InCallScreen } from "./in-call/in-call-screen.js";
 import { RingingScreen } from "./ringing/ringing-screen.js";
 import { SettingsScreen } from "./settings/settings-screen.js";
+import { texts } from "./shared/use-texts.js";
 import { useView } from "./shared/use-view.js";
 import { WelcomeScreen } from "./welcome/welcome-screen.js";
 
-type Page = "home" | "calls" | "settings";
+type Page = "home" | "calls" | "dispatch" | "settings";
 
 /** Chooses the screen: welcome, a call in progress, a ringing call, or the pages of an idle device. */
 export function App({ controller }: { controller: AppController }) {
   const view = useView(controller);
   const [page, setPage] = useState<Page>("home");
-  if (view.phase === "loading") return <main class="screen loading">Loading…</main>;
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
+  if (view.phase === "loading") return <main class="screen loading">{t.loading}</main>;
   if (view.phase === "welcome") return <WelcomeScreen controller={controller} view={view} />;
   const inCall = activeCall(view.calls);
-  if (inCall) return <InCallScreen key={inCall.eventId} controller={controller} record={inCall} />;
+  if (inCall)
+    return <InCallScreen key={inCall.eventId} controller={controller} view={view} record={inCall} />;
   const ringing = ringingCall(view.calls);
   if (ringing) {
     return (
@@ -27,21 +32,24 @@ export function App({ controller }: { controller: AppController }) {
         controller={controller}
         record={ringing}
         isSoundBlocked={view.isSoundBlocked}
+        language={view.interfaceLanguage}
       />
     );
   }
   return (
     <main class="screen shell">
       <nav class="main-nav">
-        <NavButton page="home" current={page} onSelect={setPage} label="Home" />
-        <NavButton page="calls" current={page} onSelect={setPage} label="Calls" />
-        <NavButton page="settings" current={page} onSelect={setPage} label="Settings" />
+        <NavButton page="home" current={page} onSelect={setPage} label={t.navHome} />
+        <NavButton page="calls" current={page} onSelect={setPage} label={t.navCalls} />
+        <NavButton page="dispatch" current={page} onSelect={setPage} label={t.navDispatch} />
+        <NavButton page="settings" current={page} onSelect={setPage} label={t.navSettings} />
       </nav>
       <SoundBanner controller={controller} view={view} />
       {page === "home" && (
         <IdleScreen controller={controller} view={view} onShowCalls={() => setPage("calls")} />
       )}
       {page === "calls" && <CallsPage controller={controller} view={view} />}
+      {page === "dispatch" && <DispatchPage controller={controller} view={view} />}
       {page === "settings" && <SettingsScreen controller={controller} view={view} />}
     </main>
   );
@@ -62,6 +70,7 @@ function NavButton(props: { page: Page; current: Page; label: string; onSelect: 
 
 /** Browsers keep a page silent until the person interacts with it: say so, and offer the gesture. */
 function SoundBanner({ controller, view }: { controller: AppController; view: AppView }) {
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
   if (!view.isSoundBlocked && view.notificationPermission !== "default") return null;
   return (
     <button
@@ -70,9 +79,7 @@ function SoundBanner({ controller, view }: { controller: AppController; view: Ap
       data-testid="enable-sound"
       onClick={() => controller.enableSound()}
     >
-      {view.isSoundBlocked
-        ? "Enable sound and notifications so calls can ring"
-        : "Allow notifications for calls"}
+      {view.isSoundBlocked ? t.enableSound : t.allowNotifications}
     </button>
   );
 }

@@ -27,6 +27,10 @@ const controller = new AppController({
 });
 
 render(<App controller={controller} />, document.getElementById("app")!);
+// The page's language follows the interface texts (screen readers, and the fonts browsers pick for Chinese).
+controller.subscribe((view) => {
+  document.documentElement.lang = view.interfaceLanguage === "zh" ? "zh-CN" : "en";
+});
 // Browsers allow sound after the first interaction with the page; whatever it is, take it.
 for (const type of ["pointerdown", "keydown"]) {
   document.addEventListener(type, () => controller.unlockSound().catch(() => undefined), {

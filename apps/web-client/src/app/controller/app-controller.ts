@@ -28,6 +28,9 @@ import { applyIssueRefresh, issueRefreshBatches } from "../calls/issue-refresh.j
 import { NoComputerError } from "../daemon/computer-choice.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
 import { hasDaemonCode, isDaemonUnreachable } from "../daemon/daemon-error.js";
+import { DispatchController } from "../dispatch/dispatch-controller.js";
+import { dispatchDaemonOf } from "../dispatch/dispatch-daemon.js";
+import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import {
   type InterfaceLanguage,
   type InterfaceLanguageChoice,
@@ -140,6 +143,7 @@ export class AppController {
   readonly ringModes: RingModesController;
   readonly ringtones: RingtonesController;
   readonly daemon: DaemonAccess;
+  readonly dispatch: DispatchController;
   #briefLanguage: BriefLanguageSync | null = null;
   readonly #prepared = new Map<string, { script: BriefScript; voice: PreparedVoice }>();
   #stream: CallStream | null = null;
@@ -163,6 +167,13 @@ export class AppController {
       relay: this.client(),
       key: this.#requirePairing().key,
     }));
+    this.dispatch = new DispatchController({
+      daemon: dispatchDaemonOf(this.daemon),
+      settings: this.#settings,
+      ringer: deps.waitingRinger,
+      callWaitingSound: () => this.ringtones.sound("callWaiting"),
+      prepareImage: prepareImageForUpload,
+    });
     const preferred = deps.preferredLanguages ?? [];
     this.#view = {
       phase: "loading",
@@ -233,6 +244,7 @@ export class AppController {
     this.#briefLanguage?.stop();
     clearInterval(this.#scheduleTimer);
     this.deps.ringer.stop();
+    this.dispatch.stop();
     this.deps.waitingRinger.stop();
   }
 

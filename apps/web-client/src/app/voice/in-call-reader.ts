@@ -8,6 +8,9 @@ import {
 } from "./reader.js";
 import type { PreparedVoice } from "./voice-platform.js";
 
+/** The reader's note when the device has no voice (the screen shows it in the interface language). */
+export const NO_VOICE_MESSAGE = "No voice is available on this device: the brief is shown as text.";
+
 export interface InCallReading {
   readonly state: ReaderState;
   /** The sentence being read, for the screen to highlight. */
@@ -32,7 +35,7 @@ export class InCallReader {
     private readonly voice: PreparedVoice | null,
   ) {
     if (!voice) {
-      this.#voiceError = "No voice is available on this device: the brief is shown as text.";
+      this.#voiceError = NO_VOICE_MESSAGE;
       this.#state = { ...READER_START, status: "paused" };
     }
   }

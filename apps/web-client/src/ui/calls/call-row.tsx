@@ -1,25 +1,32 @@
 import type { CallRecord } from "../../app/calls/call-record.js";
-import { type AppController, callerName } from "../../app/controller/app-controller.js";
+import type { AppController } from "../../app/controller/app-controller.js";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { formatTime, statusText } from "../shared/format.js";
+import { texts } from "../shared/use-texts.js";
+import { CallConversation } from "./call-conversation.js";
+import { ReplyBox } from "./reply-box.js";
 
 interface Props {
   readonly controller: AppController;
   readonly record: CallRecord;
   readonly kind: "missed" | "history";
+  readonly language: InterfaceLanguage;
 }
 
 /** One call: time to the second (the issue's update time on hover), caller, first line, and answer or status. */
-export function CallRow({ controller, record, kind }: Props) {
+export function CallRow({ controller, record, kind, language }: Props) {
+  const t = texts(CORE_TEXTS, language);
   const script = controller.script(record);
   const issueUpdated = record.issue?.updatedAt
-    ? `Issue updated ${formatTime(record.issue.updatedAt)}`
+    ? t.issueUpdated(formatTime(record.issue.updatedAt))
     : undefined;
   return (
     <li class={`call-row ${kind}`} data-testid={`${kind}-row`} data-event-id={record.eventId}>
       <time class="time" dateTime={record.occurredAt} title={issueUpdated}>
         {formatTime(record.occurredAt)}
       </time>
-      <span class="caller">{callerName(record)}</span>
+      <span class="caller">{controller.callerName(record)}</span>
       <span class="title">{script.title}</span>
       {kind === "missed" ? (
         <button
@@ -28,12 +35,18 @@ export function CallRow({ controller, record, kind }: Props) {
           data-testid="answer-missed"
           onClick={() => controller.answer(record.eventId)}
         >
-          Answer
+          {t.answer}
         </button>
       ) : (
         <span class="status" data-testid="history-status">
-          {statusText(record)}
+          {statusText(record, t)}
         </span>
+      )}
+      {kind === "history" && (
+        <div class="call-detail">
+          <CallConversation record={record} t={t} />
+          <ReplyBox controller={controller} record={record} language={language} />
+        </div>
       )}
     </li>
   );

@@ -1,6 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { ALL_TAB, type CallsGroup, callsPageView } from "../../app/calls/calls-page.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
+import { texts } from "../shared/use-texts.js";
 import { CallRow } from "./call-row.js";
 
 interface Props {
@@ -10,6 +13,7 @@ interface Props {
 
 /** The calls page: tabs per tracker project plus "all", missed calls on top with acknowledge-all, history below. */
 export function CallsPage({ controller, view }: Props) {
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const [requestedTab, setTab] = useState(ALL_TAB);
   useEffect(() => {
     controller.refreshIssues().catch(() => undefined);
@@ -29,35 +33,47 @@ export function CallsPage({ controller, view }: Props) {
             data-testid="calls-tab"
             onClick={() => setTab(tab.key)}
           >
-            {tab.project ? tab.project.name : "All"}
+            {tab.project ? tab.project.name : t.tabAll}
           </button>
         ))}
       </div>
 
       <header class="list-header">
-        <h2>Missed</h2>
+        <h2>{t.missed}</h2>
         <button
           type="button"
           data-testid="acknowledge-all"
           disabled={missedCount === 0}
           onClick={() => controller.acknowledgeAll(page.tab)}
         >
-          Acknowledge all
+          {t.acknowledgeAll}
         </button>
       </header>
       {missedCount === 0 ? (
-        <p class="empty">No missed calls.</p>
+        <p class="empty">{t.noMissedCalls}</p>
       ) : (
-        <Groups controller={controller} groups={page.missed} kind="missed" isAll={isAll} />
+        <Groups
+          controller={controller}
+          groups={page.missed}
+          kind="missed"
+          isAll={isAll}
+          language={view.interfaceLanguage}
+        />
       )}
 
       <header class="list-header">
-        <h2>History</h2>
+        <h2>{t.history}</h2>
       </header>
       {page.history.length === 0 ? (
-        <p class="empty">No calls yet.</p>
+        <p class="empty">{t.noCallsYet}</p>
       ) : (
-        <Groups controller={controller} groups={page.history} kind="history" isAll={isAll} />
+        <Groups
+          controller={controller}
+          groups={page.history}
+          kind="history"
+          isAll={isAll}
+          language={view.interfaceLanguage}
+        />
       )}
     </section>
   );
@@ -68,15 +84,23 @@ function Groups(props: {
   groups: readonly CallsGroup[];
   kind: "missed" | "history";
   isAll: boolean;
+  language: InterfaceLanguage;
 }) {
+  const t = texts(CORE_TEXTS, props.language);
   return (
     <div class="groups">
       {props.groups.map((group) => (
         <div class="group" key={group.project?.key ?? "other"}>
-          {props.isAll && <h3>{group.project ? group.project.name : "Other"}</h3>}
+          {props.isAll && <h3>{group.project ? group.project.name : t.otherGroup}</h3>}
           <ul>
             {group.calls.map((record) => (
-              <CallRow key={record.eventId} controller={props.controller} record={record} kind={props.kind} />
+              <CallRow
+                key={record.eventId}
+                controller={props.controller}
+                record={record}
+                kind={props.kind}
+                language={props.language}
+              />
             ))}
           </ul>
         </div>

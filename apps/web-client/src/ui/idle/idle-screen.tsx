@@ -1,6 +1,9 @@
 import { failedCalls } from "../../app/calls/call-machine.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { formatTime } from "../shared/format.js";
+import { useObservable } from "../shared/use-observable.js";
+import { texts } from "../shared/use-texts.js";
 
 interface Props {
   readonly controller: AppController;
@@ -8,26 +11,35 @@ interface Props {
   readonly onShowCalls: () => void;
 }
 
-const CONNECTION_TEXT = {
-  connecting: "Connecting to the relay…",
-  open: "Connected: waiting for calls.",
-  offline: "Offline: reconnecting…",
-} as const;
-
-/** The idle page: connection state, reports whose voice could not be prepared (retry / ignore), missed calls. */
+/** The idle page: connection state, ring mode, reports whose voice could not be prepared, missed calls. */
 export function IdleScreen({ controller, view, onShowCalls }: Props) {
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
+  useObservable(controller.ringModes);
+  const outlook = controller.ringModes.outlook(new Date());
   const failed = failedCalls(view.calls);
   const missed = Object.values(view.calls.records).filter(
     (record) => record.status.state === "missed",
   ).length;
+  const connectionText = {
+    connecting: t.connectionConnecting,
+    open: t.connectionOpen,
+    offline: t.connectionOffline,
+  }[view.connection];
   return (
     <section class="idle" data-testid="idle-screen">
       <p class={`connection ${view.connection}`} data-testid="connection-status" data-state={view.connection}>
-        {CONNECTION_TEXT[view.connection]}
+        {connectionText}
       </p>
+      {!outlook.isAllowed && (
+        <p class="notice" data-testid="ringing-paused">
+          {outlook.changesAt
+            ? t.ringingPaused(formatTime(outlook.changesAt.toISOString()))
+            : t.ringingPausedNoEnd}
+        </p>
+      )}
       {missed > 0 && (
-        <button type="button" class="missed-banner" onClick={onShowCalls}>
-          {missed === 1 ? "1 missed call" : `${missed} missed calls`}
+        <button type="button" class="missed-banner" data-testid="missed-banner" onClick={onShowCalls}>
+          {t.missedCalls(missed)}
         </button>
       )}
       {failed.map((record) => {
@@ -41,16 +53,14 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
           >
             <h2>{script.title}</h2>
             <p class="time">{formatTime(record.occurredAt)}</p>
-            <p class="notice">
-              The voice could not be prepared, so this report did not ring: {record.status.failure}
-            </p>
+            <p class="notice">{t.voiceFailed(record.status.failure ?? "")}</p>
             <pre>{script.originalText}</pre>
             <div class="row">
               <button type="button" onClick={() => controller.retry(record.eventId)}>
-                Retry
+                {t.retry}
               </button>
               <button type="button" onClick={() => controller.ignore(record.eventId)}>
-                Ignore
+                {t.ignore}
               </button>
             </div>
           </article>
@@ -58,11 +68,10 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
       })}
       {view.unreadable.length > 0 && (
         <p class="notice" data-testid="unreadable-calls">
-          {view.unreadable.length === 1 ? "A call" : `${view.unreadable.length} calls`} could not be opened on
-          this device.{" "}
+          {t.unreadableCalls(view.unreadable.length)}{" "}
           {view.unreadable.some((call) => call.problem === "key_mismatch")
-            ? "Your computer uses another encryption key: join again with a new pairing link."
-            : "The sealed data was damaged."}
+            ? t.unreadableKeyMismatch
+            : t.unreadableDamaged}
         </p>
       )}
     </section>

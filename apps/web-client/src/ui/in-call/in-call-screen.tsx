@@ -1,23 +1,35 @@
 import type { CallRecord } from "../../app/calls/call-record.js";
-import { type AppController, callerName } from "../../app/controller/app-controller.js";
+import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
+import { NO_VOICE_MESSAGE } from "../../app/voice/in-call-reader.js";
 import { trackSentences } from "../../app/voice/reader.js";
+import { texts } from "../shared/use-texts.js";
+import { QuestionsPanel } from "./questions-panel.js";
 import { useInCallReader } from "./use-in-call-reader.js";
+import { useQuestionSession } from "./use-question-session.js";
 
 interface Props {
   readonly controller: AppController;
+  readonly view: AppView;
   readonly record: CallRecord;
 }
 
 /** In call: the brief read sentence by sentence, with pause, skip, jump to a card, the questions and the original. */
-export function InCallScreen({ controller, record }: Props) {
+export function InCallScreen({ controller, view, record }: Props) {
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const { reader, reading } = useInCallReader(controller, record);
+  const session = useQuestionSession(controller, record, reader, reading);
   const script = controller.script(record);
   const state = reading?.state;
   const sentences = state ? trackSentences(script, state.track) : [];
+  const hangUp = () => {
+    session.stop();
+    controller.hangUp(record.eventId);
+  };
   return (
     <main class="screen in-call" data-testid="in-call-screen" data-event-id={record.eventId}>
       <header class="call-header">
-        <p class="caller">{callerName(record)}</p>
+        <p class="caller">{controller.callerName(record)}</p>
         <h1>{script.title}</h1>
       </header>
 
@@ -31,12 +43,14 @@ export function InCallScreen({ controller, record }: Props) {
             {sentence}{" "}
           </span>
         ))}
-        {reading?.voiceError && <p class="notice">{reading.voiceError}</p>}
+        {reading?.voiceError && (
+          <p class="notice">{reading.voiceError === NO_VOICE_MESSAGE ? t.noVoice : reading.voiceError}</p>
+        )}
       </section>
 
       <div class="reader-buttons">
-        <button type="button" onClick={() => reader?.dispatch({ type: "back" })}>
-          Back
+        <button type="button" data-testid="back-button" onClick={() => reader?.dispatch({ type: "back" })}>
+          {t.back}
         </button>
         {state?.status === "reading" ? (
           <button
@@ -44,7 +58,7 @@ export function InCallScreen({ controller, record }: Props) {
             data-testid="pause-button"
             onClick={() => reader?.dispatch({ type: "pause" })}
           >
-            Pause
+            {t.pause}
           </button>
         ) : (
           <button
@@ -56,17 +70,17 @@ export function InCallScreen({ controller, record }: Props) {
               )
             }
           >
-            {state?.status === "finished" ? "Read again" : "Resume"}
+            {state?.status === "finished" ? t.readAgain : t.resume}
           </button>
         )}
         <button type="button" data-testid="skip-button" onClick={() => reader?.dispatch({ type: "skip" })}>
-          Skip
+          {t.skip}
         </button>
       </div>
 
       {script.cards.length > 0 && (
         <section class="cards">
-          <h2>Cards</h2>
+          <h2>{t.cards}</h2>
           {script.cardTexts.map((card, index) => (
             <article class="brief-card" key={card.title}>
               <button
@@ -84,7 +98,7 @@ export function InCallScreen({ controller, record }: Props) {
 
       {script.openQuestions.length > 0 && (
         <section class="questions">
-          <h2>Open questions</h2>
+          <h2>{t.openQuestions}</h2>
           <ul>
             {script.openQuestions.map((question) => (
               <li key={question}>{question}</li>
@@ -93,18 +107,21 @@ export function InCallScreen({ controller, record }: Props) {
         </section>
       )}
 
+      <QuestionsPanel
+        controller={controller}
+        view={view}
+        record={record}
+        session={session}
+        language={script.language}
+      />
+
       <details class="original" open={script.isBriefFailed}>
-        <summary>Original report</summary>
+        <summary>{t.originalReport}</summary>
         <pre data-testid="original-report">{script.originalText}</pre>
       </details>
 
-      <button
-        type="button"
-        class="hang-up"
-        data-testid="hang-up-button"
-        onClick={() => controller.hangUp(record.eventId)}
-      >
-        Hang up
+      <button type="button" class="hang-up" data-testid="hang-up-button" onClick={hangUp}>
+        {t.hangUp}
       </button>
     </main>
   );

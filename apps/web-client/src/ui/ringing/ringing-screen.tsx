@@ -1,23 +1,28 @@
 import { useEffect } from "preact/hooks";
 import type { CallRecord } from "../../app/calls/call-record.js";
-import { type AppController, callerName } from "../../app/controller/app-controller.js";
+import type { AppController } from "../../app/controller/app-controller.js";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { formatTime } from "../shared/format.js";
+import { texts } from "../shared/use-texts.js";
 
 interface Props {
   readonly controller: AppController;
   readonly record: CallRecord;
   readonly isSoundBlocked: boolean;
+  readonly language: InterfaceLanguage;
 }
 
 /** An incoming call: who is calling and the first line, Answer and Reject. Visible even when sound is blocked. */
-export function RingingScreen({ controller, record, isSoundBlocked }: Props) {
+export function RingingScreen({ controller, record, isSoundBlocked, language }: Props) {
+  const t = texts(CORE_TEXTS, language);
   useEffect(() => controller.ringShown(record.eventId), [controller, record.eventId]);
   const script = controller.script(record);
   return (
     <main class="screen ringing" data-testid="ringing-screen" data-event-id={record.eventId}>
-      <p class="ringing-label">Incoming call</p>
+      <p class="ringing-label">{t.incomingCall}</p>
       <h1 class="caller" data-testid="caller">
-        {callerName(record)}
+        {controller.callerName(record)}
       </h1>
       <p class="first-line" data-testid="ringing-title">
         {script.title}
@@ -25,7 +30,7 @@ export function RingingScreen({ controller, record, isSoundBlocked }: Props) {
       <p class="time">{formatTime(record.occurredAt)}</p>
       {isSoundBlocked && (
         <button type="button" class="sound-blocked" onClick={() => controller.enableSound()}>
-          Sound is blocked by the browser: tap to ring out loud
+          {t.soundBlocked}
         </button>
       )}
       <div class="call-buttons">
@@ -35,7 +40,7 @@ export function RingingScreen({ controller, record, isSoundBlocked }: Props) {
           data-testid="reject-button"
           onClick={() => controller.reject(record.eventId)}
         >
-          Reject
+          {t.reject}
         </button>
         <button
           type="button"
@@ -43,7 +48,7 @@ export function RingingScreen({ controller, record, isSoundBlocked }: Props) {
           data-testid="answer-button"
           onClick={() => controller.answer(record.eventId)}
         >
-          Answer
+          {t.answer}
         </button>
       </div>
     </main>

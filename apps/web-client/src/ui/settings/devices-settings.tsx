@@ -1,17 +1,24 @@
 import type { DeviceInfo } from "@ringback/protocol";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
+import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
 import type { DeviceInvitation } from "../../app/pairing/pairing-flow.js";
 import { isRelayError } from "../../app/relay/relay-error.js";
 import { errorText } from "../shared/error-text.js";
 import { formatTime } from "../shared/format.js";
+import { texts } from "../shared/use-texts.js";
 
 interface Props {
   readonly controller: AppController;
+  readonly language: InterfaceLanguage;
 }
 
 /** Settings › Devices: the account's devices, removing one, and adding one with a pairing link and its QR code. */
-export function DevicesSettings({ controller }: Props) {
+export function DevicesSettings({ controller, language }: Props) {
+  const t = texts(SETTINGS_TEXTS, language);
+  const core = texts(CORE_TEXTS, language);
   const [devices, setDevices] = useState<readonly DeviceInfo[] | null>(null);
   const [invitation, setInvitation] = useState<DeviceInvitation | null>(null);
   const [qrCode, setQrCode] = useState<string | null>(null);
@@ -23,9 +30,9 @@ export function DevicesSettings({ controller }: Props) {
         controller.deviceRemoved("device-removed").catch(() => undefined);
         return;
       }
-      setError(errorText(caught));
+      setError(errorText(caught, language));
     },
-    [controller],
+    [controller, language],
   );
 
   const load = useCallback(() => {
@@ -39,7 +46,7 @@ export function DevicesSettings({ controller }: Props) {
   useEffect(load, [load]);
 
   const remove = async (device: DeviceInfo) => {
-    if (!confirm(`Remove “${device.name}”? It stops receiving calls at once.`)) return;
+    if (!confirm(t.removeDeviceConfirm(device.name))) return;
     try {
       await controller.client().removeDevice(device.id);
       if (device.isCurrent) await controller.deviceRemoved("removed-here");
@@ -65,40 +72,36 @@ export function DevicesSettings({ controller }: Props) {
 
   return (
     <section class="card devices-settings" data-testid="devices-settings">
-      <h2>Devices</h2>
+      <h2>{t.devices}</h2>
       {error && <p class="error">{error}</p>}
       {devices === null ? (
-        <p>Loading…</p>
+        <p>{core.loading}</p>
       ) : (
         <ul class="device-list">
           {devices.map((device) => (
             <li key={device.id} data-testid="device-row">
               <span class="name">
                 {device.name}
-                {device.isCurrent && " (this device)"}
+                {device.isCurrent && t.thisDevice}
               </span>
               <span class="kind">{device.kind}</span>
               <span class={device.online ? "online" : "offline"}>
-                {device.online ? "online" : `last seen ${formatTime(device.lastSeenAt) || "never"}`}
+                {device.online ? t.online : t.lastSeen(formatTime(device.lastSeenAt) || t.never)}
               </span>
               <button type="button" onClick={() => remove(device)}>
-                Remove
+                {t.remove}
               </button>
             </li>
           ))}
         </ul>
       )}
       <button type="button" data-testid="add-device" onClick={invite}>
-        Add a device
+        {t.addDevice}
       </button>
       {invitation && (
         <div class="invitation" data-testid="invitation">
-          <p>
-            Open this link on the new device, or scan the code. It works once, until{" "}
-            {formatTime(invitation.expiresAt)}. It carries your encryption key: share it only with your own
-            devices.
-          </p>
-          {qrCode && <img class="qr" src={qrCode} alt="Pairing QR code" width={240} height={240} />}
+          <p>{t.invitationLead(formatTime(invitation.expiresAt))}</p>
+          {qrCode && <img class="qr" src={qrCode} alt={t.pairingQrAlt} width={240} height={240} />}
           <input
             readOnly
             value={invitation.link}
@@ -106,8 +109,7 @@ export function DevicesSettings({ controller }: Props) {
             onFocus={(event) => event.currentTarget.select()}
           />
           <p class="hint">
-            Or on the new device choose “Join with a code” and type <strong>{invitation.code}</strong> with
-            your encryption phrase.
+            {t.invitationCodeBefore} <strong>{invitation.code}</strong> {t.invitationCodeAfter}
           </p>
         </div>
       )}

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
 import type { VoiceOption } from "../../app/voice/voice-platform.js";
 import { SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "../../app/voice/voice-settings.js";
+import { texts } from "../shared/use-texts.js";
 
 interface Props {
   readonly controller: AppController;
@@ -12,6 +14,8 @@ const SPEED_STEP = 0.1;
 
 /** Settings › Voice: the browser's own voices and the speed, 0.5x to 2x. */
 export function VoiceSettingsPanel({ controller, view }: Props) {
+  const t = texts(SETTINGS_TEXTS, view.interfaceLanguage);
+  // The sample is spoken in the report language, whatever the interface language is.
   const [options, setOptions] = useState<VoiceOption[] | null>(null);
   useEffect(() => {
     controller
@@ -22,16 +26,16 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
   const { voice } = view;
   return (
     <section class="card voice-settings" data-testid="voice-settings">
-      <h2>Voice</h2>
+      <h2>{t.voice}</h2>
       <label class="field">
-        Voice
+        {t.voice}
         <select
           value={voice.voiceURI ?? ""}
           onChange={(event) =>
             controller.saveVoice({ ...voice, voiceURI: event.currentTarget.value || null })
           }
         >
-          <option value="">Automatic (the brief's language)</option>
+          <option value="">{t.voiceAutomatic}</option>
           {(options ?? []).map((option) => (
             <option key={option.id} value={option.id}>
               {option.name} ({option.language})
@@ -39,11 +43,9 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
           ))}
         </select>
       </label>
-      {options !== null && options.length === 0 && (
-        <p class="hint">This browser lists no voices; calls use its default voice, or are shown as text.</p>
-      )}
+      {options !== null && options.length === 0 && <p class="hint">{t.noVoices}</p>}
       <label class="field">
-        Speed: {voice.speed.toFixed(1)}x
+        {t.speed(voice.speed.toFixed(1))}
         <input
           type="range"
           min={SPEECH_SPEED_MIN}
@@ -55,9 +57,13 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
       </label>
       <button
         type="button"
-        onClick={() => controller.sampleVoice("This is how your calls will sound.").catch(() => undefined)}
+        onClick={() =>
+          controller
+            .sampleVoice(SETTINGS_TEXTS[view.reportLanguage.startsWith("zh") ? "zh" : "en"].voiceSample)
+            .catch(() => undefined)
+        }
       >
-        Test the voice
+        {t.testVoice}
       </button>
     </section>
   );

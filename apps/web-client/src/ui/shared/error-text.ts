@@ -1,31 +1,33 @@
 import { isE2eError } from "@ringback/e2e-crypto";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
 import { PairingLinkError } from "../../app/pairing/pairing-link.js";
 import { isRelayError } from "../../app/relay/relay-error.js";
 
-const RELAY_CODES: Record<string, string> = {
-  invalid_pairing_code: "The pairing code is wrong, already used or expired. Ask for a new one.",
-  claim_code_required: "This relay needs its claim code (printed when the relay started).",
-  rate_limited: "Too many tries. Wait a few minutes and try again.",
-  device_removed: "This device was removed from the account.",
-  computer_offline: "The computer is not connected to the relay.",
+const RELAY_CODES: Record<string, keyof CoreTexts> = {
+  invalid_pairing_code: "errorInvalidPairingCode",
+  rate_limited: "errorRateLimited",
+  device_removed: "noticeDeviceRemoved",
+  computer_offline: "errorComputerOffline",
 };
 
-const LINK_PROBLEMS: Record<PairingLinkError["problem"], string> = {
-  not_a_pairing_link: "That is not a pairing link. It should contain #pair=…&key=….",
-  invalid_code: "The pairing link's code is not 6 digits.",
-  invalid_key: "The pairing link's key is damaged. Copy the whole link again.",
-  invalid_server: "The relay address must start with http:// or https://.",
+const LINK_PROBLEMS: Record<PairingLinkError["problem"], keyof CoreTexts> = {
+  not_a_pairing_link: "errorLinkNotPairing",
+  invalid_code: "errorLinkCode",
+  invalid_key: "errorLinkKey",
+  invalid_server: "errorLinkServer",
 };
 
-/** A sentence for the person in front of the screen; never a token or a key. */
-export function errorText(error: unknown): string {
-  if (error instanceof PairingLinkError) return LINK_PROBLEMS[error.problem];
-  if (isE2eError(error, "passphrase_too_short")) return "The encryption phrase needs at least 12 characters.";
+/** A sentence for the person in front of the screen, in the interface language; never a token or a key. */
+export function errorText(error: unknown, language: InterfaceLanguage = "en"): string {
+  const t = CORE_TEXTS[language];
+  if (error instanceof PairingLinkError) return t[LINK_PROBLEMS[error.problem]] as string;
+  if (isE2eError(error, "passphrase_too_short")) return t.errorPhraseTooShort;
   if (isRelayError(error)) {
-    if (error.status === null)
-      return "The relay could not be reached. Check the address and your connection.";
-    if (error.code && RELAY_CODES[error.code])
-      return error.code === "claim_code_required" ? error.message : RELAY_CODES[error.code]!;
+    if (error.status === null) return t.errorRelayUnreachable;
+    // The relay's claim-code message says where to find the code; it is kept as the relay wrote it.
+    const key = error.code ? RELAY_CODES[error.code] : undefined;
+    if (key) return t[key] as string;
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);

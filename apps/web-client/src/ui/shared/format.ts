@@ -1,4 +1,5 @@
 import type { CallOutcome, CallRecord, MissedReason } from "../../app/calls/call-record.js";
+import type { CoreTexts } from "../../app/i18n/texts/core.js";
 
 const TIME_TO_THE_SECOND = new Intl.DateTimeFormat(undefined, {
   year: "numeric",
@@ -16,30 +17,30 @@ export function formatTime(iso: string | null): string {
   return Number.isNaN(time) ? iso : TIME_TO_THE_SECOND.format(time);
 }
 
-const OUTCOME_TEXT: Record<CallOutcome, string> = {
-  answered: "Answered",
-  "answered-elsewhere": "Answered on another device",
-  rejected: "Rejected",
-  "rejected-elsewhere": "Rejected on another device",
-  acknowledged: "Acknowledged",
-  "acknowledged-elsewhere": "Acknowledged on another device",
-  "ended-elsewhere": "Ended on another device",
-  expired: "Expired",
-  ignored: "Ignored",
+const OUTCOME_KEY: Record<CallOutcome, keyof CoreTexts> = {
+  answered: "outcomeAnswered",
+  "answered-elsewhere": "outcomeAnsweredElsewhere",
+  rejected: "outcomeRejected",
+  "rejected-elsewhere": "outcomeRejectedElsewhere",
+  acknowledged: "outcomeAcknowledged",
+  "acknowledged-elsewhere": "outcomeAcknowledgedElsewhere",
+  "ended-elsewhere": "outcomeEndedElsewhere",
+  expired: "outcomeExpired",
+  ignored: "outcomeIgnored",
 };
 
-const MISSED_TEXT: Record<MissedReason, string> = {
-  "outside-ringing-period": "Missed: arrived outside ringing hours",
-  "learned-late": "Missed: arrived while this device was away",
-  "ringing-period-ended": "Missed: ringing hours ended",
-  interrupted: "Missed: interrupted",
-  expired: "Missed: nobody answered in time",
+const MISSED_KEY: Record<MissedReason, keyof CoreTexts> = {
+  "outside-ringing-period": "missedOutsideRingingPeriod",
+  "learned-late": "missedLearnedLate",
+  "ringing-period-ended": "missedRingingPeriodEnded",
+  interrupted: "missedInterrupted",
+  expired: "missedExpired",
 };
 
 /** The history's status text of a call. */
-export function statusText(record: CallRecord): string {
+export function statusText(record: CallRecord, t: CoreTexts): string {
   const { outcome, missedReason, state } = record.status;
-  if (outcome) return OUTCOME_TEXT[outcome];
-  if (state === "missed" && missedReason) return MISSED_TEXT[missedReason];
+  if (outcome) return t[OUTCOME_KEY[outcome]] as string;
+  if (state === "missed" && missedReason) return t[MISSED_KEY[missedReason]] as string;
   return state;
 }

@@ -1,7 +1,9 @@
 import type { RelaySetup } from "@ringback/protocol";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView, WelcomeNotice } from "../../app/controller/app-controller.js";
+import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
 import { errorText } from "../shared/error-text.js";
+import { texts } from "../shared/use-texts.js";
 
 interface Props {
   readonly controller: AppController;
@@ -10,13 +12,14 @@ interface Props {
 
 type Busy = "link" | "code" | "create" | null;
 
-/** The welcome page: join with a pairing link, join with a code and the encryption phrase, or create an account. */
-const WELCOME_NOTICES: Record<WelcomeNotice, string> = {
-  "device-removed": "This device was removed from the account.",
-  "removed-here": "You removed this device from the account.",
+const WELCOME_NOTICES: Record<WelcomeNotice, keyof CoreTexts> = {
+  "device-removed": "noticeDeviceRemoved",
+  "removed-here": "noticeRemovedHere",
 };
 
+/** The welcome page: join with a pairing link, join with a code and the encryption phrase, or create an account. */
 export function WelcomeScreen({ controller, view }: Props) {
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const [deviceName, setDeviceName] = useState(controller.defaultDeviceName);
   const [link, setLink] = useState(view.pairingLink ?? "");
   const [serverUrl, setServerUrl] = useState(controller.defaultServerUrl);
@@ -48,7 +51,7 @@ export function WelcomeScreen({ controller, view }: Props) {
     try {
       await action();
     } catch (caught) {
-      setError(errorText(caught));
+      setError(errorText(caught, view.interfaceLanguage));
     } finally {
       setBusy(null);
     }
@@ -56,24 +59,26 @@ export function WelcomeScreen({ controller, view }: Props) {
 
   return (
     <main class="screen welcome" data-testid="welcome-screen">
-      <h1>Ringback</h1>
-      <p class="lead">Your agents call you when they finish.</p>
-      {view.notice && <p class="notice">{WELCOME_NOTICES[view.notice]}</p>}
+      <h1>{t.appName}</h1>
+      <p class="lead">{t.welcomeLead}</p>
+      {view.notice && <p class="notice">{t[WELCOME_NOTICES[view.notice]] as string}</p>}
       {error && (
         <p class="error" role="alert" data-testid="welcome-error">
           {error}
         </p>
       )}
       <label class="field">
-        This device's name
+        {t.deviceName}
         <input value={deviceName} onInput={(event) => setDeviceName(event.currentTarget.value)} />
       </label>
 
       <form class="card" onSubmit={run("link", () => controller.joinWithLink(link, deviceName))}>
-        <h2>Join with a pairing link</h2>
+        <h2>{t.joinWithLinkTitle}</h2>
         <p class="hint">
-          Open the link from <code>ringback pair</code> or from another device's Settings › Devices, or paste
-          it.
+          {/* The command is written between backticks in both languages. */}
+          {t.joinWithLinkHint
+            .split("`")
+            .map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part))}
         </p>
         <input
           data-testid="pairing-link-input"
@@ -82,7 +87,7 @@ export function WelcomeScreen({ controller, view }: Props) {
           onInput={(event) => setLink(event.currentTarget.value)}
         />
         <button type="submit" data-testid="join-with-link" disabled={busy !== null || link.trim() === ""}>
-          {busy === "link" ? "Joining…" : "Join"}
+          {busy === "link" ? t.joining : t.join}
         </button>
       </form>
 
@@ -90,13 +95,13 @@ export function WelcomeScreen({ controller, view }: Props) {
         class="card"
         onSubmit={run("code", () => controller.joinWithCode({ serverUrl, code, phrase }, deviceName))}
       >
-        <h2>Join with a code</h2>
+        <h2>{t.joinWithCodeTitle}</h2>
         <label class="field">
-          Relay address
+          {t.relayAddress}
           <input value={serverUrl} onInput={(event) => setServerUrl(event.currentTarget.value)} />
         </label>
         <label class="field">
-          6-digit pairing code
+          {t.pairingCode}
           <input
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -105,11 +110,11 @@ export function WelcomeScreen({ controller, view }: Props) {
           />
         </label>
         <label class="field">
-          Encryption phrase (the same as on your computer)
+          {t.encryptionPhraseSame}
           <input type="password" value={phrase} onInput={(event) => setPhrase(event.currentTarget.value)} />
         </label>
         <button type="submit" disabled={busy !== null}>
-          {busy === "code" ? "Deriving the key and joining…" : "Join"}
+          {busy === "code" ? t.derivingAndJoining : t.join}
         </button>
       </form>
 
@@ -122,13 +127,11 @@ export function WelcomeScreen({ controller, view }: Props) {
           ),
         )}
       >
-        <h2>Create a new account</h2>
-        <p class="hint">
-          For the first device. Your computer then joins with a pairing link from Settings › Devices.
-        </p>
+        <h2>{t.createAccountTitle}</h2>
+        <p class="hint">{t.createAccountHint}</p>
         {setup?.claimRequired && (
           <label class="field">
-            Claim code (printed when the relay started)
+            {t.claimCode}
             <input
               data-testid="claim-code"
               value={claimCode}
@@ -137,7 +140,7 @@ export function WelcomeScreen({ controller, view }: Props) {
           </label>
         )}
         <label class="field">
-          Encryption phrase (optional, at least 12 characters; empty for a random key)
+          {t.newAccountPhrase}
           <input
             type="password"
             data-testid="new-account-phrase"
@@ -146,7 +149,7 @@ export function WelcomeScreen({ controller, view }: Props) {
           />
         </label>
         <button type="submit" data-testid="create-account" disabled={busy !== null}>
-          {busy === "create" ? "Creating…" : "Create account"}
+          {busy === "create" ? t.creating : t.createAccount}
         </button>
       </form>
     </main>

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { CORE_TEXTS } from "./core.js";
+import { IN_CALL_TEXTS } from "./in-call.js";
+import { SETTINGS_TEXTS } from "./settings.js";
+
+const SETS = { core: CORE_TEXTS, inCall: IN_CALL_TEXTS, settings: SETTINGS_TEXTS };
+
+describe("the interface's text sets", () => {
+  for (const [area, sets] of Object.entries(SETS)) {
+    it(`${area}: Chinese has exactly the English keys, each of the same kind, none empty`, () => {
+      const en = sets.en as Record<string, unknown>;
+      const zh = sets.zh as Record<string, unknown>;
+      expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+      for (const key of Object.keys(en)) {
+        expect(typeof zh[key], key).toBe(typeof en[key]);
+        if (typeof en[key] === "function")
+          expect((zh[key] as () => string).length, key).toBe((en[key] as () => string).length);
+        else expect((zh[key] as string).trim(), key).not.toBe("");
+      }
+    });
+  }
+});

@@ -1,0 +1,115 @@
+import { useState } from "preact/hooks";
+import type { CallRecord } from "../../app/calls/call-record.js";
+import type { AppController } from "../../app/controller/app-controller.js";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
+import { IN_CALL_TEXTS } from "../../app/i18n/texts/in-call.js";
+import { type ReplyStatusView, replyLines } from "../../app/replies/reply-status-view.js";
+import { errorText } from "../shared/error-text.js";
+import { formatTime } from "../shared/format.js";
+import { texts } from "../shared/use-texts.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly record: CallRecord;
+  readonly language: InterfaceLanguage;
+}
+
+function deliveryText(status: ReplyStatusView, t: CoreTexts): string {
+  switch (status.kind) {
+    case "queued":
+      return t.replyQueued;
+    case "delivered":
+      return t.replyDelivered;
+    case "cannot-decrypt":
+      return t.replyCannotDecrypt;
+    case "expired":
+      return t.replyExpired;
+    case "computer-removed":
+      return t.replyComputerRemoved;
+    case "reason-unreadable":
+      return t.replyReasonUnreadable;
+    case "failed":
+      return t.replyFailed(status.reason);
+  }
+}
+
+/** After hang-up: the replies sent on a call with their delivery status, and a box to send another. */
+export function ReplyBox({ controller, record, language }: Props) {
+  const t = texts(CORE_TEXTS, language);
+  const it = texts(IN_CALL_TEXTS, language);
+  const [isOpen, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [isSending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const lines = replyLines(record);
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    if (text.trim() === "") {
+      setError(it.replyEmpty);
+      return;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      await controller.sendReply(record.eventId, text.trim());
+      setText("");
+      setOpen(false);
+    } catch (caught) {
+      setError(it.replySendFailed(errorText(caught, language)));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <div class="reply-box" data-testid="reply-box">
+      {lines.length > 0 && (
+        <ul class="replies" aria-label={it.replies}>
+          {lines.map(({ reply, status }) => (
+            <li key={reply.replyId} data-testid="reply-line" data-reply-id={reply.replyId}>
+              <span class="reply-text">{reply.text}</span>{" "}
+              <span class={`reply-status ${status.kind}`} data-testid="reply-status" data-kind={status.kind}>
+                {deliveryText(status, t)}
+              </span>{" "}
+              <time class="hint" dateTime={reply.sentAt}>
+                {it.sentAt(formatTime(reply.sentAt))}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+      {record.fromDeviceId === null ? (
+        <p class="hint">{t.replyNoComputer}</p>
+      ) : isOpen ? (
+        <form class="reply-form" onSubmit={send}>
+          <textarea
+            data-testid="reply-input"
+            aria-label={it.replyLabel}
+            placeholder={t.replyPlaceholder}
+            value={text}
+            onInput={(event) => setText(event.currentTarget.value)}
+          />
+          {error && (
+            <p class="error" data-testid="reply-error">
+              {error}
+            </p>
+          )}
+          <div class="row">
+            <button type="submit" data-testid="send-reply" disabled={isSending}>
+              {isSending ? t.sendingReply : t.sendReply}
+            </button>
+            <button type="button" onClick={() => setOpen(false)}>
+              {t.cancel}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <button type="button" class="link" data-testid="reply-button" onClick={() => setOpen(true)}>
+          {t.reply}
+        </button>
+      )}
+    </div>
+  );
+}

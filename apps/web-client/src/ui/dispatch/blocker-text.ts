@@ -1,0 +1,41 @@
+import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
+import type { DispatchBlocker } from "../../app/dispatch/dispatch-blocker.js";
+import type { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
+
+type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
+
+/** The sentence under the disabled dispatch button. */
+export function blockerText(t: DispatchTexts, blocker: DispatchBlocker, message: string | null): string {
+  switch (blocker) {
+    case "checking":
+      return t.blockerChecking;
+    case "no-computer":
+      return t.blockerNoComputer;
+    case "computer-offline":
+      return t.blockerComputerOffline;
+    case "daemon-not-running":
+      return t.blockerDaemonNotRunning;
+    case "tracker-not-configured":
+      return t.blockerTrackerNotConfigured;
+    case "relay-unreachable":
+      return t.blockerRelayUnreachable;
+    case "unavailable":
+      return t.blockerUnavailable(message ?? "");
+    case "no-project":
+      return t.blockerNoProject;
+    case "no-agent":
+      return t.blockerNoAgent;
+    case "agent-offline":
+      return t.blockerAgentOffline;
+    case "no-issue":
+      return t.blockerNoIssue;
+    case "too-long":
+      return t.blockerTooLong(DISPATCH_WORDS_MAX);
+    case "empty":
+      return t.blockerEmpty;
+    case "images-preparing":
+      return t.blockerImagesPreparing;
+    case "image-failed":
+      return t.blockerImageFailed;
+  }
+}

@@ -1,0 +1,33 @@
+import { useEffect } from "preact/hooks";
+import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
+import { useObservable } from "../shared/use-observable.js";
+import { texts } from "../shared/use-texts.js";
+import { CallingScreen } from "./calling-screen.js";
+import { DispatchForm } from "./dispatch-form.js";
+import { MyDispatches } from "./my-dispatches.js";
+import "./dispatch.css";
+
+/** The dispatch page: the form, or the calling screen after a dispatch; "my dispatches" below. */
+export function DispatchPage({ controller, view }: { controller: AppController; view: AppView }) {
+  const dispatch = controller.dispatch;
+  const state = useObservable(dispatch);
+  const t = texts(DISPATCH_TEXTS, view.interfaceLanguage);
+  useEffect(() => {
+    dispatch.open().catch(() => undefined);
+    dispatch.refreshDispatches().catch(() => undefined);
+    return () => dispatch.close();
+  }, [dispatch]);
+  const isCalling = state.stage !== "compose" && state.stage !== "sending";
+  return (
+    <section class="dispatch-page" data-testid="dispatch-screen">
+      <h1>{t.title}</h1>
+      {isCalling ? (
+        <CallingScreen controller={dispatch} view={state} t={t} />
+      ) : (
+        <DispatchForm controller={dispatch} view={state} t={t} />
+      )}
+      <MyDispatches controller={dispatch} view={state} t={t} />
+    </section>
+  );
+}

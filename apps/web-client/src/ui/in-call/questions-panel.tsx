@@ -1,0 +1,145 @@
+import { useMemo, useState } from "preact/hooks";
+import type { CallRecord } from "../../app/calls/call-record.js";
+import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
+import { IN_CALL_TEXTS } from "../../app/i18n/texts/in-call.js";
+import type { QuestionSession } from "../../app/questions/question-session.js";
+import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
+import { QuestionModelSettings } from "../settings/question-model-settings.js";
+import { useObservable } from "../shared/use-observable.js";
+import { texts } from "../shared/use-texts.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly view: AppView;
+  readonly record: CallRecord;
+  readonly session: QuestionSession;
+  /** The brief's language: spoken questions are recognised in it. */
+  readonly language: string;
+}
+
+/** In call: ask about the report (typed, or spoken where the browser recognises speech); the answer streams in. */
+export function QuestionsPanel({ controller, view, record, session, language }: Props) {
+  const t = texts(CORE_TEXTS, view.interfaceLanguage);
+  const it = texts(IN_CALL_TEXTS, view.interfaceLanguage);
+  const state = useObservable(session);
+  const speech = useMemo(() => createSpeechInput(globalThis as RecognitionScope), []);
+  const [question, setQuestion] = useState("");
+  const [isListening, setListening] = useState(false);
+  const [speechNotice, setSpeechNotice] = useState<string | null>(null);
+  const [isSettingsOpen, setSettingsOpen] = useState(false);
+  const hasNoChannel = view.questionChannel === null;
+
+  const ask = (text: string) => {
+    if (text.trim() === "") return;
+    setQuestion("");
+    session.ask(text).catch(() => undefined);
+  };
+
+  const listen = async () => {
+    if (!speech) return;
+    setSpeechNotice(null);
+    setListening(true);
+    try {
+      const heard = await speech.listen(language);
+      if (heard === "") setSpeechNotice(t.speechNotRecognised);
+      else ask(heard);
+    } catch (caught) {
+      setSpeechNotice(it.speechFailed(caught instanceof SpeechInputError ? caught.problem : String(caught)));
+    } finally {
+      setListening(false);
+    }
+  };
+
+  return (
+    <section class="ask" data-testid="questions-panel">
+      <h2>{t.askTitle}</h2>
+      {hasNoChannel && (
+        <p class="notice" data-testid="no-question-channel">
+          {t.noQuestionChannel}{" "}
+          <button
+            type="button"
+            class="link"
+            data-testid="open-model-settings"
+            onClick={() => setSettingsOpen(!isSettingsOpen)}
+          >
+            {isSettingsOpen ? it.closeModelSettings : it.openModelSettings}
+          </button>
+        </p>
+      )}
+      {hasNoChannel && isSettingsOpen && <QuestionModelSettings controller={controller} view={view} />}
+
+      <ul class="conversation" data-testid="conversation" aria-live="polite">
+        {record.conversation.map((entry, index) => (
+          <li
+            key={index}
+            class={`entry ${entry.role}`}
+            data-testid="conversation-entry"
+            data-role={entry.role}
+          >
+            <strong>{entry.role === "user" ? t.you : t.assistant}</strong> <span>{entry.text}</span>
+          </li>
+        ))}
+        {state.status === "answering" && (
+          <li class="entry assistant streaming" data-testid="partial-answer">
+            <strong>{t.assistant}</strong> <span>{state.partialAnswer || t.answering}</span>
+          </li>
+        )}
+      </ul>
+      {state.status === "failed" && state.error && (
+        <p class="error" data-testid="answer-error">
+          {t.answerFailed(state.error)}
+        </p>
+      )}
+      {speechNotice && <p class="notice">{speechNotice}</p>}
+
+      <form
+        class="ask-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          ask(question);
+        }}
+      >
+        <input
+          data-testid="question-input"
+          aria-label={it.questionLabel}
+          placeholder={t.askPlaceholder}
+          value={question}
+          onInput={(event) => setQuestion(event.currentTarget.value)}
+        />
+        <button type="submit" data-testid="ask-button" disabled={question.trim() === ""}>
+          {t.ask}
+        </button>
+        {speech && (
+          <button
+            type="button"
+            data-testid="speak-button"
+            disabled={isListening}
+            onClick={() => listen().catch(() => undefined)}
+          >
+            {isListening ? t.listening : t.speak}
+          </button>
+        )}
+        {state.status === "answering" && (
+          <button type="button" data-testid="stop-answer" onClick={() => session.stop()}>
+            {t.stopAnswer}
+          </button>
+        )}
+      </form>
+
+      {record.decisions.length > 0 && (
+        <section class="decisions" data-testid="decisions">
+          <h3>{t.decisions}</h3>
+          <ul>
+            {record.decisions.map((decision, index) => (
+              <li key={index} data-testid="decision">
+                {decision.text}
+                {decision.question && <span class="hint"> {t.decisionFor(decision.question)}</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, useMemo, useRef } from "preact/hooks";
+import type { CallRecord } from "../../app/calls/call-record.js";
+import type { AppController } from "../../app/controller/app-controller.js";
+import {
+  followReader,
+  type ListeningProgress,
+  startProgress,
+} from "../../app/questions/listening-progress.js";
+import { QuestionSession } from "../../app/questions/question-session.js";
+import type { InCallReader, InCallReading } from "../../app/voice/in-call-reader.js";
+import { READER_START } from "../../app/voice/reader.js";
+
+/**
+ * The call's question session: follows the reader for the listening progress, pauses it while a question is
+ * answered, and stops the answer when the screen closes (hang-up, or the call ended elsewhere).
+ */
+export function useQuestionSession(
+  controller: AppController,
+  record: CallRecord,
+  reader: InCallReader | null,
+  reading: InCallReading | null,
+): QuestionSession {
+  const progress = useRef<ListeningProgress>(startProgress(READER_START));
+  const readerRef = useRef(reader);
+  readerRef.current = reader;
+  if (reading) progress.current = followReader(progress.current, reading.state);
+  const { eventId } = record;
+  const session = useMemo(
+    () =>
+      new QuestionSession({
+        script: controller.script(record),
+        record: () => controller.view.calls.records[eventId] ?? record,
+        progress: () => progress.current,
+        channel: async () => controller.view.questionChannel,
+        formOfAddress: controller.view.formOfAddress,
+        save: (change) => controller.saveConversation(eventId, change),
+        pauseReading: () => readerRef.current?.dispatch({ type: "pause" }),
+        voice: controller.voicePlatform,
+        voiceSettings: () => controller.view.voice,
+      }),
+    // One session per call: a status change of the same record keeps it.
+    [controller, eventId],
+  );
+  useEffect(() => () => session.stop(), [session]);
+  return session;
+}

@@ -1,0 +1,140 @@
+import { useState } from "preact/hooks";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
+import {
+  addRange,
+  crossesMidnight,
+  isWholeDay,
+  MONDAY_FIRST,
+  type ModeDraft,
+  modeProblems,
+  removeRange,
+  setRange,
+  toggleDay,
+  weekdayName,
+} from "../../app/ring-schedule/mode-editor.js";
+import type { RingRule } from "../../app/ring-schedule/ring-mode.js";
+import { texts } from "../shared/use-texts.js";
+
+interface Props {
+  readonly mode: ModeDraft;
+  readonly language: InterfaceLanguage;
+  readonly onSave: (mode: ModeDraft) => Promise<void>;
+  readonly onCancel: () => void;
+}
+
+/** Adds or edits a ring mode: name, time ranges (a range may cross midnight), weekdays, rule, on/off. */
+export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
+  const t = texts(SETTINGS_TEXTS, language);
+  const [draft, setDraft] = useState(mode);
+  const [isSaving, setSaving] = useState(false);
+  const problems = modeProblems(draft);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (problems.length > 0) return;
+    setSaving(true);
+    try {
+      await onSave(draft);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form class="mode-editor" data-testid="mode-editor" onSubmit={save}>
+      <label class="field">
+        {t.modeName}
+        <input
+          data-testid="mode-name"
+          placeholder={draft.preset === "work" ? t.modeWork : draft.preset === "sleep" ? t.modeSleep : ""}
+          value={draft.name}
+          onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
+        />
+      </label>
+      <label class="field">
+        <select
+          data-testid="mode-rule"
+          value={draft.rule}
+          onChange={(event) => setDraft({ ...draft, rule: event.currentTarget.value as RingRule })}
+        >
+          <option value="ring-only-in">{t.ruleOnlyIn}</option>
+          <option value="do-not-ring-in">{t.ruleNotIn}</option>
+        </select>
+      </label>
+      <fieldset class="ranges">
+        <legend>{t.timeRanges}</legend>
+        {draft.ranges.map((range, index) => (
+          <div class="row range" key={index}>
+            <label>
+              {t.from}{" "}
+              <input
+                type="time"
+                data-testid={`range-start-${index}`}
+                value={range.start}
+                onInput={(event) =>
+                  setDraft(setRange(draft, index, { ...range, start: event.currentTarget.value }))
+                }
+              />
+            </label>
+            <label>
+              {t.to}{" "}
+              <input
+                type="time"
+                data-testid={`range-end-${index}`}
+                value={range.end === "24:00" ? "00:00" : range.end}
+                onInput={(event) =>
+                  setDraft(setRange(draft, index, { ...range, end: event.currentTarget.value }))
+                }
+              />
+            </label>
+            {isWholeDay(range) ? (
+              <span class="hint">({t.wholeDay})</span>
+            ) : (
+              crossesMidnight(range) && <span class="hint">{t.nextDay}</span>
+            )}
+            {draft.ranges.length > 1 && (
+              <button type="button" onClick={() => setDraft(removeRange(draft, index))}>
+                {t.removeRange}
+              </button>
+            )}
+          </div>
+        ))}
+        <button type="button" data-testid="add-range" onClick={() => setDraft(addRange(draft))}>
+          {t.addRange}
+        </button>
+      </fieldset>
+      <fieldset class="days">
+        <legend>{t.repeat}</legend>
+        {MONDAY_FIRST.map((day) => (
+          <label key={day} class="day">
+            <input
+              type="checkbox"
+              data-testid={`mode-day-${day}`}
+              checked={draft.repeat.includes(day)}
+              onChange={() => setDraft(toggleDay(draft, day))}
+            />
+            {weekdayName(day, language)}
+          </label>
+        ))}
+      </fieldset>
+      <label class="day">
+        <input
+          type="checkbox"
+          data-testid="mode-on"
+          checked={draft.on}
+          onChange={(event) => setDraft({ ...draft, on: event.currentTarget.checked })}
+        />
+        {t.modeOn}
+      </label>
+      {problems.includes("no-days") && <p class="error">{t.problemNoDays}</p>}
+      {problems.includes("bad-time") && <p class="error">{t.problemBadTime}</p>}
+      <div class="row">
+        <button type="submit" data-testid="save-mode" disabled={isSaving || problems.length > 0}>
+          {isSaving ? t.saving : t.save}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
+import { useState } from "preact/hooks";
+import type { AppController } from "../../app/controller/app-controller.js";
+import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
+import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
+import { RingtoneFileError } from "../../app/ringtones/ringtone-files.js";
+import { fileRef, itemsUsing, type RingtoneItem } from "../../app/ringtones/ringtone-items.js";
+import type { RingtoneFileInfo } from "../../app/ringtones/ringtone-list.js";
+import { useObservable } from "../shared/use-observable.js";
+import { texts } from "../shared/use-texts.js";
+import { RingtoneItemList } from "./ringtone-item-list.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly language: InterfaceLanguage;
+}
+
+/** Settings › Ringtones: the incoming-call and call-waiting tones, and the user's own files (up to 10 MB). */
+export function RingtonesSettings({ controller, language }: Props) {
+  const t = texts(SETTINGS_TEXTS, language);
+  const { ringtones } = controller;
+  const { choices, files } = useObservable(ringtones);
+  const [error, setError] = useState<string | null>(null);
+  const itemTitle: Record<RingtoneItem, string> = {
+    incoming: t.incomingTone,
+    callWaiting: t.callWaitingTone,
+  };
+
+  const add = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    input.value = "";
+    if (!file) return;
+    setError(null);
+    // Refused before reading: a huge file need not be loaded to be turned away.
+    if (file.size > RINGTONE_FILE_MAX_BYTES) {
+      setError(t.toneTooLarge);
+      return;
+    }
+    try {
+      await ringtones.addFile({ name: file.name, type: file.type, data: await file.arrayBuffer() });
+    } catch (caught) {
+      if (caught instanceof RingtoneFileError)
+        setError(caught.problem === "too_large" ? t.toneTooLarge : t.toneNotAudio);
+      else setError(caught instanceof Error ? caught.message : String(caught));
+    }
+  };
+
+  const remove = (file: RingtoneFileInfo) => {
+    const using = itemsUsing(choices, fileRef(file.id));
+    const question =
+      using.length > 0
+        ? t.deleteToneInUseConfirm(file.name, using.map((item) => itemTitle[item]).join(", "))
+        : t.deleteToneConfirm(file.name);
+    if (!confirm(question)) return;
+    ringtones.deleteFile(file.id).catch(() => undefined);
+  };
+
+  return (
+    <section class="card ringtones-settings" data-testid="ringtones-settings">
+      <h2>{t.ringtones}</h2>
+      {(["incoming", "callWaiting"] as const).map((item) => (
+        <RingtoneItemList
+          key={item}
+          item={item}
+          title={itemTitle[item]}
+          ringtones={ringtones}
+          chosen={choices[item]}
+          files={files}
+          t={t}
+          onDelete={remove}
+        />
+      ))}
+      <label class="field">
+        {t.addToneFile}
+        <input
+          type="file"
+          accept="audio/*"
+          data-testid="tone-file"
+          onChange={(event) => add(event.currentTarget).catch(() => undefined)}
+        />
+      </label>
+      {error && (
+        <p class="error" data-testid="tone-error">
+          {error}
+        </p>
+      )}
+      <button type="button" onClick={() => ringtones.stopPreview()}>
+        {t.stopPreview}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface CorsProxy extends AsyncDisposable {
+  /** The proxy's address with the target's path (e.g. `http://127.0.0.1:<port>/v1`). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Forwards every request to `target` and lets any page read the answer (CORS), as a hosted model's interface does:
+ * the page's model requests go cross-origin, straight from the browser. Streams pass through as they arrive.
+ */
+export async function startCorsProxy(target: string): Promise<CorsProxy> {
+  const base = new URL(target);
+  const server = createServer((request, response) => {
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-headers": "authorization, content-type, accept",
+      "access-control-allow-methods": "GET, POST, OPTIONS",
+    };
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    const forwarded = httpRequest(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, host: base.host },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
+        answer.pipe(response);
+      },
+    );
+    forwarded.on("error", () => response.destroy());
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${base.pathname}`,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

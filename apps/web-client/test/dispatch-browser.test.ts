@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
+import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
+import { jpegSize } from "./jpeg-size.js";
+import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+];
+const PHRASE = "correct horse battery staple";
+/** Generous: the machine is shared and busy; nothing here is timed. */
+const WAIT_MS = 45_000;
+
+/** Pastes a 3000 x 2000 PNG (must be converted) and a 320 x 240 JPEG (kept) into the words, as a clipboard would. */
+function pasteTwoImages(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const draw = async (width: number, height: number, type: string) => {
+      const canvas = new OffscreenCanvas(width, height);
+      const context = canvas.getContext("2d")!;
+      const gradient = context.createLinearGradient(0, 0, width, height);
+      gradient.addColorStop(0, "#0f5132");
+      gradient.addColorStop(1, "#d1e7dd");
+      context.fillStyle = gradient;
+      context.fillRect(0, 0, width, height);
+      context.fillStyle = "#b02a37";
+      context.font = "120px sans-serif";
+      context.fillText("Ringback", width / 10, height / 2);
+      return canvas.convertToBlob({ type });
+    };
+    const transfer = new DataTransfer();
+    transfer.items.add(
+      new File([await draw(3000, 2000, "image/png")], "screenshot.png", { type: "image/png" }),
+    );
+    transfer.items.add(new File([await draw(320, 240, "image/jpeg")], "photo.jpg", { type: "image/jpeg" }));
+    const words = document.querySelector('[data-testid="dispatch-words"]')!;
+    words.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
+  });
+}
+
+describe("dispatch from the built web app in Chromium", () => {
+  let fake: FakeMultica;
+  let server: DispatchRelayServer;
+  let browser: Browser;
+  let page: Page;
+  let agentName: string;
+  let runtime: ReturnType<FakeMultica["state"]["addRuntime"]>;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
+    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    fake = await startFakeMultica();
+    const user = fake.state.addUser();
+    const workspace = fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] });
+    fake.state.addProject(workspace.id, { title: "Website" });
+    runtime = fake.state.addRuntime(workspace.id, { status: "online" });
+    agentName = fake.state.addAgent(workspace.id, { name: "Claude", runtime_id: runtime.id }).name;
+    const { daemon } = trackerBackedDaemon({
+      trackerUrl: fake.url,
+      token: user.token,
+      workspaceId: workspace.id,
+    });
+    let key: Promise<E2eKey> | null = null;
+    server = await startDispatchRelayServer(DIST, () => (key ??= deriveKeyFromPassphrase(PHRASE)), daemon);
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await fake?.close();
+  });
+
+  it("a dispatch with two pasted images becomes dispatched", async () => {
+    await page.goto(server.origin);
+    await page.getByTestId("new-account-phrase").fill(PHRASE);
+    await page.getByTestId("create-account").click();
+    await page.getByTestId("idle-screen").waitFor();
+    await page.getByTestId("nav-dispatch").click();
+    // Ready once the options came back through the relay: only the empty draft holds the button.
+    await page.locator('[data-testid="dispatch-blocker"][data-blocker="empty"]').waitFor();
+    expect(await page.getByTestId("dispatch-agent").locator("option:checked").textContent()).toBe(agentName);
+
+    await page.getByTestId("dispatch-words").fill("Add a dark mode toggle to the settings page.");
+    await pasteTwoImages(page);
+    await expect
+      .poll(() => page.locator('[data-testid="dispatch-image"][data-status="ready"]').count(), {
+        timeout: WAIT_MS,
+      })
+      .toBe(2);
+    await page.screenshot({ path: `${ARTIFACTS}dispatch-form.png`, fullPage: true });
+    await page.getByTestId("dispatch-button").click();
+    await page.locator('[data-testid="dispatch-calling"][data-stage="calling"]').waitFor();
+
+    await expect.poll(() => fake.state.quickCreateRequests.size, { timeout: WAIT_MS }).toBe(1);
+    expect(fake.requests.count("POST", "/api/upload-file")).toBe(2);
+    const uploads = [...fake.state.files.entries()].map(([id, file]) => ({ id, ...file }));
+    expect(uploads.map((file) => [file.filename, file.contentType])).toEqual([
+      ["screenshot.jpg", "image/jpeg"],
+      ["photo.jpg", "image/jpeg"],
+    ]);
+    expect(jpegSize(uploads[0]!.bytes)).toEqual({ width: 2048, height: 1365 });
+    expect(jpegSize(uploads[1]!.bytes)).toEqual({ width: 320, height: 240 });
+    const [taskId, quickCreate] = [...fake.state.quickCreateRequests.entries()][0]!;
+    expect(quickCreate.attachment_ids).toEqual(uploads.map((file) => file.id));
+    expect(quickCreate.prompt).toContain("Add a dark mode toggle to the settings page.");
+    await page.screenshot({ path: `${ARTIFACTS}dispatch-calling.png`, fullPage: true });
+
+    const { issue } = fake.state.completeQuickCreate(taskId, { title: "Dark mode toggle in settings" });
+    await page.locator('[data-testid="dispatch-calling"][data-stage="dispatched"]').waitFor();
+    expect(await page.getByTestId("dispatch-stage").textContent()).toBe("Dispatched");
+    expect(await page.getByTestId("dispatched-number").textContent()).toBe(fake.state.identifierOf(issue));
+    expect(await page.getByTestId("dispatched-title").textContent()).toBe("Dark mode toggle in settings");
+    await page.locator('[data-testid="dispatch-row"][data-state="created"]').waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}dispatch-dispatched.png`, fullPage: true });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("cancelling a calling dispatch cancels the tracker task", async () => {
+    await page.getByTestId("dispatch-new").click();
+    await page.locator('[data-testid="dispatch-blocker"][data-blocker="empty"]').waitFor();
+    await page.getByTestId("dispatch-words").fill("Rename the billing page.");
+    await page.getByTestId("dispatch-button").click();
+    await page.locator('[data-testid="dispatch-calling"][data-stage="calling"]').waitFor();
+    await expect.poll(() => fake.state.quickCreateRequests.size, { timeout: WAIT_MS }).toBe(2);
+    const taskId = [...fake.state.quickCreateRequests.keys()][1]!;
+    await page.getByTestId("dispatch-cancel").click();
+    await page.locator('[data-testid="dispatch-calling"][data-stage="cancelled"]').waitFor();
+    expect(fake.state.tasks.get(taskId)?.status).toBe("cancelled");
+    await page.locator('[data-testid="dispatch-row"][data-state="cancelled"]').waitFor();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("states that the selected agent is offline once the options are read again", async () => {
+    await page.getByTestId("dispatch-new").click();
+    await page.getByTestId("dispatch-words").fill("Anything.");
+    expect(await page.getByTestId("dispatch-button").isEnabled()).toBe(true);
+    runtime.status = "offline";
+    // The options are re-read every 10 seconds.
+    await page.locator('[data-testid="dispatch-blocker"][data-blocker="agent-offline"]').waitFor();
+    expect(await page.getByTestId("dispatch-button").isDisabled()).toBe(true);
+    expect(await page.getByTestId("dispatch-blocker").textContent()).toContain(
+      "The selected agent's computer is offline in the tracker.",
+    );
+    await page.screenshot({ path: `${ARTIFACTS}dispatch-agent-offline.png`, fullPage: true });
+  });
+});

@@ -1,0 +1,95 @@
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { E2eKey } from "@ringback/e2e-crypto";
+import type { DeviceInfo } from "@ringback/protocol";
+import { answerRelayedSettings, readBody, type StandInDaemon } from "./stand-in-computer.js";
+import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
+
+/** The computer's relay device id in the dispatch tests. */
+export const COMPUTER_ID = "dev_computer";
+
+export interface DispatchRelayServer extends AsyncDisposable {
+  readonly origin: string;
+  readonly relay: TestRelayServer;
+  close(): Promise<void>;
+}
+
+/**
+ * The test relay (dist/, accounts, stream) with a computer in the account: `GET /v1/devices` lists it online, and
+ * `POST /v1/devices/<id>/settings` is opened with the account's key and answered by `daemon`, sealed back, as the
+ * relay and the daemon's link would. Every other request goes to the test relay unchanged.
+ */
+export async function startDispatchRelayServer(
+  distDirectory: string,
+  key: () => Promise<E2eKey>,
+  daemon: StandInDaemon,
+): Promise<DispatchRelayServer> {
+  const relay = await startTestRelayServer(distDirectory);
+  const upstream = new URL(relay.origin);
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    if (path === "/v1/devices" && request.method === "GET") {
+      json(200, { devices: devices(relay.credentials.deviceId) });
+      return;
+    }
+    if (path === `/v1/devices/${COMPUTER_ID}/settings` && request.method === "POST") {
+      readBody(request)
+        .then(async (text) => json(200, await answerRelayedSettings(await key(), JSON.parse(text), daemon)))
+        .catch((error: unknown) => json(500, { error: { code: "internal_error", message: String(error) } }));
+      return;
+    }
+    const forwarded = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, host: upstream.host },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forwarded.on("error", () => response.destroy());
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await relay.close();
+  };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    relay,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+function devices(browserId: string): DeviceInfo[] {
+  const at = new Date(0).toISOString();
+  return [
+    {
+      id: browserId,
+      name: "This browser",
+      kind: "browser",
+      createdAt: at,
+      lastSeenAt: null,
+      online: true,
+      isCurrent: true,
+    },
+    {
+      id: COMPUTER_ID,
+      name: "Workstation",
+      kind: "computer",
+      createdAt: at,
+      lastSeenAt: at,
+      online: true,
+      isCurrent: false,
+    },
+  ];
+}

@@ -1,0 +1,258 @@
+import { existsSync } from "node:fs";
+import type { ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
+import { aad, deriveKeyFromPassphrase, openJson, sealJson } from "@ringback/e2e-crypto";
+import { type FakeModel, startFakeModel } from "@ringback/fake-model";
+import { CANNOT_DECRYPT_REPLY, type RelayedEvent } from "@ringback/protocol";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
+import { payloadFor } from "./fixtures.js";
+import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+];
+const PHRASE = "correct horse battery staple";
+const MODEL_KEY = "sk-device-model";
+/** Generous: the machine is shared and busy; nothing here is timed. */
+const WAIT = { timeout: 30_000 };
+
+let seq = 0;
+
+async function sendCall(stream: ServerResponse, eventId: string, text: string): Promise<void> {
+  const key = await deriveKeyFromPassphrase(PHRASE);
+  const occurredAt = new Date().toISOString();
+  const payload = payloadFor({ eventId, occurredAt, text, projectName: "Billing", priority: "high" });
+  seq += 1;
+  const event: RelayedEvent = {
+    seq,
+    eventId,
+    source: "tracker",
+    occurredAt,
+    receivedAt: occurredAt,
+    taskId: `task-${eventId}`,
+    fromDeviceId: "dev_computer",
+    sealed: await sealJson(key, aad.report(eventId), payload),
+    status: "pending",
+  };
+  stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+describe("part 2 in the built web app in Chromium", () => {
+  let relay: TestRelayServer;
+  let model: FakeModel;
+  let modelProxy: CorsProxy;
+  let browser: Browser;
+  let page: Page;
+  let stream: ServerResponse;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
+    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
+    relay = await startTestRelayServer(DIST);
+    model = await startFakeModel({ apiKey: MODEL_KEY });
+    modelProxy = await startCorsProxy(model.url);
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: { width: 420, height: 860 }, locale: "en-US" });
+    page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    await page.goto(relay.origin);
+    await page.getByTestId("new-account-phrase").fill(PHRASE);
+    await page.getByTestId("create-account").click();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+    stream = await relay.stream(0);
+    stream.write(`id: 0\nevent: synced\ndata: ${JSON.stringify({ seq: 0 })}\n\n`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await modelProxy?.close();
+    await model?.close();
+    await relay?.close();
+  });
+
+  it("switches the interface to Chinese and back, leaving the report language as it was", async () => {
+    await page.getByTestId("nav-settings").click();
+    const reportLanguage = await page.getByTestId("report-language").inputValue();
+    await page.getByTestId("interface-language-zh").check();
+    await expect.poll(() => page.getByTestId("nav-home").textContent(), WAIT).toBe("首页");
+    expect(await page.getByTestId("nav-settings").textContent()).toBe("设置");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-CN");
+    expect(await page.getByTestId("interface-language-settings").locator("h2").textContent()).toBe(
+      "界面语言",
+    );
+    expect(await page.getByTestId("ring-modes-settings").locator("h2").textContent()).toBe("响铃模式");
+    expect(await page.getByTestId("report-language").inputValue()).toBe(reportLanguage);
+    await page.screenshot({ path: `${ARTIFACTS}settings-zh.png`, fullPage: true });
+    await page.getByTestId("nav-calls").click();
+    expect(await page.getByTestId("calls-page").locator("h2").first().textContent()).toBe("未接");
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("interface-language-en").check();
+    await expect.poll(() => page.getByTestId("nav-home").textContent(), WAIT).toBe("Home");
+    expect(await page.getByTestId("report-language").inputValue()).toBe(reportLanguage);
+  });
+
+  it("asks the device's own model in a call: the answer streams in, and a decision is recorded", async () => {
+    // In a Chinese interface: the answer still comes in the report language.
+    await page.getByTestId("interface-language-zh").check();
+    await page.getByTestId("nav-home").click();
+    await sendCall(stream, "e-ask", "Fixed the invoice rounding.\nAll 42 tests pass.");
+    await page.getByTestId("ringing-screen").waitFor(WAIT);
+    await page.getByTestId("answer-button").click();
+    await page.getByTestId("in-call-screen").waitFor(WAIT);
+    // No model yet: the screen says so and opens the setting in place.
+    await page.getByTestId("no-question-channel").waitFor(WAIT);
+    await page.getByTestId("open-model-settings").click();
+    await page.getByTestId("model-base-url").fill(modelProxy.url);
+    await page.getByTestId("model-api-key").fill(MODEL_KEY);
+    await page.getByTestId("list-models").click();
+    await page.getByTestId("model-list").waitFor(WAIT);
+    await page.getByTestId("model-list").selectOption("fake-model");
+    await page.getByTestId("save-model").click();
+    await page.getByTestId("no-question-channel").waitFor({ state: "detached", ...WAIT });
+
+    await page.getByTestId("question-input").fill("Which tests pass?");
+    await page.getByTestId("ask-button").click();
+    const answer = page.locator('[data-testid="conversation-entry"][data-role="assistant"]');
+    await answer.first().waitFor(WAIT);
+    expect(await answer.first().textContent()).toContain("Fake answer to: Which tests pass?");
+    const chat = model.chatRequests()[0];
+    expect(chat?.headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
+    expect(chat?.body).toMatchObject({ model: "fake-model", stream: true });
+    expect(JSON.stringify(chat?.body)).toContain("All 42 tests pass.");
+    expect(JSON.stringify(chat?.body)).toContain("Answer in American English (en-US)");
+    expect(await page.getByTestId("questions-panel").locator("h2").textContent()).toBe("就这份报告提问");
+
+    await page.getByTestId("question-input").fill("Yes, ship it today.");
+    await page.getByTestId("ask-button").click();
+    await page.getByTestId("decision").waitFor(WAIT);
+    expect(await page.getByTestId("decision").textContent()).toContain("Ship it today?");
+    await expect.poll(() => answer.count(), WAIT).toBe(2);
+    await page.screenshot({ path: `${ARTIFACTS}in-call-question.png`, fullPage: true });
+    await page.getByTestId("hang-up-button").click();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("interface-language-en").check();
+    await expect.poll(() => page.getByTestId("nav-home").textContent(), WAIT).toBe("Home");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("sends replies after hang-up: delivered, not decryptable by the computer, failed with its sealed reason", async () => {
+    await page.getByTestId("nav-calls").click();
+    const row = page.locator('[data-testid="history-row"][data-event-id="e-ask"]');
+    // The call's history keeps what was said in the call, and the decision.
+    expect(await row.getByTestId("history-decision").textContent()).toContain("Ship it today?");
+    await row.getByTestId("reply-button").click();
+    await row.getByTestId("reply-input").fill("Ship it, and tag the release.");
+    await row.getByTestId("send-reply").click();
+    const status = row.getByTestId("reply-status");
+    await expect.poll(() => status.first().getAttribute("data-kind"), WAIT).toBe("delivered");
+    expect(await status.first().textContent()).toBe("Delivered");
+    const sent = relay.replies[0]!;
+    expect(sent.eventId).toBe("e-ask");
+    const key = await deriveKeyFromPassphrase(PHRASE);
+    expect(await openJson(key, aad.reply("e-ask"), sent.request.sealed)).toEqual({
+      replyId: sent.request.replyId,
+      text: "Ship it, and tag the release.",
+    });
+
+    relay.replyOutcome = { status: "failed", sealedReason: null, plaintextReason: CANNOT_DECRYPT_REPLY };
+    await row.getByTestId("reply-button").click();
+    await row.getByTestId("reply-input").fill("One more thing.");
+    await row.getByTestId("send-reply").click();
+    await expect.poll(() => status.nth(1).getAttribute("data-kind"), WAIT).toBe("cannot-decrypt");
+    expect(await status.nth(1).textContent()).toContain("could not decrypt");
+
+    // The daemon's own reason is sealed for the reply: the page opens it with the device's key.
+    relay.replyOutcome = async (reply) => ({
+      status: "failed",
+      sealedReason: await sealJson(key, aad.replyError(reply.request.replyId), {
+        reason: "the session is gone",
+      }),
+      plaintextReason: null,
+    });
+    await row.getByTestId("reply-button").click();
+    await row.getByTestId("reply-input").fill("Then start a new session.");
+    await row.getByTestId("send-reply").click();
+    await expect.poll(() => status.nth(2).getAttribute("data-kind"), WAIT).toBe("failed");
+    expect(await status.nth(2).textContent()).toBe("Failed: the session is gone");
+    await page.screenshot({ path: `${ARTIFACTS}reply-delivered.png`, fullPage: true });
+    relay.replyOutcome = { status: "delivered", sealedReason: null, plaintextReason: null };
+  });
+
+  it("a ring mode that is silent now makes a report arrive as missed, and turning on another says which it turned off", async () => {
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("add-mode").click();
+    const editor = page.getByTestId("mode-editor");
+    await editor.getByTestId("mode-name").fill("Quiet");
+    await editor.getByTestId("mode-rule").selectOption("do-not-ring-in");
+    await editor.getByTestId("range-start-0").fill("00:00");
+    await editor.getByTestId("range-end-0").fill("00:00");
+    await editor.getByTestId("save-mode").click();
+    await editor.waitFor({ state: "detached", ...WAIT });
+    const quiet = page.locator('[data-testid="mode-row"]', { hasText: "Quiet" });
+    expect(await quiet.getByTestId("mode-toggle").isChecked()).toBe(true);
+
+    await page.getByTestId("nav-home").click();
+    await page.getByTestId("ringing-paused").waitFor(WAIT);
+    await sendCall(stream, "e-quiet", "Deployed while you slept.");
+    await page.getByTestId("missed-banner").waitFor(WAIT);
+    expect(await page.getByTestId("ringing-screen").count()).toBe(0);
+    await page.getByTestId("missed-banner").click();
+    const missed = page.locator('[data-testid="missed-row"][data-event-id="e-quiet"]');
+    await missed.waitFor(WAIT);
+
+    await page.getByTestId("nav-settings").click();
+    const sleep = page.locator('[data-testid="mode-row"][data-mode-id="sleep"]');
+    await sleep.getByTestId("mode-toggle").check();
+    await page.getByTestId("modes-turned-off").waitFor(WAIT);
+    expect(await page.getByTestId("modes-turned-off").textContent()).toContain("Quiet");
+    expect(await quiet.getByTestId("mode-toggle").isChecked()).toBe(false);
+    await page.screenshot({ path: `${ARTIFACTS}ring-modes.png`, fullPage: true });
+    await sleep.getByTestId("mode-toggle").uncheck();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("keeps a user's ringtone on the device; deleting it while in use asks first and goes back to the default", async () => {
+    const ringtones = page.getByTestId("ringtones-settings");
+    const incoming = ringtones.getByTestId("ringtone-item-incoming");
+    expect(await incoming.getByTestId("tone-option").count()).toBe(6);
+    await ringtones.getByTestId("tone-file").setInputFiles({
+      name: "bells.wav",
+      mimeType: "audio/wav",
+      buffer: Buffer.alloc(2048, 1),
+    });
+    const bells = incoming.locator('[data-testid="tone-option"]', { hasText: "bells" });
+    await bells.waitFor(WAIT);
+    await bells.locator("input").check();
+    const classic = incoming.locator('[data-testid="tone-option"][data-ref="builtin:classic"]');
+    expect(await classic.locator("input").isChecked()).toBe(false);
+    await ringtones.getByTestId("tone-file").setInputFiles({
+      name: "notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("not audio"),
+    });
+    expect(await ringtones.getByTestId("tone-error").textContent()).toBe("The file is not audio.");
+
+    const question = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.message());
+        dialog.accept().catch(() => undefined);
+      }),
+    );
+    await bells.getByTestId("tone-delete").click();
+    expect(await question).toContain("in use for: Incoming call");
+    await bells.waitFor({ state: "detached", ...WAIT });
+    await expect.poll(() => classic.locator("input").isChecked(), WAIT).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+});
