@@ -222,7 +222,7 @@ describe("part 2 in the built web app in Chromium", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("keeps a user's ringtone on the device; deleting it while in use asks first and goes back to the default", async () => {
+  it("keeps user ringtones on the device: deleting one in use asks and resets to the default; newest 5, show all, search above 8", async () => {
     const ringtones = page.getByTestId("ringtones-settings");
     const incoming = ringtones.getByTestId("ringtone-item-incoming");
     expect(await incoming.getByTestId("tone-option").count()).toBe(6);
@@ -253,6 +253,24 @@ describe("part 2 in the built web app in Chromium", () => {
     expect(await question).toContain("in use for: Incoming call");
     await bells.waitFor({ state: "detached", ...WAIT });
     await expect.poll(() => classic.locator("input").isChecked(), WAIT).toBe(true);
+
+    // Six tones of the user's: the newest 5 are listed, the rest behind "show all"; above 8 tones, a search box.
+    for (let index = 1; index <= 6; index++) {
+      await ringtones.getByTestId("tone-file").setInputFiles({
+        name: `tune-${index}.ogg`,
+        mimeType: "audio/ogg",
+        buffer: Buffer.alloc(512, index),
+      });
+      await incoming.locator('[data-testid="tone-option"]', { hasText: `tune-${index}` }).waitFor(WAIT);
+      if (index === 1) await expect.poll(() => incoming.getByTestId("tone-search").count()).toBe(0);
+    }
+    expect(await incoming.getByTestId("tone-option").count()).toBe(6 + 5);
+    expect(await incoming.getByTestId("tones-show-all").textContent()).toBe("Show all (1 more)");
+    await incoming.getByTestId("tone-search").fill("tune-1");
+    await expect.poll(() => incoming.getByTestId("tone-option").count(), WAIT).toBe(1);
+    await incoming.getByTestId("tone-search").fill("");
+    await incoming.getByTestId("tones-show-all").click();
+    await expect.poll(() => incoming.getByTestId("tone-option").count(), WAIT).toBe(6 + 6);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -47,5 +47,7 @@ export const QUESTION_CHANNEL_KEY = "questionChannel";
 export const COMPUTER_KEY = "computerDeviceId";
 /** The watched tracker workspaces as last read from the daemon (ids only), for showing calls. */
 export const WATCHED_WORKSPACES_KEY = "watchedWorkspaces";
+/** Web Push: how often a call still ringing is pushed again (`{repeatSeconds}`), for re-subscribing. */
+export const PUSH_SETTINGS_KEY = "push";
 /** Stored by older versions; discarded at start (the spec: an old shared secret is dropped). */
 export const LEGACY_KEYS = ["sharedSecret"] as const;

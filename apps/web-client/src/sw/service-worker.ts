@@ -1,3 +1,6 @@
+import { createIdbStore } from "../app/storage/idb-key-value.js";
+import { eventIdOfTag } from "../shared/notification-tag.js";
+import { pushedCall } from "./push-call.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";
 
 declare const self: ServiceWorkerGlobalScope;
@@ -15,18 +18,47 @@ self.addEventListener("fetch", (event) => {
   if (response) event.respondWith(response);
 });
 
-// A click on a ringing call's notification brings the app to the front, where the call rings.
-self.addEventListener("notificationclick", (event) => {
-  event.notification.close();
-  event.waitUntil(focusApp());
+// A push from the relay: a call is ringing. The payload holds only its id and routing plaintext; the notification's
+// text comes from the sealed event, fetched and opened here with the device's key.
+self.addEventListener("push", (event) => {
+  event.waitUntil(showPushedCall(event.data));
 });
 
-async function focusApp(): Promise<void> {
+async function showPushedCall(data: PushMessageData | null): Promise<void> {
+  let payload: unknown = null;
+  try {
+    payload = data?.json() ?? null;
+  } catch {
+    // Not JSON: shown as a call without its brief.
+  }
+  const call = await pushedCall(payload, createIdbStore());
+  if (call.kind === "quiet") return;
+  // A repeat replaces the call's notification (same tag) and rings again (renotify).
+  const options = {
+    body: call.body,
+    tag: call.tag,
+    renotify: true,
+    requireInteraction: true,
+    data: { eventId: call.eventId },
+  } as NotificationOptions;
+  await self.registration.showNotification(call.title, options);
+}
+
+// A click on a ringing call's notification brings the app to the front at the call, where it rings.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(focusApp(eventIdOfTag(event.notification.tag)));
+});
+
+async function focusApp(eventId: string | null): Promise<void> {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const open = windows[0];
   if (open) {
     await open.focus();
+    if (eventId) open.postMessage({ type: "ringback-open-call", eventId });
     return;
   }
-  await self.clients.openWindow(self.registration.scope);
+  const url = new URL(self.registration.scope);
+  if (eventId) url.hash = `call=${encodeURIComponent(eventId)}`;
+  await self.clients.openWindow(url.href);
 }

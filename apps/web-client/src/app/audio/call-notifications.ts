@@ -1,3 +1,5 @@
+import { CALL_NOTIFICATION_TAG_PREFIX } from "../../shared/notification-tag.js";
+
 /** System notifications for a ringing call, shown when the page cannot ring out loud or is in the background. */
 export interface CallNotifier {
   readonly permission: NotificationPermission | "unsupported";
@@ -6,7 +8,8 @@ export interface CallNotifier {
   close(eventId: string): Promise<void>;
 }
 
-const TAG_PREFIX = "ringback-call-";
+// Shared with the service worker: a pushed notification of the call is the same notification.
+const TAG_PREFIX = CALL_NOTIFICATION_TAG_PREFIX;
 
 export function createCallNotifier(): CallNotifier {
   const isSupported = typeof Notification !== "undefined";

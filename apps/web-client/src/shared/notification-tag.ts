@@ -1,0 +1,14 @@
+/**
+ * The tag of a ringing call's system notification, used by the page and the service worker alike: a pushed
+ * notification and the page's own for the same call replace each other instead of stacking.
+ */
+export const CALL_NOTIFICATION_TAG_PREFIX = "ringback-call-";
+
+export function callNotificationTag(eventId: string): string {
+  return `${CALL_NOTIFICATION_TAG_PREFIX}${eventId}`;
+}
+
+/** The event id of a call notification's tag; null for any other tag. */
+export function eventIdOfTag(tag: string): string | null {
+  return tag.startsWith(CALL_NOTIFICATION_TAG_PREFIX) ? tag.slice(CALL_NOTIFICATION_TAG_PREFIX.length) : null;
+}
