@@ -1,4 +1,4 @@
-/** One answer of the fake model to one chat-completion request. */
+/** One answer of the fake model to one model call (chat completions, Messages or Responses). */
 export type FakeAnswer =
   /** The assistant's content as is (any text), with a finish reason (default `stop`). */
   | { kind: "content"; content: string | null; finishReason?: string }
@@ -39,6 +39,10 @@ function errorBody(message: string, type: string, code: string | null) {
 
 /** Builders for the paths a brief generation must survive. */
 export const answers = {
+  /** Plain text: a chat completion's content, or an agent turn's final answer (Messages, Responses). */
+  text(content: string): FakeAnswer {
+    return { kind: "content", content };
+  },
   /** Any value as JSON content. */
   json(value: unknown): FakeAnswer {
     return { kind: "content", content: JSON.stringify(value) };

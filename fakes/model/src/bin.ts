@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { answers } from "./answers.js";
+import { answers, type FakeAnswer } from "./answers.js";
 import { startFakeModel } from "./fake-model.js";
 
-const USAGE = "usage: ringback-fake-model [--port N] [--delay-ms N] [--api-key KEY] [--model ID]...";
+const USAGE =
+  "usage: ringback-fake-model [--port N] [--delay-ms N] [--api-key KEY] [--model ID]... [--answer TEXT]";
 
 const { values } = parseArgs({
   options: {
@@ -11,6 +12,7 @@ const { values } = parseArgs({
     "delay-ms": { type: "string" },
     "api-key": { type: "string" },
     model: { type: "string", multiple: true },
+    answer: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -27,13 +29,19 @@ if (!Number.isInteger(port) || port < 0 || !Number.isInteger(delayMs) || delayMs
   process.exit(2);
 }
 
+function withDelay(answer: FakeAnswer): FakeAnswer {
+  return delayMs > 0 ? answers.delay(delayMs, answer) : answer;
+}
+
 const fake = await startFakeModel({
   port,
   ...(values["api-key"] === undefined ? {} : { apiKey: values["api-key"] }),
   ...(values.model === undefined ? {} : { models: values.model }),
-  defaultAnswer: delayMs > 0 ? answers.delay(delayMs) : answers.echo(),
+  defaultAnswer: withDelay(values.answer === undefined ? answers.echo() : answers.text(values.answer)),
 });
 console.log(`fake model listening on ${fake.url} (baseUrl for the language-model channel)`);
+console.log(`  Claude Code: ANTHROPIC_BASE_URL=${fake.url.replace(/\/v1$/, "")} ANTHROPIC_API_KEY=any`);
+console.log(`  Codex: [model_providers.X] base_url = "${fake.url}", wire_api = "responses"`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

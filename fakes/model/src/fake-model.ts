@@ -1,6 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type AgentWireFormat, answerAgent } from "./agent-answer.js";
 import type { FakeAnswer } from "./answers.js";
+import { anthropicError, anthropicTokenCount } from "./anthropic-messages.js";
 import { chatCompletion, modelList, streamEvents } from "./completion.js";
 import { echoBrief, lastUserMessage } from "./echo-brief.js";
 
@@ -32,7 +34,11 @@ export interface FakeModel extends AsyncDisposable {
   requests: RecordedRequest[];
   /** The chat-completion requests only. */
   chatRequests(): RecordedRequest[];
-  /** Queues answers for the next chat-completion requests, in order. */
+  /** The Anthropic Messages requests only (`POST …/messages`, Claude Code's format). */
+  messagesRequests(): RecordedRequest[];
+  /** The OpenAI Responses requests only (`POST …/responses`, Codex's format). */
+  responsesRequests(): RecordedRequest[];
+  /** Queues answers for the next model calls (any wire format), in order. */
   script(...answers: FakeAnswer[]): void;
   /** Answers scripted and not used yet. */
   pendingAnswers(): number;
@@ -44,6 +50,11 @@ export interface FakeModel extends AsyncDisposable {
 const DEFAULT_MODELS = ["fake-model"];
 const CHAT_PATH = /\/chat\/completions\/?$/;
 const MODELS_PATH = /\/models\/?$/;
+const MESSAGES_PATH = /\/messages\/?$/;
+const COUNT_TOKENS_PATH = /\/messages\/count_tokens\/?$/;
+const RESPONSES_PATH = /\/responses\/?$/;
+
+const pathnameOf = (recorded: RecordedRequest) => recorded.path.split("?")[0] ?? "";
 
 function sendJson(
   response: ServerResponse,
@@ -79,58 +90,87 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   const timers = new Set<NodeJS.Timeout>();
   let defaultAnswer: FakeAnswer = options.defaultAnswer ?? { kind: "echo" };
 
+  /** Waits out `delay` answers and never settles `hang`; hands any other answer to `respond`. */
+  function settle(
+    response: ServerResponse,
+    answer: FakeAnswer,
+    respond: (answer: Exclude<FakeAnswer, { kind: "hang" | "delay" }>) => void,
+  ): void {
+    if (answer.kind === "hang") return;
+    if (answer.kind !== "delay") {
+      respond(answer);
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!response.destroyed) settle(response, answer.then, respond);
+    }, answer.ms);
+    timers.add(timer);
+    response.once("close", () => {
+      clearTimeout(timer);
+      timers.delete(timer);
+    });
+  }
+
+  const modelOf = (body: unknown) => {
+    const model = (body as { model?: unknown } | null)?.model;
+    return typeof model === "string" ? model : (models[0] ?? "fake-model");
+  };
+
   function answerChat(response: ServerResponse, body: unknown, answer: FakeAnswer): void {
-    const request = (body ?? {}) as { model?: unknown; stream?: unknown };
-    const model = typeof request.model === "string" ? request.model : (models[0] ?? "fake-model");
-    const isStream = request.stream === true;
-    switch (answer.kind) {
-      case "status":
-        sendJson(
-          response,
-          answer.status,
-          answer.body ?? openAiError("error", "server_error", null),
-          answer.headers,
-        );
-        return;
-      case "hang":
-        return;
-      case "delay": {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (!response.destroyed) answerChat(response, body, answer.then);
-        }, answer.ms);
-        timers.add(timer);
-        response.once("close", () => {
-          clearTimeout(timer);
-          timers.delete(timer);
-        });
-        return;
-      }
-      case "echo": {
-        const content = isStream
-          ? `Fake answer to: ${lastUserMessage(body)}`
-          : JSON.stringify(echoBrief(body));
-        answerChat(response, body, { kind: "content", content });
-        return;
-      }
-      case "content": {
-        const finishReason = answer.finishReason ?? "stop";
-        if (!isStream) {
-          sendJson(response, 200, chatCompletion(model, answer.content, finishReason, JSON.stringify(body)));
+    const model = modelOf(body);
+    const isStream = (body as { stream?: unknown }).stream === true;
+    settle(response, answer, (ready) => {
+      switch (ready.kind) {
+        case "status":
+          sendJson(
+            response,
+            ready.status,
+            ready.body ?? openAiError("error", "server_error", null),
+            ready.headers,
+          );
+          return;
+        case "echo": {
+          const content = isStream
+            ? `Fake answer to: ${lastUserMessage(body)}`
+            : JSON.stringify(echoBrief(body));
+          answerChat(response, body, { kind: "content", content });
           return;
         }
-        response.writeHead(200, {
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache",
-          connection: "keep-alive",
-        });
-        for (const event of streamEvents(model, answer.content, finishReason)) {
-          response.write(`data: ${event}\n\n`);
+        case "content": {
+          const finishReason = ready.finishReason ?? "stop";
+          if (!isStream) {
+            sendJson(response, 200, chatCompletion(model, ready.content, finishReason, JSON.stringify(body)));
+            return;
+          }
+          response.writeHead(200, {
+            "content-type": "text/event-stream",
+            "cache-control": "no-cache",
+            connection: "keep-alive",
+          });
+          for (const event of streamEvents(model, ready.content, finishReason)) {
+            response.write(`data: ${event}\n\n`);
+          }
+          response.end();
+          return;
         }
-        response.end();
-        return;
       }
-    }
+    });
+  }
+
+  function answerAgentCall(format: AgentWireFormat, response: ServerResponse, body: unknown): void {
+    settle(response, queue.shift() ?? defaultAnswer, (ready) =>
+      answerAgent(format, response, body, ready, modelOf(body)),
+    );
+  }
+
+  function isAuthorized(request: IncomingMessage): boolean {
+    if (options.apiKey === undefined) return true;
+    // Claude Code sends Anthropic's `x-api-key`; OpenAI clients send a bearer token.
+    return (
+      request.headers.authorization === `Bearer ${options.apiKey}` ||
+      request.headers["x-api-key"] === options.apiKey
+    );
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -138,11 +178,15 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const path = request.url ?? "/";
     requests.push({ method: request.method ?? "GET", path, headers: request.headers, body });
     const pathname = path.split("?")[0] ?? "/";
-    if (options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {
+    const isPost = request.method === "POST";
+    const isMessages = isPost && (MESSAGES_PATH.test(pathname) || COUNT_TOKENS_PATH.test(pathname));
+    if (!isAuthorized(request)) {
       sendJson(
         response,
         401,
-        openAiError("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
+        isMessages
+          ? anthropicError(401, "invalid x-api-key")
+          : openAiError("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
       );
       return;
     }
@@ -156,6 +200,31 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
         return;
       }
       answerChat(response, body, queue.shift() ?? defaultAnswer);
+      return;
+    }
+    if (isPost && COUNT_TOKENS_PATH.test(pathname)) {
+      sendJson(response, 200, anthropicTokenCount(JSON.stringify(body)));
+      return;
+    }
+    const agentFormat: AgentWireFormat | undefined =
+      isPost && MESSAGES_PATH.test(pathname)
+        ? "messages"
+        : isPost && RESPONSES_PATH.test(pathname)
+          ? "responses"
+          : undefined;
+    if (agentFormat !== undefined) {
+      if (typeof body !== "object" || body === null) {
+        const message = "The body must be JSON.";
+        sendJson(
+          response,
+          400,
+          agentFormat === "messages"
+            ? anthropicError(400, message)
+            : openAiError(message, "invalid_request_error", null),
+        );
+        return;
+      }
+      answerAgentCall(agentFormat, response, body);
       return;
     }
     sendJson(response, 404, openAiError(`Unknown path ${pathname}`, "invalid_request_error", null));
@@ -188,7 +257,11 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    chatRequests: () => requests.filter((recorded) => CHAT_PATH.test(recorded.path.split("?")[0] ?? "")),
+    chatRequests: () => requests.filter((recorded) => CHAT_PATH.test(pathnameOf(recorded))),
+    messagesRequests: () =>
+      requests.filter((recorded) => recorded.method === "POST" && MESSAGES_PATH.test(pathnameOf(recorded))),
+    responsesRequests: () =>
+      requests.filter((recorded) => recorded.method === "POST" && RESPONSES_PATH.test(pathnameOf(recorded))),
     script: (...answers) => {
       queue.push(...answers);
     },

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ReportRequest } from "@ringback/protocol";
+import { daemonMainPath } from "./installed-bins.js";
+import { startReportTap, type TappedRequest } from "./report-tap.js";
+
+const LISTENING_LINE = /ringback daemon listening on http:\/\/127\.0\.0\.1:(\d+)/;
+const START_TIMEOUT_MS = 60_000;
+
+export interface RingbackDaemon extends AsyncDisposable {
+  /** `~/.ringback` of the temporary home. */
+  dataDir: string;
+  /** Every request the hook sent, with the daemon's answer. */
+  requests: TappedRequest[];
+  /** The `POST /report` bodies, validated with the protocol's `ReportRequest`. */
+  reports(): ReportRequest[];
+  /** `sessions.json` (`{}` until written): where the daemon will resume each session with a reply. */
+  sessions(): Record<string, { cwd: string; source: string }>;
+  /** What the daemon logged on stderr. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real daemon (`ringback run`) for a temporary home, behind a report tap: `daemon.json` names the
+ * tap's port as `localPort`, which is where the hook posts; the daemon itself listens on a free port. No relay
+ * and no language model are configured, so nothing leaves 127.0.0.1: reports wait in the outbox.
+ */
+export async function startRingbackDaemon(home: string, env: NodeJS.ProcessEnv): Promise<RingbackDaemon> {
+  const dataDir = join(home, ".ringback");
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tap = await startReportTap();
+  writeFileSync(join(dataDir, "daemon.json"), `${JSON.stringify({ localPort: tap.port })}\n`, {
+    mode: 0o600,
+  });
+
+  const child = spawn(process.execPath, [daemonMainPath(), "run", "--port", "0"], {
+    cwd: home,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the daemon did not start:\n${stderr}`)),
+      START_TIMEOUT_MS,
+    );
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      const match = LISTENING_LINE.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the daemon exited with ${code} before listening:\n${stderr}`));
+    });
+  });
+  tap.forwardTo(port);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= stopDaemon(child).then(() => tap.close());
+    return closing;
+  };
+  return {
+    dataDir,
+    requests: tap.requests,
+    reports: () =>
+      tap.requests
+        .filter((request) => request.method === "POST" && request.path.split("?")[0] === "/report")
+        .map((request) => ReportRequest.parse(request.body)),
+    sessions: () => {
+      try {
+        const file = JSON.parse(readFileSync(join(dataDir, "sessions.json"), "utf8")) as {
+          sessions?: Record<string, { cwd: string; source: string }>;
+        };
+        return file.sessions ?? {};
+      } catch {
+        return {};
+      }
+    },
+    log: () => stderr,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+async function stopDaemon(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await exited;
+}
