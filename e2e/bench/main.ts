@@ -1,0 +1,42 @@
+/**
+ * The whole system's figures: the time from the hook's `POST /report` to the ringing screen in Chromium (real
+ * relay, daemon and hook processes, an instant fake model), with the daemon's 202 as the baseline measured in the
+ * same run, and the web app's gzipped JavaScript as apps/web-client/bench/bundle-size.mjs measures it. Prints one
+ * table.
+ *
+ *   pnpm --filter @ringback/e2e bench      (after building the relay, daemon, hook and web client)
+ */
+import { measureBundleSize } from "./bundle-size.ts";
+import { percentile } from "./percentile.ts";
+import { measureRingLatency } from "./ring-latency.ts";
+
+const REPORTS = 20;
+const WARM_UP_REPORTS = 2;
+
+const milliseconds = (value: number) => `${value.toFixed(0)} ms`;
+
+const latency = await measureRingLatency(REPORTS, WARM_UP_REPORTS);
+const size = await measureBundleSize();
+
+console.log(`whole system: hook -> daemon -> relay -> Chromium (${REPORTS} reports, instant model)`);
+console.table([
+  {
+    what: "hook POST -> daemon 202 (baseline)",
+    p50: milliseconds(percentile(latency.postToAccepted, 0.5)),
+    p99: milliseconds(percentile(latency.postToAccepted, 0.99)),
+  },
+  {
+    what: "hook POST -> ringing screen",
+    p50: milliseconds(percentile(latency.postToRinging, 0.5)),
+    p99: milliseconds(percentile(latency.postToRinging, 0.99)),
+  },
+]);
+console.log(
+  "The ringing time includes the app preparing the whole voice before it rings; a browser without speech voices " +
+    "(headless Chromium) first waits for its voice list (VOICES_WAIT_MS in apps/web-client).",
+);
+console.log("web app JavaScript, as apps/web-client/bench/bundle-size.mjs measures it");
+console.table([
+  { what: "first load (gzip -9)", size: size.firstLoadGzip },
+  { what: "all page JS (gzip -9)", size: size.allPageGzip },
+]);

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// Every file starts real relay and daemon processes and Chromium on a shared, busy machine: files run one at a time
+// and waits are generous. Nothing here is timed; speed belongs to `pnpm bench`.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
