@@ -1,0 +1,178 @@
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DISPATCH_TEXTS } from "../../apps/web-client/src/app/i18n/texts/dispatch.ts";
+import { jpegSize } from "../../apps/web-client/test/jpeg-size.ts";
+import { type Device, UI_WAIT_MS } from "../harness/device.ts";
+import { filesHolding, readRelayDataFiles } from "../harness/relay-data-files.ts";
+import { type RingbackSystem, startSystem } from "../harness/system.ts";
+import {
+  putTrackerSettings,
+  startTrackerSimulator,
+  type TrackerSimulator,
+} from "../harness/tracker-simulator.ts";
+
+// The real daemon talks to the Multica simulator (its demo data: workspace "Ringback Demo", project "Launch", the
+// agent "Claude" on an online runtime); the browser reaches the daemon only through the relay, sealed.
+const texts = DISPATCH_TEXTS.en;
+let tracker: TrackerSimulator;
+let system: RingbackSystem;
+let phone: Device;
+
+beforeAll(async () => {
+  tracker = await startTrackerSimulator();
+  system = await startSystem({ trackerUrl: tracker.url });
+  const saved = await putTrackerSettings(system.daemon, {
+    token: tracker.seed.user.token,
+    workspaceIds: [tracker.seed.workspace.id],
+  });
+  expect(saved.settings?.workspaces).toEqual([tracker.seed.workspace.id]);
+  phone = await system.addDevice("phone");
+});
+
+afterAll(async () => {
+  try {
+    await system?.[Symbol.asyncDispose]();
+  } finally {
+    await tracker?.close();
+  }
+});
+
+/** Pastes a 3000 x 2000 PNG (the app converts it) and a 320 x 240 JPEG (kept) into the words, as a clipboard would. */
+function pasteTwoImages(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const draw = async (width: number, height: number, type: string) => {
+      const canvas = new OffscreenCanvas(width, height);
+      const context = canvas.getContext("2d");
+      if (!context) throw new Error("no 2d context");
+      const gradient = context.createLinearGradient(0, 0, width, height);
+      gradient.addColorStop(0, "#0f5132");
+      gradient.addColorStop(1, "#d1e7dd");
+      context.fillStyle = gradient;
+      context.fillRect(0, 0, width, height);
+      context.fillStyle = "#b02a37";
+      context.font = "120px sans-serif";
+      context.fillText("Ringback", width / 10, height / 2);
+      return canvas.convertToBlob({ type });
+    };
+    const transfer = new DataTransfer();
+    transfer.items.add(
+      new File([await draw(3000, 2000, "image/png")], "screenshot.png", { type: "image/png" }),
+    );
+    transfer.items.add(new File([await draw(320, 240, "image/jpeg")], "photo.jpg", { type: "image/jpeg" }));
+    const words = document.querySelector('[data-testid="dispatch-words"]');
+    if (!words) throw new Error("no dispatch words");
+    words.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
+  });
+}
+
+describe("dispatch through the relay to the real daemon and the tracker", () => {
+  it("turns words and two pasted images into a quick-create with both uploads; the screen says dispatched", async () => {
+    const { fake, seed } = tracker;
+    const claude = seed.agents.find((agent) => agent.name === "Claude");
+    if (!claude) throw new Error("the demo seed has no agent Claude");
+    const page = phone.page;
+
+    await page.getByTestId("nav-dispatch").click({ timeout: UI_WAIT_MS });
+    await page.getByTestId("dispatch-screen").waitFor({ timeout: UI_WAIT_MS });
+    // Ready once the options came back from the daemon through the relay: only the empty draft holds the button.
+    await page
+      .locator('[data-testid="dispatch-blocker"][data-blocker="empty"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    await page.getByTestId("dispatch-project").selectOption(seed.project.id, { timeout: UI_WAIT_MS });
+    await page.getByTestId("dispatch-agent").selectOption(claude.id, { timeout: UI_WAIT_MS });
+    expect(await page.getByTestId("dispatch-agent").locator("option:checked").textContent()).toBe("Claude");
+
+    const words = "Add a dark mode toggle to the settings page; the screenshots show where.";
+    await page.getByTestId("dispatch-words").fill(words, { timeout: UI_WAIT_MS });
+    await pasteTwoImages(page);
+    await expect
+      .poll(() => page.locator('[data-testid="dispatch-image"][data-status="ready"]').count(), {
+        timeout: UI_WAIT_MS,
+      })
+      .toBe(2);
+    await phone.screenshot("dispatch-form", { fullPage: true });
+    await page.getByTestId("dispatch-button").click({ timeout: UI_WAIT_MS });
+    await page
+      .locator('[data-testid="dispatch-calling"][data-stage="calling"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+
+    // The daemon uploaded both images, then asked the tracker's agent to write the issue with them attached.
+    await expect.poll(() => fake.state.quickCreateRequests.size, { timeout: UI_WAIT_MS }).toBe(1);
+    expect(fake.requests.count("POST", "/api/upload-file")).toBe(2);
+    const uploads = [...fake.state.files.entries()].map(([id, file]) => ({ id, ...file }));
+    expect(uploads.map((file) => [file.filename, file.contentType])).toEqual([
+      ["screenshot.jpg", "image/jpeg"],
+      ["photo.jpg", "image/jpeg"],
+    ]);
+    // The large PNG arrived as a JPEG scaled to fit; the small JPEG as it was.
+    const [large, small] = uploads;
+    if (!large || !small) throw new Error("two uploads expected");
+    const largeSize = jpegSize(large.bytes);
+    expect(Math.max(largeSize.width, largeSize.height)).toBeLessThan(3000);
+    expect(largeSize.width / largeSize.height).toBeCloseTo(1.5, 1);
+    expect(jpegSize(small.bytes)).toEqual({ width: 320, height: 240 });
+    const [entry] = [...fake.state.quickCreateRequests.entries()];
+    if (!entry) throw new Error("no quick-create");
+    const [taskId, quickCreate] = entry;
+    expect(quickCreate.attachment_ids).toEqual([large.id, small.id]);
+    expect(quickCreate.agent_id).toBe(claude.id);
+    expect(quickCreate.project_id).toBe(seed.project.id);
+    expect(quickCreate.prompt).toContain(words);
+
+    // The agent writes the issue; the app learns it from the daemon and shows its number and title.
+    const title = "Dark mode toggle in settings";
+    const { issue } = fake.state.completeQuickCreate(taskId, { title });
+    await page
+      .locator('[data-testid="dispatch-calling"][data-stage="dispatched"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    expect(await page.getByTestId("dispatch-stage").textContent()).toBe(texts.dispatched);
+    expect(await page.getByTestId("dispatched-number").textContent()).toBe(fake.state.identifierOf(issue));
+    expect(await page.getByTestId("dispatched-title").textContent()).toBe(title);
+    const row = page.locator('[data-testid="dispatch-row"][data-state="created"]');
+    await row.waitFor({ timeout: UI_WAIT_MS });
+    expect(await row.textContent()).toContain(texts.stateCreated);
+    await phone.screenshot("dispatch-dispatched", { fullPage: true });
+
+    // The relay carried the dispatch sealed: none of its words, nor the tracker's title, is in its files.
+    const relayFiles = await readRelayDataFiles(join(system.directory.path, "relay"));
+    expect(relayFiles.length).toBeGreaterThan(0);
+    expect(filesHolding(relayFiles, words)).toEqual([]);
+    expect(filesHolding(relayFiles, title)).toEqual([]);
+    expect(phone.pageErrors).toEqual([]);
+  });
+
+  it("cancels the tracker task of a dispatch still calling, once, when the user cancels", async () => {
+    const { fake } = tracker;
+    const page = phone.page;
+    await page.getByTestId("dispatch-new").click({ timeout: UI_WAIT_MS });
+    await page
+      .locator('[data-testid="dispatch-blocker"][data-blocker="empty"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    await page
+      .getByTestId("dispatch-words")
+      .fill("Rename the billing page to Plans.", { timeout: UI_WAIT_MS });
+    const before = fake.state.quickCreateRequests.size;
+    await page.getByTestId("dispatch-button").click({ timeout: UI_WAIT_MS });
+    await page
+      .locator('[data-testid="dispatch-calling"][data-stage="calling"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    await expect.poll(() => fake.state.quickCreateRequests.size, { timeout: UI_WAIT_MS }).toBe(before + 1);
+    const taskId = [...fake.state.quickCreateRequests.keys()].at(-1) ?? "";
+    expect(fake.state.quickCreateRequests.get(taskId)?.attachment_ids).toEqual([]);
+
+    await page.getByTestId("dispatch-cancel").click({ timeout: UI_WAIT_MS });
+    await page
+      .locator('[data-testid="dispatch-calling"][data-stage="cancelled"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    expect(await page.getByTestId("dispatch-stage").textContent()).toBe(texts.cancelled);
+    expect(fake.state.tasks.get(taskId)?.status).toBe("cancelled");
+    expect(fake.requests.count("POST", `/api/tasks/${taskId}/cancel`)).toBe(1);
+    await page
+      .locator('[data-testid="dispatch-row"][data-state="cancelled"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    expect(phone.pageErrors).toEqual([]);
+  });
+});
