@@ -8,6 +8,7 @@ import { callRoutes } from "./routes/calls.js";
 import { daemonEventRoutes } from "./routes/daemon-events.js";
 import { deviceRoutes } from "./routes/devices.js";
 import { pairingRoutes } from "./routes/pairing.js";
+import { pushRoutes } from "./routes/push.js";
 import { setupRoutes } from "./routes/setup.js";
 import { streamRoutes } from "./routes/stream.js";
 import { webRootRoutes } from "./routes/web-root.js";
@@ -38,7 +39,8 @@ export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
     .route("/", deviceRoutes(runtime))
     .route("/", daemonEventRoutes(runtime))
     .route("/", callRoutes(runtime))
-    .route("/", streamRoutes(runtime));
+    .route("/", streamRoutes(runtime))
+    .route("/", pushRoutes(runtime));
   app.route("/v1", api);
   if (runtime.config.webRoot !== null) app.route("/", webRootRoutes(runtime.config.webRoot));
   app.onError(renderError(runtime.log));

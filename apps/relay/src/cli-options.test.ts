@@ -51,4 +51,17 @@ describe("relay command-line options", () => {
     expect(() => parseRelayCliOptions(["--nope"], {})).toThrow();
     expect(() => parseRelayCliOptions(["--web-root", "/definitely/not/here"], {})).toThrow(RelayUsageError);
   });
+
+  it("takes a mailto: or https: Web Push contact and refuses anything else", () => {
+    expect(parseRelayCliOptions(["--push-subject", "mailto:ops@relay.example"], {}).config.pushSubject).toBe(
+      "mailto:ops@relay.example",
+    );
+    const fromEnv = parseRelayCliOptions([], {
+      RINGBACK_RELAY_PUSH_SUBJECT: "https://relay.example/contact",
+    });
+    expect(fromEnv.config.pushSubject).toBe("https://relay.example/contact");
+    expect(() => parseRelayCliOptions(["--push-subject", "http://relay.example"], {})).toThrow(
+      RelayUsageError,
+    );
+  });
 });

@@ -22,6 +22,7 @@ export const USAGE = `Usage: ringback-relay [options]
   --heartbeat-ms MS         SSE heartbeat interval (default 15 s)              RINGBACK_RELAY_HEARTBEAT_MS
   --sse-retry-ms MS         SSE retry hint to clients (default 2 s)            RINGBACK_RELAY_SSE_RETRY_MS
   --settings-timeout-ms MS  wait for a relayed settings answer (default 30 s)  RINGBACK_RELAY_SETTINGS_TIMEOUT_MS
+  --push-subject URL        Web Push (VAPID) contact, mailto: or https:        RINGBACK_RELAY_PUSH_SUBJECT
   --help                    this text
 `;
 
@@ -59,6 +60,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "heartbeat-ms": { type: "string" },
       "sse-retry-ms": { type: "string" },
       "settings-timeout-ms": { type: "string" },
+      "push-subject": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -68,6 +70,8 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     behindProxy: values["behind-proxy"] ?? isTrue(env.RINGBACK_RELAY_BEHIND_PROXY),
     webRoot: webRoot ? existingDirectory(webRoot) : null,
   };
+  const pushSubject = values["push-subject"] ?? env.RINGBACK_RELAY_PUSH_SUBJECT;
+  if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
   const durations = {
     callExpiryMs: ["call-expiry-ms", env.RINGBACK_RELAY_CALL_EXPIRY_MS],
     heartbeatMs: ["heartbeat-ms", env.RINGBACK_RELAY_HEARTBEAT_MS],
@@ -113,6 +117,14 @@ function databaseUrl(text: string | undefined): string | null {
   // The URL may hold a password: the message never repeats it.
   if (!POSTGRES_URL.test(text.trim())) throw new RelayUsageError("--database must be a postgres:// URL.");
   return text.trim();
+}
+
+function vapidSubject(text: string): string {
+  const subject = text.trim();
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(subject)) {
+    throw new RelayUsageError("--push-subject must be a mailto: address or an https: URL.");
+  }
+  return subject;
 }
 
 function existingDirectory(path: string): string {

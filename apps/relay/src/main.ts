@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     config: options.config,
     log: stderrLog,
   });
+  // The VAPID key pair is drawn on the first start (RFC 8292): browsers subscribe against its public key.
+  await server.relay.runtime.pushKeys.get();
   // The database URL may hold a password: only the kind of store is logged.
   stderrLog.line(
     options.databaseUrl === null

@@ -1,4 +1,5 @@
 import {
+  PUSH_POLL_DEFAULT_MS,
   RELAY_LINK_PING_MS,
   RELAY_SETTINGS_TIMEOUT_MS,
   RELAY_SSE_HEARTBEAT_MS,
@@ -27,6 +28,12 @@ export const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
 /** `lastSeenAt` is written at most this often per device. */
 export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
 
+/**
+ * RFC 8292 `sub` of the relay's VAPID token: how a push service's operator reaches the relay's. A self-hosted relay
+ * should set its own (`--push-subject`); Apple's push service refuses `localhost` contacts.
+ */
+export const PUSH_SUBJECT_DEFAULT = "mailto:ringback-relay@example.org";
+
 export interface RelayConfig {
   /** Anyone may create an account (no claim code). */
   readonly openSignup: boolean;
@@ -45,6 +52,10 @@ export interface RelayConfig {
   readonly retentionMs: number;
   readonly codeFailuresMax: number;
   readonly codeFailureWindowMs: number;
+  /** The VAPID contact (`mailto:` or `https:`). */
+  readonly pushSubject: string;
+  /** How often due pushes (repeats, retries) are looked for. */
+  readonly pushPollMs: number;
 }
 
 export const DEFAULT_RELAY_CONFIG: RelayConfig = {
@@ -62,4 +73,6 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   retentionMs: EVENT_RECORD_RETENTION_MS,
   codeFailuresMax: CODE_FAILURES_MAX,
   codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
+  pushSubject: PUSH_SUBJECT_DEFAULT,
+  pushPollMs: PUSH_POLL_DEFAULT_MS,
 };

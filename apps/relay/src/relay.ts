@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import type { Agent } from "node:https";
 import type { Duplex } from "node:stream";
 import { LINK_CLOSE_CODES } from "@ringback/protocol";
 import type { Hono } from "hono";
@@ -13,6 +14,8 @@ import { clusterHandlers } from "./runtime/cluster-handlers.js";
 import { DaemonLinks } from "./runtime/daemon-links.js";
 import { linkHandlers } from "./runtime/link-messages.js";
 import { createLinkUpgrade } from "./runtime/link-upgrade.js";
+import { PushDelivery } from "./runtime/push-delivery.js";
+import { PushKeys } from "./runtime/push-keys.js";
 import type { RelayRuntime } from "./runtime/relay-runtime.js";
 import { SettingsRelay } from "./runtime/settings-relay.js";
 import { retryFrame } from "./runtime/sse-frames.js";
@@ -27,6 +30,8 @@ export interface RelayOptions {
   readonly clock?: Clock;
   readonly config?: Partial<RelayConfig>;
   readonly log?: RelayLog;
+  /** The HTTPS agent for push services (tests trust their own push service's certificate with it). */
+  readonly pushAgent?: Agent;
 }
 
 export interface Relay {
@@ -36,6 +41,8 @@ export interface Relay {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Expires what is due now (the timers call it too). */
   sweep(): Promise<void>;
+  /** Sends the Web Pushes due now (new events, repeats, retries) and waits for their answers (the timers call it). */
+  pushDue(): Promise<void>;
   /** Heartbeats, stream limits, link pings, expiry and pruning on timers. */
   startTimers(): void;
   /**
@@ -56,6 +63,7 @@ export function createRelay(options: RelayOptions): Relay {
   };
   const links = new DaemonLinks(log);
   const store = options.store;
+  const pushKeys = new PushKeys(store);
   const runtime: RelayRuntime = {
     store,
     cluster,
@@ -69,6 +77,14 @@ export function createRelay(options: RelayOptions): Relay {
     ),
     links,
     settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),
+    pushKeys,
+    push: new PushDelivery({
+      store,
+      clock,
+      log,
+      keys: pushKeys,
+      transport: { subject: config.pushSubject, ...(options.pushAgent ? { agent: options.pushAgent } : {}) },
+    }),
   };
   links.setHandlers(linkHandlers(runtime));
   cluster.setHandlers(clusterHandlers(runtime));
@@ -81,6 +97,7 @@ export function createRelay(options: RelayOptions): Relay {
     runtime,
     handleUpgrade: linkUpgrade.handleUpgrade,
     sweep: () => sweepExpired(runtime),
+    pushDue: () => runtime.push.deliverDue(),
     startTimers() {
       // A stream that has not drained for four heartbeats has a client that stopped reading.
       const streamLimits = { maxDurationMs: config.streamMaxMs, stallMs: 4 * config.heartbeatMs };
@@ -90,6 +107,7 @@ export function createRelay(options: RelayOptions): Relay {
         setInterval(() => {
           sweepExpired(runtime).catch(reportFailure("expiry sweep"));
         }, config.sweepIntervalMs),
+        setInterval(() => runtime.push.kick(), config.pushPollMs),
         setInterval(() => {
           pruneHistory(runtime).catch(reportFailure("pruning"));
         }, config.sweepIntervalMs * PRUNE_EVERY_SWEEPS),

@@ -61,6 +61,8 @@ async function storeEvent(
     return c.json(posted, 200);
   }
   publish(runtime, [outcome.entry]);
+  // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon.
+  runtime.push.kick();
   runtime.log.line(`event stored event=${body.eventId} source=${body.source} seq=${outcome.entry.seq}`);
   const posted: EventPosted = { eventId: body.eventId, seq: outcome.entry.seq };
   return c.json(posted, 201);

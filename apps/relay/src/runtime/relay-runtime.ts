@@ -4,6 +4,8 @@ import type { RelayLog } from "../log.js";
 import type { RelayConfig } from "../relay-config.js";
 import type { RelayStore, StreamEntry } from "../store/store.js";
 import type { DaemonLinks } from "./daemon-links.js";
+import type { PushDelivery } from "./push-delivery.js";
+import type { PushKeys } from "./push-keys.js";
 import type { SettingsRelay } from "./settings-relay.js";
 import type { StreamHub } from "./stream-hub.js";
 
@@ -20,6 +22,8 @@ export interface RelayRuntime {
   readonly hub: StreamHub;
   readonly links: DaemonLinks;
   readonly settings: SettingsRelay;
+  readonly pushKeys: PushKeys;
+  readonly push: PushDelivery;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { integer, notify, type PostgresDatabase, type Queries, text } from "./postgres-database.js";
+import { forgetDevicePush } from "./postgres-push.js";
 import { failRepliesTo } from "./postgres-replies.js";
 import { DEVICE_COLUMNS, notifyEntries, toDeviceRecord } from "./postgres-rows.js";
 import type { DeviceRecord, NewDevice, RateLimitState, StreamEntry } from "./store.js";
@@ -96,6 +97,7 @@ export function removeDevice(
     if (changed.length === 0) return { removed: false, entries: [] };
     // A code the removed device made must not let anyone in after it is gone.
     await tx`DELETE FROM pairing_codes WHERE created_by = ${input.deviceId}`;
+    await forgetDevicePush(tx, input.deviceId);
     const entries = await failRepliesTo(tx, input.deviceId, input.now);
     await notifyEntries(tx, pg.channel, entries);
     // Its streams and link may be held by other instances: they close them when this commits.

@@ -1,5 +1,6 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
 import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
+import { schedulePushes } from "./postgres-push.js";
 import {
   appendStatusEntry,
   EVENT_COLUMNS,
@@ -39,6 +40,7 @@ export async function appendEvent(pg: PostgresDatabase, input: NewEvent): Promis
       if (inserted.length === 0) throw new EventExists();
       await tx`INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at)
         VALUES (${input.accountId}, ${seq}, 'call', ${input.eventId}, NULL, ${input.receivedAt})`;
+      await schedulePushes(tx, { ...input, now: input.receivedAt });
       const event: RelayedEvent = {
         seq,
         eventId: input.eventId,

@@ -112,6 +112,33 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
       CREATE INDEX settings_requests_by_age ON settings_requests(created_at);
     `,
   },
+  {
+    // Web Push: one subscription per device, and the next push of each ringing call to each subscribed device.
+    version: 2,
+    sql: `
+      CREATE TABLE push_subscriptions (
+        device_id TEXT PRIMARY KEY REFERENCES devices(id),
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        endpoint TEXT NOT NULL,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        repeat_seconds INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX push_subscriptions_by_account ON push_subscriptions(account_id);
+      CREATE TABLE push_deliveries (
+        account_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        next_push_at BIGINT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        failures INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (account_id, event_id, device_id)
+      );
+      CREATE INDEX push_deliveries_by_due ON push_deliveries(next_push_at);
+      CREATE INDEX push_deliveries_by_device ON push_deliveries(device_id);
+    `,
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

@@ -2,6 +2,7 @@ import * as accounts from "./postgres-accounts.js";
 import * as calls from "./postgres-calls.js";
 import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
 import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
+import * as push from "./postgres-push.js";
 import * as replies from "./postgres-replies.js";
 import type { RelayStore, StreamEntry } from "./store.js";
 
@@ -59,6 +60,13 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     enqueueReply: (input) => replies.enqueueReply(pg, input),
     queuedReplies: (deviceId) => replies.queuedReplies(sql, deviceId),
     settleReply: (input) => replies.settleReply(pg, input),
+
+    vapidKeys: (candidate) => push.vapidKeys(sql, candidate),
+    setPushSubscription: (input) => push.setPushSubscription(pg, input),
+    findPushSubscription: (deviceId) => push.findPushSubscription(sql, deviceId),
+    removePushSubscription: (deviceId, endpoint) => push.removePushSubscription(pg, deviceId, endpoint),
+    claimDuePushes: (now) => push.claimDuePushes(sql, now),
+    settlePush: (key, settlement) => push.settlePush(sql, key, settlement),
 
     expireDue: async (now): Promise<StreamEntry[]> => {
       const expired = [...(await calls.expireCalls(pg, now)), ...(await replies.expireReplies(pg, now))];

@@ -1,4 +1,5 @@
 import { integer, type SqliteDatabase, text } from "./sqlite-database.js";
+import { forgetDevicePush } from "./sqlite-push.js";
 import { failRepliesTo } from "./sqlite-replies.js";
 import { DEVICE_COLUMNS, toDeviceRecord } from "./sqlite-rows.js";
 import type { DeviceRecord, NewDevice, RateLimitState, StreamEntry } from "./store.js";
@@ -106,6 +107,7 @@ export function removeDevice(
     if (changed === 0) return { removed: false, entries: [] };
     // A code the removed device made must not let anyone in after it is gone.
     db.run("DELETE FROM pairing_codes WHERE created_by = ?", input.deviceId);
+    forgetDevicePush(db, input.deviceId);
     return { removed: true, entries: failRepliesTo(db, input.deviceId, input.now) };
   });
 }

@@ -1,5 +1,6 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
 import { integer, type SqliteDatabase, text, textOrNull } from "./sqlite-database.js";
+import { schedulePushes } from "./sqlite-push.js";
 import {
   appendStatusEntry,
   EVENT_COLUMNS,
@@ -60,6 +61,7 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
       input.eventId,
       input.receivedAt,
     );
+    schedulePushes(db, { ...input, now: input.receivedAt });
     const event: RelayedEvent = {
       seq,
       eventId: input.eventId,

@@ -5,6 +5,7 @@ import * as accounts from "./sqlite-accounts.js";
 import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
+import * as push from "./sqlite-push.js";
 import * as replies from "./sqlite-replies.js";
 import type { RelayStore, StreamEntry } from "./store.js";
 
@@ -73,6 +74,13 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
       if (entry) db.checkpoint();
       return entry;
     },
+
+    vapidKeys: async (candidate) => push.vapidKeys(db, candidate),
+    setPushSubscription: async (input) => push.setPushSubscription(db, input),
+    findPushSubscription: async (deviceId) => push.findPushSubscription(db, deviceId),
+    removePushSubscription: async (deviceId, endpoint) => push.removePushSubscription(db, deviceId, endpoint),
+    claimDuePushes: async (now) => push.claimDuePushes(db, now),
+    settlePush: async (key, settlement) => push.settlePush(db, key, settlement),
 
     expireDue: async (now): Promise<StreamEntry[]> => {
       const expired = [...calls.expireCalls(db, now), ...replies.expireReplies(db, now)];

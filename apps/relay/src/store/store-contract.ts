@@ -1,6 +1,7 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+import { describePushStoreContract } from "./store-contract-push.js";
 
 const MINUTE_MS = 60_000;
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -479,4 +480,5 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
       });
     });
   });
+  describePushStoreContract(name, makeStore);
 }

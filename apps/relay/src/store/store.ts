@@ -145,6 +145,59 @@ export interface SettleReplyInput {
   readonly now: number;
 }
 
+/** The relay's VAPID key pair (RFC 8292), base64url: the public key as an uncompressed P-256 point. */
+export interface VapidKeys {
+  readonly publicKey: string;
+  readonly privateKey: string;
+}
+
+/** A device's Web Push subscription: the push service's endpoint and the browser's keys. */
+export interface PushSubscriptionRecord {
+  readonly deviceId: string;
+  readonly accountId: string;
+  readonly endpoint: string;
+  readonly p256dh: string;
+  readonly auth: string;
+  readonly repeatSeconds: number;
+  readonly updatedAt: number;
+}
+
+/** Identifies one call's pushes to one device. */
+export interface PushKey {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly deviceId: string;
+}
+
+/** A push due now, claimed: the call's routing plaintext and the subscription to push it to. */
+export interface DuePush extends PushKey {
+  readonly subscription: PushSubscriptionRecord;
+  readonly seq: number;
+  readonly source: ReportSource;
+  readonly occurredAt: string;
+  readonly receivedAt: number;
+  readonly taskId: string | null;
+  readonly fromDeviceId: string;
+  /** When the call can no longer be answered. */
+  readonly expiresAt: number;
+  /** Pushes of this call to this device so far, this one included. */
+  readonly attempt: number;
+  /** Failed tries (429, 5xx, network) in a row before this one. */
+  readonly failures: number;
+}
+
+/** What became of a claimed push. */
+export type PushSettlement =
+  /** Accepted by the push service: the next push is the repeat already scheduled by the claim. */
+  | { readonly kind: "sent" }
+  /** Try again at `at` (the push service was busy or failing). */
+  | { readonly kind: "retry"; readonly at: number }
+  /** Never push this call to this device again. */
+  | { readonly kind: "drop" };
+
+/** Pushes claimed in one go; the rest wait for the next round. */
+export const PUSH_CLAIM_BATCH_MAX = 500;
+
 export interface RateLimitState {
   readonly count: number;
   readonly resetAt: number;
@@ -221,6 +274,26 @@ export interface RelayStore {
   queuedReplies(deviceId: string): Promise<QueuedReply[]>;
   /** Null when the reply is unknown, not for this device, or already settled. */
   settleReply(input: SettleReplyInput): Promise<(StreamEntry & { kind: "reply-status" }) | null>;
+
+  // Web Push.
+  /** The relay's VAPID key pair; `candidate` is stored first when there is none yet (the first start). */
+  vapidKeys(candidate: VapidKeys): Promise<VapidKeys>;
+  /** Registers or replaces the device's subscription; calls already ringing are not pushed to it. */
+  setPushSubscription(input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number }): Promise<void>;
+  findPushSubscription(deviceId: string): Promise<PushSubscriptionRecord | null>;
+  /**
+   * Removes the device's subscription and its pending pushes. With `endpoint`, only when it is still that one
+   * (a push service's 410 for an old endpoint must not remove the newer one). False when nothing was removed.
+   */
+  removePushSubscription(deviceId: string, endpoint?: string): Promise<boolean>;
+  /**
+   * Claims the pushes due at `now` (at most `PUSH_CLAIM_BATCH_MAX`): each claimed one's next push is moved to
+   * `now` + its device's repeat, so no other claim takes it meanwhile. Pushes of calls no longer ringing (answered,
+   * ended, expired) or of subscriptions gone are forgotten instead. A new event schedules a push to every device of
+   * the account with a subscription but the sending one, due at once (in `appendEvent`'s transaction).
+   */
+  claimDuePushes(now: number): Promise<DuePush[]>;
+  settlePush(key: PushKey, settlement: PushSettlement): Promise<void>;
 
   // Housekeeping.
   /** Expires calls and replies due at `now` (erasing ciphertext) and returns their stream entries. */

@@ -2,9 +2,9 @@ import { PushMessage } from "@ringback/protocol";
 import { OpenCallError, openRelayedEvent } from "../app/relay/open-call.js";
 import { RelayClient } from "../app/relay/relay-client.js";
 import { isRelayError } from "../app/relay/relay-error.js";
+import { loadAnsweredIds } from "../app/storage/call-records.js";
 import type { KeyValueStore } from "../app/storage/key-value.js";
 import { LocalSettings } from "../app/storage/local-settings.js";
-import { loadAnsweredIds } from "../app/storage/call-records.js";
 import { addressed } from "../app/voice/form-of-address.js";
 import { callNotificationTag } from "../shared/notification-tag.js";
 import { firstSentence } from "./first-sentence.js";
@@ -12,9 +12,19 @@ import { firstSentence } from "./first-sentence.js";
 /** What the service worker does with one push. */
 export type PushedCall =
   /** Show this notification (tag: the call's, so the page's own notification of the call is the same one). */
-  | { readonly kind: "show"; readonly eventId: string | null; readonly title: string; readonly body: string; readonly tag: string }
+  | {
+      readonly kind: "show";
+      readonly eventId: string | null;
+      readonly title: string;
+      readonly body: string;
+      readonly tag: string;
+    }
   /** Nothing to ring: the call ended or was answered here, or this device is no longer paired. */
-  | { readonly kind: "quiet"; readonly eventId: string | null; readonly reason: "ended" | "answered-here" | "unpaired" };
+  | {
+      readonly kind: "quiet";
+      readonly eventId: string | null;
+      readonly reason: "ended" | "answered-here" | "unpaired";
+    };
 
 /** The title of a notification whose brief could not be read (offline, another key): the app still rings it. */
 export const GENERIC_CALL_TITLE = "Ringback";
@@ -33,7 +43,13 @@ export async function pushedCall(
 ): Promise<PushedCall> {
   const message = PushMessage.safeParse(data);
   if (!message.success) {
-    return { kind: "show", eventId: null, title: GENERIC_CALL_TITLE, body: GENERIC_CALL_BODY, tag: callNotificationTag("unknown") };
+    return {
+      kind: "show",
+      eventId: null,
+      title: GENERIC_CALL_TITLE,
+      body: GENERIC_CALL_BODY,
+      tag: callNotificationTag("unknown"),
+    };
   }
   const { eventId } = message.data;
   const generic: PushedCall = {
@@ -46,7 +62,8 @@ export async function pushedCall(
   const settings = new LocalSettings(store);
   const pairing = await settings.loadPairing();
   if (!pairing) return { kind: "quiet", eventId, reason: "unpaired" };
-  if ((await loadAnsweredIds(store)).includes(eventId)) return { kind: "quiet", eventId, reason: "answered-here" };
+  if ((await loadAnsweredIds(store)).includes(eventId))
+    return { kind: "quiet", eventId, reason: "answered-here" };
   const relay = new RelayClient({
     serverUrl: pairing.identity.serverUrl,
     deviceToken: pairing.identity.deviceToken,

@@ -1,6 +1,7 @@
 import { createIdbStore } from "../app/storage/idb-key-value.js";
-import { eventIdOfTag } from "../shared/notification-tag.js";
+import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
 import { pushedCall } from "./push-call.js";
+import { renewPushSubscription, workerPush } from "./push-renewal.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";
 
 declare const self: ServiceWorkerGlobalScope;
@@ -32,7 +33,14 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
     // Not JSON: shown as a call without its brief.
   }
   const call = await pushedCall(payload, createIdbStore());
-  if (call.kind === "quiet") return;
+  if (call.kind === "quiet") {
+    // The call ended (or was answered here) meanwhile: its earlier notification goes too.
+    if (call.eventId) {
+      const tag = callNotificationTag(call.eventId);
+      for (const shown of await self.registration.getNotifications({ tag })) shown.close();
+    }
+    return;
+  }
   // A repeat replaces the call's notification (same tag) and rings again (renotify).
   const options = {
     body: call.body,
@@ -43,6 +51,13 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
   } as NotificationOptions;
   await self.registration.showNotification(call.title, options);
 }
+
+// The push service replaced or expired the subscription: register a new one, or calls stop ringing while closed.
+self.addEventListener("pushsubscriptionchange", (event) => {
+  (event as ExtendableEvent).waitUntil(
+    renewPushSubscription(createIdbStore(), workerPush(self.registration)).then(() => undefined),
+  );
+});
 
 // A click on a ringing call's notification brings the app to the front at the call, where it rings.
 self.addEventListener("notificationclick", (event) => {

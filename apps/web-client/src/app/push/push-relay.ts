@@ -57,7 +57,11 @@ export class PushRelay {
     if (!response.ok) throw await relayErrorFrom(response);
     const parsed = schema.safeParse(await response.json().catch(() => undefined));
     if (!parsed.success) {
-      throw new RelayError(response.status, null, `The relay's answer to ${method} ${path} has an unexpected shape.`);
+      throw new RelayError(
+        response.status,
+        null,
+        `The relay's answer to ${method} ${path} has an unexpected shape.`,
+      );
     }
     return parsed.data;
   }

@@ -99,24 +99,6 @@ export class PushSubscriber {
   }
 }
 
-/** The browser's push side in a page: Notification permission and the service worker's push manager. */
-export function browserPush(): PushBrowser {
-  const isSupported =
-    typeof Notification !== "undefined" &&
-    typeof navigator !== "undefined" &&
-    "serviceWorker" in navigator &&
-    typeof PushManager !== "undefined";
-  return {
-    permission: () => (isSupported ? Notification.permission : "unsupported"),
-    requestPermission: async () => (isSupported ? Notification.requestPermission() : "unsupported"),
-    pushManager: async () => {
-      if (!isSupported) return null;
-      const registration = await navigator.serviceWorker.getRegistration();
-      return registration?.pushManager ?? null;
-    },
-  };
-}
-
 function base64urlBytes(text: string): Uint8Array<ArrayBuffer> {
   const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));

@@ -2,6 +2,7 @@ import type { AppController, AppView } from "../../app/controller/app-controller
 import { DevicesSettings } from "./devices-settings.js";
 import { FormOfAddressSettings } from "./form-of-address-settings.js";
 import { InterfaceLanguageSettings, ReportLanguageSettings } from "./language-settings.js";
+import { PushSettings } from "./push-settings.js";
 import { QuestionModelSettings } from "./question-model-settings.js";
 import { RingModesSettings } from "./ring-modes-settings.js";
 import { RingtonesSettings } from "./ringtones-settings.js";
@@ -20,6 +21,7 @@ export function SettingsScreen({ controller, view }: Props) {
       <InterfaceLanguageSettings controller={controller} view={view} />
       <RingModesSettings controller={controller} language={language} />
       <RingtonesSettings controller={controller} language={language} />
+      <PushSettings view={view} />
       <ReportLanguageSettings controller={controller} view={view} />
       <VoiceSettingsPanel controller={controller} view={view} />
       <FormOfAddressSettings controller={controller} view={view} />

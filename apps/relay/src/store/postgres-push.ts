@@ -1,0 +1,162 @@
+import { ReportSource } from "@ringback/protocol";
+import {
+  integer,
+  type PostgresDatabase,
+  type Queries,
+  type Row,
+  text,
+  textOrNull,
+} from "./postgres-database.js";
+import { parseVapidKeys, VAPID_KEYS_SETTING } from "./push-rows.js";
+import {
+  type DuePush,
+  PUSH_CLAIM_BATCH_MAX,
+  type PushKey,
+  type PushSettlement,
+  type PushSubscriptionRecord,
+  type VapidKeys,
+} from "./store.js";
+
+const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
+
+/** Of several instances starting together, the first insert wins and every one reads the same pair back. */
+export async function vapidKeys(db: Queries, candidate: VapidKeys): Promise<VapidKeys> {
+  await db`INSERT INTO relay_settings (name, value) VALUES (${VAPID_KEYS_SETTING}, ${JSON.stringify(candidate)})
+    ON CONFLICT (name) DO NOTHING`;
+  const [row] = await db`SELECT value FROM relay_settings WHERE name = ${VAPID_KEYS_SETTING}`;
+  return parseVapidKeys(text(row?.value));
+}
+
+export function setPushSubscription(
+  pg: PostgresDatabase,
+  input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number },
+): Promise<void> {
+  return pg.transaction(async (tx) => {
+    const [previous] = await tx`SELECT endpoint FROM push_subscriptions WHERE device_id = ${input.deviceId}
+      FOR UPDATE`;
+    await tx`INSERT INTO push_subscriptions (${tx.unsafe(SUBSCRIPTION_COLUMNS)})
+      VALUES (${input.deviceId}, ${input.accountId}, ${input.endpoint}, ${input.p256dh}, ${input.auth},
+        ${input.repeatSeconds}, ${input.now})
+      ON CONFLICT (device_id) DO UPDATE SET endpoint = EXCLUDED.endpoint, p256dh = EXCLUDED.p256dh,
+        auth = EXCLUDED.auth, repeat_seconds = EXCLUDED.repeat_seconds, updated_at = EXCLUDED.updated_at`;
+    // A new endpoint starts afresh: what failed against the old one says nothing about it.
+    if (previous && text(previous.endpoint) !== input.endpoint) {
+      await tx`UPDATE push_deliveries SET failures = 0 WHERE device_id = ${input.deviceId}`;
+    }
+  });
+}
+
+export async function findPushSubscription(
+  db: Queries,
+  deviceId: string,
+): Promise<PushSubscriptionRecord | null> {
+  const [row] = await db`SELECT ${db.unsafe(SUBSCRIPTION_COLUMNS)} FROM push_subscriptions
+    WHERE device_id = ${deviceId}`;
+  return row ? toSubscription(row) : null;
+}
+
+export function removePushSubscription(
+  pg: PostgresDatabase,
+  deviceId: string,
+  endpoint?: string,
+): Promise<boolean> {
+  return pg.transaction(async (tx) => {
+    const removed =
+      endpoint === undefined
+        ? await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId} RETURNING device_id`
+        : await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId} AND endpoint = ${endpoint}
+            RETURNING device_id`;
+    if (removed.length > 0) await tx`DELETE FROM push_deliveries WHERE device_id = ${deviceId}`;
+    return removed.length > 0;
+  });
+}
+
+/** Schedules the first push of a new event; call inside `appendEvent`'s transaction. */
+export async function schedulePushes(
+  tx: Queries,
+  input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
+): Promise<void> {
+  await tx`INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
+    SELECT account_id, ${input.eventId}, device_id, ${input.now} FROM push_subscriptions
+    WHERE account_id = ${input.accountId} AND device_id <> ${input.fromDeviceId}`;
+}
+
+/**
+ * One statement: lock the due rows no other instance holds (SKIP LOCKED), move the ringing ones to their next
+ * repeat and return them with their call and subscription, and delete the rest.
+ */
+export async function claimDuePushes(db: Queries, now: number): Promise<DuePush[]> {
+  const rows = await db`
+    WITH due AS (
+      SELECT account_id, event_id, device_id FROM push_deliveries
+      WHERE next_push_at <= ${now} ORDER BY next_push_at LIMIT ${PUSH_CLAIM_BATCH_MAX} FOR UPDATE SKIP LOCKED
+    ), ringing AS (
+      UPDATE push_deliveries d SET next_push_at = ${now}::bigint + s.repeat_seconds::bigint * 1000, attempts = d.attempts + 1
+      FROM due, events e, push_subscriptions s
+      WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
+        AND e.account_id = d.account_id AND e.event_id = d.event_id AND e.status = 'pending'
+        AND e.sealed IS NOT NULL AND e.expires_at > ${now} AND s.device_id = d.device_id
+      RETURNING d.account_id, d.event_id, d.device_id, d.attempts, d.failures, e.seq, e.source, e.occurred_at,
+        e.received_at, e.task_id, e.from_device_id, e.expires_at, s.account_id AS subscription_account_id,
+        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at
+    ), gone AS (
+      DELETE FROM push_deliveries d USING due
+      WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
+        AND NOT EXISTS (SELECT 1 FROM ringing r WHERE r.account_id = d.account_id AND r.event_id = d.event_id
+          AND r.device_id = d.device_id)
+    )
+    SELECT * FROM ringing`;
+  return rows.map((row) => ({
+    ...toKey(row),
+    subscription: toSubscription({ ...row, account_id: row.subscription_account_id }),
+    seq: integer(row.seq),
+    source: ReportSource.parse(row.source),
+    occurredAt: text(row.occurred_at),
+    receivedAt: integer(row.received_at),
+    taskId: textOrNull(row.task_id),
+    fromDeviceId: text(row.from_device_id),
+    expiresAt: integer(row.expires_at),
+    attempt: integer(row.attempts),
+    failures: integer(row.failures),
+  }));
+}
+
+export async function settlePush(db: Queries, key: PushKey, settlement: PushSettlement): Promise<void> {
+  const { accountId, eventId, deviceId } = key;
+  switch (settlement.kind) {
+    case "sent":
+      await db`UPDATE push_deliveries SET failures = 0
+        WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
+      return;
+    case "retry":
+      await db`UPDATE push_deliveries SET failures = failures + 1, next_push_at = ${settlement.at}
+        WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
+      return;
+    case "drop":
+      await db`DELETE FROM push_deliveries
+        WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
+      return;
+  }
+}
+
+/** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */
+export async function forgetDevicePush(tx: Queries, deviceId: string): Promise<void> {
+  await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId}`;
+  await tx`DELETE FROM push_deliveries WHERE device_id = ${deviceId}`;
+}
+
+function toKey(row: Row): PushKey {
+  return { accountId: text(row.account_id), eventId: text(row.event_id), deviceId: text(row.device_id) };
+}
+
+function toSubscription(row: Row): PushSubscriptionRecord {
+  return {
+    deviceId: text(row.device_id),
+    accountId: text(row.account_id),
+    endpoint: text(row.endpoint),
+    p256dh: text(row.p256dh),
+    auth: text(row.auth),
+    repeatSeconds: integer(row.repeat_seconds),
+    updatedAt: integer(row.updated_at),
+  };
+}

@@ -1,0 +1,202 @@
+import { ReportSource } from "@ringback/protocol";
+import { parseVapidKeys, VAPID_KEYS_SETTING } from "./push-rows.js";
+import {
+  integer,
+  integerOrNull,
+  type Row,
+  type SqliteDatabase,
+  text,
+  textOrNull,
+} from "./sqlite-database.js";
+import {
+  type DuePush,
+  PUSH_CLAIM_BATCH_MAX,
+  type PushKey,
+  type PushSettlement,
+  type PushSubscriptionRecord,
+  type VapidKeys,
+} from "./store.js";
+
+const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
+
+export function vapidKeys(db: SqliteDatabase, candidate: VapidKeys): VapidKeys {
+  return db.transaction(() => {
+    db.run(
+      "INSERT INTO relay_settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING",
+      VAPID_KEYS_SETTING,
+      JSON.stringify(candidate),
+    );
+    const row = db.get("SELECT value FROM relay_settings WHERE name = ?", VAPID_KEYS_SETTING);
+    return parseVapidKeys(text(row?.value));
+  });
+}
+
+export function setPushSubscription(
+  db: SqliteDatabase,
+  input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number },
+): void {
+  db.transaction(() => {
+    const previous = db.get("SELECT endpoint FROM push_subscriptions WHERE device_id = ?", input.deviceId);
+    db.run(
+      `INSERT INTO push_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(device_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+         auth = excluded.auth, repeat_seconds = excluded.repeat_seconds, updated_at = excluded.updated_at`,
+      input.deviceId,
+      input.accountId,
+      input.endpoint,
+      input.p256dh,
+      input.auth,
+      input.repeatSeconds,
+      input.now,
+    );
+    // A new endpoint starts afresh: what failed against the old one says nothing about it.
+    if (previous && text(previous.endpoint) !== input.endpoint) {
+      db.run("UPDATE push_deliveries SET failures = 0 WHERE device_id = ?", input.deviceId);
+    }
+  });
+}
+
+export function findPushSubscription(db: SqliteDatabase, deviceId: string): PushSubscriptionRecord | null {
+  const row = db.get(`SELECT ${SUBSCRIPTION_COLUMNS} FROM push_subscriptions WHERE device_id = ?`, deviceId);
+  return row ? toSubscription(row) : null;
+}
+
+export function removePushSubscription(db: SqliteDatabase, deviceId: string, endpoint?: string): boolean {
+  return db.transaction(() => {
+    const removed =
+      endpoint === undefined
+        ? db.run("DELETE FROM push_subscriptions WHERE device_id = ?", deviceId)
+        : db.run("DELETE FROM push_subscriptions WHERE device_id = ? AND endpoint = ?", deviceId, endpoint);
+    if (removed > 0) db.run("DELETE FROM push_deliveries WHERE device_id = ?", deviceId);
+    return removed > 0;
+  });
+}
+
+/** Schedules the first push of a new event; call inside `appendEvent`'s transaction. */
+export function schedulePushes(
+  db: SqliteDatabase,
+  input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
+): void {
+  db.run(
+    `INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
+     SELECT account_id, ?, device_id, ? FROM push_subscriptions WHERE account_id = ? AND device_id <> ?`,
+    input.eventId,
+    input.now,
+    input.accountId,
+    input.fromDeviceId,
+  );
+}
+
+export function claimDuePushes(db: SqliteDatabase, now: number): DuePush[] {
+  // Looked at every second: a plain read first, so an idle relay never takes the write lock for nothing.
+  if (!db.get("SELECT 1 AS due FROM push_deliveries WHERE next_push_at <= ? LIMIT 1", now)) return [];
+  return db.transaction(() => {
+    const rows = db.all(
+      `SELECT d.account_id, d.event_id, d.device_id, d.attempts, d.failures,
+         e.status, e.sealed, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id,
+         e.expires_at, s.device_id AS subscribed
+       FROM push_deliveries d
+       LEFT JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
+       LEFT JOIN push_subscriptions s ON s.device_id = d.device_id
+       WHERE d.next_push_at <= ? ORDER BY d.next_push_at LIMIT ?`,
+      now,
+      PUSH_CLAIM_BATCH_MAX,
+    );
+    const due: DuePush[] = [];
+    for (const row of rows) {
+      const key = toKey(row);
+      const expiresAt = integerOrNull(row.expires_at);
+      const isRinging =
+        row.status === "pending" &&
+        row.sealed !== null &&
+        row.subscribed !== null &&
+        expiresAt !== null &&
+        expiresAt > now;
+      if (!isRinging) {
+        deleteDelivery(db, key);
+        continue;
+      }
+      const subscription = findPushSubscription(db, key.deviceId);
+      if (!subscription) continue;
+      db.run(
+        `UPDATE push_deliveries SET next_push_at = ?, attempts = attempts + 1
+         WHERE account_id = ? AND event_id = ? AND device_id = ?`,
+        now + subscription.repeatSeconds * 1000,
+        key.accountId,
+        key.eventId,
+        key.deviceId,
+      );
+      due.push({
+        ...key,
+        subscription,
+        seq: integer(row.seq),
+        source: ReportSource.parse(row.source),
+        occurredAt: text(row.occurred_at),
+        receivedAt: integer(row.received_at),
+        taskId: textOrNull(row.task_id),
+        fromDeviceId: text(row.from_device_id),
+        expiresAt,
+        attempt: integer(row.attempts) + 1,
+        failures: integer(row.failures),
+      });
+    }
+    return due;
+  });
+}
+
+export function settlePush(db: SqliteDatabase, key: PushKey, settlement: PushSettlement): void {
+  const where = "account_id = ? AND event_id = ? AND device_id = ?";
+  switch (settlement.kind) {
+    case "sent":
+      db.run(
+        `UPDATE push_deliveries SET failures = 0 WHERE ${where}`,
+        key.accountId,
+        key.eventId,
+        key.deviceId,
+      );
+      return;
+    case "retry":
+      db.run(
+        `UPDATE push_deliveries SET failures = failures + 1, next_push_at = ? WHERE ${where}`,
+        settlement.at,
+        key.accountId,
+        key.eventId,
+        key.deviceId,
+      );
+      return;
+    case "drop":
+      deleteDelivery(db, key);
+      return;
+  }
+}
+
+/** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */
+export function forgetDevicePush(db: SqliteDatabase, deviceId: string): void {
+  db.run("DELETE FROM push_subscriptions WHERE device_id = ?", deviceId);
+  db.run("DELETE FROM push_deliveries WHERE device_id = ?", deviceId);
+}
+
+function deleteDelivery(db: SqliteDatabase, key: PushKey): void {
+  db.run(
+    "DELETE FROM push_deliveries WHERE account_id = ? AND event_id = ? AND device_id = ?",
+    key.accountId,
+    key.eventId,
+    key.deviceId,
+  );
+}
+
+function toKey(row: Row): PushKey {
+  return { accountId: text(row.account_id), eventId: text(row.event_id), deviceId: text(row.device_id) };
+}
+
+function toSubscription(row: Row): PushSubscriptionRecord {
+  return {
+    deviceId: text(row.device_id),
+    accountId: text(row.account_id),
+    endpoint: text(row.endpoint),
+    p256dh: text(row.p256dh),
+    auth: text(row.auth),
+    repeatSeconds: integer(row.repeat_seconds),
+    updatedAt: integer(row.updated_at),
+  };
+}

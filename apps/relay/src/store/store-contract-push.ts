@@ -1,0 +1,206 @@
+import type { DeviceKind } from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function device(id: string, kind: DeviceKind = "phone"): NewDevice {
+  return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
+}
+
+function subscription(deviceId: string, overrides: { endpoint?: string; repeatSeconds?: number } = {}) {
+  return {
+    deviceId,
+    accountId: "acc1",
+    endpoint: overrides.endpoint ?? `https://push.example/${deviceId}`,
+    p256dh: `p256dh-${deviceId}`,
+    auth: `auth-${deviceId}`,
+    repeatSeconds: overrides.repeatSeconds ?? 60,
+    now: T0,
+  };
+}
+
+function event(overrides: Partial<NewEvent> = {}): NewEvent {
+  return {
+    accountId: "acc1",
+    eventId: "ev1",
+    source: "codex",
+    occurredAt: new Date(T0).toISOString(),
+    taskId: null,
+    fromDeviceId: "pc",
+    sealed: "e2e1.k.iv.ct",
+    receivedAt: T0,
+    expiresAt: T0 + 60 * MINUTE_MS,
+    ...overrides,
+  };
+}
+
+/** The Web Push part of the RelayStore contract (VAPID keys, subscriptions, push schedule); see store-contract.ts. */
+export function describePushStoreContract(name: string, makeStore: () => Promise<RelayStore>): void {
+  describe(`RelayStore contract, Web Push: ${name}`, () => {
+    let store: RelayStore;
+    beforeEach(async () => {
+      store = await makeStore();
+      await store.createAccount({ accountId: "acc1", device: device("pc", "computer"), now: T0 });
+      for (const id of ["phone", "tablet"]) {
+        await store.createPairingCode({
+          codeHash: `code-${id}`,
+          accountId: "acc1",
+          createdBy: "pc",
+          expiresAt: T0 + MINUTE_MS,
+          now: T0,
+        });
+        await store.redeemPairingCode({ codeHash: `code-${id}`, device: device(id), now: T0 });
+      }
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const claimedIds = async (now: number) =>
+      (await store.claimDuePushes(now))
+        .map((push) => `${push.eventId}>${push.deviceId}#${push.attempt}`)
+        .sort();
+
+    it("keeps the first VAPID key pair it is given", async () => {
+      const first = await store.vapidKeys({ publicKey: "pub-1", privateKey: "priv-1" });
+      expect(first).toEqual({ publicKey: "pub-1", privateKey: "priv-1" });
+      expect(await store.vapidKeys({ publicKey: "pub-2", privateKey: "priv-2" })).toEqual(first);
+    });
+
+    it("registers, replaces and removes a device's subscription", async () => {
+      expect(await store.findPushSubscription("phone")).toBeNull();
+      await store.setPushSubscription(subscription("phone"));
+      expect(await store.findPushSubscription("phone")).toEqual({
+        deviceId: "phone",
+        accountId: "acc1",
+        endpoint: "https://push.example/phone",
+        p256dh: "p256dh-phone",
+        auth: "auth-phone",
+        repeatSeconds: 60,
+        updatedAt: T0,
+      });
+      await store.setPushSubscription({
+        ...subscription("phone", { endpoint: "https://push.example/new", repeatSeconds: 30 }),
+        now: T0 + 1,
+      });
+      expect(await store.findPushSubscription("phone")).toMatchObject({
+        endpoint: "https://push.example/new",
+        repeatSeconds: 30,
+        updatedAt: T0 + 1,
+      });
+      expect(await store.removePushSubscription("phone", "https://push.example/phone")).toBe(false);
+      expect(await store.findPushSubscription("phone")).not.toBeNull();
+      expect(await store.removePushSubscription("phone")).toBe(true);
+      expect(await store.findPushSubscription("phone")).toBeNull();
+      expect(await store.removePushSubscription("phone")).toBe(false);
+    });
+
+    it("pushes a new event at once to every subscribed device but the sender", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription({ ...subscription("pc"), deviceId: "pc" });
+      await store.appendEvent(event());
+      const due = await store.claimDuePushes(T0);
+      expect(due).toEqual([
+        {
+          accountId: "acc1",
+          eventId: "ev1",
+          deviceId: "phone",
+          subscription: expect.objectContaining({
+            endpoint: "https://push.example/phone",
+            repeatSeconds: 60,
+          }),
+          seq: 1,
+          source: "codex",
+          occurredAt: new Date(T0).toISOString(),
+          receivedAt: T0,
+          taskId: null,
+          fromDeviceId: "pc",
+          expiresAt: T0 + 60 * MINUTE_MS,
+          attempt: 1,
+          failures: 0,
+        },
+      ]);
+    });
+
+    it("claims a push once, then again after the device's repeat while the call rings", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription(subscription("tablet", { repeatSeconds: 30 }));
+      await store.appendEvent(event());
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1", "ev1>tablet#1"]);
+      expect(await claimedIds(T0)).toEqual([]);
+      expect(await claimedIds(T0 + 30 * SECOND_MS)).toEqual(["ev1>tablet#2"]);
+      expect(await claimedIds(T0 + 60 * SECOND_MS)).toEqual(["ev1>phone#2", "ev1>tablet#3"]);
+    });
+
+    it("lets exactly one of two simultaneous claims take a push", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      const claims = await Promise.all([store.claimDuePushes(T0), store.claimDuePushes(T0)]);
+      expect(claims.flat()).toHaveLength(1);
+    });
+
+    it("stops pushing a call once it is answered, ended or expired", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      await store.appendEvent(event({ eventId: "ev2", expiresAt: T0 + MINUTE_MS / 2 }));
+      await store.appendEvent(event({ eventId: "ev3" }));
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1", "ev2>phone#1", "ev3>phone#1"]);
+      await store.setCallStatus({
+        accountId: "acc1",
+        eventId: "ev1",
+        deviceId: "tablet",
+        status: "answered",
+        now: T0 + 1,
+        answeredExpiresAt: T0 + 120 * MINUTE_MS,
+      });
+      expect(await claimedIds(T0 + MINUTE_MS)).toEqual(["ev3>phone#2"]);
+      // What was forgotten stays forgotten.
+      expect(await claimedIds(T0 + 10 * MINUTE_MS)).toEqual(["ev3>phone#3"]);
+    });
+
+    it("retries at the time given and counts failures until a push is sent", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      const [first] = await store.claimDuePushes(T0);
+      if (!first) throw new Error("no push claimed");
+      await store.settlePush(first, { kind: "retry", at: T0 + 2 * SECOND_MS });
+      expect(await store.claimDuePushes(T0 + SECOND_MS)).toEqual([]);
+      const [second] = await store.claimDuePushes(T0 + 2 * SECOND_MS);
+      expect(second).toMatchObject({ attempt: 2, failures: 1 });
+      if (!second) throw new Error("no push claimed");
+      await store.settlePush(second, { kind: "sent" });
+      const [third] = await store.claimDuePushes(T0 + 2 * SECOND_MS + MINUTE_MS);
+      expect(third).toMatchObject({ attempt: 3, failures: 0 });
+    });
+
+    it("drops a push for good when told to", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      const [first] = await store.claimDuePushes(T0);
+      if (!first) throw new Error("no push claimed");
+      await store.settlePush(first, { kind: "drop" });
+      expect(await store.claimDuePushes(T0 + 10 * MINUTE_MS)).toEqual([]);
+      expect(await store.findPushSubscription("phone")).not.toBeNull();
+    });
+
+    it("removes a removed device's subscription and its pushes with it", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription(subscription("tablet"));
+      await store.appendEvent(event());
+      await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 });
+      expect(await store.findPushSubscription("phone")).toBeNull();
+      expect(await claimedIds(T0)).toEqual(["ev1>tablet#1"]);
+    });
+
+    it("forgets the pushes of a removed subscription", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      expect(await store.removePushSubscription("phone", "https://push.example/phone")).toBe(true);
+      await store.setPushSubscription(subscription("phone"));
+      expect(await store.claimDuePushes(T0 + MINUTE_MS)).toEqual([]);
+    });
+  });
+}

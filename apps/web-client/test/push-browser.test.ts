@@ -1,0 +1,164 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
+import type { PushMessage, RelayedEvent } from "@ringback/protocol";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payloadFor } from "./fixtures.js";
+import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+];
+const PHRASE = "push phrase for the service worker";
+
+interface ShownNotification {
+  readonly title: string;
+  readonly body: string;
+  readonly tag: string;
+}
+
+describe("the service worker rings a pushed call in Chromium", () => {
+  let relay: PushStandInRelay;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cdp: CDPSession;
+  let registrationId: string;
+
+  beforeAll(async () => {
+    expect(existsSync(`${DIST}sw.js`), "dist/ is missing: run the build first").toBe(true);
+    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
+    relay = await startPushStandInRelay(DIST);
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ permissions: ["notifications"] });
+    page = await context.newPage();
+    cdp = await context.newCDPSession(page);
+    const registered = new Promise<string>((resolve) => {
+      cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+        const active = versions.find((version) => version.status === "activated");
+        if (active) resolve(active.registrationId);
+      });
+    });
+    await cdp.send("ServiceWorker.enable");
+    await page.goto(relay.origin);
+    await page.getByTestId("new-account-phrase").fill(PHRASE);
+    await page.getByTestId("create-account").click();
+    await page.getByTestId("idle-screen").waitFor();
+    registrationId = await registered;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await relay?.close();
+  });
+
+  async function deliver(message: PushMessage): Promise<void> {
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: relay.origin,
+      registrationId,
+      data: JSON.stringify(message),
+    });
+  }
+
+  const notifications = () =>
+    page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return (await registration.getNotifications()).map(
+        (notification): ShownNotification => ({
+          title: notification.title,
+          body: notification.body,
+          tag: notification.tag,
+        }),
+      );
+    });
+
+  function message(eventId: string): PushMessage {
+    const now = new Date().toISOString();
+    return {
+      type: "call",
+      eventId,
+      seq: 1,
+      source: "claude-code",
+      occurredAt: now,
+      receivedAt: now,
+      taskId: null,
+      fromDeviceId: "dev_computer",
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      attempt: 1,
+    };
+  }
+
+  it("fetches the sealed call with the device's token, opens it with the key in IndexedDB, and shows the brief's first sentence", async () => {
+    const key = await deriveKeyFromPassphrase(PHRASE);
+    const occurredAt = new Date().toISOString();
+    const payload = payloadFor({
+      eventId: "e-push",
+      occurredAt,
+      brief: { title: "Invoice rounding", spoken: "The invoice rounding is fixed. All tests pass." },
+    });
+    const call: RelayedEvent = {
+      seq: 1,
+      eventId: "e-push",
+      source: "claude-code",
+      occurredAt,
+      receivedAt: occurredAt,
+      taskId: null,
+      fromDeviceId: "dev_computer",
+      sealed: await sealJson(key, aad.report("e-push"), payload),
+      status: "pending",
+    };
+    relay.calls.set("e-push", call);
+    await deliver(message("e-push"));
+    await expect.poll(notifications, { timeout: 20_000 }).toContainEqual({
+      title: "Invoice rounding",
+      body: "The invoice rounding is fixed.",
+      tag: "ringback-call-e-push",
+    });
+    expect(relay.callReads).toContainEqual({
+      eventId: "e-push",
+      authorization: `Bearer ${relay.credentials.deviceToken}`,
+    });
+  });
+
+  it("replaces the call's notification when the same call is pushed again", async () => {
+    const key = await deriveKeyFromPassphrase(PHRASE);
+    const first = relay.calls.get("e-push");
+    if (!first) throw new Error("the first test's call is missing");
+    const payload = payloadFor({
+      eventId: "e-push",
+      occurredAt: first.occurredAt,
+      brief: { title: "Invoice rounding, still ringing", spoken: "Still waiting for you. Tests pass." },
+    });
+    relay.calls.set("e-push", { ...first, sealed: await sealJson(key, aad.report("e-push"), payload) });
+    await deliver({ ...message("e-push"), attempt: 2 });
+    await expect.poll(notifications, { timeout: 20_000 }).toEqual([
+      {
+        title: "Invoice rounding, still ringing",
+        body: "Still waiting for you.",
+        tag: "ringback-call-e-push",
+      },
+    ]);
+  });
+
+  it("takes the call's notification away when a push finds the call ended", async () => {
+    relay.calls.delete("e-push");
+    await deliver({ ...message("e-push"), attempt: 3 });
+    await expect.poll(notifications, { timeout: 20_000 }).toEqual([]);
+    expect(relay.callReads.filter((read) => read.eventId === "e-push")).toHaveLength(3);
+  });
+
+  it("offers the setting, off until this browser subscribes", async () => {
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("push-settings").waitFor();
+    expect(await page.getByTestId("push-status").textContent()).toBe("Off");
+    // Subscribing would reach the browser vendor's push service, which this loopback-only test does not.
+    expect(await page.getByTestId("push-on").isVisible()).toBe(true);
+  });
+});

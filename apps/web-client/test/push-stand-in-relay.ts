@@ -1,0 +1,111 @@
+import { readFileSync, statSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize } from "node:path";
+import type { DeviceCredentials, RelayedEvent } from "@ringback/protocol";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
+};
+
+export interface CallRead {
+  readonly eventId: string;
+  readonly authorization: string | undefined;
+}
+
+/**
+ * Serves the built app (dist/) and the relay routes a page and its service worker use around a push: account
+ * creation, a stream that stays quiet, `GET /v1/calls/<eventId>` from `calls`, and the push routes (nobody
+ * subscribed). The real relay's push side is tested in apps/relay; this stand-in lets Chromium run the service worker.
+ */
+export interface PushStandInRelay extends AsyncDisposable {
+  readonly origin: string;
+  readonly credentials: DeviceCredentials;
+  readonly calls: Map<string, RelayedEvent>;
+  readonly callReads: CallRead[];
+  close(): Promise<void>;
+}
+
+export async function startPushStandInRelay(distDirectory: string): Promise<PushStandInRelay> {
+  const credentials: DeviceCredentials = {
+    accountId: "acc_push",
+    deviceId: "dev_push_browser",
+    deviceToken: "tok_push_browser_secret",
+  };
+  const calls = new Map<string, RelayedEvent>();
+  const callReads: CallRead[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    if (url.pathname === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
+    if (url.pathname === "/v1/accounts" && request.method === "POST") return json(201, credentials);
+    if (url.pathname === "/v1/devices") return json(200, { devices: [] });
+    if (url.pathname === "/v1/stream") {
+      response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      response.write('retry: 100\n\nid: 0\nevent: synced\ndata: {"seq":0}\n\n');
+      return;
+    }
+    if (url.pathname === "/v1/push/subscription") {
+      return json(200, {
+        deviceId: credentials.deviceId,
+        subscribed: false,
+        endpoint: null,
+        repeatSeconds: null,
+        updatedAt: null,
+      });
+    }
+    const callPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)$/);
+    if (callPath && request.method === "GET") {
+      const eventId = callPath[1] ?? "";
+      callReads.push({ eventId, authorization: request.headers.authorization });
+      const call = calls.get(eventId);
+      return call
+        ? json(200, call)
+        : json(404, { error: { code: "call_not_found", message: "The call has ended." } });
+    }
+    if (url.pathname.startsWith("/v1/"))
+      return json(404, { error: { code: "not_found", message: "No such path." } });
+    serveFile(distDirectory, url.pathname, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    credentials,
+    calls,
+    callReads,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+function serveFile(root: string, pathname: string, response: ServerResponse): void {
+  const relativePath = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, "");
+  let path = join(root, relativePath);
+  if (!path.startsWith(root) || !isFile(path)) path = join(root, "index.html");
+  response
+    .writeHead(200, {
+      "Content-Type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream",
+      "Cache-Control": "no-cache",
+    })
+    .end(readFileSync(path));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
