@@ -1,123 +1,39 @@
-import { mkdtemp, rm } from "node:fs/promises";
 import { Agent } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { type RelayProcess, startRelayProcess } from "./relay-process.ts";
-import { SseSubscriber } from "./sse-subscriber.ts";
+import { findNginx, NGINX_MISSING_MESSAGE } from "../test/support/nginx-server.ts";
+import {
+  findPostgresBinaries,
+  isPostgresSkipped,
+  POSTGRES_MISSING_MESSAGE,
+  startPostgresServer,
+} from "../test/support/postgres-server.ts";
+import { createAccount, SEALED_BYTES, subscribe } from "./bench-client.ts";
+import { Cleanup } from "./cleanup.ts";
+import { type Deployment, postgresDeployment, sqliteDeployment } from "./deployments.ts";
+import { fanOut, type Latency, latency, type Throughput } from "./measures.ts";
+import type { RelayProcess } from "./relay-process.ts";
+import type { SseSubscriber } from "./sse-subscriber.ts";
 
-/** The whole bench must finish well inside a minute; past this it stops and fails. */
-const BENCH_BUDGET_MS = 55_000;
-/** A typical sealed report + brief (a few KB of text), as base64 ciphertext. */
-const SEALED_BYTES = 4096;
-const LATENCY_EVENTS = { one: 200, hundred: 100 } as const;
+/**
+ * The bench takes about a minute on a quiet 2-core machine; past this (a hang, or a machine busy with other work)
+ * it stops everything it started and fails.
+ */
+const BENCH_BUDGET_MS = 150_000;
+const LATENCY_EVENTS = { one: 100, hundred: 50, thousand: 20 } as const;
 const FAN_OUT_SUBSCRIBERS = 1000;
-const FAN_OUT_EVENTS = 200;
+const FAN_OUT_EVENTS = 100;
 const FAN_OUT_CONCURRENCY = 4;
 const IDLE_CONNECTIONS = 1000;
 
-interface Credentials {
-  readonly deviceToken: string;
-}
-
-const sealed = `e2e1.0123456789abcdef.${"A".repeat(16)}.${"B".repeat(SEALED_BYTES)}`;
 const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-const postAgent = new Agent({ keepAlive: true, maxSockets: FAN_OUT_CONCURRENCY });
-let eventCounter = 0;
+const cleanup = new Cleanup();
 
-async function api(relay: RelayProcess, path: string, token: string | null, body: unknown): Promise<unknown> {
-  const response = await fetch(new URL(path, relay.url), {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const started = performance.now();
 
-function postEvent(relay: RelayProcess, token: string): { eventId: string; done: Promise<unknown> } {
-  const eventId = `bench-${++eventCounter}`;
-  const occurredAt = new Date().toISOString();
-  return {
-    eventId,
-    done: api(relay, "/v1/daemon/events", token, { eventId, source: "codex", occurredAt, sealed }),
-  };
-}
-
-async function subscribe(relay: RelayProcess, token: string, count: number): Promise<SseSubscriber[]> {
-  const subscribers: SseSubscriber[] = [];
-  const BATCH = 100;
-  for (let start = 0; start < count; start += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, count - start) }, () => new SseSubscriber());
-    await Promise.all(batch.map((subscriber) => subscriber.open(relay.url, token, agent)));
-    subscribers.push(...batch);
-  }
-  return subscribers;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-/** Posts events one at a time; each event's latency to every subscriber is one sample. */
-async function latency(
-  relay: RelayProcess,
-  computer: Credentials,
-  phone: Credentials,
-  subscribers: number,
-  events: number,
-) {
-  const streams = await subscribe(relay, phone.deviceToken, subscribers);
-  const samples: number[] = [];
-  for (let index = 0; index < events; index++) {
-    let remaining = streams.length;
-    let postedAt = 0;
-    let current = "";
-    const delivered = new Promise<void>((resolve) => {
-      for (const stream of streams) {
-        stream.onCall = (eventId) => {
-          if (eventId !== current) return;
-          samples.push(performance.now() - postedAt);
-          if (--remaining === 0) resolve();
-        };
-      }
-    });
-    postedAt = performance.now();
-    const posted = postEvent(relay, computer.deviceToken);
-    current = posted.eventId;
-    await Promise.all([posted.done, delivered]);
-  }
-  for (const stream of streams) stream.close();
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length };
-}
-
-/** Posts events as fast as a few concurrent daemons can; the clock stops when every subscriber has every event. */
-async function fanOut(relay: RelayProcess, computer: Credentials, streams: SseSubscriber[]) {
-  const target = streams.map((stream) => stream.calls + FAN_OUT_EVENTS);
-  let finished = 0;
-  const allDelivered = new Promise<void>((resolve) => {
-    streams.forEach((stream, index) => {
-      stream.onCall = () => {
-        if (stream.calls === target[index] && ++finished === streams.length) resolve();
-      };
-    });
-  });
-  const started = performance.now();
-  let next = 0;
-  const sender = async () => {
-    while (next < FAN_OUT_EVENTS) {
-      next++;
-      await postEvent(relay, computer.deviceToken).done;
-    }
-  };
-  await Promise.all(Array.from({ length: FAN_OUT_CONCURRENCY }, sender));
-  await allDelivered;
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    eventsPerSecond: FAN_OUT_EVENTS / seconds,
-    deliveriesPerSecond: (FAN_OUT_EVENTS * streams.length) / seconds,
-  };
+/** A progress line on stderr: the tables go to stdout at the end. */
+function progress(step: string): void {
+  console.error(`relay bench: ${step} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 
 async function settledMemory(relay: RelayProcess) {
@@ -125,73 +41,143 @@ async function settledMemory(relay: RelayProcess) {
   return relay.memoryAfterGc();
 }
 
-async function run(): Promise<string[][]> {
-  const dataDir = await mkdtemp(join(tmpdir(), "ringback-relay-bench-"));
-  const relay = await startRelayProcess(dataDir);
+function closeAll(streams: readonly SseSubscriber[]): void {
+  for (const stream of streams) stream.close();
+}
+
+type Account = Awaited<ReturnType<typeof createAccount>>;
+
+/**
+ * The single-instance SQLite figures: latency to 1 and 100 streams, memory per idle stream. The 1,000 idle
+ * streams stay open for the next measure.
+ */
+async function sqliteDetails(
+  deployment: Deployment,
+  relay: RelayProcess,
+  { computer, phone }: Account,
+): Promise<{ rows: string[][]; idle: SseSubscriber[] }> {
+  const measure = async (subscribers: number, events: number) => {
+    const streams = await subscribe(deployment.url, phone.deviceToken, subscribers, agent);
+    const result = await latency(deployment.url, computer.deviceToken, streams, events);
+    closeAll(streams);
+    return result;
+  };
+  const one = await measure(1, LATENCY_EVENTS.one);
+  progress("SQLite, 1 subscriber: latency measured");
+  const hundred = await measure(100, LATENCY_EVENTS.hundred);
+  progress("SQLite, 100 subscribers: latency measured");
+  // Open and close as many streams first, so the heap has already grown to hold them: the delta is then what
+  // the streams keep, not the runtime's one-off growth.
+  closeAll(await subscribe(deployment.url, phone.deviceToken, IDLE_CONNECTIONS, agent));
+  const before = await settledMemory(relay);
+  const idle = await subscribe(deployment.url, phone.deviceToken, IDLE_CONNECTIONS, agent);
+  const after = await settledMemory(relay);
+  progress("SQLite: memory per stream measured");
+  const perStream = (bytes: number) => `${(bytes / IDLE_CONNECTIONS / 1024).toFixed(1)} KiB`;
+  const rows = [
+    [
+      "report-to-client latency, 1 SSE subscriber",
+      `p50 ${ms(one.p50)}, p99 ${ms(one.p99)}`,
+      `${one.samples} events`,
+    ],
+    [
+      "report-to-client latency, 100 SSE subscribers",
+      `p50 ${ms(hundred.p50)}, p99 ${ms(hundred.p99)}`,
+      `${hundred.samples} deliveries`,
+    ],
+    [
+      "relay memory per idle SSE connection",
+      `${perStream(after.rss - before.rss)} RSS (${perStream(after.heapUsed - before.heapUsed)} JS heap)`,
+      `delta over ${IDLE_CONNECTIONS} streams, after GC`,
+    ],
+  ];
+  return { rows, idle };
+}
+
+/** 1,000 streams on a deployment: latency of events posted one at a time, then sustained events/s. */
+async function thousandStreams(
+  name: string,
+  deployment: Deployment,
+  account?: Account,
+  openStreams?: SseSubscriber[],
+): Promise<{ latency: Latency; throughput: Throughput }> {
+  const { computer, phone } = account ?? (await createAccount(deployment.url));
+  const streams =
+    openStreams ?? (await subscribe(deployment.url, phone.deviceToken, FAN_OUT_SUBSCRIBERS, agent));
+  progress(`${name}: ${streams.length} streams open`);
   try {
-    const computer = (await api(relay, "/v1/accounts", null, {
-      deviceName: "bench pc",
-      deviceKind: "computer",
-    })) as Credentials;
-    const code = ((await api(relay, "/v1/pairing-codes", computer.deviceToken, {})) as { code: string }).code;
-    const phone = (await api(relay, "/v1/pairing-codes/redeem", null, {
-      code,
-      deviceName: "bench phone",
-      deviceKind: "phone",
-    })) as Credentials;
-
-    const one = await latency(relay, computer, phone, 1, LATENCY_EVENTS.one);
-    const hundred = await latency(relay, computer, phone, 100, LATENCY_EVENTS.hundred);
-
-    // Open and close as many streams first, so the heap has already grown to hold them: the delta is then what
-    // the streams keep, not the runtime's one-off growth.
-    for (const stream of await subscribe(relay, phone.deviceToken, IDLE_CONNECTIONS)) stream.close();
-    const before = await settledMemory(relay);
-    const idle = await subscribe(relay, phone.deviceToken, IDLE_CONNECTIONS);
-    const after = await settledMemory(relay);
-    const fan = await fanOut(relay, computer, idle);
-    for (const stream of idle) stream.close();
-
-    const ms = (value: number) => `${value.toFixed(2)} ms`;
-    const perStream = (bytes: number) => `${(bytes / IDLE_CONNECTIONS / 1024).toFixed(1)} KiB`;
-    return [
-      [
-        "report-to-client latency, 1 SSE subscriber",
-        `p50 ${ms(one.p50)}, p99 ${ms(one.p99)}`,
-        `${one.samples} events`,
-      ],
-      [
-        "report-to-client latency, 100 SSE subscribers",
-        `p50 ${ms(hundred.p50)}, p99 ${ms(hundred.p99)}`,
-        `${hundred.samples} deliveries`,
-      ],
-      [
-        `events/s sustained to ${FAN_OUT_SUBSCRIBERS} SSE subscribers`,
-        `${Math.round(fan.eventsPerSecond)} events/s (${Math.round(fan.deliveriesPerSecond).toLocaleString("en")} deliveries/s)`,
-        `${FAN_OUT_EVENTS} events, ${FAN_OUT_CONCURRENCY} posting at once`,
-      ],
-      [
-        "relay memory per idle SSE connection",
-        `${perStream(after.rss - before.rss)} RSS (${perStream(after.heapUsed - before.heapUsed)} JS heap)`,
-        `delta over ${IDLE_CONNECTIONS} streams, after GC`,
-      ],
-    ];
+    const measured = await latency(deployment.url, computer.deviceToken, streams, LATENCY_EVENTS.thousand);
+    progress(`${name}: latency measured`);
+    const throughput = await fanOut(
+      deployment.url,
+      computer.deviceToken,
+      streams,
+      FAN_OUT_EVENTS,
+      FAN_OUT_CONCURRENCY,
+    );
+    progress(`${name}: events/s measured`);
+    return { latency: measured, throughput };
   } finally {
-    await relay.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    closeAll(streams);
   }
 }
 
-function printTable(rows: string[][]): void {
-  const header = ["measure", "result", "sample"];
+function thousandStreamsRow(name: string, figures: Awaited<ReturnType<typeof thousandStreams>> | string) {
+  if (typeof figures === "string") return [name, figures, "", "", ""];
+  return [
+    name,
+    `${Math.round(figures.throughput.eventsPerSecond)}`,
+    Math.round(figures.throughput.deliveriesPerSecond).toLocaleString("en"),
+    ms(figures.latency.p50),
+    ms(figures.latency.p99),
+  ];
+}
+
+async function run(): Promise<{ details: string[][]; deployments: string[][] }> {
+  const isPostgresWanted = !isPostgresSkipped();
+  if (isPostgresWanted && !findPostgresBinaries()) throw new Error(POSTGRES_MISSING_MESSAGE);
+  if (isPostgresWanted && !findNginx()) throw new Error(NGINX_MISSING_MESSAGE);
+
+  const sqlite = await sqliteDeployment(cleanup);
+  if (!sqlite.relay) throw new Error("The SQLite deployment has one relay.");
+  const account = await createAccount(sqlite.url);
+  const { rows: details, idle } = await sqliteDetails(sqlite, sqlite.relay, account);
+  const rows = [
+    thousandStreamsRow("1 relay, SQLite", await thousandStreams("SQLite", sqlite, account, idle)),
+  ];
+  await cleanup.run();
+
+  if (!isPostgresWanted) {
+    const skipped = "skipped (RINGBACK_SKIP_POSTGRES=1)";
+    rows.push(thousandStreamsRow("1 relay, PostgreSQL", skipped));
+    rows.push(thousandStreamsRow("2 relays, PostgreSQL, behind nginx", skipped));
+    return { details, deployments: rows };
+  }
+  const starting = startPostgresServer({ isDurable: true });
+  cleanup.addStarting(starting, (server) => server.stop());
+  const server = await starting;
+  // The single relay is stopped before the pair starts: idle processes still take their share of two cores.
+  const singleCleanup = new Cleanup();
+  cleanup.add(() => singleCleanup.run());
+  const single = await postgresDeployment(singleCleanup, server, 1);
+  rows.push(thousandStreamsRow("1 relay, PostgreSQL", await thousandStreams("PostgreSQL", single)));
+  await singleCleanup.run();
+  const pair = await postgresDeployment(cleanup, server, 2);
+  rows.push(
+    thousandStreamsRow(
+      "2 relays, PostgreSQL, behind nginx",
+      await thousandStreams("2 x PostgreSQL behind nginx", pair),
+    ),
+  );
+  return { details, deployments: rows };
+}
+
+function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((_, column) =>
     Math.max(...[header, ...rows].map((row) => row[column]?.length ?? 0)),
   );
   const line = (row: string[]) =>
     `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(" | ")} |`;
-  console.log(
-    `\nringback relay bench: loopback, relay in its own process, Node ${process.version}, sealed ${SEALED_BYTES} B\n`,
-  );
   console.log(line(header));
   console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
   for (const row of rows) console.log(line(row));
@@ -199,20 +185,32 @@ function printTable(rows: string[][]): void {
 
 const watchdog = setTimeout(() => {
   console.error(`relay bench: over its ${BENCH_BUDGET_MS / 1000} s budget, stopping.`);
-  process.exit(1);
+  void cleanup.run().finally(() => process.exit(1));
 }, BENCH_BUDGET_MS);
 watchdog.unref();
 
-const started = performance.now();
-run().then(
-  (rows) => {
-    printTable(rows);
-    console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+run()
+  .then(
+    ({ details, deployments }) => {
+      console.log(
+        `\nringback relay bench: loopback, relays in their own processes, Node ${process.version}, sealed ${SEALED_BYTES} B\n`,
+      );
+      console.log("One relay on SQLite:\n");
+      printTable(["measure", "result", "sample"], details);
+      console.log(
+        `\n${FAN_OUT_SUBSCRIBERS} SSE subscribers: events/s with ${FAN_OUT_CONCURRENCY} posting at once ` +
+          `(${FAN_OUT_EVENTS} events, until every subscriber has every event); report-to-client latency of ` +
+          `${LATENCY_EVENTS.thousand} events posted one at a time (each delivery a sample):\n`,
+      );
+      printTable(["deployment", "events/s", "deliveries/s", "latency p50", "latency p99"], deployments);
+    },
+    (error: unknown) => {
+      console.error("relay bench failed:", error);
+      process.exitCode = 1;
+    },
+  )
+  .finally(async () => {
+    await cleanup.run();
     agent.destroy();
-    postAgent.destroy();
-  },
-  (error: unknown) => {
-    console.error("relay bench failed:", error);
-    process.exit(1);
-  },
-);
+    console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  });

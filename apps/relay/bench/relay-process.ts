@@ -5,6 +5,7 @@ const BIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const GC_HOOK = fileURLToPath(new URL("./gc-on-signal.mjs", import.meta.url));
 const LISTENING = /ringback relay listening on (http:\/\/\S+)/;
 const MEMORY_LINE = /bench-memory (\{.*\})\n/g;
+const STOP_GRACE_MS = 5000;
 
 export interface RelayMemory {
   readonly rss: number;
@@ -19,7 +20,11 @@ export interface RelayProcess {
   stop(): Promise<void>;
 }
 
-export async function startRelayProcess(dataDir: string): Promise<RelayProcess> {
+/** Starts the relay on 127.0.0.1, a free port, open signup, data in `dataDir`, plus `args` (e.g. `--database`). */
+export async function startRelayProcess(
+  dataDir: string,
+  args: readonly string[] = [],
+): Promise<RelayProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -34,6 +39,7 @@ export async function startRelayProcess(dataDir: string): Promise<RelayProcess> 
       "--data",
       dataDir,
       "--open-signup",
+      ...args,
     ],
     { stdio: ["ignore", "pipe", "ignore"] },
   );
@@ -66,8 +72,13 @@ export async function startRelayProcess(dataDir: string): Promise<RelayProcess> 
     },
     stop() {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // A relay closing a thousand streams gets a few seconds, then it is killed: the bench leaves nothing behind.
+        const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
         child.kill("SIGTERM");
       });
     },

@@ -73,7 +73,12 @@ function run(binary: string, args: readonly string[]): Promise<string> {
   });
 }
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+/**
+ * Starts a throwaway cluster. Tests run it with durability off (fast, nothing worth keeping); the bench asks for
+ * `isDurable` (fsync and synchronous commit on, PostgreSQL's defaults) so its figures compare with SQLite's
+ * `synchronous=FULL`.
+ */
+export async function startPostgresServer(options: { isDurable?: boolean } = {}): Promise<PostgresServer> {
   const bin = findPostgresBinaries();
   if (!bin) throw new Error(POSTGRES_MISSING_MESSAGE);
   const dir = mkdtempSync(join(tmpdir(), "ringback-pg-"));
@@ -99,14 +104,15 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     let port = 0;
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      // A throwaway cluster: durability off makes tests fast; it never holds anything worth keeping.
-      const options = [
+      // Unless the bench asks for durability: off, which makes tests fast (it never holds anything worth keeping).
+      const durability = options.isDurable
+        ? []
+        : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"];
+      const serverOptions = [
         `-p ${port}`,
         "-c listen_addresses=127.0.0.1",
         `-c unix_socket_directories=${dir}`,
-        "-c fsync=off",
-        "-c synchronous_commit=off",
-        "-c full_page_writes=off",
+        ...durability,
         "-c max_connections=300",
       ].join(" ");
       try {
@@ -120,7 +126,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
           "-l",
           join(dir, "server.log"),
           "-o",
-          options,
+          serverOptions,
         ]);
         break;
       } catch (error) {

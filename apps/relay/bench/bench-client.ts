@@ -1,0 +1,70 @@
+import type { Agent } from "node:http";
+import { SseSubscriber } from "./sse-subscriber.ts";
+
+/** A typical sealed report + brief (a few KB of text), as base64 ciphertext. */
+export const SEALED_BYTES = 4096;
+const sealed = `e2e1.0123456789abcdef.${"A".repeat(16)}.${"B".repeat(SEALED_BYTES)}`;
+/** Streams are opened this many at a time: a thousand at once would only measure the accept queue. */
+const SUBSCRIBE_BATCH = 100;
+let eventCounter = 0;
+
+export interface Credentials {
+  readonly deviceToken: string;
+}
+
+/** One JSON POST to the relay at `baseUrl` (directly or through nginx); throws on a non-2xx answer. */
+export async function api(
+  baseUrl: string,
+  path: string,
+  token: string | null,
+  body: unknown,
+): Promise<unknown> {
+  const response = await fetch(new URL(path, baseUrl), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** A computer (posts events) and a phone (subscribes) on a new account of an open-signup relay. */
+export async function createAccount(baseUrl: string): Promise<{ computer: Credentials; phone: Credentials }> {
+  const computer = (await api(baseUrl, "/v1/accounts", null, {
+    deviceName: "bench pc",
+    deviceKind: "computer",
+  })) as Credentials;
+  const { code } = (await api(baseUrl, "/v1/pairing-codes", computer.deviceToken, {})) as { code: string };
+  const phone = (await api(baseUrl, "/v1/pairing-codes/redeem", null, {
+    code,
+    deviceName: "bench phone",
+    deviceKind: "phone",
+  })) as Credentials;
+  return { computer, phone };
+}
+
+/** Posts one event with the sealed payload, as the daemon does. */
+export function postEvent(baseUrl: string, token: string): { eventId: string; done: Promise<unknown> } {
+  const eventId = `bench-${++eventCounter}`;
+  const occurredAt = new Date().toISOString();
+  return {
+    eventId,
+    done: api(baseUrl, "/v1/daemon/events", token, { eventId, source: "codex", occurredAt, sealed }),
+  };
+}
+
+/** Opens `count` SSE streams of the device `token`. */
+export async function subscribe(
+  baseUrl: string,
+  token: string,
+  count: number,
+  agent: Agent,
+): Promise<SseSubscriber[]> {
+  const subscribers: SseSubscriber[] = [];
+  for (let start = 0; start < count; start += SUBSCRIBE_BATCH) {
+    const batch = Array.from({ length: Math.min(SUBSCRIBE_BATCH, count - start) }, () => new SseSubscriber());
+    await Promise.all(batch.map((subscriber) => subscriber.open(baseUrl, token, agent)));
+    subscribers.push(...batch);
+  }
+  return subscribers;
+}

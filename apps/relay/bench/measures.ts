@@ -1,0 +1,81 @@
+import { performance } from "node:perf_hooks";
+import { postEvent } from "./bench-client.ts";
+import type { SseSubscriber } from "./sse-subscriber.ts";
+
+export interface Latency {
+  readonly p50: number;
+  readonly p99: number;
+  readonly samples: number;
+}
+
+export interface Throughput {
+  readonly eventsPerSecond: number;
+  readonly deliveriesPerSecond: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** Posts `events` one at a time; each event's time from post to each subscriber is one sample. */
+export async function latency(
+  baseUrl: string,
+  computerToken: string,
+  streams: readonly SseSubscriber[],
+  events: number,
+): Promise<Latency> {
+  const samples: number[] = [];
+  for (let index = 0; index < events; index++) {
+    let remaining = streams.length;
+    let postedAt = 0;
+    let current = "";
+    const delivered = new Promise<void>((resolve) => {
+      for (const stream of streams) {
+        stream.onCall = (eventId) => {
+          if (eventId !== current) return;
+          samples.push(performance.now() - postedAt);
+          if (--remaining === 0) resolve();
+        };
+      }
+    });
+    postedAt = performance.now();
+    const posted = postEvent(baseUrl, computerToken);
+    current = posted.eventId;
+    await Promise.all([posted.done, delivered]);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length };
+}
+
+/**
+ * Posts `events` as fast as `concurrency` daemons can; the clock stops when every subscriber has every event.
+ */
+export async function fanOut(
+  baseUrl: string,
+  computerToken: string,
+  streams: readonly SseSubscriber[],
+  events: number,
+  concurrency: number,
+): Promise<Throughput> {
+  const target = streams.map((stream) => stream.calls + events);
+  let finished = 0;
+  const allDelivered = new Promise<void>((resolve) => {
+    streams.forEach((stream, index) => {
+      stream.onCall = () => {
+        if (stream.calls === target[index] && ++finished === streams.length) resolve();
+      };
+    });
+  });
+  const started = performance.now();
+  let next = 0;
+  const sender = async () => {
+    while (next < events) {
+      next++;
+      await postEvent(baseUrl, computerToken).done;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, sender));
+  await allDelivered;
+  const seconds = (performance.now() - started) / 1000;
+  return { eventsPerSecond: events / seconds, deliveriesPerSecond: (events * streams.length) / seconds };
+}

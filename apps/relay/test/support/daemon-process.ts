@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
+import { DaemonConfig } from "@ringback/protocol";
+import { Waiters } from "./wait-until.js";
+
+/** The built `ringback` bin of apps/daemon (the relay tests run it as a person does, never import it). */
+const DAEMON_BIN = fileURLToPath(new URL("../../../daemon/dist/main.js", import.meta.url));
+/** Where `ringback login` writes the computer's identity and key. */
+const CONFIG_FILE = "daemon.json";
+const LISTENING = /listening on (http:\/\/\S+)/;
+
+function requireBuilt(path: string, name: string): string {
+  if (!existsSync(path)) throw new Error(`${path} is missing: run "pnpm --filter ${name} build" first.`);
+  return path;
+}
+
+/** The environment of a daemon under test: its own home, nothing from the developer's RINGBACK_*. */
+export function daemonEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, LANG: "en_US.UTF-8", RINGBACK_HOME: home };
+}
+
+/** Runs `ringback <args>` to its end. */
+export function runDaemonCli(
+  home: string,
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const bin = requireBuilt(DAEMON_BIN, "@ringback/daemon");
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: daemonEnv(home),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The computer's identity and end-to-end key, as `ringback login` wrote them to daemon.json. */
+export async function readDaemonIdentity(home: string): Promise<{ deviceId: string; key: E2eKey }> {
+  const config = DaemonConfig.parse(JSON.parse(await readFile(join(home, CONFIG_FILE), "utf8")));
+  if (!config.relay || !config.e2e) throw new Error("daemon.json has no relay identity: log in first.");
+  return { deviceId: config.relay.deviceId, key: parseKey(config.e2e.key) };
+}
+
+/** Sets `localPort` in daemon.json, keeping the rest: `ringback run` listens there and the hook looks there. */
+export async function setLocalPort(home: string, port: number): Promise<void> {
+  const path = join(home, CONFIG_FILE);
+  const config = JSON.parse(await readFile(path, "utf8")) as object;
+  await writeFile(path, JSON.stringify({ ...config, localPort: port }), { mode: 0o600 });
+}
+
+/** `ringback run` as a child process, its log kept to wait on. */
+export class DaemonProcess implements AsyncDisposable {
+  stdout = "";
+  stderr = "";
+  readonly #child: ChildProcess;
+  readonly #waiters = new Waiters();
+  #hasExited = false;
+
+  private constructor(home: string) {
+    const bin = requireBuilt(DAEMON_BIN, "@ringback/daemon");
+    this.#child = spawn(process.execPath, [bin, "run"], {
+      env: daemonEnv(home),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.#child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stdout += chunk;
+      this.#waiters.notify();
+    });
+    this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderr += chunk;
+      this.#waiters.notify();
+    });
+    this.#child.once("exit", () => {
+      this.#hasExited = true;
+      this.#waiters.notify();
+    });
+  }
+
+  /** Starts `ringback run` on daemon.json's localPort; resolves once it listens. */
+  static async start(home: string): Promise<DaemonProcess> {
+    const daemon = new DaemonProcess(home);
+    await daemon.#waiters.until(
+      () => (LISTENING.test(daemon.stdout) || daemon.#hasExited ? true : undefined),
+      "the daemon to listen",
+      15_000,
+    );
+    if (daemon.#hasExited) throw new Error(`The daemon exited at start:\n${daemon.stderr}`);
+    return daemon;
+  }
+
+  get url(): string {
+    const url = this.stdout.match(LISTENING)?.[1];
+    if (!url) throw new Error("The daemon has not printed its address.");
+    return url;
+  }
+
+  /** Resolves once `text` appears `count` times in the daemon's log. */
+  waitForLog(text: string, count = 1, timeoutMs = 20_000): Promise<true> {
+    return this.#waiters.until(
+      () => (this.stderr.split(text).length - 1 >= count ? true : undefined),
+      `${count} x "${text}" in the daemon's log`,
+      timeoutMs,
+    );
+  }
+
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+    if (!this.#hasExited) this.#child.kill(signal);
+    await this.#waiters.until(() => (this.#hasExited ? true : undefined), "the daemon to exit", 10_000);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop("SIGKILL");
+  }
+}
