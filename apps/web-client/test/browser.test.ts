@@ -145,6 +145,31 @@ describe("the built web app in Chromium", () => {
     expect(await page.getByTestId("ringing-screen").count()).toBe(0);
   });
 
+  it("answers the call a clicked notification names, in a new window or in the open one", async () => {
+    // The service worker's notificationclick opens `#call=<id>` (no window) or posts the id (a window is open).
+    await page.goto(`${relay.origin}/?opened-by=notification#call=e-clicked`);
+    await page.getByTestId("idle-screen").waitFor();
+    expect(new URL(page.url()).hash).toBe("");
+    const stream = await relay.stream(2);
+    await sendCall(stream, "e-clicked", "Merged the payment retries.");
+    await page.getByTestId("in-call-screen").waitFor();
+    await page.getByTestId("hang-up-button").click();
+    await page.getByTestId("idle-screen").waitFor();
+
+    await page.evaluate(() => {
+      const data = { type: "ringback-open-call", eventId: "e-messaged" };
+      navigator.serviceWorker.dispatchEvent(new MessageEvent("message", { data }));
+    });
+    await sendCall(stream, "e-messaged", "Rotated the staging keys.");
+    await page.getByTestId("in-call-screen").waitFor();
+    await page.getByTestId("hang-up-button").click();
+    await page.getByTestId("idle-screen").waitFor();
+    const answered = relay.statusWrites
+      .filter((write) => write.status === "answered")
+      .map((write) => write.eventId);
+    expect(answered).toEqual(expect.arrayContaining(["e-clicked", "e-messaged"]));
+  });
+
   it("keeps working offline from the service worker's cache", async () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -156,7 +181,7 @@ describe("the built web app in Chromium", () => {
   });
 
   it("returns to the welcome page when the relay says the device was removed", async () => {
-    const stream = await relay.stream(2);
+    const stream = await relay.stream(3);
     send(stream, "device-removed", { deviceId: relay.credentials.deviceId });
     await page.getByTestId("welcome-screen").waitFor();
     expect(await page.getByText("This device was removed from the account.").count()).toBe(1);

@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { createCallNotifier } from "../app/audio/call-notifications.js";
 import { createWebAudioRinger } from "../app/audio/ringer.js";
+import { callIdOfAddress } from "../app/calls/open-request.js";
 import { AppController } from "../app/controller/app-controller.js";
 import { hasPairingFragment } from "../app/pairing/pairing-link.js";
 import { createIdbStore } from "../app/storage/idb-key-value.js";
@@ -13,6 +14,9 @@ import "./styles.css";
 const href = location.href;
 // The pairing link's key must not stay in the address bar or the history; the controller keeps it in memory.
 if (hasPairingFragment(href)) history.replaceState(null, "", location.pathname + location.search);
+// A clicked notification opened this window at `#call=<eventId>` (the service worker's `openWindow`).
+const callToOpen = callIdOfAddress(href);
+if (callToOpen !== null) history.replaceState(null, "", location.pathname + location.search);
 
 const controller = new AppController({
   store: typeof indexedDB === "undefined" ? createMemoryStore() : createIdbStore(),
@@ -38,5 +42,12 @@ for (const type of ["pointerdown", "keydown"]) {
     capture: true,
   });
 }
+if (callToOpen !== null) controller.openCall(callToOpen);
+// A clicked notification while this window was open: the service worker focuses it and names the call.
+navigator.serviceWorker?.addEventListener("message", (event: MessageEvent) => {
+  const data = event.data as { type?: unknown; eventId?: unknown } | null;
+  if (data?.type === "ringback-open-call" && typeof data.eventId === "string")
+    controller.openCall(data.eventId);
+});
 controller.start().catch((error: unknown) => console.error("Ringback could not start.", error));
 registerServiceWorker();

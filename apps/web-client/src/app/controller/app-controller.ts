@@ -25,6 +25,7 @@ import {
 } from "../calls/call-record.js";
 import { missedIdsInTab } from "../calls/calls-page.js";
 import { applyIssueRefresh, issueRefreshBatches } from "../calls/issue-refresh.js";
+import { decideOpen } from "../calls/open-request.js";
 import { NoComputerError } from "../daemon/computer-choice.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
 import { hasDaemonCode, isDaemonUnreachable } from "../daemon/daemon-error.js";
@@ -151,6 +152,8 @@ export class AppController {
   #scheduleTimer: ReturnType<typeof setInterval> | undefined;
   #persisting: Promise<void> = Promise.resolve();
   #ringingId: string | null = null;
+  /** A call the user asked to open from a notification, answered once it rings here. */
+  #callToOpen: string | null = null;
 
   constructor(private readonly deps: AppDependencies) {
     this.#settings = new LocalSettings(deps.store);
@@ -299,6 +302,12 @@ export class AppController {
   hangUp(eventId: string): void {
     this.#dispatch({ type: "hang-up", eventId });
     this.#prepared.delete(eventId);
+  }
+
+  /** A notification was clicked: the call is answered as soon as it rings (or is missed) on this device. */
+  openCall(eventId: string): void {
+    this.#callToOpen = eventId;
+    this.#followOpenRequest();
   }
 
   ringShown(eventId: string): void {
@@ -701,6 +710,16 @@ export class AppController {
     this.#update({ calls: transition.model });
     for (const effect of transition.effects) this.#run(effect);
     this.#followRinging();
+    this.#followOpenRequest();
+  }
+
+  #followOpenRequest(): void {
+    const eventId = this.#callToOpen;
+    if (eventId === null || this.#view.phase !== "ready") return;
+    const decision = decideOpen(this.#view.calls.records[eventId]);
+    if (decision === "wait") return;
+    this.#callToOpen = null;
+    if (decision === "answer") this.answer(eventId);
   }
 
   #persist(before: CallsModel, after: CallsModel): void {
