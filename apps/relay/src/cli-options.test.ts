@@ -64,4 +64,17 @@ describe("relay command-line options", () => {
       RelayUsageError,
     );
   });
+
+  it("takes the push services devices may subscribe at from --push-hosts or RINGBACK_RELAY_PUSH_HOSTS", () => {
+    expect(
+      parseRelayCliOptions(["--push-hosts", "Push.Example, fcm.googleapis.com"], {}).config.pushHosts,
+    ).toEqual(["push.example", "fcm.googleapis.com"]);
+    expect(parseRelayCliOptions([], { RINGBACK_RELAY_PUSH_HOSTS: "127.0.0.1" }).config.pushHosts).toEqual([
+      "127.0.0.1",
+    ]);
+    expect(parseRelayCliOptions([], {}).config.pushHosts).toBeUndefined();
+    for (const bad of ["", " , ", "https://push.example", "push.example/path"]) {
+      expect(() => parseRelayCliOptions(["--push-hosts", bad], {})).toThrow(RelayUsageError);
+    }
+  });
 });

@@ -23,6 +23,7 @@ export const USAGE = `Usage: ringback-relay [options]
   --sse-retry-ms MS         SSE retry hint to clients (default 2 s)            RINGBACK_RELAY_SSE_RETRY_MS
   --settings-timeout-ms MS  wait for a relayed settings answer (default 30 s)  RINGBACK_RELAY_SETTINGS_TIMEOUT_MS
   --push-subject URL        Web Push (VAPID) contact, mailto: or https:        RINGBACK_RELAY_PUSH_SUBJECT
+  --push-hosts H1,H2        push services devices may subscribe at             RINGBACK_RELAY_PUSH_HOSTS
   --help                    this text
 `;
 
@@ -61,6 +62,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "sse-retry-ms": { type: "string" },
       "settings-timeout-ms": { type: "string" },
       "push-subject": { type: "string" },
+      "push-hosts": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -72,6 +74,8 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
   };
   const pushSubject = values["push-subject"] ?? env.RINGBACK_RELAY_PUSH_SUBJECT;
   if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
+  const pushHosts = values["push-hosts"] ?? env.RINGBACK_RELAY_PUSH_HOSTS;
+  if (pushHosts !== undefined) Object.assign(config, { pushHosts: hostList(pushHosts, "--push-hosts") });
   const durations = {
     callExpiryMs: ["call-expiry-ms", env.RINGBACK_RELAY_CALL_EXPIRY_MS],
     heartbeatMs: ["heartbeat-ms", env.RINGBACK_RELAY_HEARTBEAT_MS],
@@ -91,6 +95,16 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     config,
     isHelp: values.help ?? false,
   };
+}
+
+function hostList(text: string, name: string): string[] {
+  const hosts = text
+    .split(",")
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== "");
+  if (hosts.length === 0 || hosts.some((host) => !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(host)))
+    throw new RelayUsageError(`${name} must be a comma-separated list of host names.`);
+  return hosts;
 }
 
 function isTrue(value: string | undefined): boolean {

@@ -34,6 +34,19 @@ export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
  */
 export const PUSH_SUBJECT_DEFAULT = "mailto:ringback-relay@example.org";
 
+/**
+ * The browsers' push services (each host and its subdomains): Chrome's, Firefox's, Edge's and Safari's. A device
+ * may only subscribe with an endpoint there, so no paired device can make the relay send requests to any other
+ * address, such as a service inside the relay's own network (`--push-hosts` changes the list).
+ */
+export const PUSH_HOSTS_DEFAULT: readonly string[] = [
+  "fcm.googleapis.com",
+  "android.googleapis.com",
+  "push.services.mozilla.com",
+  "notify.windows.com",
+  "push.apple.com",
+];
+
 export interface RelayConfig {
   /** Anyone may create an account (no claim code). */
   readonly openSignup: boolean;
@@ -56,6 +69,8 @@ export interface RelayConfig {
   readonly pushSubject: string;
   /** How often due pushes (repeats, retries) are looked for. */
   readonly pushPollMs: number;
+  /** Hosts (with their subdomains) a push endpoint may name. */
+  readonly pushHosts: readonly string[];
 }
 
 export const DEFAULT_RELAY_CONFIG: RelayConfig = {
@@ -75,4 +90,5 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
   pushSubject: PUSH_SUBJECT_DEFAULT,
   pushPollMs: PUSH_POLL_DEFAULT_MS,
+  pushHosts: PUSH_HOSTS_DEFAULT,
 };

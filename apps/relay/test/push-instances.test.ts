@@ -34,7 +34,7 @@ describePostgres("Web Push across relay instances on one PostgreSQL database", (
           clock,
           log,
           pushAgent: pushService.agent,
-          config: { openSignup: true, pushPollMs: HOUR_MS },
+          config: { openSignup: true, pushPollMs: HOUR_MS, pushHosts: ["127.0.0.1"] },
         });
         instances.push({ server, backend });
       }

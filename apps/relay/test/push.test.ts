@@ -111,6 +111,9 @@ describe("Web Push: keys and subscriptions", () => {
       notOnCurve,
       { ...valid, keys: { p256dh: valid.keys.p256dh } },
       { ...valid, repeatSeconds: 1 },
+      // Only a browser's push service: never an address of the relay's own network.
+      { ...valid, endpoint: valid.endpoint.replace("https://127.0.0.1", "https://10.0.0.1") },
+      { ...valid, endpoint: "https://fcm.googleapis.com.attacker.example/push/x" },
     ];
     for (const body of cases) {
       const response = await put(body);

@@ -15,6 +15,12 @@ export async function registerPushSubscription(
   device: DeviceRecord,
   body: ParsedSubscription,
 ): Promise<PushSubscriptionState> {
+  if (!isPushServiceHost(new URL(body.endpoint).hostname, runtime.config.pushHosts)) {
+    throw new RingbackError(
+      "invalid_request",
+      "endpoint is not at a known push service (the relay's --push-hosts).",
+    );
+  }
   if (!isP256PublicKey(body.keys.p256dh)) {
     throw new RingbackError("invalid_request", "keys.p256dh is not a P-256 public key.");
   }
@@ -43,6 +49,12 @@ export function pushSubscriptionState(
     repeatSeconds: record?.repeatSeconds ?? null,
     updatedAt: record ? new Date(record.updatedAt).toISOString() : null,
   };
+}
+
+/** True when `hostname` is one of `hosts` or a subdomain of one. */
+export function isPushServiceHost(hostname: string, hosts: readonly string[]): boolean {
+  const name = hostname.toLowerCase();
+  return hosts.some((host) => name === host || name.endsWith(`.${host}`));
 }
 
 function isP256PublicKey(base64url: string): boolean {

@@ -49,7 +49,7 @@ export async function pushRelay(config: Partial<RelayConfig> = {}): Promise<Push
     clock,
     log,
     pushAgent: pushService.agent,
-    config: { openSignup: true, sseRetryMs: 100, pushPollMs: HOUR_MS, ...config },
+    config: { openSignup: true, sseRetryMs: 100, pushPollMs: HOUR_MS, pushHosts: ["127.0.0.1"], ...config },
   });
   const request = (method: string, path: string, options?: RequestOptions) =>
     apiRequest((input, init) => fetch(new URL(input, server.url), init), method, path, options);
