@@ -1,12 +1,19 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { E2eKey } from "@ringback/e2e-crypto";
-import type { DeviceInfo } from "@ringback/protocol";
+import { type E2eKey, isE2eError } from "@ringback/e2e-crypto";
+import { type DeviceInfo, ERROR_STATUS, errorBody } from "@ringback/protocol";
 import { answerRelayedSettings, readBody, type StandInDaemon } from "./stand-in-computer.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
 /** The computer's relay device id in the dispatch tests. */
 export const COMPUTER_ID = "dev_computer";
+
+/** Another computer in the account, listed by `GET /v1/devices`; it never answers (the relay says it is offline). */
+export interface OtherComputer {
+  readonly id: string;
+  readonly name: string;
+  readonly online: boolean;
+}
 
 export interface DispatchRelayServer extends AsyncDisposable {
   readonly origin: string;
@@ -17,13 +24,17 @@ export interface DispatchRelayServer extends AsyncDisposable {
 /**
  * The test relay (dist/, accounts, stream) with a computer in the account: `GET /v1/devices` lists it online, and
  * `POST /v1/devices/<id>/settings` is opened with the account's key and answered by `daemon`, sealed back, as the
- * relay and the daemon's link would. Every other request goes to the test relay unchanged.
+ * relay and the daemon's link would; a request sealed with another key gets the daemon's 400 `undecryptable_request`.
+ * `otherComputers` are listed too and answered 503 `computer_offline`. Every other request goes to the test relay
+ * unchanged.
  */
 export async function startDispatchRelayServer(
   distDirectory: string,
   key: () => Promise<E2eKey>,
   daemon: StandInDaemon,
+  options: { otherComputers?: readonly OtherComputer[] } = {},
 ): Promise<DispatchRelayServer> {
+  const others = options.otherComputers ?? [];
   const relay = await startTestRelayServer(distDirectory);
   const upstream = new URL(relay.origin);
   const server = createServer((request, response) => {
@@ -31,13 +42,22 @@ export async function startDispatchRelayServer(
     const json = (status: number, body: unknown) =>
       response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
     if (path === "/v1/devices" && request.method === "GET") {
-      json(200, { devices: devices(relay.credentials.deviceId) });
+      json(200, { devices: [...otherDevices(others), ...devices(relay.credentials.deviceId)] });
       return;
     }
     if (path === `/v1/devices/${COMPUTER_ID}/settings` && request.method === "POST") {
       readBody(request)
         .then(async (text) => json(200, await answerRelayedSettings(await key(), JSON.parse(text), daemon)))
-        .catch((error: unknown) => json(500, { error: { code: "internal_error", message: String(error) } }));
+        .catch((error: unknown) =>
+          // Sealed with another key: the daemon's plaintext refusal, passed on by the relay.
+          isE2eError(error)
+            ? json(ERROR_STATUS.undecryptable_request, errorBody("undecryptable_request"))
+            : json(500, { error: { code: "internal_error", message: String(error) } }),
+        );
+      return;
+    }
+    if (others.some((other) => path === `/v1/devices/${other.id}/settings`) && request.method === "POST") {
+      json(ERROR_STATUS.computer_offline, errorBody("computer_offline"));
       return;
     }
     const forwarded = httpRequest(
@@ -68,6 +88,17 @@ export async function startDispatchRelayServer(
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+function otherDevices(others: readonly OtherComputer[]): DeviceInfo[] {
+  const at = new Date(0).toISOString();
+  return others.map((other) => ({
+    ...other,
+    kind: "computer",
+    createdAt: at,
+    lastSeenAt: at,
+    isCurrent: false,
+  }));
 }
 
 function devices(browserId: string): DeviceInfo[] {

@@ -1,4 +1,5 @@
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { ComputerSettings } from "./computer-settings.js";
 import { DevicesSettings } from "./devices-settings.js";
 import { FormOfAddressSettings } from "./form-of-address-settings.js";
 import { InterfaceLanguageSettings, ReportLanguageSettings } from "./language-settings.js";
@@ -26,6 +27,7 @@ export function SettingsScreen({ controller, view }: Props) {
       <VoiceSettingsPanel controller={controller} view={view} />
       <FormOfAddressSettings controller={controller} view={view} />
       <QuestionModelSettings controller={controller} view={view} />
+      <ComputerSettings controller={controller} view={view} />
       <DevicesSettings controller={controller} language={language} />
     </section>
   );

@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { computerChoiceView } from "../../app/computer-settings/computer-choice-view.js";
+import {
+  type ComputerProblem,
+  computerProblemOf,
+  computerProblemText,
+} from "../../app/computer-settings/computer-problem.js";
+import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { COMPUTER_TEXTS } from "../../app/i18n/texts/computer.js";
+import { formatTime } from "../shared/format.js";
+import { useObservable } from "../shared/use-observable.js";
+import { texts } from "../shared/use-texts.js";
+import { ComputerModelSettings } from "./computer-model-settings.js";
+import { EncryptionSettings } from "./encryption-settings.js";
+import { TrackerSettings } from "./tracker-settings.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly view: AppView;
+}
+
+/**
+ * Settings › Your computer: which of the account's computers this device talks to (or how to add one), then that
+ * computer's tracker and language model, and the encryption key this device shares with it.
+ */
+export function ComputerSettings({ controller, view }: Props) {
+  const t = texts(COMPUTER_TEXTS, view.interfaceLanguage);
+  const access = useObservable(controller.daemon);
+  const [problem, setProblem] = useState<ComputerProblem | null>(null);
+
+  const refresh = useCallback(() => {
+    setProblem(null);
+    controller.daemon.refreshComputers().catch((caught: unknown) => setProblem(computerProblemOf(caught)));
+  }, [controller]);
+  useEffect(refresh, [refresh]);
+
+  // The tracker and model sections below are keyed by the computer: they read the new one's settings afresh.
+  const choose = (computerId: string) => {
+    controller.daemon.chooseComputer(computerId).catch(() => undefined);
+  };
+
+  const choice = computerChoiceView(access);
+  return (
+    <>
+      <section class="card computer-settings" data-testid="computer-settings" data-state={choice.state}>
+        <h2>{t.computer}</h2>
+        <p class="hint">{t.computerHint}</p>
+        {problem && (
+          <p class="error" data-testid="computer-problem" data-kind={problem.kind}>
+            {computerProblemText(problem, t)}
+          </p>
+        )}
+        {choice.state === "loading" && !problem && <p>{t.loading}</p>}
+        {choice.state === "none" && (
+          <div data-testid="no-computer">
+            <p class="notice">{t.noComputer}</p>
+            <pre>
+              <code>{t.noComputerCommand}</code>
+            </pre>
+          </div>
+        )}
+        {choice.state === "listed" && (
+          <ul class="device-list">
+            {choice.computers.map((computer) => (
+              <li
+                key={computer.id}
+                data-testid="computer-row"
+                data-computer-id={computer.id}
+                data-online={String(computer.isOnline)}
+                data-chosen={String(computer.isChosen)}
+              >
+                <span class="name">{computer.name}</span>
+                <span
+                  class={computer.isOnline ? "online" : "offline"}
+                  title={computer.lastSeenAt ? t.lastSeen(formatTime(computer.lastSeenAt)) : undefined}
+                >
+                  {computer.isOnline ? t.computerOnline : t.computerOffline}
+                </span>
+                {computer.isChosen
+                  ? choice.canChoose && <span class="hint">{t.computerChosen}</span>
+                  : choice.canChoose && (
+                      <button type="button" data-testid="choose-computer" onClick={() => choose(computer.id)}>
+                        {t.chooseComputer}
+                      </button>
+                    )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <button type="button" data-testid="refresh-computers" onClick={refresh}>
+          {t.refreshComputers}
+        </button>
+      </section>
+      {access.computerId !== null && choice.state === "listed" && (
+        <>
+          <TrackerSettings
+            key={`tracker-${access.computerId}`}
+            controller={controller}
+            language={view.interfaceLanguage}
+          />
+          <ComputerModelSettings
+            key={`model-${access.computerId}`}
+            controller={controller}
+            language={view.interfaceLanguage}
+          />
+        </>
+      )}
+      <EncryptionSettings controller={controller} language={view.interfaceLanguage} />
+    </>
+  );
+}

@@ -1,0 +1,247 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
+import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
+import type { SettingsRequestPlaintext } from "@ringback/protocol";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
+import { type SettingsBackedState, settingsBackedDaemon } from "./settings-backed-daemon.js";
+import { startTestRelayServer } from "./test-relay-server.js";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+];
+const PHRASE = "correct horse battery staple";
+const MODEL_KEY = "sk-brief-model-secret-9876";
+const LAPTOP_ID = "dev_laptop";
+/** Generous: the machine is shared and busy; nothing here is timed. */
+const WAIT = { timeout: 45_000 };
+
+/** The device's watched workspaces as the app keeps them (idb-keyval's default store). */
+function storedWatchedWorkspaces(page: Page): Promise<unknown> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open("keyval-store");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const read = open.result.transaction("keyval").objectStore("keyval").get("watchedWorkspaces");
+          read.onsuccess = () => resolve(read.result);
+          read.onerror = () => reject(read.error);
+        };
+      }),
+  );
+}
+
+describe("Settings › Your computer in the built web app in Chromium", () => {
+  let fake: FakeMultica;
+  let server: DispatchRelayServer;
+  let browser: Browser;
+  let page: Page;
+  let state: SettingsBackedState;
+  let token: string;
+  let workspaces: { ring: string; docs: string };
+  const requests: SettingsRequestPlaintext[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
+    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    fake = await startFakeMultica();
+    const user = fake.state.addUser();
+    token = user.token;
+    workspaces = {
+      ring: fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] }).id,
+      docs: fake.state.addWorkspace({ name: "Docs", slug: "docs", members: [user.id] }).id,
+    };
+    const backed = settingsBackedDaemon({ trackerUrl: fake.url });
+    state = backed.state;
+    let key: Promise<E2eKey> | null = null;
+    server = await startDispatchRelayServer(
+      DIST,
+      () => (key ??= deriveKeyFromPassphrase(PHRASE)),
+      (request) => {
+        requests.push(request);
+        return backed.daemon(request);
+      },
+      // Listed first and offline: the app still picks the computer that is online.
+      { otherComputers: [{ id: LAPTOP_ID, name: "Laptop", online: false }] },
+    );
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: "en-US" });
+    page = await context.newPage();
+    page.setDefaultTimeout(WAIT.timeout);
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    await page.goto(server.origin);
+    await page.getByTestId("new-account-phrase").fill(PHRASE);
+    await page.getByTestId("create-account").click();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+    await page.getByTestId("nav-settings").click();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await fake?.close();
+  });
+
+  it("lists the account's computers with their online state and talks to the one online", async () => {
+    await page.locator('[data-testid="computer-settings"][data-state="listed"]').waitFor(WAIT);
+    const rows = page.getByTestId("computer-row");
+    expect(await rows.count()).toBe(2);
+    const laptop = page.locator(`[data-testid="computer-row"][data-computer-id="${LAPTOP_ID}"]`);
+    const workstation = page.locator(`[data-testid="computer-row"][data-computer-id="${COMPUTER_ID}"]`);
+    expect(await laptop.getAttribute("data-online")).toBe("false");
+    expect(await laptop.textContent()).toContain("offline");
+    expect(await workstation.getAttribute("data-chosen")).toBe("true");
+    // First install: nothing saved on the computer, no default token.
+    await page.locator('[data-testid="tracker-settings"][data-state="empty"]').waitFor(WAIT);
+    expect(await page.getByTestId("tracker-token").inputValue()).toBe("");
+  });
+
+  it("says the computer is offline after choosing the offline one, and works again with the other", async () => {
+    const laptop = page.locator(`[data-testid="computer-row"][data-computer-id="${LAPTOP_ID}"]`);
+    await laptop.getByTestId("choose-computer").click();
+    await page.locator('[data-testid="tracker-problem"][data-kind="computer-offline"]').waitFor(WAIT);
+    expect(await page.getByTestId("tracker-problem").textContent()).toContain("Your computer is offline");
+    await page
+      .locator(`[data-testid="computer-row"][data-computer-id="${COMPUTER_ID}"]`)
+      .getByTestId("choose-computer")
+      .click();
+    await page.locator('[data-testid="tracker-settings"][data-state="empty"]').waitFor(WAIT);
+  });
+
+  it("shows an invalid tracker token as invalid", async () => {
+    await page.getByTestId("tracker-token").fill("mul_not_a_real_token");
+    await page.getByTestId("validate-token").click();
+    await page.locator('[data-testid="tracker-problem"][data-kind="invalid-tracker-token"]').waitFor(WAIT);
+    expect(await page.getByTestId("tracker-problem").textContent()).toBe("The tracker token is not valid.");
+    expect(state.token).toBeNull();
+  });
+
+  it("checks the token against the tracker, saves two workspaces, then shows only the token's hint", async () => {
+    await page.getByTestId("tracker-token").fill(token);
+    await page.getByTestId("validate-token").click();
+    const choices = page.getByTestId("tracker-workspace");
+    await choices.first().waitFor(WAIT);
+    expect(await page.getByTestId("workspace-choice").textContent()).toContain("Ringback");
+    expect(await choices.count()).toBe(2);
+    await page.locator(`[data-workspace-id="${workspaces.ring}"]`).check();
+    await page.locator(`[data-workspace-id="${workspaces.docs}"]`).check();
+    await page.getByTestId("save-tracker").click();
+
+    await page.locator('[data-testid="tracker-settings"][data-state="saved"]').waitFor(WAIT);
+    expect(state).toMatchObject({ token, workspaces: [workspaces.ring, workspaces.docs] });
+    expect(await page.getByTestId("tracker-token-hint").textContent()).toMatch(/^Token: \*{4}/);
+    expect(await page.getByTestId("tracker-token").count()).toBe(0);
+    expect(await page.content()).not.toContain(token);
+    const watched = page.getByTestId("watched-workspace");
+    expect(await watched.count()).toBe(2);
+    expect(await watched.first().textContent()).toContain("Ringback");
+    expect(await watched.first().getAttribute("data-state")).toBe("connected");
+    // Calls name the workspace once several are watched: the device keeps them.
+    await expect.poll(() => storedWatchedWorkspaces(page), WAIT).toEqual([workspaces.ring, workspaces.docs]);
+    await page.getByTestId("computer-settings").screenshot({ path: `${ARTIFACTS}computer-choice.png` });
+    await page.getByTestId("tracker-settings").screenshot({ path: `${ARTIFACTS}computer-tracker-saved.png` });
+  });
+
+  it("changes the workspaces without the token", async () => {
+    await page.getByTestId("change-workspaces").click();
+    await page.getByTestId("workspace-choice").waitFor(WAIT);
+    expect(requests.at(-1)).toEqual({ method: "POST", path: "/tracker/workspaces", body: {} });
+    expect(await page.locator(`[data-workspace-id="${workspaces.docs}"]`).isChecked()).toBe(true);
+    await page.locator(`[data-workspace-id="${workspaces.docs}"]`).uncheck();
+    await page.getByTestId("save-tracker").click();
+    await expect.poll(() => page.getByTestId("watched-workspace").count(), WAIT).toBe(1);
+    const put = requests.filter(
+      (request) => request.method === "PUT" && request.path === "/tracker/settings",
+    );
+    expect(put.at(-1)?.body).toEqual({ workspaceIds: [workspaces.ring] });
+    expect(state).toMatchObject({ token, workspaces: [workspaces.ring] });
+    await expect.poll(() => storedWatchedWorkspaces(page), WAIT).toEqual([workspaces.ring]);
+  });
+
+  it("saves the computer's language model; the key is never shown again, only its hint", async () => {
+    await page.locator('[data-testid="computer-model-settings"][data-state="empty"]').waitFor(WAIT);
+    await page.getByTestId("computer-model-base-url").fill("https://models.example/v1");
+    await page.getByTestId("computer-model-name").fill("brief-model");
+    await page.getByTestId("computer-model-key").fill(MODEL_KEY);
+    await page.getByTestId("computer-model-structured-output").selectOption("json_object");
+    await page.getByTestId("save-computer-model").click();
+    await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
+    expect(state.llm).toEqual({
+      baseUrl: "https://models.example/v1",
+      model: "brief-model",
+      apiKey: MODEL_KEY,
+      structuredOutput: "json_object",
+    });
+    expect(await page.getByTestId("computer-model-saved").textContent()).toBe(
+      "Saved: brief-model, key ****9876",
+    );
+    expect(await page.getByTestId("computer-model-key").inputValue()).toBe("");
+    expect(await page.content()).not.toContain(MODEL_KEY);
+
+    // Opened again: address, model and structured output come back, the key does not.
+    await page.reload();
+    await page.getByTestId("nav-settings").click();
+    await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
+    expect(await page.getByTestId("computer-model-name").inputValue()).toBe("brief-model");
+    expect(await page.getByTestId("computer-model-structured-output").inputValue()).toBe("json_object");
+    expect(await page.getByTestId("computer-model-key").inputValue()).toBe("");
+    expect(await page.getByTestId("computer-model-key").getAttribute("placeholder")).toContain("****9876");
+    expect(await page.content()).not.toContain(MODEL_KEY);
+    await page
+      .getByTestId("computer-model-settings")
+      .screenshot({ path: `${ARTIFACTS}computer-model-saved.png` });
+  });
+
+  it("refuses an encryption phrase under 12 characters, and reports a computer with another key", async () => {
+    await page.getByTestId("encryption-phrase").fill("too short!!");
+    await page.getByTestId("change-key").click();
+    await page.locator('[data-testid="encryption-problem"][data-kind="phrase-too-short"]').waitFor(WAIT);
+    // The key is still the computer's: it answers.
+    await page.getByTestId("check-key").click();
+    await page.locator('[data-testid="key-check"][data-check="matches"]').waitFor(WAIT);
+
+    await page.getByTestId("encryption-phrase").fill("a different phrase entirely");
+    await page.getByTestId("change-key").click();
+    await page.locator('[data-testid="key-check"][data-check="differs"]').waitFor(WAIT);
+    expect(await page.getByTestId("key-check").textContent()).toContain("ringback");
+    expect(await page.getByTestId("encryption-phrase").inputValue()).toBe("");
+    expect(await page.content()).not.toMatch(/rbk1_/);
+    await page
+      .getByTestId("encryption-settings")
+      .screenshot({ path: `${ARTIFACTS}computer-encryption-differs.png` });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("says how to add a computer when the account has none", async () => {
+    await using alone = await startTestRelayServer(DIST);
+    const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: "en-US" });
+    try {
+      const other = await context.newPage();
+      await other.goto(alone.origin);
+      await other.getByTestId("new-account-phrase").fill(PHRASE);
+      await other.getByTestId("create-account").click();
+      await other.getByTestId("idle-screen").waitFor(WAIT);
+      await other.getByTestId("nav-settings").click();
+      await other.getByTestId("no-computer").waitFor(WAIT);
+      expect(await other.getByTestId("no-computer").textContent()).toContain("ringback login");
+      expect(await other.getByTestId("tracker-settings").count()).toBe(0);
+      expect(await other.getByTestId("computer-model-settings").count()).toBe(0);
+      await other.getByTestId("check-key").click();
+      await other.locator('[data-testid="key-check"][data-check="no-computer"]').waitFor(WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+});
