@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "brief-eval": () => import("./cli/commands/brief-eval.js"),
   login: () => import("./cli/commands/login.js"),
   pair: () => import("./cli/commands/pair.js"),
+  key: () => import("./cli/commands/key.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

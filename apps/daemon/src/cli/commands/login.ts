@@ -6,6 +6,7 @@ import { createLogger } from "../../runtime/logger.js";
 import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
 import { loginToRelay } from "../../runtime/relay-link/login.js";
 import { StartError } from "../../runtime/start-error.js";
+import { askPassphrase, readPassphraseFromStdin } from "../passphrase-input.js";
 
 export const summary = "create an account on the relay, or join one with a pairing link or code";
 export const usage = `ringback login [<pairing link> | <6-digit code>] [--server URL] [--claim-code CODE]
@@ -43,7 +44,7 @@ export async function run(args: string[]): Promise<void> {
   const passphrase = values["passphrase-stdin"]
     ? await readPassphraseFromStdin()
     : isCode
-      ? await askPassphrase()
+      ? await askPassphrase("joining with a code needs the passphrase: use --passphrase-stdin")
       : undefined;
   const parsed = LocalLoginRequest.safeParse({
     serverUrl: values.server,
@@ -89,49 +90,4 @@ function describe(result: LocalLoginResult, isThroughDaemon: boolean): string {
   } else lines.push("The running daemon uses the new identity now.");
   lines.push("Add your phone or browser with: ringback pair");
   return `${lines.join("\n")}\n`;
-}
-
-/** Everything on stdin, without the line break that ends it. */
-async function readPassphraseFromStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString("utf8")
-    .replace(/\r?\n$/, "");
-}
-
-/** Asks on the terminal without echoing what is typed. */
-async function askPassphrase(): Promise<string> {
-  const input = process.stdin;
-  if (!input.isTTY) throw new StartError("joining with a code needs the passphrase: use --passphrase-stdin");
-  process.stderr.write("Passphrase of the account: ");
-  input.setRawMode(true);
-  input.setEncoding("utf8");
-  input.resume();
-  return new Promise((resolve, reject) => {
-    let typed = "";
-    const finish = () => {
-      input.off("data", onData);
-      input.setRawMode(false);
-      input.pause();
-      process.stderr.write("\n");
-    };
-    const onData = (chunk: string) => {
-      for (const character of chunk) {
-        if (character === "\r" || character === "\n") {
-          finish();
-          resolve(typed);
-          return;
-        }
-        if (character === "\u0003") {
-          finish();
-          reject(new StartError("cancelled"));
-          return;
-        }
-        typed =
-          character === "\u007f" || character === "\b" ? [...typed].slice(0, -1).join("") : typed + character;
-      }
-    };
-    input.on("data", onData);
-  });
 }

@@ -20,6 +20,7 @@ export async function callRunningDaemon<Schema extends z.ZodType>(
   path: string,
   body: unknown,
   schema: Schema,
+  method: "POST" | "PUT" = "POST",
 ): Promise<z.output<Schema> | undefined> {
   const localKey = (await readTextIfExists(join(dataDir, LOCAL_KEY_FILE)))?.trim();
   if (!localKey) return undefined;
@@ -27,7 +28,7 @@ export async function callRunningDaemon<Schema extends z.ZodType>(
   let response: Response;
   try {
     response = await fetch(`http://127.0.0.1:${port}${path}`, {
-      method: "POST",
+      method,
       headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(LOCAL_CALL_TIMEOUT_MS),

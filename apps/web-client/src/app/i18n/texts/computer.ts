@@ -75,7 +75,7 @@ export const COMPUTER_TEXTS = defineTexts({
     checkingKey: "Checking…",
     keyMatches: "Your computer uses the same key.",
     keyDiffers:
-      "Your computer uses another key. Set the same phrase on your computer with `ringback` (its key can be changed only there: PUT /e2e/key is local-only).",
+      "Your computer uses another key. Set the same phrase on your computer: run `ringback key` there (its key can be changed only on the computer itself).",
     keyOffline: "Your computer is offline: whether it uses the same key is not known yet.",
     keyNoComputer: "No computer has joined this account: set the same phrase when it joins.",
 
@@ -164,7 +164,7 @@ export const COMPUTER_TEXTS = defineTexts({
     checkingKey: "正在检查…",
     keyMatches: "你的电脑使用相同的密钥。",
     keyDiffers:
-      "你的电脑使用另一个密钥。请在电脑上用 `ringback` 设置相同的口令（它的密钥只能在本机更改：PUT /e2e/key 仅限本机）。",
+      "你的电脑使用另一个密钥。请在电脑上运行 `ringback key` 设置相同的口令（它的密钥只能在电脑本机更改）。",
     keyOffline: "你的电脑离线：暂时无法确认它是否使用相同的密钥。",
     keyNoComputer: "还没有电脑加入这个账户：电脑加入时请设置相同的口令。",
 
