@@ -163,5 +163,5 @@ describe("crash safety", () => {
     } finally {
       await store.close();
     }
-  }, 90_000);
+  }, 240_000); // 500 reports through ~60 daemon restarts: about a minute alone, longer beside the other suites
 });
