@@ -4,6 +4,8 @@ import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
 import type { PushMessage, RelayedEvent } from "@ringback/protocol";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
+import { callRecordKey, LAST_EVENT_ID_KEY, RING_MODES_KEY } from "../src/shared/storage-keys.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
 
@@ -17,6 +19,16 @@ const CHROMIUM_ARGS = [
   "--disable-component-update",
 ];
 const PHRASE = "push phrase for the service worker";
+/** On every day, and forbids ringing all day (a range whose start equals its end is the whole day). */
+const NEVER_RING_MODE: RingMode = {
+  id: "never-ring",
+  name: "Never ring",
+  preset: null,
+  ranges: [{ start: "00:00", end: "00:00" }],
+  repeat: [0, 1, 2, 3, 4, 5, 6],
+  rule: "do-not-ring-in",
+  on: true,
+};
 
 interface ShownNotification {
   readonly title: string;
@@ -65,6 +77,29 @@ describe("the service worker rings a pushed call in Chromium", () => {
       registrationId,
       data: JSON.stringify(message),
     });
+  }
+
+  /** Writes or reads one value of the device's storage (idb-keyval's default database, as the app keeps it). */
+  function deviceValue(key: string, value?: unknown): Promise<unknown> {
+    return page.evaluate(
+      ({ key, value, isWrite }) =>
+        new Promise<unknown>((resolve, reject) => {
+          const opening = indexedDB.open("keyval-store");
+          opening.onupgradeneeded = () => opening.result.createObjectStore("keyval");
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const connection = opening.result;
+            const store = connection.transaction("keyval", "readwrite").objectStore("keyval");
+            const request = isWrite ? store.put(value, key) : store.get(key);
+            request.onsuccess = () => {
+              connection.close();
+              resolve(isWrite ? undefined : request.result);
+            };
+            request.onerror = () => reject(request.error);
+          };
+        }),
+      { key, value, isWrite: value !== undefined },
+    );
   }
 
   const notifications = () =>
@@ -152,6 +187,66 @@ describe("the service worker rings a pushed call in Chromium", () => {
     await deliver({ ...message("e-push"), attempt: 3 });
     await expect.poll(notifications, { timeout: 20_000 }).toEqual([]);
     expect(relay.callReads.filter((read) => read.eventId === "e-push")).toHaveLength(3);
+  });
+
+  it("makes a push that arrives while the ring modes forbid ringing a silent missed call, still missed when the app opens", async () => {
+    await deviceValue(RING_MODES_KEY, [NEVER_RING_MODE]);
+    const key = await deriveKeyFromPassphrase(PHRASE);
+    const occurredAt = new Date().toISOString();
+    const payload = payloadFor({
+      eventId: "e-quiet",
+      occurredAt,
+      brief: { title: "Nightly export", spoken: "The nightly export finished. Nothing failed." },
+    });
+    const call: RelayedEvent = {
+      seq: 7,
+      eventId: "e-quiet",
+      source: "claude-code",
+      occurredAt,
+      receivedAt: occurredAt,
+      taskId: null,
+      fromDeviceId: "dev_computer",
+      sealed: await sealJson(key, aad.report("e-quiet"), payload),
+      status: "pending",
+    };
+    relay.calls.set("e-quiet", call);
+    await deliver({ ...message("e-quiet"), seq: 7 });
+    const missedNotice = async () =>
+      (
+        await page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.ready;
+          return (await registration.getNotifications({ tag: "ringback-call-e-quiet" })).map((shown) => ({
+            title: shown.title,
+            body: shown.body,
+            silent: shown.silent,
+            requireInteraction: shown.requireInteraction,
+          }));
+        })
+      )[0];
+    await expect.poll(missedNotice, { timeout: 20_000 }).toEqual({
+      title: "Missed call: Nightly export",
+      body: "The nightly export finished.",
+      silent: true,
+      requireInteraction: false,
+    });
+    expect(await deviceValue(callRecordKey("e-quiet"))).toMatchObject({
+      status: { state: "missed", missedReason: "outside-ringing-period" },
+    });
+
+    // Ringing is allowed again and the relay replays the pending call when the app opens: it stays missed.
+    await deviceValue(RING_MODES_KEY, []);
+    relay.replayed.push(call);
+    const connectsBefore = relay.streamConnects();
+    await page.reload();
+    await page.getByTestId("idle-screen").waitFor();
+    await expect.poll(() => relay.streamConnects(), { timeout: 20_000 }).toBeGreaterThan(connectsBefore);
+    // The page has handled the replayed call (and the `synced` after it) once it stored the stream position.
+    await expect.poll(() => deviceValue(LAST_EVENT_ID_KEY), { timeout: 20_000 }).toBe("7");
+    await page.getByTestId("nav-calls").click();
+    await page.locator('[data-testid="missed-row"][data-event-id="e-quiet"]').waitFor();
+    expect(await page.getByTestId("ringing-screen").count()).toBe(0);
+    expect(await deviceValue(callRecordKey("e-quiet"))).toMatchObject({ status: { state: "missed" } });
+    relay.replayed.length = 0;
   });
 
   it("offers the setting, off until this browser subscribes", async () => {

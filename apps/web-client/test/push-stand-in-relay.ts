@@ -20,14 +20,18 @@ export interface CallRead {
 
 /**
  * Serves the built app (dist/) and the relay routes a page and its service worker use around a push: account
- * creation, a stream that stays quiet, `GET /v1/calls/<eventId>` from `calls`, and the push routes (nobody
- * subscribed). The real relay's push side is tested in apps/relay; this stand-in lets Chromium run the service worker.
+ * creation, a stream that replays the calls in `replayed` on every connect and then stays quiet, `GET
+ * /v1/calls/<eventId>` from `calls`, and the push routes (nobody subscribed). The real relay's push side is tested in apps/relay; this stand-in lets Chromium run the service worker.
  */
 export interface PushStandInRelay extends AsyncDisposable {
   readonly origin: string;
   readonly credentials: DeviceCredentials;
   readonly calls: Map<string, RelayedEvent>;
   readonly callReads: CallRead[];
+  /** Calls the stream sends (`event: call`) on every connect, before `synced`, as the relay's backlog does. */
+  readonly replayed: RelayedEvent[];
+  /** How many times a stream was opened. */
+  readonly streamConnects: () => number;
   close(): Promise<void>;
 }
 
@@ -39,6 +43,8 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
   };
   const calls = new Map<string, RelayedEvent>();
   const callReads: CallRead[] = [];
+  const replayed: RelayedEvent[] = [];
+  let streamConnects = 0;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const json = (status: number, body: unknown) =>
@@ -47,8 +53,15 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
     if (url.pathname === "/v1/accounts" && request.method === "POST") return json(201, credentials);
     if (url.pathname === "/v1/devices") return json(200, { devices: [] });
     if (url.pathname === "/v1/stream") {
+      streamConnects++;
       response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-      response.write('retry: 100\n\nid: 0\nevent: synced\ndata: {"seq":0}\n\n');
+      let seq = 0;
+      let frames = "retry: 100\n\n";
+      for (const call of replayed) {
+        seq = Math.max(seq, call.seq);
+        frames += `id: ${call.seq}\nevent: call\ndata: ${JSON.stringify(call)}\n\n`;
+      }
+      response.write(`${frames}id: ${seq}\nevent: synced\ndata: {"seq":${seq}}\n\n`);
       return;
     }
     if (url.pathname === "/v1/push/subscription") {
@@ -85,6 +98,8 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
     credentials,
     calls,
     callReads,
+    replayed,
+    streamConnects: () => streamConnects,
     close,
     [Symbol.asyncDispose]: close,
   };

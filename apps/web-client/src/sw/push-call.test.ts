@@ -2,9 +2,18 @@ import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
 import type { PushMessage, RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
+import type { CallRecord } from "../app/calls/call-record.js";
+import type { RingMode } from "../app/ring-schedule/ring-mode.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { ANSWERED_IDS_KEY, E2E_KEY_KEY, FORM_OF_ADDRESS_KEY, IDENTITY_KEY } from "../shared/storage-keys.js";
-import { GENERIC_CALL_BODY, GENERIC_CALL_TITLE, pushedCall } from "./push-call.js";
+import {
+  ANSWERED_IDS_KEY,
+  callRecordKey,
+  E2E_KEY_KEY,
+  FORM_OF_ADDRESS_KEY,
+  IDENTITY_KEY,
+  RING_MODES_KEY,
+} from "../shared/storage-keys.js";
+import { GENERIC_CALL_BODY, GENERIC_CALL_TITLE, MISSED_CALL_TITLE_PREFIX, pushedCall } from "./push-call.js";
 
 const SERVER = "https://relay.example";
 const key = generateKey();
@@ -144,5 +153,92 @@ describe("a pushed call in the service worker", () => {
       title: GENERIC_CALL_TITLE,
     });
     expect(relay.requests).toEqual([]);
+  });
+
+  describe("while the ring modes do not allow ringing", () => {
+    const neverRing: RingMode = {
+      id: "never",
+      name: "Never",
+      preset: null,
+      ranges: [{ start: "00:00", end: "00:00" }],
+      repeat: [0, 1, 2, 3, 4, 5, 6],
+      rule: "do-not-ring-in",
+      on: true,
+    };
+    const arrival = new Date("2026-03-02T10:00:05.000Z");
+
+    it("shows a silent missed call instead of ringing and stores the call as missed for the page", async () => {
+      const store = await pairedStore();
+      await store.set(RING_MODES_KEY, [neverRing]);
+      const relay = relayServing({
+        ev1: await relayedEvent("ev1", key, {
+          title: "Billing refactor",
+          spoken: "Billing is done. Tests pass.",
+        }),
+      });
+      const call = await pushedCall(push("ev1"), store, relay.fetchImpl, () => arrival);
+      expect(call).toEqual({
+        kind: "missed",
+        eventId: "ev1",
+        title: "Missed call: Billing refactor",
+        body: "Billing is done.",
+        tag: "ringback-call-ev1",
+      });
+      const record = await store.get<CallRecord>(callRecordKey("ev1"));
+      expect(record).toMatchObject({
+        eventId: "ev1",
+        source: "claude-code",
+        occurredAt: "2026-03-02T10:00:00.000Z",
+        learnedAt: arrival.toISOString(),
+        fromDeviceId: "dev_pc",
+        status: { state: "missed", missedReason: "outside-ringing-period", shownAt: null },
+      });
+      expect(record?.payload.brief.title).toBe("Billing refactor");
+    });
+
+    it("keeps a missed call missed on a repeat push once ringing is allowed again, without rewriting it", async () => {
+      const store = await pairedStore();
+      await store.set(RING_MODES_KEY, [neverRing]);
+      const relay = relayServing({ ev1: await relayedEvent("ev1", key, { title: "Billing refactor" }) });
+      await pushedCall(push("ev1"), store, relay.fetchImpl, () => arrival);
+      const stored = await store.get<CallRecord>(callRecordKey("ev1"));
+      await store.set(RING_MODES_KEY, []);
+      const later = new Date(arrival.getTime() + 60_000);
+      expect(
+        await pushedCall({ ...push("ev1"), attempt: 2 }, store, relay.fetchImpl, () => later),
+      ).toMatchObject({
+        kind: "missed",
+        title: "Missed call: Billing refactor",
+      });
+      expect(await store.get<CallRecord>(callRecordKey("ev1"))).toEqual(stored);
+    });
+
+    it("shows a plain missed call without storing anything when the relay cannot be reached", async () => {
+      const store = await pairedStore();
+      await store.set(RING_MODES_KEY, [neverRing]);
+      const offline = (async () => {
+        throw new TypeError("fetch failed");
+      }) as typeof fetch;
+      expect(await pushedCall(push("ev1"), store, offline, () => arrival)).toEqual({
+        kind: "missed",
+        eventId: "ev1",
+        title: `${MISSED_CALL_TITLE_PREFIX}${GENERIC_CALL_TITLE}`,
+        body: GENERIC_CALL_BODY,
+        tag: "ringback-call-ev1",
+      });
+      expect(await store.get(callRecordKey("ev1"))).toBeUndefined();
+    });
+
+    it("stays quiet for a call this device already ended, whatever the relay still says", async () => {
+      const store = await pairedStore();
+      const relay = relayServing({ ev1: await relayedEvent("ev1") });
+      const ended = { eventId: "ev1", status: { state: "ended" } };
+      await store.set(callRecordKey("ev1"), ended);
+      expect(await pushedCall(push("ev1"), store, relay.fetchImpl)).toEqual({
+        kind: "quiet",
+        eventId: "ev1",
+        reason: "settled-here",
+      });
+    });
   });
 });

@@ -41,12 +41,15 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
     }
     return;
   }
-  // A repeat replaces the call's notification (same tag) and rings again (renotify).
+  // A repeat replaces the call's notification (same tag) and rings again (renotify). A missed call never rings:
+  // silent, no renotify, and it may go away on its own like any missed-call notice.
+  const isRinging = call.kind === "show";
   const options = {
     body: call.body,
     tag: call.tag,
-    renotify: true,
-    requireInteraction: true,
+    renotify: isRinging,
+    silent: !isRinging,
+    requireInteraction: isRinging,
     data: { eventId: call.eventId },
   } as NotificationOptions;
   await self.registration.showNotification(call.title, options);

@@ -587,13 +587,15 @@ export class AppController {
       handlers: {
         onCall: (event) => this.#onCall(event),
         onReplyStatus: (change) => this.#onReplyStatus(change),
-        onCallStatus: (change) =>
+        onCallStatus: (change) => {
           this.#dispatch({
             type: "remote-status",
             eventId: change.eventId,
             status: change.status,
             deviceId: change.deviceId,
-          }),
+          });
+          this.#closeSettledNotification(change.eventId);
+        },
         onSynced: ({ resumedFrom, backlogEventIds }) => {
           // Without a resume id the relay sent every call still open: any other open call here ended elsewhere.
           if (resumedFrom === null) this.#dispatch({ type: "pending-calls", eventIds: backlogEventIds });
@@ -655,7 +657,17 @@ export class AppController {
     // which device; the reducer takes an answer this device remembers as its own.
     if (event.status !== "pending") {
       this.#dispatch({ type: "remote-status", eventId: event.eventId, status: event.status, deviceId: null });
+      this.#closeSettledNotification(event.eventId);
     }
+  }
+
+  /**
+   * The call was answered, rejected, acknowledged, ended or expired (here or on another device): a notification the
+   * service worker showed for it while the app was closed goes too. The relay pushes no more once a call is settled,
+   * so the page's stream is what tells this device.
+   */
+  #closeSettledNotification(eventId: string): void {
+    this.deps.notifier.close(eventId).catch(() => undefined);
   }
 
   async #onReplyStatus(change: ReplyStatusChange): Promise<void> {

@@ -1,0 +1,129 @@
+import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
+
+/** A notification the device's service worker shows, as `registration.getNotifications()` lists it. */
+export interface ShownNotification {
+  readonly title: string;
+  readonly body: string;
+  readonly tag: string;
+  readonly silent: boolean | null;
+  readonly requireInteraction: boolean;
+}
+
+/**
+ * A device's service worker as a push service reaches it: through the DevTools protocol of a blank tab in the
+ * device's browser context (`ServiceWorker.deliverPushMessage`), so the web app's own page may be closed. A real
+ * browser's `PushManager` would subscribe at the vendor's push service, which a loopback-only test cannot reach.
+ */
+export class DeviceServiceWorker implements AsyncDisposable {
+  readonly #context: BrowserContext;
+  readonly #origin: string;
+  readonly #tab: Page;
+  readonly #cdp: CDPSession;
+  readonly registrationId: string;
+
+  private constructor(
+    context: BrowserContext,
+    origin: string,
+    tab: Page,
+    cdp: CDPSession,
+    registrationId: string,
+  ) {
+    this.#context = context;
+    this.#origin = origin;
+    this.#tab = tab;
+    this.#cdp = cdp;
+    this.registrationId = registrationId;
+  }
+
+  /**
+   * Opens a blank tab in the device's context and finds the web app's service worker registration (scope `origin`),
+   * waiting until a version of it is activated. The app must have loaded once in the context.
+   */
+  static async attach(
+    context: BrowserContext,
+    origin: string,
+    timeoutMs: number,
+  ): Promise<DeviceServiceWorker> {
+    const tab = await context.newPage();
+    const cdp = await context.newCDPSession(tab);
+    const scope = `${origin.replace(/\/+$/, "")}/`;
+    const scopes = new Map<string, string>();
+    const activated = new Set<string>();
+    const registrationId = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no activated service worker for ${scope} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      // Registrations and versions arrive as separate events, in either order.
+      const check = () => {
+        const found = [...activated].find((id) => scopes.get(id) === scope);
+        if (found === undefined) return;
+        clearTimeout(timer);
+        resolve(found);
+      };
+      cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+        for (const registration of registrations)
+          scopes.set(registration.registrationId, registration.scopeURL);
+        check();
+      });
+      cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+        for (const version of versions)
+          if (version.status === "activated") activated.add(version.registrationId);
+        check();
+      });
+    });
+    await cdp.send("ServiceWorker.enable");
+    try {
+      return new DeviceServiceWorker(context, origin, tab, cdp, await registrationId);
+    } catch (error) {
+      await tab.close();
+      throw error;
+    }
+  }
+
+  /** Delivers a push message's data to the service worker, as the browser does when its push service sends one. */
+  async deliverPush(data: string): Promise<void> {
+    await this.#cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: this.#origin,
+      registrationId: this.registrationId,
+      data,
+    });
+  }
+
+  /** The notifications the service worker's registration shows (`tag` limits them to one call's). */
+  async notifications(tag?: string): Promise<ShownNotification[]> {
+    return this.#runningWorker().evaluate(async (tag) => {
+      const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
+      return (await registration.getNotifications(tag ? { tag } : undefined)).map((shown) => ({
+        title: shown.title,
+        body: shown.body,
+        tag: shown.tag,
+        silent: shown.silent,
+        requireInteraction: shown.requireInteraction,
+      }));
+    }, tag);
+  }
+
+  /** Closes the registration's notifications with `tag`, as a click on one does; returns how many it closed. */
+  async closeNotifications(tag: string): Promise<number> {
+    return this.#runningWorker().evaluate(async (tag) => {
+      const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
+      const shown = await registration.getNotifications({ tag });
+      for (const notification of shown) notification.close();
+      return shown.length;
+    }, tag);
+  }
+
+  #runningWorker(): Worker {
+    const worker = this.#context
+      .serviceWorkers()
+      .find((candidate) => candidate.url().startsWith(this.#origin));
+    if (!worker) throw new Error(`no running service worker for ${this.#origin}`);
+    return worker;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.#cdp.detach().catch(() => undefined);
+    await this.#tab.close().catch(() => undefined);
+  }
+}

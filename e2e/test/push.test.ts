@@ -1,0 +1,201 @@
+import { DeviceCredentials, PUSH_REPEAT_MAX_SECONDS, PushMessage } from "@ringback/protocol";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  startTestPushService,
+  type TestPushService,
+  type TestSubscription,
+} from "../../apps/relay/test/support/test-push-service.ts";
+import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
+import { callNotificationTag } from "../../apps/web-client/src/shared/notification-tag.ts";
+import { IDENTITY_KEY, RING_MODES_KEY } from "../../apps/web-client/src/shared/storage-keys.ts";
+import { type Device, UI_WAIT_MS } from "../harness/device.ts";
+import { DeviceServiceWorker } from "../harness/device-service-worker.ts";
+import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";
+import { registerPushSubscription, relayPushPublicKey } from "../harness/push-subscription.ts";
+import { NEVER_RING_MODE } from "../harness/ring-modes.ts";
+import { type RingbackSystem, startSystem } from "../harness/system.ts";
+
+const texts = CORE_TEXTS.en;
+// The real relay pushes to the project's test push service (HTTPS on 127.0.0.1, VAPID checked, RFC 8291 payloads
+// decrypted with the subscription's own key). The phone's subscription is that service's: a real PushManager would
+// subscribe at Google's. The phone's app page is closed; its browser context (with the service worker) stays, and
+// the decrypted payload is delivered to the worker as Chromium delivers a push, through the DevTools protocol.
+let pushService: TestPushService;
+let system: RingbackSystem;
+let phone: Device;
+let laptop: Device;
+let phoneWorker: DeviceServiceWorker;
+let subscription: TestSubscription;
+/** Uncaught errors in the phone's app tabs opened below. */
+const phoneAppErrors: string[] = [];
+
+beforeAll(async () => {
+  pushService = await startTestPushService();
+  system = await startSystem({
+    relay: {
+      args: ["--push-hosts", "127.0.0.1"],
+      env: { NODE_EXTRA_CA_CERTS: pushService.certificatePath },
+    },
+  });
+  phone = await system.addDevice("phone");
+  laptop = await system.addDevice("laptop");
+  await phone.context.grantPermissions(["notifications"], { origin: system.relay.url });
+  const identity = DeviceCredentials.parse(await readDeviceValue(phone.page, IDENTITY_KEY));
+  subscription = pushService.subscribe(await relayPushPublicKey(system.relay.url));
+  // Repeats at the longest interval the relay allows, so the pushes each test reads are the first of its call.
+  await registerPushSubscription(
+    system.relay.url,
+    identity.deviceToken,
+    subscription,
+    PUSH_REPEAT_MAX_SECONDS,
+  );
+  phoneWorker = await DeviceServiceWorker.attach(phone.context, system.relay.url, UI_WAIT_MS);
+  // The app is closed; the browser (a blank tab) and the app's service worker registration stay.
+  await phone.page.close();
+});
+
+afterAll(async () => {
+  await phoneWorker?.[Symbol.asyncDispose]();
+  await system?.[Symbol.asyncDispose]();
+  await pushService?.close();
+});
+
+/** The push the relay sent to the phone for `eventId`, decrypted by the test push service. */
+async function pushedPayload(eventId: string): Promise<string> {
+  const push = await pushService.waitFor(
+    (received) =>
+      received.find(
+        (candidate) =>
+          candidate.subscriptionId === subscription.id &&
+          candidate.status < 300 &&
+          candidate.payload?.includes(eventId),
+      ),
+    `the phone's push of ${eventId}`,
+    UI_WAIT_MS,
+  );
+  expect(push.problem).toBeNull();
+  return push.payload ?? "";
+}
+
+/** Opens the web app in a new tab of the phone, at `hash` (as the service worker's `openWindow` would). */
+async function openPhoneApp(hash = ""): Promise<Page> {
+  const page = await phone.context.newPage();
+  page.on("pageerror", (error) => phoneAppErrors.push(String(error)));
+  await page.goto(`${system.relay.url}/${hash}`);
+  return page;
+}
+
+describe("Web Push rings a device whose app is closed", () => {
+  it("pushes routing plaintext only; the worker shows the brief's first sentence; the click answers the call", async () => {
+    const report = "Migrated the billing tables to the new schema. All 48 tests pass.";
+    await system.agentFinishes(report);
+    const eventId = await laptop.waitForRinging();
+
+    const payload = await pushedPayload(eventId);
+    expect(PushMessage.parse(JSON.parse(payload))).toMatchObject({ type: "call", eventId, attempt: 1 });
+    // Neither the report nor the brief (the fake model's brief is made of the report's sentences) is in it.
+    for (const words of ["billing", "schema", "48 tests", "Migrated"]) expect(payload).not.toContain(words);
+
+    await phoneWorker.deliverPush(payload);
+    const tag = callNotificationTag(eventId);
+    await expect
+      .poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS })
+      .toEqual([
+        {
+          title: "Migrated the billing tables to the new schema.",
+          body: "Migrated the billing tables to the new schema.",
+          tag,
+          silent: false,
+          requireInteraction: true,
+        },
+      ]);
+
+    // The click, as the worker handles it with no window of the app open: the notification closes and the app
+    // opens at `#call=<eventId>`. (A synthetic notificationclick may not open windows, so the test opens it.)
+    expect(
+      await phoneWorker.closeNotifications(tag),
+      "the click closes the notification it was made on",
+    ).toBe(1);
+    const app = await openPhoneApp(`#call=${encodeURIComponent(eventId)}`);
+    const inCall = app.locator(`[data-testid="in-call-screen"][data-event-id="${eventId}"]`);
+    await inCall.waitFor({ timeout: UI_WAIT_MS });
+    expect(await inCall.getByTestId("original-report").textContent()).toContain(report);
+    await laptop.waitForNoRinging();
+    await laptop.openCalls();
+    expect(await laptop.historyStatus(eventId)).toBe(texts.outcomeAnsweredElsewhere);
+
+    await inCall.getByTestId("hang-up-button").click();
+    await inCall.waitFor({ state: "detached", timeout: UI_WAIT_MS });
+    await app.close();
+  });
+
+  it("takes the notification away once another device answered, when the app next opens", async () => {
+    await laptop.page.getByTestId("nav-home").click();
+    await system.agentFinishes("Rotated the staging certificates. Nothing else changed.");
+    const eventId = await laptop.waitForRinging();
+    await phoneWorker.deliverPush(await pushedPayload(eventId));
+    const tag = callNotificationTag(eventId);
+    await expect
+      .poll(async () => (await phoneWorker.notifications(tag)).map((shown) => shown.body), {
+        timeout: UI_WAIT_MS,
+      })
+      .toEqual(["Rotated the staging certificates."]);
+
+    await laptop.answer(eventId);
+    // The relay pushes nothing for a call that is no longer ringing: the phone learns of the answer from its
+    // stream (the call replayed with its status, then `call-status`) when the app opens, and closes the notification.
+    const app = await openPhoneApp();
+    await app.getByTestId("idle-screen").waitFor({ timeout: UI_WAIT_MS });
+    await expect.poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS }).toEqual([]);
+    await app.getByTestId("nav-calls").click();
+    const status = app
+      .locator(`[data-testid="history-row"][data-event-id="${eventId}"]`)
+      .getByTestId("history-status");
+    await status.waitFor({ timeout: UI_WAIT_MS });
+    expect(await status.textContent()).toBe(texts.outcomeAnsweredElsewhere);
+    expect(await app.getByTestId("ringing-screen").count()).toBe(0);
+
+    await laptop.hangUp(eventId);
+    await app.close();
+    expect([...phone.pageErrors, ...phoneAppErrors, ...laptop.pageErrors]).toEqual([]);
+  });
+
+  it("makes a push that arrives while the phone's ring modes forbid ringing a silent missed call, missed in the app", async () => {
+    // Settings › Ring modes keeps the modes in the device's storage; the app is closed again before the report.
+    const settings = await openPhoneApp();
+    await settings.getByTestId("idle-screen").waitFor({ timeout: UI_WAIT_MS });
+    await writeDeviceValue(settings, RING_MODES_KEY, [NEVER_RING_MODE]);
+    await settings.close();
+
+    await system.agentFinishes("Cleaned up the old feature flags. The build is green.");
+    const eventId = await laptop.waitForRinging();
+    await phoneWorker.deliverPush(await pushedPayload(eventId));
+    const tag = callNotificationTag(eventId);
+    await expect
+      .poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS })
+      .toEqual([
+        {
+          title: "Missed call: Cleaned up the old feature flags.",
+          body: "Cleaned up the old feature flags.",
+          tag,
+          silent: true,
+          requireInteraction: false,
+        },
+      ]);
+
+    const app = await openPhoneApp();
+    await app.getByTestId("idle-screen").waitFor({ timeout: UI_WAIT_MS });
+    await app.getByTestId("nav-calls").click();
+    await app
+      .locator(`[data-testid="missed-row"][data-event-id="${eventId}"]`)
+      .waitFor({ timeout: UI_WAIT_MS });
+    expect(await app.getByTestId("ringing-screen").count()).toBe(0);
+
+    // Rejected on the laptop: the open app learns it from its stream and the missed-call notification goes too.
+    await laptop.reject(eventId);
+    await expect.poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS }).toEqual([]);
+    await app.close();
+    expect([...phoneAppErrors, ...laptop.pageErrors]).toEqual([]);
+  });
+});
