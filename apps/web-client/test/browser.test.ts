@@ -1,23 +1,12 @@
-import { existsSync, mkdirSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import { fileURLToPath } from "node:url";
 import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
 import type { CallStatusChange, RelayedEvent } from "@ringback/protocol";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 const PHRASE = "correct horse battery staple";
 
 let seq = 0;
@@ -65,11 +54,9 @@ describe("the built web app in Chromium", () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
-    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
-    mkdirSync(ARTIFACTS, { recursive: true });
+    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 420, height: 860 } });
     page = await context.newPage();
     page.on("console", (message) => {

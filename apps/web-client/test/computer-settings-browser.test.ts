@@ -1,24 +1,13 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { type SettingsBackedState, settingsBackedDaemon } from "./settings-backed-daemon.js";
 import { startTestRelayServer } from "./test-relay-server.js";
 
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 const PHRASE = "correct horse battery staple";
 const MODEL_KEY = "sk-brief-model-secret-9876";
 const LAPTOP_ID = "dev_laptop";
@@ -53,9 +42,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
-    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
-    mkdirSync(ARTIFACTS, { recursive: true });
+    expectBuiltAppAndChromium();
     fake = await startFakeMultica();
     const user = fake.state.addUser();
     token = user.token;
@@ -76,7 +63,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
       // Listed first and offline: the app still picks the computer that is online.
       { otherComputers: [{ id: LAPTOP_ID, name: "Laptop", online: false }] },
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: "en-US" });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT.timeout);

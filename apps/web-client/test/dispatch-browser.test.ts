@@ -1,23 +1,12 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { jpegSize } from "./jpeg-size.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT_MS = 45_000;
@@ -60,9 +49,7 @@ describe("dispatch from the built web app in Chromium", () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
-    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
-    mkdirSync(ARTIFACTS, { recursive: true });
+    expectBuiltAppAndChromium();
     fake = await startFakeMultica();
     const user = fake.state.addUser();
     const workspace = fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] });
@@ -76,7 +63,7 @@ describe("dispatch from the built web app in Chromium", () => {
     });
     let key: Promise<E2eKey> | null = null;
     server = await startDispatchRelayServer(DIST, () => (key ??= deriveKeyFromPassphrase(PHRASE)), daemon);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on("console", (message) => {

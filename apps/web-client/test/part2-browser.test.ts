@@ -1,25 +1,14 @@
-import { existsSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import { fileURLToPath } from "node:url";
 import { aad, deriveKeyFromPassphrase, openJson, sealJson } from "@ringback/e2e-crypto";
 import { type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { CANNOT_DECRYPT_REPLY, type RelayedEvent } from "@ringback/protocol";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
 import { payloadFor } from "./fixtures.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 const PHRASE = "correct horse battery staple";
 const MODEL_KEY = "sk-device-model";
 /** Generous: the machine is shared and busy; nothing here is timed. */
@@ -56,12 +45,11 @@ describe("part 2 in the built web app in Chromium", () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
-    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
+    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     model = await startFakeModel({ apiKey: MODEL_KEY });
     modelProxy = await startCorsProxy(model.url);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 420, height: 860 }, locale: "en-US" });
     page = await context.newPage();
     page.on("pageerror", (error) => pageErrors.push(String(error)));
