@@ -2,6 +2,7 @@ import { DeviceCredentials, PUSH_REPEAT_MAX_SECONDS, PushMessage } from "@ringba
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type ReceivedPush,
   startTestPushService,
   type TestPushService,
   type TestSubscription,
@@ -61,21 +62,24 @@ afterAll(async () => {
   await pushService?.close();
 });
 
-/** The push the relay sent to the phone for `eventId`, decrypted by the test push service. */
-async function pushedPayload(eventId: string): Promise<string> {
+/** The push the relay sent to the phone for `eventId` (its ringing push, or `call-settled`), decrypted. */
+async function pushedTo(eventId: string, type: PushMessage["type"] = "call"): Promise<ReceivedPush> {
   const push = await pushService.waitFor(
     (received) =>
-      received.find(
-        (candidate) =>
-          candidate.subscriptionId === subscription.id &&
-          candidate.status < 300 &&
-          candidate.payload?.includes(eventId),
-      ),
-    `the phone's push of ${eventId}`,
+      received.find((candidate) => {
+        if (candidate.subscriptionId !== subscription.id || candidate.status >= 300) return false;
+        const message = PushMessage.safeParse(JSON.parse(candidate.payload ?? "null"));
+        return message.success && message.data.eventId === eventId && message.data.type === type;
+      }),
+    `the phone's ${type} push of ${eventId}`,
     UI_WAIT_MS,
   );
   expect(push.problem).toBeNull();
-  return push.payload ?? "";
+  return push;
+}
+
+async function pushedPayload(eventId: string): Promise<string> {
+  return (await pushedTo(eventId)).payload ?? "";
 }
 
 /** Opens the web app in a new tab of the phone, at `hash` (as the service worker's `openWindow` would). */
@@ -130,11 +134,12 @@ describe("Web Push rings a device whose app is closed", () => {
     await app.close();
   });
 
-  it("takes the notification away once another device answered, when the app next opens", async () => {
+  it("closes the notification once another device answered, with the relay's settled push, the app still closed", async () => {
     await laptop.page.getByTestId("nav-home").click();
     await system.agentFinishes("Rotated the staging certificates. Nothing else changed.");
     const eventId = await laptop.waitForRinging();
-    await phoneWorker.deliverPush(await pushedPayload(eventId));
+    const ringing = await pushedTo(eventId);
+    await phoneWorker.deliverPush(ringing.payload ?? "");
     const tag = callNotificationTag(eventId);
     await expect
       .poll(async () => (await phoneWorker.notifications(tag)).map((shown) => shown.body), {
@@ -143,11 +148,18 @@ describe("Web Push rings a device whose app is closed", () => {
       .toEqual(["Rotated the staging certificates."]);
 
     await laptop.answer(eventId);
-    // The relay pushes nothing for a call that is no longer ringing: the phone learns of the answer from its
-    // stream (the call replayed with its status, then `call-status`) when the app opens, and closes the notification.
+    // The relay tells the phone the call stopped ringing, under the call's topic (it would replace the ringing push
+    // at a push service that still held it); the worker closes the notification without the app.
+    const settled = await pushedTo(eventId, "call-settled");
+    expect(JSON.parse(settled.payload ?? "")).toEqual({ type: "call-settled", eventId, status: "answered" });
+    expect(settled).toMatchObject({ topic: ringing.topic, urgency: "normal" });
+    await phoneWorker.deliverPush(settled.payload ?? "");
+    await expect.poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS }).toEqual([]);
+    expect(phone.context.pages().filter((page) => page.url().startsWith(system.relay.url))).toEqual([]);
+
+    // When the app next opens, it learns of the answer from its stream and shows the call answered elsewhere.
     const app = await openPhoneApp();
     await app.getByTestId("idle-screen").waitFor({ timeout: UI_WAIT_MS });
-    await expect.poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS }).toEqual([]);
     await app.getByTestId("nav-calls").click();
     const status = app
       .locator(`[data-testid="history-row"][data-event-id="${eventId}"]`)

@@ -91,10 +91,20 @@ async function run(): Promise<string[][]> {
           sealed,
         });
         await Promise.all([posted, delivered]);
-        // Acknowledged, so it is not pushed again (every 60 s) while the next ones are measured.
+        // Acknowledged, so it is not pushed again (every 60 s) while the next ones are measured; the devices' pushes
+        // saying so are awaited, so they do not compete with the next event's.
+        let unsettled = devices.length;
+        const settled = new Promise<void>((resolve) => {
+          pushService.onPush = (push) => {
+            const message = JSON.parse(push.payload ?? "{}") as { type?: string; eventId?: string };
+            if (message.type === "call-settled" && message.eventId === eventId && --unsettled === 0)
+              resolve();
+          };
+        });
         await api(relay.url, "POST", `/v1/calls/${eventId}/status`, computer.deviceToken, {
           status: "acknowledged",
         });
+        await settled;
       }
       samples.sort((a, b) => a - b);
       return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length };

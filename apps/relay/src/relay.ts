@@ -41,7 +41,10 @@ export interface Relay {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Expires what is due now (the timers call it too). */
   sweep(): Promise<void>;
-  /** Sends the Web Pushes due now (new events, repeats, retries) and waits for their answers (the timers call it). */
+  /**
+   * Sends the Web Pushes due now (new events, repeats, retries) and waits for their answers, and for those of the
+   * `call-settled` pushes under way (the timers send due pushes too).
+   */
   pushDue(): Promise<void>;
   /** Heartbeats, stream limits, link pings, expiry and pruning on timers. */
   startTimers(): void;
@@ -97,7 +100,10 @@ export function createRelay(options: RelayOptions): Relay {
     runtime,
     handleUpgrade: linkUpgrade.handleUpgrade,
     sweep: () => sweepExpired(runtime),
-    pushDue: () => runtime.push.deliverDue(),
+    async pushDue() {
+      await runtime.push.deliverDue();
+      await runtime.push.settledSent();
+    },
     startTimers() {
       // A stream that has not drained for four heartbeats has a client that stopped reading.
       const streamLimits = { maxDurationMs: config.streamMaxMs, stallMs: 4 * config.heartbeatMs };

@@ -17,7 +17,7 @@ import { startTestPushService } from "./support/test-push-service.js";
 const HOUR_MS = 60 * 60 * 1000;
 
 describePostgres("Web Push across relay instances on one PostgreSQL database", () => {
-  it("shares one VAPID key, and pushes each call and each repeat once, whichever instance runs", async () => {
+  it("shares one VAPID key, and pushes each call, each repeat and its settling once, whichever instance runs", async () => {
     await using schema = await postgresSchema();
     await using pushService = await startTestPushService();
     const clock = new FakeClock();
@@ -61,10 +61,26 @@ describePostgres("Web Push across relay instances on one PostgreSQL database", (
         "the repeat",
       );
       await Promise.all(instances.map(({ server }) => server.relay.pushDue()));
-      const attempts = pushService
-        .delivered(subscription.id)
-        .map((push) => PushMessage.parse(JSON.parse(push.payload ?? "")).attempt);
-      expect(attempts).toEqual([1, 2]);
+      const messages = () =>
+        pushService
+          .delivered(subscription.id)
+          .map((push) => PushMessage.parse(JSON.parse(push.payload ?? "")));
+      expect(messages().map((message) => message.type === "call" && message.attempt)).toEqual([1, 2]);
+
+      // Answered through the instance that did not send the pushes: it reads whom to tell from the store.
+      const tablet = await pair(first, computer.deviceToken, "browser");
+      const answered = await second("POST", "/v1/calls/ev1/status", {
+        token: tablet.deviceToken,
+        body: { status: "answered" },
+      });
+      expect(answered.status).toBe(200);
+      await pushService.waitFor(
+        () => (pushService.delivered(subscription.id).length === 3 ? true : undefined),
+        "the settled push",
+      );
+      clock.advance(60_000);
+      await Promise.all(instances.map(({ server }) => server.relay.pushDue()));
+      expect(messages().slice(2)).toEqual([{ type: "call-settled", eventId: "ev1", status: "answered" }]);
     } finally {
       for (const { server, backend } of instances) {
         await server.close();

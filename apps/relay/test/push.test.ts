@@ -1,6 +1,7 @@
 import { aad, generateKey, sealJson, sealString } from "@ringback/e2e-crypto";
 import { PushMessage, PushPublicKey } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
+import { PUSH_SETTLED_TTL_SECONDS } from "../src/runtime/push-delivery.js";
 import { openSqliteStore } from "../src/store/sqlite-store.js";
 import { eventBody } from "./support/in-process-relay.js";
 import { type PushRelay, pushRelay } from "./support/push-relay.js";
@@ -46,6 +47,10 @@ const messagesOf = (relay: PushRelay, subscription: TestSubscription) =>
   relay.pushService
     .delivered(subscription.id)
     .map((push) => PushMessage.parse(JSON.parse(push.payload ?? "")));
+
+/** The ringing pushes a subscription got (without the `call-settled` ones). */
+const callsOf = (relay: PushRelay, subscription: TestSubscription) =>
+  messagesOf(relay, subscription).filter((message) => message.type === "call");
 
 describe("Web Push: keys and subscriptions", () => {
   it("draws a VAPID key pair once, keeps it in the store, and never shows the private key", async () => {
@@ -179,8 +184,7 @@ describe("Web Push: ringing", () => {
       expect(push?.ttl).toBeLessThanOrEqual(10 * 60);
       expect(push?.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
       const payload = push?.payload ?? "";
-      const message = PushMessage.parse(JSON.parse(payload));
-      expect(message).toMatchObject({
+      expect(PushMessage.parse(JSON.parse(payload))).toMatchObject({
         type: "call",
         eventId: "ev-real",
         seq: 1,
@@ -215,8 +219,8 @@ describe("Web Push: ringing", () => {
     await relay.advance(60 * SECOND_MS);
     await relay.advance(60 * SECOND_MS);
     const pushes = relay.pushService.delivered(phonePush.id);
-    expect(messagesOf(relay, phonePush).map((message) => message.attempt)).toEqual([1, 2, 3, 4]);
-    expect(messagesOf(relay, tabletPush).map((message) => message.attempt)).toEqual([1, 2, 3, 4]);
+    expect(callsOf(relay, phonePush).map((message) => message.attempt)).toEqual([1, 2, 3, 4]);
+    expect(callsOf(relay, tabletPush).map((message) => message.attempt)).toEqual([1, 2, 3, 4]);
     // One topic for the call: a push service replaces an undelivered earlier push instead of stacking it.
     expect(new Set(pushes.map((push) => push.topic)).size).toBe(1);
     // The TTL never reaches past the time the call can still be answered.
@@ -230,8 +234,8 @@ describe("Web Push: ringing", () => {
     });
     expect(answered.status).toBe(200);
     await relay.advance(5 * MINUTE_MS);
-    expect(relay.pushService.delivered(phonePush.id)).toHaveLength(4);
-    expect(relay.pushService.delivered(tabletPush.id)).toHaveLength(4);
+    expect(callsOf(relay, phonePush)).toHaveLength(4);
+    expect(callsOf(relay, tabletPush)).toHaveLength(4);
   });
 
   it.each(["rejected", "acknowledged"])("stops pushing a call once it is %s", async (status) => {
@@ -241,7 +245,8 @@ describe("Web Push: ringing", () => {
     await relay.pushService.waitFor(() => relay.pushService.delivered(phonePush.id)[0], "the first push");
     await relay.request("POST", "/v1/calls/ev1/status", { token: tablet.deviceToken, body: { status } });
     await relay.advance(2 * MINUTE_MS);
-    expect(relay.pushService.delivered(phonePush.id)).toHaveLength(1);
+    expect(callsOf(relay, phonePush)).toHaveLength(1);
+    expect(messagesOf(relay, phonePush)[1]).toEqual({ type: "call-settled", eventId: "ev1", status });
   });
 
   it("stops pushing a call when it expires", async () => {
@@ -255,7 +260,13 @@ describe("Web Push: ringing", () => {
     await relay.advance(60 * SECOND_MS);
     await relay.server.relay.sweep();
     await relay.advance(60 * SECOND_MS);
-    expect(relay.pushService.delivered(phonePush.id)).toHaveLength(2);
+    expect(callsOf(relay, phonePush)).toHaveLength(2);
+    // The expiry closes the call's notification on the devices that were pushed it.
+    expect(messagesOf(relay, phonePush)[2]).toEqual({
+      type: "call-settled",
+      eventId: "ev1",
+      status: "expired",
+    });
   });
 
   it("delivers the event on SSE and answers the daemon while the push service has not answered", async () => {
@@ -273,6 +284,121 @@ describe("Web Push: ringing", () => {
     expect(relay.pushService.delivered(phonePush.id)).toEqual([]);
     release();
     await relay.pushService.waitFor(() => relay.pushService.delivered(phonePush.id)[0], "the held push");
+  });
+});
+
+describe("Web Push: a call that stops ringing", () => {
+  /** A call ringing on both phones: each has had its first push. */
+  async function ringing(relay: PushRelay) {
+    const devices = await account(relay, 60);
+    await postEvent(relay, devices.computer.deviceToken, "ev1");
+    await relay.pushService.waitFor(() => {
+      const firsts = [devices.phonePush, devices.tabletPush].map((push) => callsOf(relay, push)[0]);
+      return firsts.every(Boolean) ? true : undefined;
+    }, "the first push on both phones");
+    return devices;
+  }
+
+  it("tells the other pushed device with a decrypted call-settled push under the call's topic, and nobody else", async () => {
+    await using relay = await pushRelay();
+    const { phone, tablet, phonePush, tabletPush, computerPush } = await ringing(relay);
+    const answered = await relay.request("POST", "/v1/calls/ev1/status", {
+      token: phone.deviceToken,
+      body: { status: "answered" },
+    });
+    expect(answered.body).toEqual({ eventId: "ev1", status: "answered", won: true });
+    await relay.server.relay.pushDue();
+    const [ringPush, settledPush] = relay.pushService.delivered(tabletPush.id);
+    expect(settledPush).toMatchObject({
+      status: 201,
+      urgency: "normal",
+      ttl: PUSH_SETTLED_TTL_SECONDS,
+      contentEncoding: "aes128gcm",
+      problem: null,
+      topic: ringPush?.topic,
+    });
+    expect(JSON.parse(settledPush?.payload ?? "")).toEqual({
+      type: "call-settled",
+      eventId: "ev1",
+      status: "answered",
+    });
+    expect(messagesOf(relay, phonePush).map((message) => message.type)).toEqual(["call"]);
+    expect(relay.pushService.received.filter((push) => push.subscriptionId === computerPush.id)).toEqual([]);
+    expect(relay.logs).toContainEqual(`push settled sent event=ev1 device=${tablet.deviceId} status=201`);
+
+    // The answering device hangs up later: the others were told once, and nothing rings again.
+    await relay.request("POST", "/v1/calls/ev1/status", {
+      token: phone.deviceToken,
+      body: { status: "ended" },
+    });
+    await relay.advance(5 * MINUTE_MS);
+    expect(messagesOf(relay, tabletPush).map((message) => message.type)).toEqual(["call", "call-settled"]);
+    expect(messagesOf(relay, phonePush).map((message) => message.type)).toEqual(["call"]);
+  });
+
+  it("removes the subscription when the push service answers the settled push with 410", async () => {
+    await using relay = await pushRelay();
+    const { phone, tablet, tabletPush } = await ringing(relay);
+    relay.pushService.script(tabletPush.id, { status: 410 });
+    await relay.request("POST", "/v1/calls/ev1/status", {
+      token: phone.deviceToken,
+      body: { status: "rejected" },
+    });
+    await relay.server.relay.pushDue();
+    expect(
+      relay.pushService.received.filter((push) => push.subscriptionId === tabletPush.id).at(-1),
+    ).toMatchObject({
+      status: 410,
+      payload: JSON.stringify({ type: "call-settled", eventId: "ev1", status: "rejected" }),
+    });
+    expect(await relay.store.findPushSubscription(tablet.deviceId)).toBeNull();
+    expect(relay.logs).toContainEqual(
+      `push subscription gone event=ev1 device=${tablet.deviceId} status=410 (removed)`,
+    );
+  });
+
+  it("tries a settled push once: a failing push service is not asked again", async () => {
+    await using relay = await pushRelay();
+    const { phone, tablet, tabletPush } = await ringing(relay);
+    relay.pushService.script(tabletPush.id, { status: 503 });
+    await relay.request("POST", "/v1/calls/ev1/status", {
+      token: phone.deviceToken,
+      body: { status: "ended" },
+    });
+    await relay.server.relay.pushDue();
+    await relay.advance(10 * MINUTE_MS);
+    const answers = relay.pushService.received.filter((push) => push.subscriptionId === tabletPush.id);
+    expect(answers.map((push) => push.status)).toEqual([201, 503]);
+    expect(relay.logs).toContainEqual(
+      `push settled not sent event=ev1 device=${tablet.deviceId} status=503 (not retried)`,
+    );
+    expect(await relay.store.findPushSubscription(tablet.deviceId)).not.toBeNull();
+  });
+
+  it("answers the status write while the push service holds the settled push", async () => {
+    await using relay = await pushRelay();
+    const { phone, tablet, tabletPush } = await ringing(relay);
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    relay.pushService.script(tabletPush.id, { status: 201, hold });
+    using stream = new SseClient(relay.url, tablet.deviceToken);
+    await stream.waitForSynced();
+    const answered = await relay.request("POST", "/v1/calls/ev1/status", {
+      token: phone.deviceToken,
+      body: { status: "answered" },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ status: "answered", won: true });
+    await stream.waitFor("call-status", (data) => data.eventId === "ev1" && data.status === "answered");
+    expect(callsOf(relay, tabletPush)).toHaveLength(1);
+    expect(relay.pushService.delivered(tabletPush.id)).toHaveLength(1);
+    release();
+    await relay.pushService.waitFor(
+      () => messagesOf(relay, tabletPush).find((message) => message.type === "call-settled"),
+      "the held settled push",
+    );
   });
 });
 
@@ -337,10 +463,10 @@ describe("Web Push: push-service answers", () => {
     await relay.advance(59 * SECOND_MS);
     expect(relay.pushService.delivered(phonePush.id)).toEqual([]);
     await relay.advance(1 * SECOND_MS);
-    expect(messagesOf(relay, phonePush).map((message) => message.attempt)).toEqual([2]);
+    expect(callsOf(relay, phonePush).map((message) => message.attempt)).toEqual([2]);
     // Back on the device's schedule after a success.
     await relay.advance(60 * SECOND_MS);
-    expect(messagesOf(relay, phonePush).map((message) => message.attempt)).toEqual([2, 3]);
+    expect(callsOf(relay, phonePush).map((message) => message.attempt)).toEqual([2, 3]);
   });
 
   it("retries a 5xx with exponential backoff", async () => {

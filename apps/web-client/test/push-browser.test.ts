@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
-import type { PushMessage, RelayedEvent } from "@ringback/protocol";
+import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
@@ -114,7 +114,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
       );
     });
 
-  function message(eventId: string): PushMessage {
+  function message(eventId: string): PushCallMessage {
     const now = new Date().toISOString();
     return {
       type: "call",
@@ -187,6 +187,40 @@ describe("the service worker rings a pushed call in Chromium", () => {
     await deliver({ ...message("e-push"), attempt: 3 });
     await expect.poll(notifications, { timeout: 20_000 }).toEqual([]);
     expect(relay.callReads.filter((read) => read.eventId === "e-push")).toHaveLength(3);
+  });
+
+  it("closes the call's notification on a call-settled push, without asking the relay and showing nothing else", async () => {
+    const key = await deriveKeyFromPassphrase(PHRASE);
+    const occurredAt = new Date().toISOString();
+    const payload = payloadFor({
+      eventId: "e-settled",
+      occurredAt,
+      brief: { title: "Cache warm-up", spoken: "The cache warms up at start. Tests pass." },
+    });
+    // Still pending at the relay: only the settled push can close the notification.
+    relay.calls.set("e-settled", {
+      seq: 2,
+      eventId: "e-settled",
+      source: "claude-code",
+      occurredAt,
+      receivedAt: occurredAt,
+      taskId: null,
+      fromDeviceId: "dev_computer",
+      sealed: await sealJson(key, aad.report("e-settled"), payload),
+      status: "pending",
+    });
+    await deliver({ ...message("e-settled"), seq: 2 });
+    await expect
+      .poll(notifications, { timeout: 20_000 })
+      .toEqual([
+        { title: "Cache warm-up", body: "The cache warms up at start.", tag: "ringback-call-e-settled" },
+      ]);
+    const reads = () => relay.callReads.filter((read) => read.eventId === "e-settled").length;
+    expect(reads()).toBe(1);
+    await deliver({ type: "call-settled", eventId: "e-settled", status: "answered" });
+    await expect.poll(notifications, { timeout: 20_000 }).toEqual([]);
+    expect(reads()).toBe(1);
+    relay.calls.delete("e-settled");
   });
 
   it("makes a push that arrives while the ring modes forbid ringing a silent missed call, still missed when the app opens", async () => {

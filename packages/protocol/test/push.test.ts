@@ -53,4 +53,33 @@ describe("push message", () => {
     expect(PushMessage.parse(message)).toEqual(message);
     expect(PushMessage.safeParse({ ...message, brief: "The tests pass." }).success).toBe(false);
   });
+
+  it("tells a call push from a settled push by its type", () => {
+    const parsed = PushMessage.parse(message);
+    expect(parsed.type === "call" && parsed.attempt).toBe(1);
+    const settled = { type: "call-settled", eventId: "ev1", status: "answered" };
+    expect(PushMessage.parse(settled)).toEqual(settled);
+  });
+
+  it.each(["answered", "rejected", "acknowledged", "ended", "expired"])(
+    "takes a call settled as %s",
+    (status) => {
+      expect(PushMessage.safeParse({ type: "call-settled", eventId: "ev1", status }).success).toBe(true);
+    },
+  );
+
+  it.each([
+    ["a pending status", { status: "pending" }],
+    ["an unknown status", { status: "forgotten" }],
+    ["no event id", { eventId: undefined }],
+    ["text beside the routing data", { brief: "The tests pass." }],
+    ["a call's fields", { seq: 3 }],
+  ])("refuses a settled push with %s", (_, change) => {
+    const settled = { type: "call-settled", eventId: "ev1", status: "ended", ...change };
+    expect(PushMessage.safeParse(settled).success).toBe(false);
+  });
+
+  it("refuses a message of an unknown type", () => {
+    expect(PushMessage.safeParse({ ...message, type: "ring" }).success).toBe(false);
+  });
 });

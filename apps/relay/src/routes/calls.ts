@@ -13,6 +13,7 @@ import { requireDevice } from "../http/auth.js";
 import { limitBody } from "../http/body-limit.js";
 import { readJson, readParam } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
+import { settledCall } from "../runtime/push-delivery.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
 import { sendReply } from "../runtime/reply-delivery.js";
 import { sweepExpired } from "../runtime/sweeper.js";
@@ -55,6 +56,8 @@ export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
         );
       case "changed":
         publish(runtime, [outcome.entry]);
+        // The call's notification closes on the other devices that were pushed it, even where the app is closed.
+        runtime.push.kickSettled(settledCall(outcome.entry));
         runtime.log.line(
           `call ${outcome.status} event=${eventId} device=${device.id} seq=${outcome.entry.seq}`,
         );

@@ -1,16 +1,47 @@
 import { createHash } from "node:crypto";
-import type { PushMessage } from "@ringback/protocol";
+import type { CallStatusChange, PushMessage } from "@ringback/protocol";
 import type { Clock } from "../clock.js";
 import type { RelayLog } from "../log.js";
-import { type DuePush, PUSH_CLAIM_BATCH_MAX, type RelayStore } from "../store/store.js";
+import {
+  type DuePush,
+  PUSH_CLAIM_BATCH_MAX,
+  type PushSubscriptionRecord,
+  type RelayStore,
+  type StreamEntry,
+  type VapidKeys,
+} from "../store/store.js";
 import type { PushKeys } from "./push-keys.js";
 import { pushRetryDelayMs } from "./push-retry.js";
-import { type PushTransport, sendPush } from "./push-sender.js";
+import { type PushOutcome, type PushTransport, sendPush } from "./push-sender.js";
 
 /** Pushes in flight at once per relay process, so a burst to many devices does not open a socket per device. */
 export const PUSH_SENDS_AT_ONCE_MAX = 32;
 /** RFC 8030 §5.4: a topic is at most 32 characters of the base64url alphabet. */
 const TOPIC_CHARS = 32;
+/**
+ * How long a push service may hold a `call-settled` push for a device it cannot reach. Short: it only closes a
+ * notification, and the same topic has already replaced an undelivered ringing push. An hour still covers a
+ * sleeping phone, which takes normal-urgency pushes only in its next maintenance window.
+ */
+export const PUSH_SETTLED_TTL_SECONDS = 60 * 60;
+
+/** A call that stopped ringing: who settled it (null: it expired) and how. */
+export interface SettledCall {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly status: CallStatusChange["status"];
+  readonly settledBy: string | null;
+}
+
+/** The call a status change settled, from its stream entry (the device that wrote it; null when it expired). */
+export function settledCall(entry: StreamEntry & { kind: "call-status" }): SettledCall {
+  return {
+    accountId: entry.accountId,
+    eventId: entry.change.eventId,
+    status: entry.change.status,
+    settledBy: entry.change.deviceId,
+  };
+}
 
 /**
  * Delivers the Web Pushes the store says are due: a new event's first push to every subscribed device (but the
@@ -26,6 +57,7 @@ export class PushDelivery {
   readonly #transport: PushTransport;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
+  readonly #settling = new Set<Promise<void>>();
 
   constructor(options: {
     store: RelayStore;
@@ -57,6 +89,66 @@ export class PushDelivery {
     this.deliverDue().catch((error: unknown) => this.#failed("claiming pushes", error));
   }
 
+  /**
+   * Tells the devices a call was pushed to (but the one that settled it) that it stopped ringing, so a closed app's
+   * notification closes: one `call-settled` push each, with the call's topic (an undelivered ringing push is
+   * replaced), normal urgency and a short TTL. Returns at once: a status write never waits for a push service. Best
+   * effort: one try; 404/410 removes the subscription, any other failure is only logged.
+   */
+  kickSettled(call: SettledCall): void {
+    const sending: Promise<void> = this.#pushSettled(call)
+      .catch((error: unknown) => this.#failed(`announcing event=${call.eventId} settled`, error))
+      .finally(() => this.#settling.delete(sending));
+    this.#settling.add(sending);
+  }
+
+  /** Resolves once every `call-settled` push started so far has its answer. */
+  async settledSent(): Promise<void> {
+    await Promise.all([...this.#settling]);
+  }
+
+  async #pushSettled(call: SettledCall): Promise<void> {
+    const subscriptions = await this.#store.takeSettledPushes(call);
+    if (subscriptions.length === 0) return;
+    const keys = await this.#keys.get();
+    const message: PushMessage = { type: "call-settled", eventId: call.eventId, status: call.status };
+    await Promise.all(
+      subscriptions.map((subscription) =>
+        this.#limited(() => this.#sendSettled(subscription, message, keys)),
+      ),
+    );
+  }
+
+  async #sendSettled(
+    subscription: PushSubscriptionRecord,
+    message: PushMessage,
+    keys: VapidKeys,
+  ): Promise<void> {
+    const who = `event=${message.eventId} device=${subscription.deviceId}`;
+    try {
+      const outcome = await sendPush(this.#transport, {
+        subscription,
+        message,
+        keys,
+        ttlSeconds: PUSH_SETTLED_TTL_SECONDS,
+        topic: pushTopic(message.eventId),
+        urgency: "normal",
+      });
+      if (outcome.kind === "gone") {
+        await this.#removeGone(subscription.deviceId, subscription.endpoint, who, outcome);
+        return;
+      }
+      const status = outcome.status ?? (outcome.kind === "busy" ? "no answer" : "unsendable");
+      this.#log.line(
+        outcome.kind === "sent"
+          ? `push settled sent ${who} status=${status}`
+          : `push settled not sent ${who} status=${status} (not retried)`,
+      );
+    } catch (error) {
+      this.#failed(`announcing ${who} settled`, error);
+    }
+  }
+
   async #deliver(push: DuePush): Promise<void> {
     try {
       const keys = await this.#keys.get();
@@ -67,6 +159,7 @@ export class PushDelivery {
         keys,
         ttlSeconds: Math.max(0, Math.floor((push.expiresAt - now) / 1000)),
         topic: pushTopic(push.eventId),
+        urgency: "high",
       });
       const who = `event=${push.eventId} device=${push.deviceId}`;
       switch (outcome.kind) {
@@ -75,17 +168,9 @@ export class PushDelivery {
           if (push.failures > 0) await this.#store.settlePush(push, { kind: "sent" });
           this.#log.line(`push sent ${who} attempt=${push.attempt} status=${outcome.status}`);
           return;
-        case "gone": {
-          // Only this endpoint: the device may have subscribed afresh while the push was on its way.
-          const isRemoved = await this.#store.removePushSubscription(
-            push.deviceId,
-            push.subscription.endpoint,
-          );
-          this.#log.line(
-            `push subscription gone ${who} status=${outcome.status} (${isRemoved ? "removed" : "already replaced"})`,
-          );
+        case "gone":
+          await this.#removeGone(push.deviceId, push.subscription.endpoint, who, outcome);
           return;
-        }
         case "busy": {
           const answeredAt = this.#clock.now();
           const delayMs = pushRetryDelayMs(push.failures, outcome.retryAfter, answeredAt);
@@ -103,6 +188,19 @@ export class PushDelivery {
     } catch (error) {
       this.#failed(`pushing event=${push.eventId} device=${push.deviceId}`, error);
     }
+  }
+
+  async #removeGone(
+    deviceId: string,
+    endpoint: string,
+    who: string,
+    outcome: PushOutcome & { kind: "gone" },
+  ): Promise<void> {
+    // Only this endpoint: the device may have subscribed afresh while the push was on its way.
+    const isRemoved = await this.#store.removePushSubscription(deviceId, endpoint);
+    this.#log.line(
+      `push subscription gone ${who} status=${outcome.status} (${isRemoved ? "removed" : "already replaced"})`,
+    );
   }
 
   async #limited(work: () => Promise<void>): Promise<void> {
@@ -124,7 +222,7 @@ export class PushDelivery {
   }
 }
 
-/** The pushed payload: the call's routing plaintext, nothing sealed and nothing the relay could not already see. */
+/** The ringing call's payload: its routing plaintext, nothing sealed and nothing the relay could not already see. */
 function pushMessage(push: DuePush): PushMessage {
   return {
     type: "call",
@@ -140,7 +238,10 @@ function pushMessage(push: DuePush): PushMessage {
   };
 }
 
-/** One topic per call: a repeat replaces the device's undelivered earlier push of the same call. */
+/**
+ * One topic per call: a repeat replaces the device's undelivered earlier push of the same call, and so does the
+ * call's `call-settled` push.
+ */
 function pushTopic(eventId: string): string {
   return createHash("sha256").update(`ringback/push/${eventId}`).digest("base64url").slice(0, TOPIC_CHARS);
 }

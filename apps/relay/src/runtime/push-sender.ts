@@ -31,11 +31,13 @@ export interface PushRequest {
   readonly ttlSeconds: number;
   /** Same topic: the push service replaces an undelivered earlier message instead of queueing both. */
   readonly topic: string;
+  /** RFC 8030 §5.3: `high` wakes a sleeping phone (a ringing call); `normal` may wait (a call that stopped). */
+  readonly urgency: "high" | "normal";
 }
 
 /**
  * Sends one Web Push with the `web-push` library: RFC 8291 aes128gcm payload encryption to the browser's keys,
- * RFC 8292 VAPID authorisation, high urgency. Never throws: every answer (or its absence) is an outcome.
+ * RFC 8292 VAPID authorisation, the request's urgency and topic. Never throws: every answer (or its absence) is an outcome.
  */
 export async function sendPush(transport: PushTransport, request: PushRequest): Promise<PushOutcome> {
   const { subscription } = request;
@@ -50,7 +52,7 @@ export async function sendPush(transport: PushTransport, request: PushRequest): 
           privateKey: request.keys.privateKey,
         },
         TTL: request.ttlSeconds,
-        urgency: "high",
+        urgency: request.urgency,
         topic: request.topic,
         contentEncoding: "aes128gcm",
         timeout: PUSH_SEND_TIMEOUT_MS,

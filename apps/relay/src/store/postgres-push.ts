@@ -14,10 +14,14 @@ import {
   type PushKey,
   type PushSettlement,
   type PushSubscriptionRecord,
+  SETTLED_PUSH_TAKE_WAIT_MS,
   type VapidKeys,
 } from "./store.js";
 
 const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
+/** The same columns of `push_subscriptions s` in a join. */
+const JOINED_SUBSCRIPTION_COLUMNS =
+  "s.device_id, s.account_id, s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at";
 
 /** Of several instances starting together, the first insert wins and every one reads the same pair back. */
 export async function vapidKeys(db: Queries, candidate: VapidKeys): Promise<VapidKeys> {
@@ -83,7 +87,8 @@ export async function schedulePushes(
 
 /**
  * One statement: lock the due rows no other instance holds (SKIP LOCKED), move the ringing ones to their next
- * repeat and return them with their call and subscription, and delete the rest.
+ * repeat and return them with their call and subscription, keep those a take of the settled call still needs, and
+ * delete the rest.
  */
 export async function claimDuePushes(db: Queries, now: number): Promise<DuePush[]> {
   const rows = await db`
@@ -99,11 +104,25 @@ export async function claimDuePushes(db: Queries, now: number): Promise<DuePush[
       RETURNING d.account_id, d.event_id, d.device_id, d.attempts, d.failures, e.seq, e.source, e.occurred_at,
         e.received_at, e.task_id, e.from_device_id, e.expires_at, s.account_id AS subscription_account_id,
         s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at
+    ), waiting AS (
+      -- Kept for takeSettledPushes: a call past its time that the sweep has not expired yet (the sweep takes it),
+      -- or one that stopped ringing moments ago (the instance that committed that takes it).
+      UPDATE push_deliveries d SET next_push_at = CASE WHEN e.status = 'pending'
+          THEN ${now}::bigint + s.repeat_seconds::bigint * 1000
+          ELSE e.status_at + ${SETTLED_PUSH_TAKE_WAIT_MS}::bigint END
+      FROM due, events e, push_subscriptions s
+      WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
+        AND e.account_id = d.account_id AND e.event_id = d.event_id AND s.device_id = d.device_id
+        AND ((e.status = 'pending' AND e.sealed IS NOT NULL AND e.expires_at <= ${now})
+          OR (e.status <> 'pending' AND e.status_at + ${SETTLED_PUSH_TAKE_WAIT_MS}::bigint > ${now}))
+      RETURNING d.account_id, d.event_id, d.device_id
     ), gone AS (
       DELETE FROM push_deliveries d USING due
       WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
         AND NOT EXISTS (SELECT 1 FROM ringing r WHERE r.account_id = d.account_id AND r.event_id = d.event_id
           AND r.device_id = d.device_id)
+        AND NOT EXISTS (SELECT 1 FROM waiting w WHERE w.account_id = d.account_id AND w.event_id = d.event_id
+          AND w.device_id = d.device_id)
     )
     SELECT * FROM ringing`;
   return rows.map((row) => ({
@@ -137,6 +156,23 @@ export async function settlePush(db: Queries, key: PushKey, settlement: PushSett
         WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
       return;
   }
+}
+
+/** One statement: of two takes of one call, the second waits for the first's row locks and then finds nothing. */
+export async function takeSettledPushes(
+  db: Queries,
+  input: { accountId: string; eventId: string; settledBy: string | null },
+): Promise<PushSubscriptionRecord[]> {
+  const rows = await db`
+    WITH taken AS (
+      DELETE FROM push_deliveries WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}
+      RETURNING device_id, attempts
+    )
+    SELECT ${db.unsafe(JOINED_SUBSCRIPTION_COLUMNS)}
+    FROM taken t JOIN push_subscriptions s ON s.device_id = t.device_id
+    WHERE t.attempts > 0 AND t.device_id IS DISTINCT FROM ${input.settledBy}::text
+    ORDER BY s.device_id`;
+  return rows.map(toSubscription);
 }
 
 /** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */

@@ -67,6 +67,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     removePushSubscription: (deviceId, endpoint) => push.removePushSubscription(pg, deviceId, endpoint),
     claimDuePushes: (now) => push.claimDuePushes(sql, now),
     settlePush: (key, settlement) => push.settlePush(sql, key, settlement),
+    takeSettledPushes: (input) => push.takeSettledPushes(sql, input),
 
     expireDue: async (now): Promise<StreamEntry[]> => {
       const expired = [...(await calls.expireCalls(pg, now)), ...(await replies.expireReplies(pg, now))];

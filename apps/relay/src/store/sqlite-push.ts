@@ -14,10 +14,14 @@ import {
   type PushKey,
   type PushSettlement,
   type PushSubscriptionRecord,
+  SETTLED_PUSH_TAKE_WAIT_MS,
   type VapidKeys,
 } from "./store.js";
 
 const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
+/** The same columns of `push_subscriptions s` in a join. */
+const JOINED_SUBSCRIPTION_COLUMNS =
+  "s.device_id, s.account_id, s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at";
 
 export function vapidKeys(db: SqliteDatabase, candidate: VapidKeys): VapidKeys {
   return db.transaction(() => {
@@ -94,7 +98,7 @@ export function claimDuePushes(db: SqliteDatabase, now: number): DuePush[] {
     const rows = db.all(
       `SELECT d.account_id, d.event_id, d.device_id, d.attempts, d.failures,
          e.status, e.sealed, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id,
-         e.expires_at, s.device_id AS subscribed
+         e.expires_at, e.status_at, s.device_id AS subscribed
        FROM push_deliveries d
        LEFT JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
        LEFT JOIN push_subscriptions s ON s.device_id = d.device_id
@@ -112,12 +116,24 @@ export function claimDuePushes(db: SqliteDatabase, now: number): DuePush[] {
         row.subscribed !== null &&
         expiresAt !== null &&
         expiresAt > now;
-      if (!isRinging) {
+      const subscription = row.subscribed === null ? null : findPushSubscription(db, key.deviceId);
+      if (!subscription) {
         deleteDelivery(db, key);
         continue;
       }
-      const subscription = findPushSubscription(db, key.deviceId);
-      if (!subscription) continue;
+      if (!isRinging) {
+        const until = waitsForTakeUntil(row, now, subscription.repeatSeconds * 1000);
+        if (until === null) deleteDelivery(db, key);
+        else
+          db.run(
+            "UPDATE push_deliveries SET next_push_at = ? WHERE account_id = ? AND event_id = ? AND device_id = ?",
+            until,
+            key.accountId,
+            key.eventId,
+            key.deviceId,
+          );
+        continue;
+      }
       db.run(
         `UPDATE push_deliveries SET next_push_at = ?, attempts = attempts + 1
          WHERE account_id = ? AND event_id = ? AND device_id = ?`,
@@ -170,10 +186,48 @@ export function settlePush(db: SqliteDatabase, key: PushKey, settlement: PushSet
   }
 }
 
+export function takeSettledPushes(
+  db: SqliteDatabase,
+  input: { accountId: string; eventId: string; settledBy: string | null },
+): PushSubscriptionRecord[] {
+  return db.transaction(() => {
+    const rows = db.all(
+      `SELECT ${JOINED_SUBSCRIPTION_COLUMNS}
+       FROM push_deliveries d JOIN push_subscriptions s ON s.device_id = d.device_id
+       WHERE d.account_id = ? AND d.event_id = ? AND d.attempts > 0 AND d.device_id IS NOT ?
+       ORDER BY s.device_id`,
+      input.accountId,
+      input.eventId,
+      input.settledBy,
+    );
+    db.run(
+      "DELETE FROM push_deliveries WHERE account_id = ? AND event_id = ?",
+      input.accountId,
+      input.eventId,
+    );
+    return rows.map(toSubscription);
+  });
+}
+
 /** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */
 export function forgetDevicePush(db: SqliteDatabase, deviceId: string): void {
   db.run("DELETE FROM push_subscriptions WHERE device_id = ?", deviceId);
   db.run("DELETE FROM push_deliveries WHERE device_id = ?", deviceId);
+}
+
+/**
+ * Until when a due push of a call no longer ringing is kept for `takeSettledPushes` rather than forgotten (null:
+ * forgotten now): a call past its time that the sweep has not expired yet (the sweep takes it), or one that stopped
+ * ringing less than `SETTLED_PUSH_TAKE_WAIT_MS` ago (the instance that committed that takes it).
+ */
+function waitsForTakeUntil(row: Row, now: number, repeatMs: number): number | null {
+  if (row.status === "pending") {
+    const expiresAt = integerOrNull(row.expires_at);
+    return row.sealed !== null && expiresAt !== null && expiresAt <= now ? now + repeatMs : null;
+  }
+  const statusAt = integerOrNull(row.status_at);
+  const until = statusAt === null ? null : statusAt + SETTLED_PUSH_TAKE_WAIT_MS;
+  return until !== null && until > now ? until : null;
 }
 
 function deleteDelivery(db: SqliteDatabase, key: PushKey): void {

@@ -81,6 +81,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     removePushSubscription: async (deviceId, endpoint) => push.removePushSubscription(db, deviceId, endpoint),
     claimDuePushes: async (now) => push.claimDuePushes(db, now),
     settlePush: async (key, settlement) => push.settlePush(db, key, settlement),
+    takeSettledPushes: async (input) => push.takeSettledPushes(db, input),
 
     expireDue: async (now): Promise<StreamEntry[]> => {
       const expired = [...calls.expireCalls(db, now), ...replies.expireReplies(db, now)];

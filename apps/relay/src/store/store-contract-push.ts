@@ -1,6 +1,6 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+import { type NewDevice, type NewEvent, type RelayStore, SETTLED_PUSH_TAKE_WAIT_MS } from "./store.js";
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -159,6 +159,90 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       expect(await claimedIds(T0 + MINUTE_MS)).toEqual(["ev3>phone#2"]);
       // What was forgotten stays forgotten.
       expect(await claimedIds(T0 + 10 * MINUTE_MS)).toEqual(["ev3>phone#3"]);
+    });
+
+    it("takes a settled call's pushes once: the devices pushed it but the one that settled it", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription(subscription("tablet"));
+      await store.setPushSubscription({ ...subscription("pc"), deviceId: "pc" });
+      await store.appendEvent(event());
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1", "ev1>tablet#1"]);
+      const answer = { accountId: "acc1", eventId: "ev1", deviceId: "phone", now: T0 + 1 };
+      await store.setCallStatus({ ...answer, status: "answered", answeredExpiresAt: T0 + MINUTE_MS });
+      const taken = await store.takeSettledPushes({ accountId: "acc1", eventId: "ev1", settledBy: "phone" });
+      expect(taken).toEqual([
+        expect.objectContaining({ deviceId: "tablet", endpoint: "https://push.example/tablet" }),
+      ]);
+      // The answering device ends the call later: the other devices were already told.
+      await store.setCallStatus({
+        ...answer,
+        status: "ended",
+        now: T0 + 2,
+        answeredExpiresAt: T0 + MINUTE_MS,
+      });
+      expect(
+        await store.takeSettledPushes({ accountId: "acc1", eventId: "ev1", settledBy: "phone" }),
+      ).toEqual([]);
+      expect(await claimedIds(T0 + 10 * MINUTE_MS)).toEqual([]);
+    });
+
+    it("takes an expired call's pushes for every device pushed it, and none a device was never pushed", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      await store.appendEvent(event({ eventId: "ev2" }));
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1", "ev2>phone#1"]);
+      // Subscribed after the calls began: never pushed them.
+      await store.setPushSubscription(subscription("tablet"));
+      // Past its time, not yet swept: not pushed again, but kept for the sweep to take.
+      expect(await claimedIds(T0 + 60 * MINUTE_MS)).toEqual([]);
+      await store.setCallStatus({
+        accountId: "acc1",
+        eventId: "ev2",
+        deviceId: "phone",
+        status: "answered",
+        now: T0 + 1,
+        answeredExpiresAt: T0 + 120 * MINUTE_MS,
+      });
+      expect((await store.expireDue(T0 + 60 * MINUTE_MS)).map((entry) => entry.kind)).toEqual([
+        "call-status",
+      ]);
+      const taken = await store.takeSettledPushes({ accountId: "acc1", eventId: "ev1", settledBy: null });
+      expect(taken.map((record) => record.deviceId)).toEqual(["phone"]);
+    });
+
+    it("keeps a just-settled call's pushes for its take, and forgets them if nobody takes them", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      await store.appendEvent(event({ eventId: "ev2" }));
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1", "ev2>phone#1"]);
+      for (const eventId of ["ev1", "ev2"]) {
+        await store.setCallStatus({
+          accountId: "acc1",
+          eventId,
+          deviceId: "tablet",
+          status: "rejected",
+          now: T0 + MINUTE_MS - 1,
+          answeredExpiresAt: T0 + 120 * MINUTE_MS,
+        });
+      }
+      // The repeat falls due between the status write and its take: not pushed, and not forgotten.
+      expect(await claimedIds(T0 + MINUTE_MS)).toEqual([]);
+      const taken = await store.takeSettledPushes({ accountId: "acc1", eventId: "ev1", settledBy: "tablet" });
+      expect(taken.map((record) => record.deviceId)).toEqual(["phone"]);
+      // ev2's take never came (its instance stopped): forgotten once the wait is over.
+      expect(await claimedIds(T0 + MINUTE_MS - 1 + SETTLED_PUSH_TAKE_WAIT_MS)).toEqual([]);
+      expect(
+        await store.takeSettledPushes({ accountId: "acc1", eventId: "ev2", settledBy: "tablet" }),
+      ).toEqual([]);
+    });
+
+    it("lets exactly one of two simultaneous takes of a settled call find its devices", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event());
+      await store.claimDuePushes(T0);
+      const input = { accountId: "acc1", eventId: "ev1", settledBy: "tablet" };
+      const takes = await Promise.all([store.takeSettledPushes(input), store.takeSettledPushes(input)]);
+      expect(takes.flat().map((record) => record.deviceId)).toEqual(["phone"]);
     });
 
     it("retries at the time given and counts failures until a push is sent", async () => {

@@ -195,6 +195,12 @@ export type PushSettlement =
   /** Never push this call to this device again. */
   | { readonly kind: "drop" };
 
+/**
+ * How long a claim keeps the pushes of a call that just stopped ringing for `takeSettledPushes`, which the instance
+ * that committed the change runs right after it: a claim in between must not forget whom to tell.
+ */
+export const SETTLED_PUSH_TAKE_WAIT_MS = 60_000;
+
 /** Pushes claimed in one go; the rest wait for the next round. */
 export const PUSH_CLAIM_BATCH_MAX = 500;
 
@@ -289,11 +295,23 @@ export interface RelayStore {
   /**
    * Claims the pushes due at `now` (at most `PUSH_CLAIM_BATCH_MAX`): each claimed one's next push is moved to
    * `now` + its device's repeat, so no other claim takes it meanwhile. Pushes of calls no longer ringing (answered,
-   * ended, expired) or of subscriptions gone are forgotten instead. A new event schedules a push to every device of
+   * ended, expired) or of subscriptions gone are forgotten instead, but not before `takeSettledPushes` had its
+   * chance: those of a call past its time wait for the sweep to expire it, and those of a call that stopped ringing
+   * less than `SETTLED_PUSH_TAKE_WAIT_MS` ago wait that long. A new event schedules a push to every device of
    * the account with a subscription but the sending one, due at once (in `appendEvent`'s transaction).
    */
   claimDuePushes(now: number): Promise<DuePush[]>;
   settlePush(key: PushKey, settlement: PushSettlement): Promise<void>;
+  /**
+   * The call stopped ringing: forgets its pushes, and returns the subscriptions of the devices it was pushed to (at
+   * least one try) but `settledBy` (the device that settled it; null when it expired). Atomic: of two takes of one
+   * call (answered, then ended by the answering device; two instances), only the first finds anything.
+   */
+  takeSettledPushes(input: {
+    accountId: string;
+    eventId: string;
+    settledBy: string | null;
+  }): Promise<PushSubscriptionRecord[]>;
 
   // Housekeeping.
   /** Expires calls and replies due at `now` (erasing ciphertext) and returns their stream entries. */

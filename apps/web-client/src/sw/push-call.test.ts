@@ -1,5 +1,5 @@
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
-import type { PushMessage, RelayedEvent } from "@ringback/protocol";
+import type { PushCallMessage, RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import type { CallRecord } from "../app/calls/call-record.js";
@@ -18,7 +18,7 @@ import { GENERIC_CALL_BODY, GENERIC_CALL_TITLE, MISSED_CALL_TITLE_PREFIX, pushed
 const SERVER = "https://relay.example";
 const key = generateKey();
 
-function push(eventId: string): PushMessage {
+function push(eventId: string): PushCallMessage {
   return {
     type: "call",
     eventId,

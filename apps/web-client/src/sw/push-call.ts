@@ -12,6 +12,7 @@ import { callNotificationTag } from "../shared/notification-tag.js";
 import { callRecordKey, RING_MODES_KEY } from "../shared/storage-keys.js";
 import { firstSentence } from "./first-sentence.js";
 import { type PushRing, pushRing } from "./push-ring-decision.js";
+import { settledPush } from "./push-settled.js";
 
 /** What the service worker does with one push. */
 export type PushedCall =
@@ -29,12 +30,12 @@ export type PushedCall =
     }
   /**
    * Nothing to show: the call ended, was answered here, this device already settled it (ended, acknowledged, in a
-   * call, failed), or this device is no longer paired.
+   * call, failed), the relay says it stopped ringing (a `call-settled` push), or this device is no longer paired.
    */
   | {
       readonly kind: "quiet";
       readonly eventId: string | null;
-      readonly reason: "ended" | "answered-here" | "settled-here" | "unpaired";
+      readonly reason: "ended" | "answered-here" | "settled-here" | "settled-elsewhere" | "unpaired";
     };
 
 /** The title of a notification whose brief could not be read (offline, another key): the app still rings it. */
@@ -48,7 +49,8 @@ export const MISSED_CALL_TITLE_PREFIX = "Missed call: ";
  * the sealed event is fetched from the relay (`GET /v1/calls/<eventId>`) with this device's token and opened with
  * the end-to-end key kept on the device; the notification shows the brief's title and its first sentence. Nothing
  * readable ever passes the push service or the relay. The device's ring modes and its call record decide whether
- * the call rings or arrives as a silent missed call (`pushRing`); a call missed that way is stored as missed.
+ * the call rings or arrives as a silent missed call (`pushRing`); a call missed that way is stored as missed. A
+ * `call-settled` push shows nothing and settles the call's record (`settledPush`).
  */
 export async function pushedCall(
   data: unknown,
@@ -62,6 +64,7 @@ export async function pushedCall(
     const unknown = callNotice(null, GENERIC_CALL_TITLE, GENERIC_CALL_BODY);
     return asRung(unknown, pushRing(undefined, modes, now()));
   }
+  if (message.data.type === "call-settled") return settledPush(message.data, store, now);
   const { eventId } = message.data;
   const generic = callNotice(eventId, GENERIC_CALL_TITLE, GENERIC_CALL_BODY);
   const settings = new LocalSettings(store);

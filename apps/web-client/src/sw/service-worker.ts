@@ -19,8 +19,8 @@ self.addEventListener("fetch", (event) => {
   if (response) event.respondWith(response);
 });
 
-// A push from the relay: a call is ringing. The payload holds only its id and routing plaintext; the notification's
-// text comes from the sealed event, fetched and opened here with the device's key.
+// A push from the relay: a call is ringing, or it stopped ringing. The payload holds only its id and routing
+// plaintext; the notification's text comes from the sealed event, fetched and opened here with the device's key.
 self.addEventListener("push", (event) => {
   event.waitUntil(showPushedCall(event.data));
 });
@@ -34,7 +34,8 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
   }
   const call = await pushedCall(payload, createIdbStore());
   if (call.kind === "quiet") {
-    // The call ended (or was answered here) meanwhile: its earlier notification goes too.
+    // The call ended (answered here or elsewhere, a `call-settled` push) meanwhile: its earlier notification goes
+    // too. Nothing new is shown, as for every push that finds the call over.
     if (call.eventId) {
       const tag = callNotificationTag(call.eventId);
       for (const shown of await self.registration.getNotifications({ tag })) shown.close();

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { CallStatus } from "./relay.js";
 import { EventId, ReportSource } from "./report.js";
 
 /*
  * Web Push (RFC 8030 delivery, RFC 8291 payload encryption, RFC 8292 VAPID): the relay's routes for a device's
- * push subscription and the one message the relay pushes. The pushed payload carries the event id and the routing
+ * push subscription and the messages the relay pushes. The pushed payload carries the event id and the routing
  * plaintext the relay already holds, never report, brief or reply text: a service worker fetches the sealed event
  * (`GET /v1/calls/<eventId>`) and opens it with the key kept on the device.
  */
@@ -77,11 +78,10 @@ export const PushSubscriptionState = z.object({
 export type PushSubscriptionState = z.infer<typeof PushSubscriptionState>;
 
 /**
- * What a push carries (JSON, encrypted to the browser per RFC 8291): a call is ringing. Only routing plaintext the
- * relay already has; `attempt` counts the pushes of this call to this device (1 for the first, more while it
- * keeps ringing). Strict: a field that could carry content has no place here.
+ * A call is ringing. Only routing plaintext the relay already has; `attempt` counts the pushes of this call to this
+ * device (1 for the first, more while it keeps ringing). Strict: a field that could carry content has no place here.
  */
-export const PushMessage = z
+export const PushCallMessage = z
   .object({
     type: z.literal("call"),
     eventId: EventId,
@@ -96,4 +96,22 @@ export const PushMessage = z
     attempt: z.number().int().positive(),
   })
   .strict();
+export type PushCallMessage = z.infer<typeof PushCallMessage>;
+
+/**
+ * The call stopped ringing (answered, rejected, acknowledged or ended on another device, or expired): sent once to
+ * the devices that were pushed it, with the call's topic, so its notification closes while the app is closed.
+ * Routing data only, like the call's own push.
+ */
+export const PushCallSettledMessage = z
+  .object({
+    type: z.literal("call-settled"),
+    eventId: EventId,
+    status: CallStatus.exclude(["pending"]),
+  })
+  .strict();
+export type PushCallSettledMessage = z.infer<typeof PushCallSettledMessage>;
+
+/** What a push carries (JSON, encrypted to the browser per RFC 8291), told apart by `type`. */
+export const PushMessage = z.discriminatedUnion("type", [PushCallMessage, PushCallSettledMessage]);
 export type PushMessage = z.infer<typeof PushMessage>;
