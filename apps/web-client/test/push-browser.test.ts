@@ -1,23 +1,13 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
 import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
 import { callRecordKey, LAST_EVENT_ID_KEY, RING_MODES_KEY } from "../src/shared/storage-keys.js";
+import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
 
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 const PHRASE = "push phrase for the service worker";
 /** On every day, and forbids ringing all day (a range whose start equals its end is the whole day). */
 const NEVER_RING_MODE: RingMode = {
@@ -45,10 +35,9 @@ describe("the service worker rings a pushed call in Chromium", () => {
   let registrationId: string;
 
   beforeAll(async () => {
-    expect(existsSync(`${DIST}sw.js`), "dist/ is missing: run the build first").toBe(true);
-    expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
+    expectBuiltAppAndChromium();
     relay = await startPushStandInRelay(DIST);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ permissions: ["notifications"] });
     page = await context.newPage();
     cdp = await context.newCDPSession(page);
