@@ -1,6 +1,8 @@
 import postgres from "postgres";
 import { type ClusterMessage, encodeClusterMessage } from "../cluster/cluster-messages.js";
 
+export { integer, integerOrNull, text, textOrNull } from "./columns.js";
+
 export type Sql = postgres.Sql;
 /** A connection that runs queries: the pool, or one transaction. */
 export type Queries = postgres.ISql;
@@ -83,22 +85,4 @@ export function isUniqueViolation(error: unknown): boolean {
 /** Queues a notification; inside a transaction PostgreSQL delivers it only if, and when, the transaction commits. */
 export async function notify(db: Queries, channel: string, message: ClusterMessage): Promise<void> {
   await db`SELECT pg_notify(${channel}, ${encodeClusterMessage(message)})`;
-}
-
-export function text(value: unknown): string {
-  if (typeof value !== "string") throw new TypeError(`Expected a text column, got ${typeof value}.`);
-  return value;
-}
-
-export function textOrNull(value: unknown): string | null {
-  return value === null || value === undefined ? null : text(value);
-}
-
-export function integer(value: unknown): number {
-  if (typeof value !== "number") throw new TypeError(`Expected an integer column, got ${typeof value}.`);
-  return value;
-}
-
-export function integerOrNull(value: unknown): number | null {
-  return value === null || value === undefined ? null : integer(value);
 }

@@ -1,6 +1,8 @@
 import { closeSync, openSync } from "node:fs";
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 
+export { integer, integerOrNull, text, textOrNull } from "./columns.js";
+
 export type Row = Record<string, SQLOutputValue>;
 
 /** How long a statement waits for another process's write lock before failing. */
@@ -91,24 +93,4 @@ export class SqliteDatabase {
     }
     return statement;
   }
-}
-
-export function text(value: SQLOutputValue | undefined): string {
-  if (typeof value !== "string") throw new TypeError(`Expected a text column, got ${typeof value}.`);
-  return value;
-}
-
-export function textOrNull(value: SQLOutputValue | undefined): string | null {
-  return value === null || value === undefined ? null : text(value);
-}
-
-export function integer(value: SQLOutputValue | undefined): number {
-  if (typeof value !== "number" && typeof value !== "bigint") {
-    throw new TypeError(`Expected an integer column, got ${typeof value}.`);
-  }
-  return Number(value);
-}
-
-export function integerOrNull(value: SQLOutputValue | undefined): number | null {
-  return value === null || value === undefined ? null : integer(value);
 }
