@@ -1,17 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { extname, join, normalize } from "node:path";
 import type { CallStatusWrite, DeviceCredentials, ReplyRequest, ReplyStatusChange } from "@ringback/protocol";
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".webmanifest": "application/manifest+json",
-};
+import { serveBuiltApp } from "./serve-built-app.js";
 
 export interface StatusWrite {
   readonly eventId: string;
@@ -133,7 +123,7 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     }
     if (url.pathname.startsWith("/v1/"))
       return json(404, { error: { code: "not_found", message: "No such path." } });
-    serveFile(distDirectory, url.pathname, response);
+    serveBuiltApp(distDirectory, url.pathname, response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -161,24 +151,4 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-function serveFile(root: string, pathname: string, response: ServerResponse): void {
-  const relativePath = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, "");
-  let path = join(root, relativePath);
-  if (!path.startsWith(root) || !isFile(path)) path = join(root, "index.html");
-  response
-    .writeHead(200, {
-      "Content-Type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream",
-      "Cache-Control": "no-cache",
-    })
-    .end(readFileSync(path));
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
