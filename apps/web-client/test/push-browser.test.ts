@@ -3,7 +3,12 @@ import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/proto
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
-import { callRecordKey, LAST_EVENT_ID_KEY, RING_MODES_KEY } from "../src/shared/storage-keys.js";
+import {
+  callRecordKey,
+  INTERFACE_LANGUAGE_KEY,
+  LAST_EVENT_ID_KEY,
+  RING_MODES_KEY,
+} from "../src/shared/storage-keys.js";
 import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
@@ -270,6 +275,48 @@ describe("the service worker rings a pushed call in Chromium", () => {
     expect(await page.getByTestId("ringing-screen").count()).toBe(0);
     expect(await deviceValue(callRecordKey("e-quiet"))).toMatchObject({ status: { state: "missed" } });
     relay.replayed.length = 0;
+  });
+
+  it("titles the missed call in the device's interface language, the brief's own title and sentence untranslated", async () => {
+    await deviceValue(RING_MODES_KEY, [NEVER_RING_MODE]);
+    await deviceValue(INTERFACE_LANGUAGE_KEY, "zh");
+    try {
+      const key = await deriveKeyFromPassphrase(PHRASE);
+      const occurredAt = new Date().toISOString();
+      const payload = payloadFor({
+        eventId: "e-quiet-zh",
+        occurredAt,
+        brief: { title: "Weekly digest", spoken: "The weekly digest went out. Two links were fixed." },
+      });
+      relay.calls.set("e-quiet-zh", {
+        seq: 8,
+        eventId: "e-quiet-zh",
+        source: "claude-code",
+        occurredAt,
+        receivedAt: occurredAt,
+        taskId: null,
+        fromDeviceId: "dev_computer",
+        sealed: await sealJson(key, aad.report("e-quiet-zh"), payload),
+        status: "pending",
+      });
+      await deliver({ ...message("e-quiet-zh"), seq: 8 });
+      const shown = async () =>
+        page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.ready;
+          return (await registration.getNotifications({ tag: "ringback-call-e-quiet-zh" })).map((notice) => ({
+            title: notice.title,
+            body: notice.body,
+            silent: notice.silent,
+          }));
+        });
+      await expect
+        .poll(shown, { timeout: 20_000 })
+        .toEqual([{ title: "未接来电：Weekly digest", body: "The weekly digest went out.", silent: true }]);
+    } finally {
+      await deviceValue(INTERFACE_LANGUAGE_KEY, "system");
+      await deviceValue(RING_MODES_KEY, []);
+      relay.calls.delete("e-quiet-zh");
+    }
   });
 
   it("offers the setting, off until this browser subscribes", async () => {

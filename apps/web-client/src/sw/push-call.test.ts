@@ -3,6 +3,7 @@ import type { PushCallMessage, RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import type { CallRecord } from "../app/calls/call-record.js";
+import { NOTIFICATION_TEXTS } from "../app/i18n/texts/notifications.js";
 import type { RingMode } from "../app/ring-schedule/ring-mode.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import {
@@ -11,11 +12,13 @@ import {
   E2E_KEY_KEY,
   FORM_OF_ADDRESS_KEY,
   IDENTITY_KEY,
+  INTERFACE_LANGUAGE_KEY,
   RING_MODES_KEY,
 } from "../shared/storage-keys.js";
-import { GENERIC_CALL_BODY, GENERIC_CALL_TITLE, MISSED_CALL_TITLE_PREFIX, pushedCall } from "./push-call.js";
+import { pushedCall } from "./push-call.js";
 
 const SERVER = "https://relay.example";
+const ENGLISH = NOTIFICATION_TEXTS.en;
 const key = generateKey();
 
 function push(eventId: string): PushCallMessage {
@@ -109,8 +112,8 @@ describe("a pushed call in the service worker", () => {
     expect(await pushedCall(push("ev1"), store, relay.fetchImpl)).toEqual({
       kind: "show",
       eventId: "ev1",
-      title: GENERIC_CALL_TITLE,
-      body: GENERIC_CALL_BODY,
+      title: ENGLISH.genericCallTitle,
+      body: ENGLISH.genericCallBody,
       tag: "ringback-call-ev1",
     });
   });
@@ -122,7 +125,7 @@ describe("a pushed call in the service worker", () => {
     }) as typeof fetch;
     expect(await pushedCall(push("ev1"), store, offline)).toMatchObject({
       kind: "show",
-      title: GENERIC_CALL_TITLE,
+      title: ENGLISH.genericCallTitle,
     });
   });
 
@@ -150,7 +153,7 @@ describe("a pushed call in the service worker", () => {
     expect(await pushedCall({ type: "call" }, store, relay.fetchImpl)).toMatchObject({
       kind: "show",
       eventId: null,
-      title: GENERIC_CALL_TITLE,
+      title: ENGLISH.genericCallTitle,
     });
     expect(relay.requests).toEqual([]);
   });
@@ -222,11 +225,45 @@ describe("a pushed call in the service worker", () => {
       expect(await pushedCall(push("ev1"), store, offline, () => arrival)).toEqual({
         kind: "missed",
         eventId: "ev1",
-        title: `${MISSED_CALL_TITLE_PREFIX}${GENERIC_CALL_TITLE}`,
-        body: GENERIC_CALL_BODY,
+        title: "Missed call: Ringback",
+        body: ENGLISH.genericCallBody,
         tag: "ringback-call-ev1",
       });
       expect(await store.get(callRecordKey("ev1"))).toBeUndefined();
+    });
+
+    it("titles the missed call in the device's interface language, the brief's title and sentence untranslated", async () => {
+      const store = await pairedStore();
+      await store.set(RING_MODES_KEY, [neverRing]);
+      await store.set(INTERFACE_LANGUAGE_KEY, "zh");
+      const relay = relayServing({
+        ev1: await relayedEvent("ev1", key, {
+          title: "Billing refactor",
+          spoken: "Billing is done. Tests pass.",
+        }),
+      });
+      expect(await pushedCall(push("ev1"), store, relay.fetchImpl, () => arrival, ["en-US"])).toEqual({
+        kind: "missed",
+        eventId: "ev1",
+        title: "未接来电：Billing refactor",
+        body: "Billing is done.",
+        tag: "ringback-call-ev1",
+      });
+    });
+
+    it("shows the plain missed call in Chinese when the interface follows a Chinese system", async () => {
+      const store = await pairedStore();
+      await store.set(RING_MODES_KEY, [neverRing]);
+      const offline = (async () => {
+        throw new TypeError("fetch failed");
+      }) as typeof fetch;
+      expect(await pushedCall(push("ev1"), store, offline, () => arrival, ["zh-CN", "en-US"])).toEqual({
+        kind: "missed",
+        eventId: "ev1",
+        title: "未接来电：Ringback",
+        body: "你的智能体已完成工作。打开 Ringback 接听来电。",
+        tag: "ringback-call-ev1",
+      });
     });
 
     it("stays quiet for a call this device already ended, whatever the relay still says", async () => {

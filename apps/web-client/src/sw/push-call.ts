@@ -1,5 +1,6 @@
 import { PushMessage, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
 import { type CallRecord, newCallRecord, withStatus } from "../app/calls/call-record.js";
+import type { NotificationTexts } from "../app/i18n/texts/notifications.js";
 import { OpenCallError, openRelayedEvent } from "../app/relay/open-call.js";
 import { RelayClient } from "../app/relay/relay-client.js";
 import { isRelayError } from "../app/relay/relay-error.js";
@@ -11,6 +12,7 @@ import { addressed } from "../app/voice/form-of-address.js";
 import { callNotificationTag } from "../shared/notification-tag.js";
 import { callRecordKey, RING_MODES_KEY } from "../shared/storage-keys.js";
 import { firstSentence } from "./first-sentence.js";
+import { loadNotificationTexts } from "./notification-texts.js";
 import { type PushRing, pushRing } from "./push-ring-decision.js";
 import { settledPush } from "./push-settled.js";
 
@@ -38,35 +40,33 @@ export type PushedCall =
       readonly reason: "ended" | "answered-here" | "settled-here" | "settled-elsewhere" | "unpaired";
     };
 
-/** The title of a notification whose brief could not be read (offline, another key): the app still rings it. */
-export const GENERIC_CALL_TITLE = "Ringback";
-export const GENERIC_CALL_BODY = "Your agent finished. Open Ringback to take the call.";
-/** The title of a call that did not ring because of the ring modes: "Missed call: <brief title>". */
-export const MISSED_CALL_TITLE_PREFIX = "Missed call: ";
-
 /**
  * Turns a push into a notification: the push carries only the event id and routing plaintext (`PushMessage`), so
  * the sealed event is fetched from the relay (`GET /v1/calls/<eventId>`) with this device's token and opened with
  * the end-to-end key kept on the device; the notification shows the brief's title and its first sentence. Nothing
  * readable ever passes the push service or the relay. The device's ring modes and its call record decide whether
  * the call rings or arrives as a silent missed call (`pushRing`); a call missed that way is stored as missed. A
- * `call-settled` push shows nothing and settles the call's record (`settledPush`).
+ * `call-settled` push shows nothing and settles the call's record (`settledPush`). The notification's own texts
+ * (the missed-call title, the generic call when the brief cannot be read) follow the device's interface language,
+ * resolved against `preferredLanguages` (the browser's, `navigator.languages`); the brief's are the report language's.
  */
 export async function pushedCall(
   data: unknown,
   store: KeyValueStore,
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
   now: () => Date = () => new Date(),
+  preferredLanguages: readonly string[] = [],
 ): Promise<PushedCall> {
   const modes = readStoredModes(await store.get(RING_MODES_KEY));
   const message = PushMessage.safeParse(data);
+  if (message.success && message.data.type === "call-settled") return settledPush(message.data, store, now);
+  const texts = await loadNotificationTexts(store, preferredLanguages);
   if (!message.success) {
-    const unknown = callNotice(null, GENERIC_CALL_TITLE, GENERIC_CALL_BODY);
-    return asRung(unknown, pushRing(undefined, modes, now()));
+    const unknown = callNotice(null, texts.genericCallTitle, texts.genericCallBody);
+    return asRung(unknown, pushRing(undefined, modes, now()), texts);
   }
-  if (message.data.type === "call-settled") return settledPush(message.data, store, now);
   const { eventId } = message.data;
-  const generic = callNotice(eventId, GENERIC_CALL_TITLE, GENERIC_CALL_BODY);
+  const generic = callNotice(eventId, texts.genericCallTitle, texts.genericCallBody);
   const settings = new LocalSettings(store);
   const pairing = await settings.loadPairing();
   if (!pairing) return { kind: "quiet", eventId, reason: "unpaired" };
@@ -89,7 +89,7 @@ export async function pushedCall(
     if (isRelayError(error) && error.isDeviceRemoved) return { kind: "quiet", eventId, reason: "unpaired" };
     // Offline, or sealed with another key: ring anyway (if the ring modes allow), without the brief.
     if (isRelayError(error) || error instanceof OpenCallError)
-      return asRung(generic, pushRing(known?.status.state, modes, now()));
+      return asRung(generic, pushRing(known?.status.state, modes, now()), texts);
     throw error;
   }
   const learnedAt = now();
@@ -99,12 +99,16 @@ export async function pushedCall(
   const spoken = brief.spoken.trim() !== "" ? brief.spoken : report.text;
   const address = await settings.loadFormOfAddress();
   const body = firstSentence(addressed(spoken, address, brief.meta.language));
-  const notice = callNotice(eventId, brief.title.trim() || GENERIC_CALL_TITLE, body || GENERIC_CALL_BODY);
+  const notice = callNotice(
+    eventId,
+    brief.title.trim() || texts.genericCallTitle,
+    body || texts.genericCallBody,
+  );
   if (ring.kind === "missed" && ring.isRecorded) {
     // Storage failing must not cost the notification; the page then applies the ring modes itself on learning it.
     await recordMissed(store, event, payload, learnedAt).catch(() => undefined);
   }
-  return asRung(notice, ring);
+  return asRung(notice, ring, texts);
 }
 
 /** A call notification before the ring modes had their say. */
@@ -112,10 +116,10 @@ function callNotice(eventId: string | null, title: string, body: string) {
   return { eventId, title, body, tag: callNotificationTag(eventId ?? "unknown") };
 }
 
-function asRung(notice: ReturnType<typeof callNotice>, ring: PushRing): PushedCall {
+function asRung(notice: ReturnType<typeof callNotice>, ring: PushRing, texts: NotificationTexts): PushedCall {
   if (ring.kind === "none") return { kind: "quiet", eventId: notice.eventId, reason: "settled-here" };
   if (ring.kind === "ring") return { kind: "show", ...notice };
-  return { kind: "missed", ...notice, title: `${MISSED_CALL_TITLE_PREFIX}${notice.title}` };
+  return { kind: "missed", ...notice, title: texts.missedCallTitle(notice.title) };
 }
 
 /**

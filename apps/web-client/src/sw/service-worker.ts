@@ -32,7 +32,8 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
   } catch {
     // Not JSON: shown as a call without its brief.
   }
-  const call = await pushedCall(payload, createIdbStore());
+  // The notification's own texts follow the interface language; "follow the system" reads the browser's languages.
+  const call = await pushedCall(payload, createIdbStore(), undefined, undefined, self.navigator.languages);
   if (call.kind === "quiet") {
     // The call ended (answered here or elsewhere, a `call-settled` push) meanwhile: its earlier notification goes
     // too. Nothing new is shown, as for every push that finds the call over.

@@ -2,9 +2,16 @@ import { describe, expect, it } from "vitest";
 import { COMPUTER_TEXTS } from "./computer.js";
 import { CORE_TEXTS } from "./core.js";
 import { IN_CALL_TEXTS } from "./in-call.js";
+import { NOTIFICATION_TEXTS } from "./notifications.js";
 import { SETTINGS_TEXTS } from "./settings.js";
 
-const SETS = { core: CORE_TEXTS, inCall: IN_CALL_TEXTS, settings: SETTINGS_TEXTS, computer: COMPUTER_TEXTS };
+const SETS = {
+  core: CORE_TEXTS,
+  inCall: IN_CALL_TEXTS,
+  settings: SETTINGS_TEXTS,
+  computer: COMPUTER_TEXTS,
+  notifications: NOTIFICATION_TEXTS,
+};
 
 describe("the interface's text sets", () => {
   for (const [area, sets] of Object.entries(SETS)) {

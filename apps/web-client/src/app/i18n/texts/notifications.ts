@@ -1,0 +1,23 @@
+import { defineTexts } from "../text-sets.js";
+
+/**
+ * Texts of the call notifications the service worker shows for a push (the app may be closed). Only this file and
+ * the resolver go into the worker's bundle, so it imports nothing but `defineTexts`. A brief's own title and
+ * sentence are in the report language and are never translated; these texts frame them.
+ */
+export const NOTIFICATION_TEXTS = defineTexts({
+  en: {
+    /** The title of a call whose brief could not be read (offline, another key), or whose brief has no title. */
+    genericCallTitle: "Ringback",
+    genericCallBody: "Your agent finished. Open Ringback to take the call.",
+    /** A call that did not ring because of the ring modes. */
+    missedCallTitle: (title: string) => `Missed call: ${title}`,
+  },
+  zh: {
+    genericCallTitle: "Ringback",
+    genericCallBody: "你的智能体已完成工作。打开 Ringback 接听来电。",
+    missedCallTitle: (title: string) => `未接来电：${title}`,
+  },
+});
+
+export type NotificationTexts = (typeof NOTIFICATION_TEXTS)["en"];
