@@ -1,4 +1,5 @@
 import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
+import { type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
@@ -10,6 +11,8 @@ import { startTestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 const MODEL_KEY = "sk-brief-model-secret-9876";
+/** The key the fake model accepts for the connection test; any other gets its 401. */
+const TESTED_MODEL_KEY = "sk-tested-model-secret-5432";
 const LAPTOP_ID = "dev_laptop";
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT = { timeout: 45_000 };
@@ -32,6 +35,7 @@ function storedWatchedWorkspaces(page: Page): Promise<unknown> {
 
 describe("Settings › Your computer in the built web app in Chromium", () => {
   let fake: FakeMultica;
+  let model: FakeModel;
   let server: DispatchRelayServer;
   let browser: Browser;
   let page: Page;
@@ -44,6 +48,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
   beforeAll(async () => {
     expectBuiltAppAndChromium();
     fake = await startFakeMultica();
+    model = await startFakeModel({ apiKey: TESTED_MODEL_KEY });
     const user = fake.state.addUser();
     token = user.token;
     workspaces = {
@@ -79,6 +84,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await browser?.close();
     await server?.close();
     await fake?.close();
+    await model?.close();
   });
 
   it("lists the account's computers with their online state and talks to the one online", async () => {
@@ -189,6 +195,32 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await page
       .getByTestId("computer-model-settings")
       .screenshot({ path: `${ARTIFACTS}computer-model-saved.png` });
+  });
+
+  it("tests the typed model through the computer: a working one shows Works, a 401 shows the reason", async () => {
+    const saved = structuredClone(state.llm);
+    await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
+    await page.getByTestId("computer-model-base-url").fill(model.url);
+    await page.getByTestId("computer-model-name").fill("fake-model");
+    await page.getByTestId("computer-model-key").fill(TESTED_MODEL_KEY);
+    await page.getByTestId("test-computer-model").click();
+    const result = page.getByTestId("computer-model-test-result");
+    await page.locator('[data-testid="computer-model-test-result"][data-ok="true"]').waitFor(WAIT);
+    expect(await result.textContent()).toMatch(/^Works: fake-model, \d+ ms$/);
+    expect(model.chatRequests().at(-1)?.headers.authorization).toBe(`Bearer ${TESTED_MODEL_KEY}`);
+
+    await page.getByTestId("computer-model-key").fill("sk-not-the-right-key-0000");
+    await page.getByTestId("test-computer-model").click();
+    await page.locator('[data-testid="computer-model-test-result"][data-ok="false"]').waitFor(WAIT);
+    expect(await result.textContent()).toBe(
+      "Does not work: The language model answered HTTP 401: Incorrect API key provided.",
+    );
+    // A test saves nothing, and no key reaches the page.
+    expect(state.llm).toEqual(saved);
+    expect(await page.content()).not.toContain(TESTED_MODEL_KEY);
+    await page
+      .getByTestId("computer-model-settings")
+      .screenshot({ path: `${ARTIFACTS}computer-model-test-failed.png` });
   });
 
   it("refuses an encryption phrase under 12 characters, and reports a computer with another key", async () => {

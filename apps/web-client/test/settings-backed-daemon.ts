@@ -1,3 +1,4 @@
+import { testConnection } from "@ringback/brief";
 import {
   ERROR_STATUS,
   type ErrorCode,
@@ -6,6 +7,8 @@ import {
   ListTrackerWorkspacesRequest,
   type LlmChannel,
   type LlmChannelPublic,
+  LlmTestRequest,
+  type LlmTestResponse,
   PutLlmSettingsRequest,
   PutTrackerSettingsRequest,
   RingbackError,
@@ -29,7 +32,8 @@ export interface SettingsBackedState {
  * The daemon's settings interface for a browser or unit test: tracker settings checked against the tracker (the
  * simulator in `fakes/multica`) through `@ringback/tracker-client`, as the daemon's `TrackerSettings` does (list
  * with the given or saved token, workspaces validated before saving), the language-model channel with the daemon's
- * key rules, and the brief language. First install: no token, no channel.
+ * key rules and its connection test (`@ringback/brief`'s `testConnection` against whatever address is tested, a
+ * fake model the test starts), and the brief language. First install: no token, no channel.
  */
 export function settingsBackedDaemon(options: { trackerUrl: string }): {
   daemon: StandInDaemon;
@@ -70,6 +74,22 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
     };
   };
 
+  /** `POST /llm/test` as the daemon answers it: the given channel (without apiKey: the saved key) or the saved one. */
+  const testLlm = async (body: unknown): Promise<LlmTestResponse> => {
+    const request = parse(LlmTestRequest, body, "invalid_llm_settings");
+    const given = "baseUrl" in request ? (request as PutLlmSettingsRequest) : null;
+    const apiKey = given ? (given.apiKey ?? state.llm?.apiKey) : state.llm?.apiKey;
+    if (!apiKey) throw new RingbackError("llm_key_required");
+    const channel: LlmChannel = given
+      ? { ...given, apiKey, structuredOutput: given.structuredOutput ?? "json_schema" }
+      : { ...(state.llm as LlmChannel) };
+    const startedAt = performance.now();
+    const result = await testConnection({ channel });
+    return result.ok
+      ? { ok: true, model: result.model, latencyMs: Math.round(performance.now() - startedAt) }
+      : { ok: false, error: { code: "llm_call_failed", message: result.error ?? "No brief." } };
+  };
+
   const answer = async (request: SettingsRequestPlaintext): Promise<unknown> => {
     const route = `${request.method} ${request.path}`;
     switch (route) {
@@ -104,6 +124,8 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
         };
         return publicChannel();
       }
+      case "POST /llm/test":
+        return testLlm(request.body);
       case "DELETE /llm/settings":
         state.llm = null;
         return publicChannel();

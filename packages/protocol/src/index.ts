@@ -9,6 +9,7 @@ export * from "./schemas/daemon-relay.js";
 export * from "./schemas/dispatch.js";
 export * from "./schemas/e2e.js";
 export * from "./schemas/llm.js";
+export * from "./schemas/llm-test.js";
 export * from "./schemas/push.js";
 export * from "./schemas/relay.js";
 export * from "./schemas/report.js";

@@ -1,11 +1,17 @@
-import { type LlmSettingsResponse, PutLlmSettingsRequest } from "@ringback/protocol";
+import {
+  type LlmSettingsResponse,
+  LlmTestRequest,
+  type LlmTestResponse,
+  PutLlmSettingsRequest,
+} from "@ringback/protocol";
 import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
-import { configuredChannel, publicChannel, savedLlmSection } from "../runtime/llm-settings.js";
+import { configuredChannel, publicChannel, savedLlmSection, testedChannel } from "../runtime/llm-settings.js";
+import { runLlmTest } from "../runtime/llm-test.js";
 
-/** `GET/PUT/DELETE /llm/settings` (spec: Language model and report language). */
+/** `GET/PUT/DELETE /llm/settings` (spec: Language model and report language) and `POST /llm/test`. */
 export function llmSettingsRoutes(app: AppContext): Hono {
   return new Hono()
     .get("/llm/settings", (context) => {
@@ -27,5 +33,20 @@ export function llmSettingsRoutes(app: AppContext): Hono {
       app.log("language model removed: briefs are marked failed until one is set");
       return context.json({ channel: null } satisfies LlmSettingsResponse);
     })
-    .all("/llm/settings", methodNotAllowed(["GET", "PUT", "DELETE"]));
+    .all("/llm/settings", methodNotAllowed(["GET", "PUT", "DELETE"]))
+    .post("/llm/test", async (context) => {
+      // No body at all (a relayed request without one) tests the saved channel, as `{}` does.
+      const hasNoBody = context.req.raw.body === null && context.req.header("content-type") === undefined;
+      const body = hasNoBody ? {} : await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
+      const channel = testedChannel(app.config.raw, parseBody(LlmTestRequest, body, "invalid_llm_settings"));
+      const result = await runLlmTest(channel);
+      const host = new URL(channel.baseUrl).host;
+      app.log(
+        result.ok
+          ? `language model test: ${channel.model} (${host}) answered in ${result.latencyMs} ms`
+          : `language model test: ${channel.model} (${host}) failed: ${result.error.message}`,
+      );
+      return context.json(result satisfies LlmTestResponse);
+    })
+    .all("/llm/test", methodNotAllowed(["POST"]));
 }

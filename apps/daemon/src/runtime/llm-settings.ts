@@ -1,6 +1,7 @@
 import {
   LlmChannel,
   type LlmChannelPublic,
+  type LlmTestRequest,
   type PutLlmSettingsRequest,
   RingbackError,
   secretHint,
@@ -58,9 +59,28 @@ export function savedLlmSection(
   return { primary: channel.data };
 }
 
+function isGivenChannel(request: LlmTestRequest): request is PutLlmSettingsRequest {
+  return "baseUrl" in request;
+}
+
 function primaryOf(raw: Readonly<RawConfig>): Record<string, unknown> | undefined {
   const llm = raw.llm;
   if (typeof llm !== "object" || llm === null) return undefined;
   const primary = (llm as Record<string, unknown>).primary;
   return typeof primary === "object" && primary !== null ? (primary as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The channel a connection test uses (POST /llm/test): the one a save of `request` would store, key and manual
+ * timeout included, or the saved channel for `{}`. Nothing is written. No key given or saved:
+ * `llm_key_required`; a saved channel that is not usable: `invalid_llm_settings`.
+ */
+export function testedChannel(raw: Readonly<RawConfig>, request: LlmTestRequest): LlmChannel {
+  if (isGivenChannel(request)) return savedLlmSection(raw, request).primary;
+  const saved = configuredChannel(raw);
+  if (saved) return saved;
+  const previous = primaryOf(raw);
+  if (typeof previous?.apiKey !== "string" || previous.apiKey === "")
+    throw new RingbackError("llm_key_required", "An API key is required: none is saved on this computer.");
+  throw new RingbackError("invalid_llm_settings", "The saved language-model channel is not usable.");
 }

@@ -1,4 +1,5 @@
 import { generateKey } from "@ringback/e2e-crypto";
+import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type SettingsBackedState, settingsBackedDaemon } from "../../../test/settings-backed-daemon.js";
 import { type StandInComputer, startStandInComputer } from "../../../test/stand-in-computer.js";
@@ -14,8 +15,10 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
   let computer: StandInComputer;
   let state: SettingsBackedState;
   let controller: ComputerModelController;
+  let model: FakeModel;
 
   beforeAll(async () => {
+    model = await startFakeModel({ apiKey: SECRET });
     const backed = settingsBackedDaemon({ trackerUrl: "http://127.0.0.1:9" });
     state = backed.state;
     computer = await startStandInComputer(key, backed.daemon);
@@ -23,6 +26,7 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
 
   afterAll(async () => {
     await computer?.close();
+    await model?.close();
   });
 
   beforeEach(() => {
@@ -109,6 +113,69 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     expect(await controller.remove()).toBe(true);
     expect(controller.view).toMatchObject({ channel: null, notice: "removed" });
     expect(state.llm).toBeNull();
+  });
+
+  it("tests the typed channel with the saved key, without saving it, and shows the model and its latency", async () => {
+    state.llm = { baseUrl: model.url, model: "fake-model", apiKey: SECRET, structuredOutput: "json_schema" };
+    await controller.load();
+    const chatCalls = model.chatRequests().length;
+
+    expect(await controller.test({ ...form, baseUrl: model.url, model: "fake-model" })).toBe(true);
+
+    expect(computer.requests.at(-1)).toEqual({
+      method: "POST",
+      path: "/llm/test",
+      body: { baseUrl: model.url, model: "fake-model", structuredOutput: "json_schema" },
+    });
+    expect(controller.view.testResult).toMatchObject({ ok: true, model: "fake-model" });
+    expect(controller.view.busy).toBeNull();
+    expect(model.chatRequests()).toHaveLength(chatCalls + 1);
+    expect(model.chatRequests().at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
+    expect(state.llm).toMatchObject({ baseUrl: model.url, model: "fake-model" });
+    expect(computer.requests.map((request) => request.method)).not.toContain("PUT");
+  });
+
+  it("shows why the model did not work, without the key", async () => {
+    await controller.load();
+    const wrongKey = "sk-wrong-key-for-the-model-0000";
+
+    expect(
+      await controller.test({ ...form, baseUrl: model.url, model: "fake-model", apiKey: wrongKey }),
+    ).toBe(true);
+
+    expect(controller.view.testResult).toEqual({
+      ok: false,
+      error: {
+        code: "llm_call_failed",
+        message: "The language model answered HTTP 401: Incorrect API key provided.",
+      },
+    });
+    expect(JSON.stringify(controller.view)).not.toContain(wrongKey);
+    expect(state.llm).toBeNull();
+  });
+
+  it("shows a model that answers with no brief as not working, and clears the result on the next action", async () => {
+    state.llm = { baseUrl: model.url, model: "fake-model", apiKey: SECRET, structuredOutput: "json_object" };
+    await controller.load();
+    model.script(answers.schemaMismatch());
+
+    await controller.test({
+      ...form,
+      baseUrl: model.url,
+      model: "fake-model",
+      structuredOutput: "json_object",
+    });
+
+    expect(controller.view.testResult?.ok).toBe(false);
+    await controller.save({ ...form, baseUrl: model.url, model: "fake-model" });
+    expect(controller.view).toMatchObject({ notice: "saved", testResult: null });
+  });
+
+  it("asks for a key before testing when none is saved, without asking the computer", async () => {
+    await controller.load();
+    expect(await controller.test({ ...form, baseUrl: model.url, model: "fake-model" })).toBe(false);
+    expect(controller.view).toMatchObject({ problem: { kind: "llm-key-required" }, testResult: null });
+    expect(computer.requests.map((request) => request.method)).toEqual(["GET"]);
   });
 
   it("says the computer is offline", async () => {

@@ -14,6 +14,8 @@ import {
   type IssueReference,
   ListTrackerWorkspacesResponse,
   LlmSettingsResponse,
+  type LlmTestRequest,
+  LlmTestResponse,
   type PutLlmSettingsRequest,
   RefreshIssuesResponse,
   RingbackError,
@@ -152,6 +154,15 @@ export class DaemonClient {
 
   async deleteLlmSettings() {
     return (await this.call({ method: "DELETE", path: "/llm/settings" }, LlmSettingsResponse)).channel;
+  }
+
+  /**
+   * `POST /llm/test`: the computer makes the same structured call as a brief with `request` (without apiKey: its
+   * saved key), or with its saved channel for `{}`, and saves nothing. A model that fails is an answer
+   * (`ok: false`), not an error.
+   */
+  testLlm(request: LlmTestRequest = {}): Promise<LlmTestResponse> {
+    return this.call({ method: "POST", path: "/llm/test", body: request }, LlmTestResponse);
   }
 
   briefLanguage() {

@@ -19,7 +19,7 @@ interface Props {
 
 /**
  * Settings › Language model for briefs: the chosen computer's channel (address, model, write-only key, structured
- * output). The daemon offers no connection test over its interface, so none is offered here.
+ * output), and a connection test of what is typed, made by the computer itself.
  */
 export function ComputerModelSettings({ controller, language }: Props) {
   const t = texts(COMPUTER_TEXTS, language);
@@ -38,11 +38,15 @@ export function ComputerModelSettings({ controller, language }: Props) {
     event.preventDefault();
     model.save(form).catch(() => undefined);
   };
+  const test = () => {
+    model.test(form).catch(() => undefined);
+  };
   const remove = () => {
     if (confirm(t.removeModelConfirm)) model.remove().catch(() => undefined);
   };
   const channel = view.channel;
   const isBusy = view.busy !== null;
+  const testResult = view.testResult;
 
   return (
     <form
@@ -97,6 +101,17 @@ export function ComputerModelSettings({ controller, language }: Props) {
           {computerProblemText(view.problem, t)}
         </p>
       )}
+      {testResult && (
+        <p
+          class={testResult.ok ? "notice" : "error"}
+          data-testid="computer-model-test-result"
+          data-ok={String(testResult.ok)}
+        >
+          {testResult.ok
+            ? t.modelWorks(testResult.model, testResult.latencyMs)
+            : t.modelFails(testResult.error.message)}
+        </p>
+      )}
       {view.notice && (
         <p class="hint" data-testid="computer-model-notice">
           {view.notice === "saved" ? t.saved : t.removed}
@@ -105,6 +120,15 @@ export function ComputerModelSettings({ controller, language }: Props) {
       <div class="row">
         <button type="submit" data-testid="save-computer-model" disabled={isBusy}>
           {view.busy === "saving" ? t.saving : t.save}
+        </button>
+        <button
+          type="button"
+          data-testid="test-computer-model"
+          title={t.testModelHint}
+          disabled={isBusy}
+          onClick={test}
+        >
+          {view.busy === "testing" ? t.testingModel : t.testModel}
         </button>
         {channel && (
           <button type="button" data-testid="remove-computer-model" disabled={isBusy} onClick={remove}>

@@ -63,6 +63,12 @@ export const COMPUTER_TEXTS = defineTexts({
     savedModel: (model: string, hint: string) => `Saved: ${model}, key ${hint}`,
     removeModel: "Remove",
     removeModelConfirm: "Remove the language model from your computer? Briefs fail until one is set.",
+    testModel: "Test the connection",
+    testingModel: "Testing…",
+    testModelHint:
+      "Tests what is typed above without saving it; an empty key uses the one saved on your computer.",
+    modelWorks: (model: string, latencyMs: number) => `Works: ${model}, ${latencyMs} ms`,
+    modelFails: (reason: string) => `Does not work: ${reason}`,
 
     // Encryption
     encryption: "Encryption",
@@ -154,6 +160,11 @@ export const COMPUTER_TEXTS = defineTexts({
     savedModel: (model: string, hint: string) => `已保存：${model}，密钥 ${hint}`,
     removeModel: "移除",
     removeModelConfirm: "从你的电脑上移除语言模型？在重新设置之前简报都会失败。",
+    testModel: "测试连接",
+    testingModel: "正在测试…",
+    testModelHint: "测试上面填写的内容，不会保存；密钥留空则使用电脑上保存的密钥。",
+    modelWorks: (model: string, latencyMs: number) => `可用：${model}，${latencyMs} 毫秒`,
+    modelFails: (reason: string) => `不可用：${reason}`,
 
     encryption: "加密",
     encryptionHint: "来电和回复用由这个口令生成的密钥加密。所有设备和你的电脑都需要相同的口令。",
