@@ -19,6 +19,8 @@ import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 type ReplyStatusMessage = Extract<DaemonToRelayMessage, { type: "reply-status" }>;
 
 let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+/** Files that write in the background: flushed before the directory goes. */
+const eventSessionFiles: EventSessions[] = [];
 let dataDir: string;
 let project: string;
 let agent: FakeAgent;
@@ -41,12 +43,14 @@ beforeEach(async () => {
 
 afterEach(async () => {
   for (const runner of runners) await runner.stop();
+  for (const file of eventSessionFiles.splice(0)) await file.flush();
   await directory.remove();
 });
 
 async function startRunner(options: { runTimeoutMs?: number } = {}) {
   const log = () => undefined;
   const eventSessions = await EventSessions.load(dataDir, log);
+  eventSessionFiles.push(eventSessions);
   const runner = new ReplyRunner({
     replies: await RepliesFile.load(dataDir, log, new Date()),
     eventSessions,
