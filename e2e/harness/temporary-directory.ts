@@ -10,6 +10,6 @@ export interface TemporaryDirectory extends AsyncDisposable {
 /** A fresh directory under the system temp dir, deleted with everything in it on dispose. */
 export async function makeTemporaryDirectory(prefix = "ringback-e2e-"): Promise<TemporaryDirectory> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  const remove = () => rm(path, { recursive: true, force: true });
+  const remove = () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   return { path, remove, [Symbol.asyncDispose]: remove };
 }

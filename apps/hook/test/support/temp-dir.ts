@@ -9,5 +9,8 @@ export interface TempDir extends AsyncDisposable {
 /** A fresh directory under the system temp dir, removed when disposed. */
 export async function makeTempDir(prefix = "ringback-hook-"): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }) };
+  return {
+    path,
+    [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+  };
 }

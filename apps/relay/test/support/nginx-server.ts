@@ -83,7 +83,7 @@ export async function startNginx(options: {
       await exited;
       clearTimeout(timer);
     }
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   try {
     const deadline = Date.now() + START_TIMEOUT_MS;

@@ -10,6 +10,6 @@ export async function tempDir(prefix = "ringback-relay-test-"): Promise<TempDir>
   const path = await mkdtemp(join(tmpdir(), prefix));
   return {
     path,
-    [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }),
+    [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }

@@ -56,6 +56,6 @@ export function createAgentHome(modelUrl: string): AgentHome {
     if (value !== undefined) env[name] = value;
   }
   Object.assign(env, { HOME: home, CODEX_HOME: codexHome, SHELL: "/bin/sh" });
-  const close = async () => rmSync(home, { recursive: true, force: true });
+  const close = async () => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   return { home, codexHome, project, env, close, [Symbol.asyncDispose]: close };
 }

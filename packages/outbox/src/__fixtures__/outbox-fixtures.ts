@@ -51,5 +51,5 @@ export function makeBrief(report: Report, overrides: Partial<Brief["meta"]> = {}
 /** A fresh directory under the system temp dir; `remove` deletes it. */
 export async function makeTemporaryDirectory(): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), "ringback-outbox-"));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
