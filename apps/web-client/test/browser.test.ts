@@ -1,10 +1,9 @@
 import type { ServerResponse } from "node:http";
-import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
-import type { CallStatusChange, RelayedEvent } from "@ringback/protocol";
+import type { CallStatusChange } from "@ringback/protocol";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
-import { payloadFor } from "./fixtures.js";
+import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
@@ -16,21 +15,8 @@ function send(stream: ServerResponse, event: string, data: unknown, id?: number)
 }
 
 async function sendCall(stream: ServerResponse, eventId: string, text: string): Promise<void> {
-  const key = await deriveKeyFromPassphrase(PHRASE);
-  const occurredAt = new Date().toISOString();
-  const payload = payloadFor({ eventId, occurredAt, text, projectName: "Billing", priority: "high" });
   seq += 1;
-  const event: RelayedEvent = {
-    seq,
-    eventId,
-    source: "tracker",
-    occurredAt,
-    receivedAt: occurredAt,
-    taskId: `task-${eventId}`,
-    fromDeviceId: "dev_computer",
-    sealed: await sealJson(key, aad.report(eventId), payload),
-    status: "pending",
-  };
+  const event = await sealedTrackerCall(PHRASE, seq, eventId, text);
   send(stream, "call", event, seq);
 }
 

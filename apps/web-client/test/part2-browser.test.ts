@@ -1,12 +1,12 @@
 import type { ServerResponse } from "node:http";
 import { aad, deriveKeyFromPassphrase, openJson, sealJson } from "@ringback/e2e-crypto";
 import { type FakeModel, startFakeModel } from "@ringback/fake-model";
-import { CANNOT_DECRYPT_REPLY, type RelayedEvent } from "@ringback/protocol";
+import { CANNOT_DECRYPT_REPLY } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
-import { payloadFor } from "./fixtures.js";
+import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
@@ -17,21 +17,8 @@ const WAIT = { timeout: 30_000 };
 let seq = 0;
 
 async function sendCall(stream: ServerResponse, eventId: string, text: string): Promise<void> {
-  const key = await deriveKeyFromPassphrase(PHRASE);
-  const occurredAt = new Date().toISOString();
-  const payload = payloadFor({ eventId, occurredAt, text, projectName: "Billing", priority: "high" });
   seq += 1;
-  const event: RelayedEvent = {
-    seq,
-    eventId,
-    source: "tracker",
-    occurredAt,
-    receivedAt: occurredAt,
-    taskId: `task-${eventId}`,
-    fromDeviceId: "dev_computer",
-    sealed: await sealJson(key, aad.report(eventId), payload),
-    status: "pending",
-  };
+  const event = await sealedTrackerCall(PHRASE, seq, eventId, text);
   stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
 }
 

@@ -1,0 +1,26 @@
+import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
+import type { RelayedEvent } from "@ringback/protocol";
+import { payloadFor } from "./fixtures.js";
+
+/** A tracker task's call as the relay relays it: report and brief sealed with the key of `phrase`. */
+export async function sealedTrackerCall(
+  phrase: string,
+  seq: number,
+  eventId: string,
+  text: string,
+): Promise<RelayedEvent> {
+  const key = await deriveKeyFromPassphrase(phrase);
+  const occurredAt = new Date().toISOString();
+  const payload = payloadFor({ eventId, occurredAt, text, projectName: "Billing", priority: "high" });
+  return {
+    seq,
+    eventId,
+    source: "tracker",
+    occurredAt,
+    receivedAt: occurredAt,
+    taskId: `task-${eventId}`,
+    fromDeviceId: "dev_computer",
+    sealed: await sealJson(key, aad.report(eventId), payload),
+    status: "pending",
+  };
+}
