@@ -1,4 +1,5 @@
 import { isErrorCode, RingbackError } from "@ringback/protocol";
+import { inFlightError, SettingsWaiters } from "../runtime/settings-waiters.js";
 import {
   isUniqueViolation,
   notify,
@@ -12,12 +13,6 @@ import type { SettingsAnswer } from "./relay-cluster.js";
 /** A request row left behind by an instance that stopped while waiting is removed after this. */
 const ORPHANED_REQUEST_MINUTES = 10;
 
-interface Waiter {
-  resolve(sealed: string): void;
-  reject(error: RingbackError): void;
-  readonly timer: NodeJS.Timeout;
-}
-
 /**
  * Settings requests relayed between instances through `settings_requests` rows: the instance the request
  * reached writes the row and notifies the link's holder; the holder forwards it over the link and writes the
@@ -27,7 +22,7 @@ export class SettingsExchange {
   readonly #pg: PostgresDatabase;
   readonly #instanceId: string;
   readonly #leases: LinkLeases;
-  readonly #waiting = new Map<string, Waiter>();
+  readonly #waiters = new SettingsWaiters();
 
   constructor(pg: PostgresDatabase, instanceId: string, leases: LinkLeases) {
     this.#pg = pg;
@@ -39,31 +34,24 @@ export class SettingsExchange {
     const holder = await this.#leases.holderOf(deviceId);
     // Held "here" with no local link means it is closing right now: offline as well.
     if (holder === null || holder === this.#instanceId) throw new RingbackError("computer_offline");
-    const key = waiterKey(deviceId, requestId);
-    if (this.#waiting.has(key)) throw inFlight();
+    if (this.#waiters.has(deviceId, requestId)) throw inFlightError();
     const { sql } = this.#pg;
     try {
       await sql`INSERT INTO settings_requests (device_id, request_id, requester_id, sealed_request)
         VALUES (${deviceId}, ${requestId}, ${this.#instanceId}, ${sealed})`;
     } catch (error) {
       // The primary key: the same request id is in flight through another instance.
-      if (isUniqueViolation(error)) throw inFlight();
+      if (isUniqueViolation(error)) throw inFlightError();
       throw error;
     }
     try {
-      const answered = new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          this.#waiting.delete(key);
-          reject(new RingbackError("computer_timeout"));
-        }, timeoutMs);
-        this.#waiting.set(key, { resolve, reject, timer });
-      });
+      const answered = this.#waiters.wait(deviceId, requestId, timeoutMs);
       // Settled in `finally` below when the notify itself fails; that rejection is not news to anyone.
       answered.catch(() => {});
       await notify(sql, this.#pg.channel, { t: "settings-request", i: holder, d: deviceId, r: requestId });
       return await answered;
     } finally {
-      this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
+      this.#waiters.reject(deviceId, requestId, new RingbackError("computer_offline"));
       await sql`DELETE FROM settings_requests WHERE device_id = ${deviceId} AND request_id = ${requestId}`;
     }
   }
@@ -95,21 +83,20 @@ export class SettingsExchange {
 
   /** The holder answered a request of this instance: read the answer from the row. */
   async answered(deviceId: string, requestId: string): Promise<void> {
-    const key = waiterKey(deviceId, requestId);
-    if (!this.#waiting.has(key)) return;
+    if (!this.#waiters.has(deviceId, requestId)) return;
     const [row] = await this.#pg.sql`SELECT sealed_result, error_code, error_message FROM settings_requests
       WHERE device_id = ${deviceId} AND request_id = ${requestId} AND is_answered`;
     if (!row) return;
     const sealed = textOrNull(row.sealed_result);
     if (sealed !== null) {
-      this.#settle(key, (waiter) => waiter.resolve(sealed));
+      this.#waiters.resolve(deviceId, requestId, sealed);
       return;
     }
     const code = textOrNull(row.error_code) ?? "";
     const error = isErrorCode(code)
       ? new RingbackError(code, textOrNull(row.error_message) ?? undefined)
       : new RingbackError("internal_error");
-    this.#settle(key, (waiter) => waiter.reject(error));
+    this.#waiters.reject(deviceId, requestId, error);
   }
 
   async pruneOrphans(): Promise<void> {
@@ -119,24 +106,6 @@ export class SettingsExchange {
 
   /** Shutdown: every request waiting here fails 503. */
   closeAll(): void {
-    for (const key of [...this.#waiting.keys()]) {
-      this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
-    }
+    this.#waiters.rejectOffline(null);
   }
-
-  #settle(key: string, settle: (waiter: Waiter) => void): void {
-    const waiter = this.#waiting.get(key);
-    if (!waiter) return;
-    this.#waiting.delete(key);
-    clearTimeout(waiter.timer);
-    settle(waiter);
-  }
-}
-
-function inFlight(): RingbackError {
-  return new RingbackError("invalid_request", "A request with this requestId is in flight.");
-}
-
-function waiterKey(deviceId: string, requestId: string): string {
-  return `${deviceId}\n${requestId}`;
 }

@@ -1,21 +1,16 @@
 import { ERROR_STATUS, isErrorCode, isRingbackError, RingbackError } from "@ringback/protocol";
 import type { RelayCluster, SettingsAnswer } from "../cluster/relay-cluster.js";
 import type { DaemonLinks } from "./daemon-links.js";
+import { inFlightError, SettingsWaiters } from "./settings-waiters.js";
 
 const UNAUTHORIZED_STATUS = 401;
-
-interface Waiter {
-  resolve(sealed: string): void;
-  reject(error: RingbackError): void;
-  readonly timer: NodeJS.Timeout;
-}
 
 /**
  * Relayed settings requests in flight on this process, each waiting for its computer's answer. A computer whose
  * link another instance holds is reached through the cluster, with the same wait and the same errors.
  */
 export class SettingsRelay {
-  readonly #waiting = new Map<string, Waiter>();
+  readonly #waiters = new SettingsWaiters();
   readonly #links: DaemonLinks;
   readonly #cluster: RelayCluster;
   readonly #timeoutMs: number;
@@ -28,7 +23,7 @@ export class SettingsRelay {
 
   /** Forwards a sealed request and resolves with the sealed result; 503, 504 or the daemon's own refusal otherwise. */
   request(deviceId: string, requestId: string, sealed: string): Promise<string> {
-    if (this.#waiting.has(waiterKey(deviceId, requestId))) return Promise.reject(inFlight());
+    if (this.#waiters.has(deviceId, requestId)) return Promise.reject(inFlightError());
     if (!this.#links.isOnline(deviceId)) {
       return this.#cluster.relaySettings(deviceId, requestId, sealed, this.#timeoutMs);
     }
@@ -48,23 +43,17 @@ export class SettingsRelay {
   }
 
   #forward(deviceId: string, requestId: string, sealed: string): Promise<string> {
-    const key = waiterKey(deviceId, requestId);
-    if (this.#waiting.has(key)) return Promise.reject(inFlight());
+    if (this.#waiters.has(deviceId, requestId)) return Promise.reject(inFlightError());
     if (!this.#links.isOnline(deviceId)) return Promise.reject(new RingbackError("computer_offline"));
-    return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiting.delete(key);
-        reject(new RingbackError("computer_timeout"));
-      }, this.#timeoutMs);
-      this.#waiting.set(key, { resolve, reject, timer });
-      if (!this.#links.send(deviceId, { type: "settings-request", requestId, sealed })) {
-        this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
-      }
-    });
+    const answer = this.#waiters.wait(deviceId, requestId, this.#timeoutMs);
+    if (!this.#links.send(deviceId, { type: "settings-request", requestId, sealed })) {
+      this.#waiters.reject(deviceId, requestId, new RingbackError("computer_offline"));
+    }
+    return answer;
   }
 
   resolve(deviceId: string, requestId: string, sealed: string): void {
-    this.#settle(waiterKey(deviceId, requestId), (waiter) => waiter.resolve(sealed));
+    this.#waiters.resolve(deviceId, requestId, sealed);
   }
 
   /** The daemon refused in plaintext (it could not open the request, or the path is local only). */
@@ -72,37 +61,15 @@ export class SettingsRelay {
     // A 401 from the relay means "this device was removed"; a daemon must not be able to say that.
     const isPassable = isErrorCode(code) && ERROR_STATUS[code] !== UNAUTHORIZED_STATUS;
     const error = isPassable ? new RingbackError(code, message) : new RingbackError("internal_error");
-    this.#settle(waiterKey(deviceId, requestId), (waiter) => waiter.reject(error));
+    this.#waiters.reject(deviceId, requestId, error);
   }
 
   /** The computer's link closed: its requests can no longer be answered. */
   linkClosed(deviceId: string): void {
-    const prefix = waiterKey(deviceId, "");
-    for (const key of [...this.#waiting.keys()]) {
-      if (key.startsWith(prefix))
-        this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
-    }
+    this.#waiters.rejectOffline(deviceId);
   }
 
   closeAll(): void {
-    for (const key of [...this.#waiting.keys()]) {
-      this.#settle(key, (waiter) => waiter.reject(new RingbackError("computer_offline")));
-    }
+    this.#waiters.rejectOffline(null);
   }
-
-  #settle(key: string, settle: (waiter: Waiter) => void): void {
-    const waiter = this.#waiting.get(key);
-    if (!waiter) return;
-    this.#waiting.delete(key);
-    clearTimeout(waiter.timer);
-    settle(waiter);
-  }
-}
-
-function inFlight(): RingbackError {
-  return new RingbackError("invalid_request", "A request with this requestId is in flight.");
-}
-
-function waiterKey(deviceId: string, requestId: string): string {
-  return `${deviceId}\n${requestId}`;
 }

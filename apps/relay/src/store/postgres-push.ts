@@ -1,13 +1,13 @@
 import { ReportSource } from "@ringback/protocol";
+import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
 import {
-  integer,
-  type PostgresDatabase,
-  type Queries,
-  type Row,
-  text,
-  textOrNull,
-} from "./postgres-database.js";
-import { parseVapidKeys, VAPID_KEYS_SETTING } from "./push-rows.js";
+  JOINED_SUBSCRIPTION_COLUMNS,
+  parseVapidKeys,
+  SUBSCRIPTION_COLUMNS,
+  toKey,
+  toSubscription,
+  VAPID_KEYS_SETTING,
+} from "./push-rows.js";
 import {
   type DuePush,
   PUSH_CLAIM_BATCH_MAX,
@@ -17,11 +17,6 @@ import {
   SETTLED_PUSH_TAKE_WAIT_MS,
   type VapidKeys,
 } from "./store.js";
-
-const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
-/** The same columns of `push_subscriptions s` in a join. */
-const JOINED_SUBSCRIPTION_COLUMNS =
-  "s.device_id, s.account_id, s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at";
 
 /** Of several instances starting together, the first insert wins and every one reads the same pair back. */
 export async function vapidKeys(db: Queries, candidate: VapidKeys): Promise<VapidKeys> {
@@ -179,20 +174,4 @@ export async function takeSettledPushes(
 export async function forgetDevicePush(tx: Queries, deviceId: string): Promise<void> {
   await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId}`;
   await tx`DELETE FROM push_deliveries WHERE device_id = ${deviceId}`;
-}
-
-function toKey(row: Row): PushKey {
-  return { accountId: text(row.account_id), eventId: text(row.event_id), deviceId: text(row.device_id) };
-}
-
-function toSubscription(row: Row): PushSubscriptionRecord {
-  return {
-    deviceId: text(row.device_id),
-    accountId: text(row.account_id),
-    endpoint: text(row.endpoint),
-    p256dh: text(row.p256dh),
-    auth: text(row.auth),
-    repeatSeconds: integer(row.repeat_seconds),
-    updatedAt: integer(row.updated_at),
-  };
 }

@@ -1,5 +1,12 @@
 import { ReportSource } from "@ringback/protocol";
-import { parseVapidKeys, VAPID_KEYS_SETTING } from "./push-rows.js";
+import {
+  JOINED_SUBSCRIPTION_COLUMNS,
+  parseVapidKeys,
+  SUBSCRIPTION_COLUMNS,
+  toKey,
+  toSubscription,
+  VAPID_KEYS_SETTING,
+} from "./push-rows.js";
 import {
   integer,
   integerOrNull,
@@ -17,11 +24,6 @@ import {
   SETTLED_PUSH_TAKE_WAIT_MS,
   type VapidKeys,
 } from "./store.js";
-
-const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
-/** The same columns of `push_subscriptions s` in a join. */
-const JOINED_SUBSCRIPTION_COLUMNS =
-  "s.device_id, s.account_id, s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at";
 
 export function vapidKeys(db: SqliteDatabase, candidate: VapidKeys): VapidKeys {
   return db.transaction(() => {
@@ -237,20 +239,4 @@ function deleteDelivery(db: SqliteDatabase, key: PushKey): void {
     key.eventId,
     key.deviceId,
   );
-}
-
-function toKey(row: Row): PushKey {
-  return { accountId: text(row.account_id), eventId: text(row.event_id), deviceId: text(row.device_id) };
-}
-
-function toSubscription(row: Row): PushSubscriptionRecord {
-  return {
-    deviceId: text(row.device_id),
-    accountId: text(row.account_id),
-    endpoint: text(row.endpoint),
-    p256dh: text(row.p256dh),
-    auth: text(row.auth),
-    repeatSeconds: integer(row.repeat_seconds),
-    updatedAt: integer(row.updated_at),
-  };
 }
