@@ -63,10 +63,12 @@ export function finishedFromFrame(frame: RealtimeFrame, workspaceId: string): Ta
 /**
  * The same rule for the catch-up's task list: completed or failed issue tasks finished at or after
  * `sinceMs`, except quick-create tasks (linked to their issue only afterwards) and failures already
- * retried by a newer task. Oldest first.
+ * retried by a newer task. Oldest first. The tracker's times are whole seconds, so `sinceMs` counts from the
+ * start of its second: a task finished 400 ms after `sinceMs` may carry a time 600 ms before it.
  */
 export function finishedFromTasks(tasks: readonly AgentTask[], sinceMs: number): TaskFinished[] {
   const retried = new Set(tasks.map((task) => task.parentTaskId).filter((id) => id !== null));
+  const sinceSecondMs = Math.floor(sinceMs / 1000) * 1000;
   return tasks
     .filter(
       (task) =>
@@ -74,7 +76,7 @@ export function finishedFromTasks(tasks: readonly AgentTask[], sinceMs: number):
         task.issueId !== null &&
         task.kind !== "quick_create" &&
         task.completedAt !== null &&
-        Date.parse(task.completedAt) >= sinceMs,
+        Date.parse(task.completedAt) >= sinceSecondMs,
     )
     .sort((a, b) => Date.parse(a.completedAt ?? "") - Date.parse(b.completedAt ?? ""))
     .map((task) => ({

@@ -121,6 +121,22 @@ describe("watching a workspace", () => {
     expect(fromTen.finished.map((event) => [event.taskId, event.via])).toEqual([[recent.id, "catch-up"]]);
   });
 
+  it("catches up on a task finished in the second the watch began, whose whole-second time is before it", async () => {
+    await using tracker = await startTracker();
+    const { state, agent, issue } = tracker;
+    const sameSecond = state.addTask({
+      agent_id: agent.id,
+      issue_id: issue.id,
+      status: "completed",
+      completed_at: "2026-08-22T10:00:00Z",
+    });
+    state.addTask({ agent_id: agent.id, issue_id: issue.id, status: "completed", completed_at: "2026-08-22T09:59:59Z" });
+
+    await using watching = await watch(tracker, { since: "2026-08-22T10:00:00.900Z" });
+
+    expect(watching.finished.map((event) => event.taskId)).toEqual([sameSecond.id]);
+  });
+
   it("reports failures, but not a failure the tracker retries, nor a quick-create task without its issue", async () => {
     await using tracker = await startTracker();
     await using watching = await watch(tracker);
