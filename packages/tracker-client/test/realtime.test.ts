@@ -130,7 +130,12 @@ describe("watching a workspace", () => {
       status: "completed",
       completed_at: "2026-08-22T10:00:00Z",
     });
-    state.addTask({ agent_id: agent.id, issue_id: issue.id, status: "completed", completed_at: "2026-08-22T09:59:59Z" });
+    state.addTask({
+      agent_id: agent.id,
+      issue_id: issue.id,
+      status: "completed",
+      completed_at: "2026-08-22T09:59:59Z",
+    });
 
     await using watching = await watch(tracker, { since: "2026-08-22T10:00:00.900Z" });
 
