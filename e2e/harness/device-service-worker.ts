@@ -20,6 +20,8 @@ export class DeviceServiceWorker implements AsyncDisposable {
   readonly #tab: Page;
   readonly #cdp: CDPSession;
   readonly registrationId: string;
+  /** What the browser reported of the worker: errors it threw, and its registrations' and versions' changes. */
+  readonly #events: string[];
 
   private constructor(
     context: BrowserContext,
@@ -27,12 +29,19 @@ export class DeviceServiceWorker implements AsyncDisposable {
     tab: Page,
     cdp: CDPSession,
     registrationId: string,
+    events: string[],
   ) {
     this.#context = context;
     this.#origin = origin;
     this.#tab = tab;
     this.#cdp = cdp;
     this.registrationId = registrationId;
+    this.#events = events;
+  }
+
+  /** Uncaught errors the service worker reported (an event handler that threw or rejected). */
+  get errors(): string[] {
+    return this.#events.filter((line) => line.startsWith("error "));
   }
 
   /**
@@ -49,6 +58,11 @@ export class DeviceServiceWorker implements AsyncDisposable {
     const scope = `${origin.replace(/\/+$/, "")}/`;
     const scopes = new Map<string, string>();
     const activated = new Set<string>();
+    const events: string[] = [];
+    const at = () => new Date().toISOString().slice(11, 23);
+    cdp.on("ServiceWorker.workerErrorReported", ({ errorMessage: error }) => {
+      events.push(`error ${at()} ${error.errorMessage} (${error.sourceURL}:${error.lineNumber})`);
+    });
     const registrationId = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`no activated service worker for ${scope} within ${timeoutMs} ms`)),
@@ -62,19 +76,26 @@ export class DeviceServiceWorker implements AsyncDisposable {
         resolve(found);
       };
       cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-        for (const registration of registrations)
+        for (const registration of registrations) {
           scopes.set(registration.registrationId, registration.scopeURL);
+          if (registration.isDeleted)
+            events.push(`${at()} registration ${registration.registrationId} deleted`);
+        }
         check();
       });
       cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
-        for (const version of versions)
+        for (const version of versions) {
           if (version.status === "activated") activated.add(version.registrationId);
+          events.push(
+            `${at()} registration ${version.registrationId} version ${version.versionId}: ${version.status}, ${version.runningStatus}`,
+          );
+        }
         check();
       });
     });
     await cdp.send("ServiceWorker.enable");
     try {
-      return new DeviceServiceWorker(context, origin, tab, cdp, await registrationId);
+      return new DeviceServiceWorker(context, origin, tab, cdp, await registrationId, events);
     } catch (error) {
       await tab.close();
       throw error;
@@ -112,6 +133,38 @@ export class DeviceServiceWorker implements AsyncDisposable {
       for (const notification of shown) notification.close();
       return shown.length;
     }, tag);
+  }
+
+  /**
+   * What a failed wait should print: the registration pushes go to, the browser's reports about the worker, and,
+   * from the running worker, every notification it shows and the keys in the device's storage.
+   */
+  async diagnosis(): Promise<string> {
+    const lines = [`pushes go to registration ${this.registrationId}`, ...this.#events.slice(-30)];
+    try {
+      const seen = await this.#runningWorker().evaluate(async () => {
+        const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
+        const shown = (await registration.getNotifications()).map(
+          (notice) => `${notice.tag}: ${notice.title}`,
+        );
+        const keys = await new Promise<string>((resolve) => {
+          const opening = indexedDB.open("keyval-store");
+          opening.onerror = () => resolve(`storage unreadable: ${opening.error}`);
+          opening.onsuccess = () => {
+            const listing = opening.result.transaction("keyval").objectStore("keyval").getAllKeys();
+            listing.onsuccess = () => resolve(listing.result.map(String).join(", "));
+            listing.onerror = () => resolve(`storage unreadable: ${listing.error}`);
+          };
+        });
+        return { state: registration.active?.state ?? "none", shown, keys };
+      });
+      lines.push(
+        `running worker: ${seen.state}; shown: [${seen.shown.join("; ")}]; stored keys: ${seen.keys}`,
+      );
+    } catch (error) {
+      lines.push(`running worker unreachable: ${String(error)}`);
+    }
+    return lines.join("\n");
   }
 
   #runningWorker(): Worker {

@@ -11,7 +11,7 @@ import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
 import { callNotificationTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { IDENTITY_KEY, RING_MODES_KEY } from "../../apps/web-client/src/shared/storage-keys.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
-import { DeviceServiceWorker } from "../harness/device-service-worker.ts";
+import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
 import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";
 import { registerPushSubscription, relayPushPublicKey } from "../harness/push-subscription.ts";
 import { NEVER_RING_MODE } from "../harness/ring-modes.ts";
@@ -78,6 +78,23 @@ async function pushedTo(eventId: string, type: PushMessage["type"] = "call"): Pr
   return push;
 }
 
+/** Waits until the phone's worker shows `expected` for the call's tag; a failure says what the worker was doing. */
+async function expectShown(
+  tag: string,
+  expected: unknown[],
+  pick = (shown: ShownNotification) => shown as unknown,
+) {
+  try {
+    await expect
+      .poll(async () => (await phoneWorker.notifications(tag)).map(pick), { timeout: UI_WAIT_MS })
+      .toEqual(expected);
+  } catch (error) {
+    throw new Error(`${String(error)}\nthe phone's service worker:\n${await phoneWorker.diagnosis()}`, {
+      cause: error,
+    });
+  }
+}
+
 async function pushedPayload(eventId: string): Promise<string> {
   return (await pushedTo(eventId)).payload ?? "";
 }
@@ -103,17 +120,15 @@ describe("Web Push rings a device whose app is closed", () => {
 
     await phoneWorker.deliverPush(payload);
     const tag = callNotificationTag(eventId);
-    await expect
-      .poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS })
-      .toEqual([
-        {
-          title: "Migrated the billing tables to the new schema.",
-          body: "Migrated the billing tables to the new schema.",
-          tag,
-          silent: false,
-          requireInteraction: true,
-        },
-      ]);
+    await expectShown(tag, [
+      {
+        title: "Migrated the billing tables to the new schema.",
+        body: "Migrated the billing tables to the new schema.",
+        tag,
+        silent: false,
+        requireInteraction: true,
+      },
+    ]);
 
     // The click, as the worker handles it with no window of the app open: the notification closes and the app
     // opens at `#call=<eventId>`. (A synthetic notificationclick may not open windows, so the test opens it.)
@@ -141,11 +156,7 @@ describe("Web Push rings a device whose app is closed", () => {
     const ringing = await pushedTo(eventId);
     await phoneWorker.deliverPush(ringing.payload ?? "");
     const tag = callNotificationTag(eventId);
-    await expect
-      .poll(async () => (await phoneWorker.notifications(tag)).map((shown) => shown.body), {
-        timeout: UI_WAIT_MS,
-      })
-      .toEqual(["Rotated the staging certificates."]);
+    await expectShown(tag, ["Rotated the staging certificates."], (shown) => shown.body);
 
     await laptop.answer(eventId);
     // The relay tells the phone the call stopped ringing, under the call's topic (it would replace the ringing push
@@ -154,7 +165,7 @@ describe("Web Push rings a device whose app is closed", () => {
     expect(JSON.parse(settled.payload ?? "")).toEqual({ type: "call-settled", eventId, status: "answered" });
     expect(settled).toMatchObject({ topic: ringing.topic, urgency: "normal" });
     await phoneWorker.deliverPush(settled.payload ?? "");
-    await expect.poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS }).toEqual([]);
+    await expectShown(tag, []);
     expect(phone.context.pages().filter((page) => page.url().startsWith(system.relay.url))).toEqual([]);
 
     // When the app next opens, it learns of the answer from its stream and shows the call answered elsewhere.
@@ -184,17 +195,15 @@ describe("Web Push rings a device whose app is closed", () => {
     const eventId = await laptop.waitForRinging();
     await phoneWorker.deliverPush(await pushedPayload(eventId));
     const tag = callNotificationTag(eventId);
-    await expect
-      .poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS })
-      .toEqual([
-        {
-          title: "Missed call: Cleaned up the old feature flags.",
-          body: "Cleaned up the old feature flags.",
-          tag,
-          silent: true,
-          requireInteraction: false,
-        },
-      ]);
+    await expectShown(tag, [
+      {
+        title: "Missed call: Cleaned up the old feature flags.",
+        body: "Cleaned up the old feature flags.",
+        tag,
+        silent: true,
+        requireInteraction: false,
+      },
+    ]);
 
     const app = await openPhoneApp();
     await app.getByTestId("idle-screen").waitFor({ timeout: UI_WAIT_MS });
@@ -206,8 +215,9 @@ describe("Web Push rings a device whose app is closed", () => {
 
     // Rejected on the laptop: the open app learns it from its stream and the missed-call notification goes too.
     await laptop.reject(eventId);
-    await expect.poll(() => phoneWorker.notifications(tag), { timeout: UI_WAIT_MS }).toEqual([]);
+    await expectShown(tag, []);
     await app.close();
     expect([...phoneAppErrors, ...laptop.pageErrors]).toEqual([]);
+    expect(phoneWorker.errors, "the service worker threw nothing").toEqual([]);
   });
 });
