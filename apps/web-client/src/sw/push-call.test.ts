@@ -129,6 +129,23 @@ describe("a pushed call in the service worker", () => {
     });
   });
 
+  it("rings without the brief when the relay does not answer in time", async () => {
+    const store = await pairedStore();
+    const signals: AbortSignal[] = [];
+    const silent = ((_input: RequestInfo | URL, init?: RequestInit) => {
+      const signal = init?.signal as AbortSignal;
+      signals.push(signal);
+      return new Promise<Response>((_resolve, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason));
+      });
+    }) as typeof fetch;
+    expect(await pushedCall(push("ev1"), store, silent, undefined, [], 50)).toMatchObject({
+      kind: "show",
+      title: ENGLISH.genericCallTitle,
+    });
+    expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+  });
+
   it("stays quiet for a call that already ended, one answered here, or an unpaired device", async () => {
     const store = await pairedStore();
     const relay = relayServing({});

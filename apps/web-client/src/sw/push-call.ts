@@ -16,6 +16,12 @@ import { loadNotificationTexts } from "./notification-texts.js";
 import { type PushRing, pushRing } from "./push-ring-decision.js";
 import { settledPush } from "./push-settled.js";
 
+/**
+ * How long the worker waits for the relay's copy of the call: a push must end in a notification, so a relay that does
+ * not answer in time gets the call rung without its brief rather than not at all.
+ */
+export const RELAY_WAIT_MS = 8_000;
+
 /** What the service worker does with one push. */
 export type PushedCall =
   /**
@@ -49,6 +55,7 @@ export type PushedCall =
  * `call-settled` push shows nothing and settles the call's record (`settledPush`). The notification's own texts
  * (the missed-call title, the generic call when the brief cannot be read) follow the device's interface language,
  * resolved against `preferredLanguages` (the browser's, `navigator.languages`); the brief's are the report language's.
+ * The relay gets `relayWaitMs` to answer, its body included.
  */
 export async function pushedCall(
   data: unknown,
@@ -56,6 +63,7 @@ export async function pushedCall(
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
   now: () => Date = () => new Date(),
   preferredLanguages: readonly string[] = [],
+  relayWaitMs = RELAY_WAIT_MS,
 ): Promise<PushedCall> {
   const modes = readStoredModes(await store.get(RING_MODES_KEY));
   const message = PushMessage.safeParse(data);
@@ -76,7 +84,7 @@ export async function pushedCall(
   const relay = new RelayClient({
     serverUrl: pairing.identity.serverUrl,
     deviceToken: pairing.identity.deviceToken,
-    fetch: fetchImpl,
+    fetch: (input, init) => fetchImpl(input, { ...init, signal: AbortSignal.timeout(relayWaitMs) }),
   });
   let event: RelayedEvent;
   let payload: SealedReportPayload;
