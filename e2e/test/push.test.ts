@@ -8,7 +8,7 @@ import {
   type TestSubscription,
 } from "../../apps/relay/test/support/test-push-service.ts";
 import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
-import { callNotificationTag } from "../../apps/web-client/src/shared/notification-tag.ts";
+import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { IDENTITY_KEY, RING_MODES_KEY } from "../../apps/web-client/src/shared/storage-keys.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
@@ -28,6 +28,8 @@ let phone: Device;
 let laptop: Device;
 let phoneWorker: DeviceServiceWorker;
 let subscription: TestSubscription;
+/** The phone's token: a failed wait asks the relay what the phone's worker would have been told. */
+let phoneToken: string;
 /** Uncaught errors in the phone's app tabs opened below. */
 const phoneAppErrors: string[] = [];
 
@@ -43,6 +45,7 @@ beforeAll(async () => {
   laptop = await system.addDevice("laptop");
   await phone.context.grantPermissions(["notifications"], { origin: system.relay.url });
   const identity = DeviceCredentials.parse(await readDeviceValue(phone.page, IDENTITY_KEY));
+  phoneToken = identity.deviceToken;
   subscription = pushService.subscribe(await relayPushPublicKey(system.relay.url));
   // Repeats at the longest interval the relay allows, so the pushes each test reads are the first of its call.
   await registerPushSubscription(
@@ -89,7 +92,17 @@ async function expectShown(
       .poll(async () => (await phoneWorker.notifications(tag)).map(pick), { timeout: UI_WAIT_MS })
       .toEqual(expected);
   } catch (error) {
-    throw new Error(`${String(error)}\nthe phone's service worker:\n${await phoneWorker.diagnosis()}`, {
+    const eventId = eventIdOfTag(tag) ?? "";
+    const relay = await fetch(`${system.relay.url}/v1/calls/${encodeURIComponent(eventId)}`, {
+      headers: { authorization: `Bearer ${phoneToken}` },
+    })
+      .then(async (response) => {
+        const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
+        return `HTTP ${response.status}, call status ${String(body?.status)}`;
+      })
+      .catch((failure: unknown) => String(failure));
+    const worker = await phoneWorker.diagnosis();
+    throw new Error(`${String(error)}\nthe phone's service worker:\n${worker}\nthe relay's call: ${relay}`, {
       cause: error,
     });
   }
