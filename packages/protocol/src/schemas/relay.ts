@@ -175,6 +175,40 @@ export const CallStatusChange = z.object({
 export type CallStatusChange = z.infer<typeof CallStatusChange>;
 
 // ---------------------------------------------------------------------------------------------------------------
+// Delivery outcomes: how far a call got on each device
+
+/**
+ * One step of a call on one device: `pushed` (a push service took the relay's push for it; the relay records this
+ * itself), `shown` (the device rang it: the ringing screen or a notification), `opened` (the person opened it: a
+ * notification clicked, or the call screen opened). Answering is the call's own status (`CallStatusChange`).
+ */
+export const DeliveryOutcome = z.enum(["pushed", "shown", "opened"]);
+export type DeliveryOutcome = z.infer<typeof DeliveryOutcome>;
+
+/** The outcomes a device reports about itself; `pushed` is the relay's alone. */
+export const DeviceDeliveryOutcome = DeliveryOutcome.exclude(["pushed"]);
+export type DeviceDeliveryOutcome = z.infer<typeof DeviceDeliveryOutcome>;
+
+/** `POST /v1/calls/<eventId>/deliveries` body: the reporting device's outcome; the relay stamps device and time. */
+export const DeliveryReport = z.object({ outcome: DeviceDeliveryOutcome });
+export type DeliveryReport = z.infer<typeof DeliveryReport>;
+
+/**
+ * SSE `call-delivery` data, and `POST /v1/calls/<eventId>/deliveries` (200) answer. Each (call, device, outcome) is
+ * recorded once, at its first time: a repeat answers the recorded one and sends nothing new. `deviceName` is the
+ * device's name when the outcome was recorded.
+ */
+export const CallDelivery = z.object({
+  seq: z.number().int().positive(),
+  eventId: EventId,
+  deviceId: z.string(),
+  deviceName: z.string(),
+  outcome: DeliveryOutcome,
+  at: z.string(),
+});
+export type CallDelivery = z.infer<typeof CallDelivery>;
+
+// ---------------------------------------------------------------------------------------------------------------
 // Replies
 
 export const ReplyStatus = z.enum(["queued", "delivered", "failed"]);
@@ -215,6 +249,8 @@ export const REPLY_COMPUTER_REMOVED_REASON = "computer removed";
 export const RELAY_SSE_EVENTS = {
   call: "call",
   callStatus: "call-status",
+  /** A call's delivery outcome on one device (`CallDelivery`). */
+  callDelivery: "call-delivery",
   replyStatus: "reply-status",
   /** The backlog has been sent; `id` is the account's latest seq (no `id` is ever skipped by a resume). */
   synced: "synced",

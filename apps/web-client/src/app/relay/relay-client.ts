@@ -1,10 +1,13 @@
 import {
+  type CallDelivery,
+  CallDelivery as CallDeliverySchema,
   type CallStatusResult,
   CallStatusResult as CallStatusResultSchema,
   type CallStatusWrite,
   type CreateAccountRequest,
   type DeviceCredentials,
   DeviceCredentials as DeviceCredentialsSchema,
+  type DeviceDeliveryOutcome,
   type DeviceList,
   DeviceList as DeviceListSchema,
   type DeviceRemoved,
@@ -88,6 +91,16 @@ export class RelayClient {
   writeCallStatus(eventId: string, status: CallStatusWrite): Promise<CallStatusResult> {
     return this.#request("POST", `/v1/calls/${encodeURIComponent(eventId)}/status`, CallStatusResultSchema, {
       status,
+    });
+  }
+
+  /**
+   * `POST /v1/calls/<eventId>/deliveries`: how far the call got on this device (shown, opened). Recorded once per
+   * outcome; a repeat answers the first record.
+   */
+  reportDelivery(eventId: string, outcome: DeviceDeliveryOutcome): Promise<CallDelivery> {
+    return this.#request("POST", `/v1/calls/${encodeURIComponent(eventId)}/deliveries`, CallDeliverySchema, {
+      outcome,
     });
   }
 
