@@ -1,4 +1,4 @@
-import { DeviceCredentials, PUSH_REPEAT_MAX_SECONDS, PushMessage } from "@ringback/protocol";
+import { DeviceCredentials, PushMessage } from "@ringback/protocol";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,19 +8,23 @@ import {
   type TestSubscription,
 } from "../../apps/relay/test/support/test-push-service.ts";
 import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
+import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../apps/web-client/src/app/push/push-texts.ts";
 import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { IDENTITY_KEY, RING_MODES_KEY } from "../../apps/web-client/src/shared/storage-keys.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
 import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";
-import { registerPushSubscription, relayPushPublicKey } from "../harness/push-subscription.ts";
+import { eventually } from "../harness/eventually.ts";
+import { injectPushService } from "../harness/injected-push-service.ts";
+import { relayPushPublicKey, relayPushSubscription } from "../harness/push-subscription.ts";
 import { NEVER_RING_MODE } from "../harness/ring-modes.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
 
 const texts = CORE_TEXTS.en;
+const LONGEST_REPEAT_SECONDS = Math.max(...PUSH_REPEAT_CHOICES_SECONDS);
 // The real relay pushes to the project's test push service (HTTPS on 127.0.0.1, VAPID checked, RFC 8291 payloads
-// decrypted with the subscription's own key). The phone's subscription is that service's: a real PushManager would
-// subscribe at Google's. The phone's app page is closed; its browser context (with the service worker) stays, and
+// decrypted with the subscription's own key). The phone's page subscribes at that service, injected where the
+// browser's PushManager would reach Google's (harness/injected-push-service.ts). The phone's app page is closed; its browser context (with the service worker) stays, and
 // the decrypted payload is delivered to the worker as Chromium delivers a push, through the DevTools protocol.
 let pushService: TestPushService;
 let system: RingbackSystem;
@@ -46,14 +50,28 @@ beforeAll(async () => {
   await phone.context.grantPermissions(["notifications"], { origin: system.relay.url });
   const identity = DeviceCredentials.parse(await readDeviceValue(phone.page, IDENTITY_KEY));
   phoneToken = identity.deviceToken;
-  subscription = pushService.subscribe(await relayPushPublicKey(system.relay.url));
-  // Repeats at the longest interval the relay allows, so the pushes each test reads are the first of its call.
-  await registerPushSubscription(
-    system.relay.url,
-    identity.deviceToken,
-    subscription,
-    PUSH_REPEAT_MAX_SECONDS,
+  const relayKey = await relayPushPublicKey(system.relay.url);
+  subscription = pushService.subscribe(relayKey);
+  await injectPushService(phone.context, subscription, relayKey);
+  // The person turns ringing-when-closed on in Settings: the page subscribes with the relay's key and registers the
+  // subscription at the relay, ringing again at the longest interval offered, so each test reads its call's first push.
+  await phone.page.reload();
+  await phone.page.getByTestId("nav-settings").click({ timeout: UI_WAIT_MS });
+  const pushSettings = phone.page.getByTestId("push-settings");
+  await pushSettings.getByTestId("push-on").click();
+  await pushSettings.getByTestId("push-off").waitFor({ timeout: UI_WAIT_MS });
+  expect(await pushSettings.getByTestId("push-status").textContent()).toBe(PUSH_TEXTS.en.on);
+  await pushSettings.getByTestId("push-repeat").selectOption(String(LONGEST_REPEAT_SECONDS));
+  await eventually(
+    async () =>
+      (await relayPushSubscription(system.relay.url, phoneToken)).repeatSeconds === LONGEST_REPEAT_SECONDS,
+    UI_WAIT_MS,
+    "the phone's repeat at the relay",
   );
+  expect(await relayPushSubscription(system.relay.url, phoneToken)).toMatchObject({
+    subscribed: true,
+    endpoint: subscription.endpoint,
+  });
   phoneWorker = await DeviceServiceWorker.attach(phone.context, system.relay.url, UI_WAIT_MS);
   // The app is closed; the browser (a blank tab) and the app's service worker registration stay.
   await phone.page.close();
