@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISPATCH_TEXTS } from "../../apps/web-client/src/app/i18n/texts/dispatch.ts";
 import { jpegSize } from "../../apps/web-client/test/jpeg-size.ts";
+import { callDaemon } from "../harness/daemon-local-api.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { filesHolding, readRelayDataFiles } from "../harness/relay-data-files.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
@@ -65,6 +66,26 @@ function pasteTwoImages(page: Page): Promise<void> {
     words.dispatchEvent(
       new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
     );
+  });
+}
+
+/** Drops one 640 x 480 PNG on the dispatch form, as a file dragged from the desktop would arrive. */
+function dropImage(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const canvas = new OffscreenCanvas(640, 480);
+    const context = canvas.getContext("2d");
+    if (!context) throw new Error("no 2d context");
+    context.fillStyle = "#084298";
+    context.fillRect(0, 0, 640, 480);
+    const blob = await canvas.convertToBlob({ type: "image/png" });
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([blob], "redirect-loop.png", { type: "image/png" }));
+    const form = document.querySelector('[data-testid="dispatch-form"]');
+    if (!form) throw new Error("no dispatch form");
+    form.dispatchEvent(
+      new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }),
+    );
+    form.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
   });
 }
 
@@ -173,6 +194,50 @@ describe("dispatch through the relay to the real daemon and the tracker", () => 
     await page
       .locator('[data-testid="dispatch-row"][data-state="cancelled"]')
       .waitFor({ timeout: UI_WAIT_MS });
+    expect(phone.pageErrors).toEqual([]);
+  });
+
+  it("comments on an issue found by search, with a dropped image; the record names the issue's agent", async () => {
+    const { fake, seed } = tracker;
+    const issue = seed.issues.find((candidate) => candidate.title === "Fix the login redirect");
+    if (!issue) throw new Error("the demo seed has no login-redirect issue");
+    const page = phone.page;
+    await page.getByTestId("dispatch-new").click({ timeout: UI_WAIT_MS });
+    await page.getByTestId("dispatch-mode-comment").click({ timeout: UI_WAIT_MS });
+    await page.getByTestId("issue-search").fill("login redirect", { timeout: UI_WAIT_MS });
+    await page.getByTestId("issue-search-button").click();
+    const option = page.getByTestId("issue-option");
+    await expect.poll(() => option.count(), { timeout: UI_WAIT_MS }).toBe(1);
+    await option.check();
+
+    const words = "It still loops on Safari 18; the screenshot shows the second redirect.";
+    await page.getByTestId("dispatch-words").fill(words, { timeout: UI_WAIT_MS });
+    await dropImage(page);
+    await page
+      .locator('[data-testid="dispatch-image"][data-status="ready"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+    const commentsBefore = [...fake.state.comments.values()].filter((c) => c.issue_id === issue.id).length;
+    await page.getByTestId("dispatch-button").click({ timeout: UI_WAIT_MS });
+    await page
+      .locator('[data-testid="dispatch-calling"][data-stage="dispatched"]')
+      .waitFor({ timeout: UI_WAIT_MS });
+
+    // One top-level comment on that issue with the words and the dropped image (small enough to go as it was).
+    const comments = [...fake.state.comments.values()].filter((comment) => comment.issue_id === issue.id);
+    expect(comments).toHaveLength(commentsBefore + 1);
+    const comment = comments.at(-1);
+    expect(comment?.content).toContain(words);
+    expect(comment?.parent_id).toBeNull();
+    expect(comment?.attachments.map((attachment) => attachment.filename)).toEqual(["redirect-loop.png"]);
+    expect(await page.getByTestId("dispatched-number").textContent()).toBe(fake.state.identifierOf(issue));
+    expect(await page.getByTestId("dispatched-title").textContent()).toBe(issue.title);
+    const row = page.locator('[data-testid="dispatch-row"][data-state="created"]').first();
+    await row.waitFor({ timeout: UI_WAIT_MS });
+    expect(await row.textContent()).toContain(issue.title);
+    // The daemon's record names the issue's agent, which the tracker triggers with the comment.
+    const records = await callDaemon(system.daemon, "GET", "/tracker/dispatches");
+    const [latest] = ((await records.json()) as { dispatches: Record<string, unknown>[] }).dispatches;
+    expect(latest).toMatchObject({ id: comment?.id, kind: "comment", state: "created", agentName: "Claude" });
     expect(phone.pageErrors).toEqual([]);
   });
 });
