@@ -1,12 +1,28 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CallStatusWrite, DeviceCredentials, ReplyRequest, ReplyStatusChange } from "@ringback/protocol";
+import type {
+  CallDelivery,
+  CallStatusWrite,
+  DeliveryReport,
+  DeviceCredentials,
+  DeviceDeliveryOutcome,
+  ReplyRequest,
+  ReplyStatusChange,
+} from "@ringback/protocol";
 import { serveBuiltApp } from "./serve-built-app.js";
 
 export interface StatusWrite {
   readonly eventId: string;
   readonly status: CallStatusWrite;
   readonly authorization: string | undefined;
+}
+
+/** One `POST /v1/calls/<eventId>/deliveries` as it reached the stand-in, refused or not. */
+export interface DeliveryWrite {
+  readonly eventId: string;
+  readonly outcome: DeviceDeliveryOutcome;
+  readonly authorization: string | undefined;
+  readonly answeredWith: number;
 }
 
 export interface ReplyWrite {
@@ -24,6 +40,12 @@ export interface TestRelayServer extends AsyncDisposable {
   readonly credentials: DeviceCredentials;
   readonly statusWrites: StatusWrite[];
   readonly replies: ReplyWrite[];
+  /** Every delivery report the page sent, in order, with the status it got. */
+  readonly deliveryWrites: DeliveryWrite[];
+  /** The delivery outcomes recorded, one per call and outcome at its first time (as the relay keeps them). */
+  readonly deliveries: CallDelivery[];
+  /** The next this many delivery reports get 503, as from a relay that is briefly unavailable. */
+  deliveryRefusals: number;
   /** The outcome pushed after each reply is accepted; "delivered" unless a test sets another. */
   replyOutcome: ReplyOutcomeSource;
   /** Resolves with the n-th SSE stream the page opened (from 0). */
@@ -31,10 +53,14 @@ export interface TestRelayServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** The name this device joined with, as the relay keeps it (and stamps on its delivery outcomes). */
+const DEVICE_NAME = "This browser";
+
 /**
  * Serves the built web app from dist/ (unknown paths get index.html, as the relay's `--web-root` does) and the few
  * relay routes the page calls, on 127.0.0.1 and a random port. The real relay is another app; this stand-in lets the
- * browser test drive the page alone.
+ * browser test drive the page alone. A delivery report is recorded once per call and outcome and sent back on the
+ * newest stream as `call-delivery`, as the relay does.
  */
 export async function startTestRelayServer(distDirectory: string): Promise<TestRelayServer> {
   const credentials: DeviceCredentials = {
@@ -44,7 +70,11 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
   };
   const statusWrites: StatusWrite[] = [];
   const replies: ReplyWrite[] = [];
+  const deliveryWrites: DeliveryWrite[] = [];
+  const deliveries: CallDelivery[] = [];
+  const refusals = { remaining: 0 };
   let replySeq = 1_000_000;
+  let deliverySeq = 2_000_000;
   const outcome: { current: ReplyOutcomeSource } = {
     current: { status: "delivered", sealedReason: null, plaintextReason: null },
   };
@@ -60,7 +90,7 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     if (url.pathname === "/v1/devices" && request.method === "GET") {
       const device = {
         id: credentials.deviceId,
-        name: "This browser",
+        name: DEVICE_NAME,
         kind: "browser",
         createdAt: new Date(0).toISOString(),
         lastSeenAt: null,
@@ -86,6 +116,42 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
         const { status } = JSON.parse(body) as { status: CallStatusWrite };
         statusWrites.push({ eventId: statusPath[1]!, status, authorization: request.headers.authorization });
         json(200, { eventId: statusPath[1], status, won: true });
+      });
+      return;
+    }
+    const deliveryPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/deliveries$/);
+    if (deliveryPath && request.method === "POST") {
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      request.on("end", () => {
+        const eventId = deliveryPath[1]!;
+        const { outcome } = JSON.parse(body) as DeliveryReport;
+        const authorization = request.headers.authorization;
+        if (refusals.remaining > 0) {
+          refusals.remaining -= 1;
+          deliveryWrites.push({ eventId, outcome, authorization, answeredWith: 503 });
+          return json(503, { error: { code: "unavailable", message: "Try again later." } });
+        }
+        deliveryWrites.push({ eventId, outcome, authorization, answeredWith: 200 });
+        // Recorded once, at its first time: a repeat answers the recorded one and sends nothing new.
+        const known = deliveries.find((entry) => entry.eventId === eventId && entry.outcome === outcome);
+        if (known) return json(200, known);
+        deliverySeq += 1;
+        const recorded: CallDelivery = {
+          seq: deliverySeq,
+          eventId,
+          deviceId: credentials.deviceId,
+          deviceName: DEVICE_NAME,
+          outcome,
+          at: new Date().toISOString(),
+        };
+        deliveries.push(recorded);
+        json(200, recorded);
+        streams
+          .at(-1)
+          ?.write(`id: ${deliverySeq}\nevent: call-delivery\ndata: ${JSON.stringify(recorded)}\n\n`);
       });
       return;
     }
@@ -137,6 +203,14 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     credentials,
     statusWrites,
     replies,
+    deliveryWrites,
+    deliveries,
+    get deliveryRefusals() {
+      return refusals.remaining;
+    },
+    set deliveryRefusals(count) {
+      refusals.remaining = count;
+    },
     get replyOutcome() {
       return outcome.current;
     },

@@ -226,7 +226,10 @@ describe("call lifecycle: missed", () => {
     phone.receive({ eventId: "e1" });
     phone.dispatch({ type: "answer", eventId: "e1" });
     expect(phone.state("e1")).toBe("in-call");
-    expect(phone.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "answered" }]);
+    expect(phone.takeEffects()).toEqual([
+      { type: "write-status", eventId: "e1", status: "answered" },
+      { type: "report-delivery", eventId: "e1", outcome: "opened" },
+    ]);
   });
 
   it("missed -> acknowledged by acknowledge-all on the current tab's missed calls, told to the relay", () => {
@@ -258,7 +261,10 @@ describe("call lifecycle: in call", () => {
     phone.dispatch({ type: "answer", eventId: "e1" });
     expect(phone.state("e1")).toBe("in-call");
     expect(phone.model.answeredIds).toEqual(["e1"]);
-    expect(phone.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "answered" }]);
+    expect(phone.takeEffects()).toEqual([
+      { type: "write-status", eventId: "e1", status: "answered" },
+      { type: "report-delivery", eventId: "e1", outcome: "opened" },
+    ]);
   });
 
   it("in call -> ended on hang-up, written back as ended, and the next queued call rings", () => {
@@ -486,5 +492,56 @@ describe("answered ids", () => {
     expect(phone.model.answeredIds).toHaveLength(ANSWERED_IDS_MAX);
     expect(phone.model.answeredIds.at(-1)).toBe("new");
     expect(phone.model.answeredIds).not.toContain("old-0");
+  });
+});
+
+describe("delivery outcomes this device reports", () => {
+  it("reports shown once, when the ringing screen first shows the call, and keeps it pending in the record", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([{ type: "report-delivery", eventId: "e1", outcome: "shown" }]);
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "pending" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([]);
+  });
+
+  it("reports nothing for a call that is only queued or missed, never shown", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([]);
+    expect(phone.status("e1")?.deliveryReports).toBeUndefined();
+  });
+
+  it("reports opened once per call, even when an interrupted call is answered again after a restart", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    expect(phone.takeEffects()).toContainEqual({ type: "report-delivery", eventId: "e1", outcome: "opened" });
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "pending", opened: "pending" });
+    const restarted = device("device-a", phone.model);
+    restarted.dispatch({ type: "restored" });
+    restarted.dispatch({ type: "answer", eventId: "e1" });
+    expect(restarted.state("e1")).toBe("in-call");
+    expect(restarted.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "answered" }]);
+  });
+
+  it("does not report an outcome the relay already has from this device (a notification shown by the worker)", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    const record = phone.model.records.e1!;
+    const withReport = {
+      ...record,
+      status: { ...record.status, deliveryReports: { shown: "reported" as const } },
+    };
+    const settled = device("device-a", { records: { e1: withReport }, answeredIds: [] });
+    settled.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(settled.takeEffects()).toEqual([]);
+    expect(settled.status("e1")?.shownAt).toBe(T0.toISOString());
   });
 });

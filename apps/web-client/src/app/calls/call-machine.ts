@@ -2,10 +2,12 @@ import {
   ANSWERED_IDS_MAX,
   type CallStatusChange,
   type CallStatusWrite,
+  type DeviceDeliveryOutcome,
   LATE_CALL_THRESHOLD_MS,
   type SealedReportPayload,
 } from "@ringback/protocol";
 import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
+import { withDeliveryReport } from "./call-deliveries.js";
 import { isMoreUrgent, sortCalls } from "./call-order.js";
 import {
   type CallOutcome,
@@ -63,7 +65,8 @@ export type CallAction =
 
 export type CallEffect =
   | { readonly type: "prepare-voice"; readonly eventId: string }
-  | { readonly type: "write-status"; readonly eventId: string; readonly status: CallStatusWrite };
+  | { readonly type: "write-status"; readonly eventId: string; readonly status: CallStatusWrite }
+  | { readonly type: "report-delivery"; readonly eventId: string; readonly outcome: DeviceDeliveryOutcome };
 
 export interface CallTransition {
   readonly model: CallsModel;
@@ -146,6 +149,14 @@ class Draft {
     this.effects.push({ type: "write-status", eventId: record.eventId, status });
   }
 
+  /** This device's delivery outcome, reported to the relay once per call; the record keeps it pending until then. */
+  reportDelivery(record: CallRecord, outcome: DeviceDeliveryOutcome): void {
+    const latest = this.records[record.eventId] ?? record;
+    if (latest.status.deliveryReports?.[outcome] !== undefined) return;
+    this.set(withDeliveryReport(latest, outcome, "pending"));
+    this.effects.push({ type: "report-delivery", eventId: record.eventId, outcome });
+  }
+
   end(record: CallRecord, outcome: CallOutcome): void {
     this.update(record, { state: "ended", outcome, endedAt: this.at });
   }
@@ -195,7 +206,9 @@ function applyAction(draft: Draft, action: CallAction) {
       return onlyIn(draft, action.eventId, ["failed"], (record) => draft.end(record, "ignored"));
     case "ring-shown":
       return onlyIn(draft, action.eventId, ["ringing"], (record) => {
-        if (record.status.shownAt === null) draft.update(record, { shownAt: draft.at });
+        if (record.status.shownAt !== null) return;
+        draft.update(record, { shownAt: draft.at });
+        draft.reportDelivery(record, "shown");
       });
     case "answer":
       return answer(draft, action.eventId);
@@ -298,6 +311,8 @@ function answer(draft: Draft, eventId: string): void {
     draft.update(record, { state: "in-call", answeredAt: draft.at });
     draft.rememberAnswered(eventId);
     draft.writeStatus(record, "answered");
+    // The call screen opens: the relay hears it after the answer, which must not wait for it.
+    draft.reportDelivery(record, "opened");
   });
 }
 

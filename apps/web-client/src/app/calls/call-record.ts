@@ -1,4 +1,11 @@
-import type { CallStatusWrite, ReportSource, SealedReportPayload } from "@ringback/protocol";
+import type {
+  CallDelivery,
+  CallStatusWrite,
+  DeviceDeliveryOutcome,
+  ReportSource,
+  SealedReportPayload,
+} from "@ringback/protocol";
+import { mergeDeliveries, mergeDeliveryReports } from "./call-deliveries.js";
 
 /** The states of the spec's "Call lifecycle in the companion app" table, plus `failed` (voice generation failed). */
 export type CallState =
@@ -46,6 +53,22 @@ export interface ReplyDelivery {
   readonly at: string;
 }
 
+/** How far the call got on one device (`pushed`, `shown`, `opened`), as the relay recorded it. */
+export type DeliveryEntry = Pick<CallDelivery, "deviceId" | "deviceName" | "outcome" | "at">;
+
+/**
+ * This device's report of one of its own outcomes: `pending` until the relay has it (kept across restarts, so a
+ * report that failed is sent again), `reported` once it has, `abandoned` when the relay refused it for good (404: the
+ * call is gone).
+ */
+export type DeliveryReportState = "pending" | "reported" | "abandoned";
+
+/** The device that answered the call, as the relay's `call-status` said. */
+export interface CallAnswer {
+  readonly deviceId: string;
+  readonly at: string;
+}
+
 /**
  * The status fields of a call record: the only fields a later status (from this device, another device or the
  * relay) may change. Everything else in the record is the event itself and what the user said about it.
@@ -63,6 +86,12 @@ export interface CallStatusFields {
   /** The last status this device wrote back, re-reported when the relay pushes the call again. */
   readonly reportedStatus: CallStatusWrite | null;
   readonly replyDeliveries: Readonly<Record<string, ReplyDelivery>>;
+  /** One entry per (device, outcome), at its first time. Absent in records stored before delivery outcomes. */
+  readonly deliveries?: readonly DeliveryEntry[];
+  /** This device's own outcomes and whether the relay has them. Absent as above. */
+  readonly deliveryReports?: Readonly<Partial<Record<DeviceDeliveryOutcome, DeliveryReportState>>>;
+  /** Who answered, when the relay named the device. Absent as above. */
+  readonly answeredBy?: CallAnswer;
 }
 
 /** The issue fields the calls page refreshes through `POST /tracker/issues`. */
@@ -175,12 +204,20 @@ export function withStatus(record: CallRecord, change: Partial<CallStatusFields>
  * conversation, decisions and replies already on the device stay as they are.
  */
 export function mergeLaterStatus(existing: CallRecord, later: CallRecord): CallRecord {
+  const status: CallStatusFields = {
+    ...existing.status,
+    ...later.status,
+    replyDeliveries: { ...existing.status.replyDeliveries, ...later.status.replyDeliveries },
+  };
+  // Delivery entries and report states only ever grow, so neither side's may be lost (absent in older records).
+  const deliveries = mergeDeliveries(existing.status.deliveries, later.status.deliveries);
+  const deliveryReports = mergeDeliveryReports(existing.status.deliveryReports, later.status.deliveryReports);
   return {
     ...existing,
     status: {
-      ...existing.status,
-      ...later.status,
-      replyDeliveries: { ...existing.status.replyDeliveries, ...later.status.replyDeliveries },
+      ...status,
+      ...(deliveries ? { deliveries } : {}),
+      ...(deliveryReports ? { deliveryReports } : {}),
     },
   };
 }

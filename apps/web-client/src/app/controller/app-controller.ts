@@ -1,6 +1,8 @@
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import {
+  type CallStatusChange,
   type CallStatusWrite,
+  type DeviceDeliveryOutcome,
   type IssueRefresh,
   type RelayedEvent,
   type ReplyStatusChange,
@@ -8,6 +10,12 @@ import {
 } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";
 import type { Ringer } from "../audio/ringer.js";
+import {
+  pendingDeliveryReports,
+  withAnswer,
+  withDelivery,
+  withDeliveryReport,
+} from "../calls/call-deliveries.js";
 import {
   type CallAction,
   type CallEffect,
@@ -62,6 +70,7 @@ import { type BriefScript, briefScript, scriptSentences } from "../voice/brief-s
 import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-platform.js";
 import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
 import { DaemonAccess } from "./daemon-access.js";
+import { DeliveryReporter, type DeliveryReportOutcome } from "./delivery-reporter.js";
 import { RingModesController } from "./ring-modes-controller.js";
 import { RingtonesController } from "./ringtones-controller.js";
 import { type StatusWriteOutcome, StatusWriter } from "./status-writer.js";
@@ -149,6 +158,7 @@ export class AppController {
   readonly #prepared = new Map<string, { script: BriefScript; voice: PreparedVoice }>();
   #stream: CallStream | null = null;
   #writer: StatusWriter | null = null;
+  #deliveryReporter: DeliveryReporter | null = null;
   #scheduleTimer: ReturnType<typeof setInterval> | undefined;
   #persisting: Promise<void> = Promise.resolve();
   #ringingId: string | null = null;
@@ -244,6 +254,7 @@ export class AppController {
   stop(): void {
     this.#stream?.close();
     this.#writer?.stop();
+    this.#deliveryReporter?.stop();
     this.#briefLanguage?.stop();
     clearInterval(this.#scheduleTimer);
     this.deps.ringer.stop();
@@ -540,6 +551,7 @@ export class AppController {
     await this.#settings.clearPairing();
     this.#stream = null;
     this.#writer = null;
+    this.#deliveryReporter = null;
     this.#update({ phase: "welcome", pairing: null, notice, pairingLink: null });
   }
 
@@ -579,6 +591,10 @@ export class AppController {
       (eventId, status) => client.writeCallStatus(eventId, status),
       (eventId, status, outcome) => this.#onStatusWritten(eventId, status, outcome),
     );
+    this.#deliveryReporter = new DeliveryReporter(
+      (eventId, outcome) => client.reportDelivery(eventId, outcome),
+      (eventId, outcome, result) => this.#onDeliveryReported(eventId, outcome, result),
+    );
     this.#stream = new CallStream({
       serverUrl: pairing.identity.serverUrl,
       deviceToken: pairing.identity.deviceToken,
@@ -587,15 +603,11 @@ export class AppController {
       handlers: {
         onCall: (event) => this.#onCall(event),
         onReplyStatus: (change) => this.#onReplyStatus(change),
-        onCallStatus: (change) => {
-          this.#dispatch({
-            type: "remote-status",
-            eventId: change.eventId,
-            status: change.status,
-            deviceId: change.deviceId,
-          });
-          this.#closeSettledNotification(change.eventId);
-        },
+        onCallStatus: (change) => this.#onCallStatus(change),
+        onCallDelivery: (delivery) =>
+          this.#changeStatus(delivery.eventId, (record) =>
+            withDelivery(record, delivery, this.#thisDeviceId),
+          ),
         onSynced: ({ resumedFrom, backlogEventIds }) => {
           // Without a resume id the relay sent every call still open: any other open call here ended elsewhere.
           if (resumedFrom === null) this.#dispatch({ type: "pending-calls", eventIds: backlogEventIds });
@@ -603,7 +615,9 @@ export class AppController {
         onLastEventId: (id) => this.#settings.saveLastEventId(id),
         onConnection: (connection) => {
           this.#update({ connection });
-          if (connection === "open") this.#writer?.flush().catch(() => undefined);
+          if (connection !== "open") return;
+          this.#writer?.flush().catch(() => undefined);
+          this.#reportPendingDeliveries();
         },
         onDeviceRemoved: () => {
           this.deviceRemoved("device-removed").catch(() => undefined);
@@ -661,6 +675,18 @@ export class AppController {
     }
   }
 
+  #onCallStatus(change: CallStatusChange): void {
+    this.#dispatch({
+      type: "remote-status",
+      eventId: change.eventId,
+      status: change.status,
+      deviceId: change.deviceId,
+    });
+    // Who answered, for the history's delivery line (own answers too: the relay's time is the one all devices see).
+    this.#changeStatus(change.eventId, (record) => withAnswer(record, change));
+    this.#closeSettledNotification(change.eventId);
+  }
+
   /**
    * The call was answered, rejected, acknowledged, ended or expired (here or on another device): a notification the
    * service worker showed for it while the app was closed goes too. The relay pushes no more once a call is settled,
@@ -678,16 +704,50 @@ export class AppController {
 
   /** A reply's delivery status: merged only into the call's status fields. */
   #setDelivery(eventId: string, replyId: string, delivery: ReplyDelivery): void {
+    this.#changeStatus(eventId, (record) =>
+      withStatus(record, {
+        replyDeliveries: {
+          ...record.status.replyDeliveries,
+          [replyId]: laterDelivery(record.status.replyDeliveries[replyId], delivery),
+        },
+      }),
+    );
+  }
+
+  /** A change of a call's status fields outside the reducer; a call this device has no record of is left alone. */
+  #changeStatus(eventId: string, change: (record: CallRecord) => CallRecord): void {
     const record = this.#view.calls.records[eventId];
     if (!record) return;
-    const merged = laterDelivery(record.status.replyDeliveries[replyId], delivery);
-    const updated = withStatus(record, {
-      replyDeliveries: { ...record.status.replyDeliveries, [replyId]: merged },
-    });
+    const updated = change(record);
+    if (updated === record) return;
     const before = this.#view.calls;
     const calls = { ...before, records: { ...before.records, [eventId]: updated } };
     this.#persist(before, calls);
     this.#update({ calls });
+  }
+
+  get #thisDeviceId(): string {
+    return this.#view.pairing?.identity.deviceId ?? "";
+  }
+
+  /** Outcomes this device has not got to the relay yet (offline, or before a restart) are sent on every connect. */
+  #reportPendingDeliveries(): void {
+    const reports = Object.values(this.#view.calls.records).flatMap((record) =>
+      pendingDeliveryReports(record).map((outcome) => ({ eventId: record.eventId, outcome })),
+    );
+    if (reports.length > 0) this.#deliveryReporter?.reportAll(reports).catch(() => undefined);
+  }
+
+  #onDeliveryReported(eventId: string, outcome: DeviceDeliveryOutcome, result: DeliveryReportOutcome): void {
+    if (result.kind === "device-removed") {
+      this.deviceRemoved("device-removed").catch(() => undefined);
+      return;
+    }
+    this.#changeStatus(eventId, (record) =>
+      result.kind === "reported"
+        ? withDeliveryReport(withDelivery(record, result.delivery, this.#thisDeviceId), outcome, "reported")
+        : withDeliveryReport(record, outcome, "abandoned"),
+    );
   }
 
   /** What the user said about a call: merged into the stored record's content, its status left as stored. */
@@ -768,6 +828,9 @@ export class AppController {
         return;
       case "write-status":
         this.#writer?.enqueue(effect.eventId, effect.status).catch(() => undefined);
+        return;
+      case "report-delivery":
+        this.#deliveryReporter?.report(effect.eventId, effect.outcome).catch(() => undefined);
         return;
     }
   }

@@ -1,4 +1,4 @@
-import type { CallStatusChange, RelayedEvent } from "@ringback/protocol";
+import type { CallDelivery, CallStatusChange, RelayedEvent } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type FakeRelayStream,
@@ -28,6 +28,17 @@ function statusChange(eventId: string, seq: number): CallStatusChange {
   return { seq, eventId, status: "answered", deviceId: "laptop", at: "2026-03-02T10:00:05.000Z" };
 }
 
+function deliveryOf(eventId: string, seq: number): CallDelivery {
+  return {
+    seq,
+    eventId,
+    deviceId: "phone",
+    deviceName: "Phone",
+    outcome: "shown",
+    at: "2026-03-02T10:00:03.000Z",
+  };
+}
+
 function recorder() {
   const log: string[] = [];
   const synced: SyncedContext[] = [];
@@ -40,6 +51,9 @@ function recorder() {
     },
     onCallStatus: (change) => {
       log.push(`status ${change.eventId} ${change.status}`);
+    },
+    onCallDelivery: (delivery) => {
+      log.push(`delivery ${delivery.eventId} ${delivery.deviceName} ${delivery.outcome}`);
     },
     onSynced: (context) => {
       synced.push(context);
@@ -82,6 +96,25 @@ describe("call stream", () => {
     sendSse(first.response, "synced", { seq: 2 }, 2);
     await until(() => synced.length === 1);
     expect(log).toEqual(["call e1", "id 1", "status e1 answered", "id 2", "id 2"]);
+    expect(synced[0]).toEqual({ resumedFrom: null, backlogEventIds: ["e1"] });
+  });
+
+  it("hands call-delivery frames over in stream order, after the call they belong to, keeping their ids", async () => {
+    const { log, synced, handlers } = recorder();
+    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    stream.start();
+    const first = await relay.request(0);
+    openSse(first.response);
+    sendSse(first.response, "call", relayedEvent("e1", 1), 1);
+    sendSse(first.response, "call-delivery", deliveryOf("e1", 2), 2);
+    // Not a delivery outcome: skipped like any frame the page cannot read.
+    sendSse(first.response, "call-delivery", { seq: 3, eventId: "e1", outcome: "rang" }, 3);
+    sendSse(first.response, "synced", { seq: 3 }, 3);
+    await until(() => synced.length === 1);
+    expect(consoleError).toHaveBeenCalledOnce();
+    consoleError.mockRestore();
+    expect(log).toEqual(["call e1", "id 1", "delivery e1 Phone shown", "id 2", "id 3"]);
     expect(synced[0]).toEqual({ resumedFrom: null, backlogEventIds: ["e1"] });
   });
 

@@ -1,4 +1,6 @@
 import {
+  type CallDelivery,
+  CallDelivery as CallDeliverySchema,
   type CallStatusChange,
   CallStatusChange as CallStatusChangeSchema,
   RELAY_SSE_EVENTS,
@@ -32,6 +34,8 @@ export interface SyncedContext {
 export interface CallStreamHandlers {
   onCall(event: RelayedEvent): void | Promise<void>;
   onCallStatus(change: CallStatusChange): void | Promise<void>;
+  /** A call's delivery outcome on one device (replayed on a resume like every other event). */
+  onCallDelivery?(delivery: CallDelivery): void | Promise<void>;
   onReplyStatus?(change: ReplyStatusChange): void | Promise<void>;
   onSynced?(context: SyncedContext): void | Promise<void>;
   /** The SSE id of the last event handled, to keep for a resume after a restart. */
@@ -127,6 +131,11 @@ export class CallStream {
     source.addEventListener(RELAY_SSE_EVENTS.callStatus, (event) =>
       this.#enqueue(event.lastEventId, () =>
         this.#options.handlers.onCallStatus(CallStatusChangeSchema.parse(JSON.parse(event.data))),
+      ),
+    );
+    source.addEventListener(RELAY_SSE_EVENTS.callDelivery, (event) =>
+      this.#enqueue(event.lastEventId, () =>
+        this.#options.handlers.onCallDelivery?.(CallDeliverySchema.parse(JSON.parse(event.data))),
       ),
     );
     source.addEventListener(RELAY_SSE_EVENTS.replyStatus, (event) =>

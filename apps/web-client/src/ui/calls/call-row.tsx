@@ -1,8 +1,9 @@
 import type { CallRecord } from "../../app/calls/call-record.js";
+import { deliverySteps, deliveryTrailText } from "../../app/calls/delivery-trail.js";
 import type { AppController } from "../../app/controller/app-controller.js";
 import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
 import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
-import { formatTime, statusText } from "../shared/format.js";
+import { formatClock, formatTime, statusText } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";
 import { CallConversation } from "./call-conversation.js";
 import { ReplyBox } from "./reply-box.js";
@@ -14,13 +15,18 @@ interface Props {
   readonly language: InterfaceLanguage;
 }
 
-/** One call: time to the second (the issue's update time on hover), caller, first line, and answer or status. */
+/**
+ * One call: time to the second (the issue's update time on hover), caller, first line, answer or status, and how far
+ * it got on each device.
+ */
 export function CallRow({ controller, record, kind, language }: Props) {
   const t = texts(CORE_TEXTS, language);
   const script = controller.script(record);
   const issueUpdated = record.issue?.updatedAt
     ? t.issueUpdated(formatTime(record.issue.updatedAt))
     : undefined;
+  const thisDeviceId = controller.view.pairing?.identity.deviceId ?? null;
+  const trail = deliveryTrailText(deliverySteps(record, thisDeviceId), t, formatClock);
   return (
     <li class={`call-row ${kind}`} data-testid={`${kind}-row`} data-event-id={record.eventId}>
       <time class="time" dateTime={record.occurredAt} title={issueUpdated}>
@@ -41,6 +47,11 @@ export function CallRow({ controller, record, kind, language }: Props) {
         <span class="status" data-testid="history-status">
           {statusText(record, t)}
         </span>
+      )}
+      {trail && (
+        <p class="delivery-trail" data-testid="delivery-trail">
+          {trail}
+        </p>
       )}
       {kind === "history" && (
         <div class="call-detail">

@@ -17,6 +17,18 @@ export function formatTime(iso: string | null): string {
   return Number.isNaN(time) ? iso : TIME_TO_THE_SECOND.format(time);
 }
 
+const CLOCK_TO_THE_SECOND = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+/** A time of day to the second (a step of a call, on the call's own row), in the device's locale and time zone. */
+export function formatClock(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : CLOCK_TO_THE_SECOND.format(time);
+}
+
 const OUTCOME_KEY: Record<CallOutcome, keyof CoreTexts> = {
   answered: "outcomeAnswered",
   "answered-elsewhere": "outcomeAnsweredElsewhere",

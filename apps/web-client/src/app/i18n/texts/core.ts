@@ -122,6 +122,16 @@ export const CORE_TEXTS = defineTexts({
     replyReasonUnreadable: "Failed (the reason could not be decrypted)",
     replyNoComputer: "This call has no computer to reply to.",
     conversation: "Conversation",
+    deliveryPushed: (device: string, time: string) => `pushed to ${device} ${time}`,
+    deliveryShown: (device: string, time: string) => `shown on ${device} ${time}`,
+    deliveryOpened: (device: string, time: string) => `opened on ${device} ${time}`,
+    deliveryAnswered: (device: string, time: string) => `answered on ${device} ${time}`,
+    deliveryThisDevice: "this device",
+    deliveryAnotherDevice: "another device",
+    deliveryTrail: (steps: readonly string[]) => {
+      const line = steps.join(" · ");
+      return line.charAt(0).toUpperCase() + line.slice(1);
+    },
 
     // Errors
     errorInvalidPairingCode: "The pairing code is wrong, already used or expired. Ask for a new one.",
@@ -257,6 +267,13 @@ export const CORE_TEXTS = defineTexts({
     replyReasonUnreadable: "失败（原因无法解密）",
     replyNoComputer: "这个来电没有可回复的电脑。",
     conversation: "对话",
+    deliveryPushed: (device: string, time: string) => `已推送到 ${device} ${time}`,
+    deliveryShown: (device: string, time: string) => `已在 ${device} 上显示 ${time}`,
+    deliveryOpened: (device: string, time: string) => `已在 ${device} 上打开 ${time}`,
+    deliveryAnswered: (device: string, time: string) => `已在 ${device} 上接听 ${time}`,
+    deliveryThisDevice: "本设备",
+    deliveryAnotherDevice: "其他设备",
+    deliveryTrail: (steps: readonly string[]) => steps.join(" · "),
 
     errorInvalidPairingCode: "配对码错误、已使用或已过期。请重新获取。",
     errorRateLimited: "尝试次数过多。请等几分钟再试。",
