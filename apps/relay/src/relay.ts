@@ -10,6 +10,7 @@ import { type RelayCluster, singleInstanceCluster } from "./cluster/relay-cluste
 import { type RelayLog, stderrLog } from "./log.js";
 import { DEFAULT_RELAY_CONFIG, type RelayConfig } from "./relay-config.js";
 import type { RelayEnv } from "./relay-env.js";
+import { recordDelivery } from "./runtime/call-deliveries.js";
 import { clusterHandlers } from "./runtime/cluster-handlers.js";
 import { DaemonLinks } from "./runtime/daemon-links.js";
 import { linkHandlers } from "./runtime/link-messages.js";
@@ -87,6 +88,9 @@ export function createRelay(options: RelayOptions): Relay {
       log,
       keys: pushKeys,
       transport: { subject: config.pushSubject, ...(options.pushAgent ? { agent: options.pushAgent } : {}) },
+      // A push service taking the call's push is the first delivery outcome: recorded and streamed like a report.
+      onPushed: ({ accountId, eventId, deviceId }) =>
+        recordDelivery(runtime, { accountId, eventId, deviceId, outcome: "pushed" }),
     }),
   };
   links.setHandlers(linkHandlers(runtime));

@@ -63,6 +63,12 @@ describe("invariant: the relay stores and logs no plaintext", () => {
     });
     const call = await stream.waitFor("call", (d) => d.eventId === "ev-1");
     expect(await openJson(key, aad.report("ev-1"), call.data.sealed)).toEqual(report);
+    // The phone says it rang: a delivery record (ids, the device's name, the outcome, a time) and its SSE frame.
+    await request("POST", "/v1/calls/ev-1/deliveries", {
+      token: phone.deviceToken,
+      body: { outcome: "shown" },
+    });
+    expect((await stream.waitFor("call-delivery", (d) => d.eventId === "ev-1")).data.outcome).toBe("shown");
 
     // The phone answers, changes a setting through the relay, hangs up and replies.
     await request("POST", "/v1/calls/ev-1/status", {
@@ -126,6 +132,7 @@ describe("invariant: the relay stores and logs no plaintext", () => {
     for (const secret of [...secrets, pairingCode]) expect(relay.stderr, secret).not.toContain(secret);
     expect(relay.stderr.split(claimCode)).toHaveLength(2);
     expect(relay.stderr).toContain("event stored event=ev-1");
+    expect(relay.stderr).toContain(`call shown event=ev-1 device=${phone.deviceId}`);
 
     await relay.stop("SIGTERM");
     scan();

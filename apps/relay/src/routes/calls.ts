@@ -1,6 +1,8 @@
 import {
+  type CallDelivery,
   CallStatusRequest,
   type CallStatusResult,
+  DeliveryReport,
   EventId,
   RELAY_REPLY_BODY_MAX_BYTES,
   RELAY_SMALL_BODY_MAX_BYTES,
@@ -13,12 +15,13 @@ import { requireDevice } from "../http/auth.js";
 import { limitBody } from "../http/body-limit.js";
 import { readJson, readParam } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
+import { recordDelivery } from "../runtime/call-deliveries.js";
 import { settledCall } from "../runtime/push-delivery.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
 import { sendReply } from "../runtime/reply-delivery.js";
 import { sweepExpired } from "../runtime/sweeper.js";
 
-/** `GET /v1/calls/<eventId>`, the status write-back, and replies. */
+/** `GET /v1/calls/<eventId>`, the status write-back, delivery outcomes, and replies. */
 export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
   routes.use("/calls/*", requireDevice(runtime.store, runtime.clock));
@@ -69,6 +72,21 @@ export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
       won: outcome.kind !== "already_ended",
     };
     return c.json(result);
+  });
+
+  routes.post("/calls/:eventId/deliveries", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+    const eventId = readParam(c.req.param("eventId"), EventId, "event id");
+    const body = await readJson(c, DeliveryReport);
+    const device = c.get("device");
+    const outcome = await recordDelivery(runtime, {
+      accountId: device.accountId,
+      eventId,
+      deviceId: device.id,
+      outcome: body.outcome,
+    });
+    if (outcome.kind === "not_found") throw new RingbackError("call_not_found");
+    const delivery: CallDelivery = outcome.kind === "created" ? outcome.entry.delivery : outcome.delivery;
+    return c.json(delivery);
   });
 
   routes.post("/calls/:eventId/replies", limitBody(RELAY_REPLY_BODY_MAX_BYTES), async (c) => {

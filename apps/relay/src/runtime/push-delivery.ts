@@ -5,6 +5,7 @@ import type { RelayLog } from "../log.js";
 import {
   type DuePush,
   PUSH_CLAIM_BATCH_MAX,
+  type PushKey,
   type PushSubscriptionRecord,
   type RelayStore,
   type StreamEntry,
@@ -47,7 +48,8 @@ export function settledCall(entry: StreamEntry & { kind: "call-status" }): Settl
  * Delivers the Web Pushes the store says are due: a new event's first push to every subscribed device (but the
  * computer that sent it), and the repeat of a call still ringing every `repeatSeconds` of the device. Each answer
  * is acted on: 404/410 removes the subscription, 429/5xx/no answer retries with backoff (never sooner than
- * `Retry-After`), any other refusal drops that call's pushes to that device and is logged with its id.
+ * `Retry-After`), any other refusal drops that call's pushes to that device and is logged with its id. A ringing push
+ * the push service accepted is `onPushed` (the relay's `pushed` delivery record).
  */
 export class PushDelivery {
   readonly #store: RelayStore;
@@ -55,6 +57,7 @@ export class PushDelivery {
   readonly #log: RelayLog;
   readonly #keys: PushKeys;
   readonly #transport: PushTransport;
+  readonly #onPushed: (key: PushKey) => Promise<unknown>;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
   readonly #settling = new Set<Promise<void>>();
@@ -65,12 +68,15 @@ export class PushDelivery {
     log: RelayLog;
     keys: PushKeys;
     transport: PushTransport;
+    /** A push service accepted (2xx) a ringing push of the call for the device; not called for `call-settled`. */
+    onPushed: (key: PushKey) => Promise<unknown>;
   }) {
     this.#store = options.store;
     this.#clock = options.clock;
     this.#log = options.log;
     this.#keys = options.keys;
     this.#transport = options.transport;
+    this.#onPushed = options.onPushed;
   }
 
   /** Sends every push due now; resolves once each has its answer and the answer is recorded. */
@@ -167,6 +173,9 @@ export class PushDelivery {
           // Only a push that failed before has anything to reset (and a write saved is an fsync saved).
           if (push.failures > 0) await this.#store.settlePush(push, { kind: "sent" });
           this.#log.line(`push sent ${who} attempt=${push.attempt} status=${outcome.status}`);
+          await this.#onPushed(push).catch((error: unknown) =>
+            this.#failed(`recording ${who} pushed`, error),
+          );
           return;
         case "gone":
           await this.#removeGone(push.deviceId, push.subscription.endpoint, who, outcome);

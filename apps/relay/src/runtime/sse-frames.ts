@@ -18,6 +18,8 @@ export function entryFrame(entry: StreamEntry): Uint8Array {
     if (entry.kind === "call") bytes = frame(entry.seq, RELAY_SSE_EVENTS.call, entry.event);
     else if (entry.kind === "call-status")
       bytes = frame(entry.seq, RELAY_SSE_EVENTS.callStatus, entry.change);
+    else if (entry.kind === "call-delivery")
+      bytes = frame(entry.seq, RELAY_SSE_EVENTS.callDelivery, entry.delivery);
     else bytes = frame(entry.seq, RELAY_SSE_EVENTS.replyStatus, entry.change);
     frames.set(entry, bytes);
   }

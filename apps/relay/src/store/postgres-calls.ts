@@ -1,5 +1,7 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
+import { mergeBySeq } from "./delivery-rows.js";
 import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
+import { deliveriesSince, openCallDeliveries } from "./postgres-deliveries.js";
 import { schedulePushes } from "./postgres-push.js";
 import {
   appendStatusEntry,
@@ -145,7 +147,8 @@ export function streamSince(
       LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
       WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq`;
     const entries = rows.map(toStreamEntry).filter((entry): entry is StreamEntry => entry !== null);
-    return { entries, headSeq: await headSeq(tx, accountId) };
+    const deliveries = await deliveriesSince(tx, accountId, afterSeq);
+    return { entries: mergeBySeq(entries, deliveries), headSeq: await headSeq(tx, accountId) };
   });
 }
 
@@ -157,7 +160,8 @@ export function pendingCalls(pg: PostgresDatabase, accountId: string): Promise<S
       const event = toRelayedEvent(row);
       return { kind: "call", accountId, seq: event.seq, event };
     });
-    return { entries, headSeq: await headSeq(tx, accountId) };
+    const deliveries = await openCallDeliveries(tx, accountId);
+    return { entries: mergeBySeq(entries, deliveries), headSeq: await headSeq(tx, accountId) };
   });
 }
 

@@ -139,6 +139,24 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
       CREATE INDEX push_deliveries_by_device ON push_deliveries(device_id);
     `,
   },
+  {
+    // Delivery outcomes: once per (call, device, outcome), each with its seq; they go when the call's row goes.
+    version: 3,
+    sql: `
+      CREATE TABLE call_deliveries (
+        account_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        device_name TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, event_id, device_id, outcome),
+        FOREIGN KEY (account_id, event_id) REFERENCES events(account_id, event_id) ON DELETE CASCADE
+      );
+      CREATE UNIQUE INDEX call_deliveries_by_seq ON call_deliveries(account_id, seq);
+    `,
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

@@ -1,6 +1,7 @@
 import * as accounts from "./postgres-accounts.js";
 import * as calls from "./postgres-calls.js";
 import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
+import * as deliveries from "./postgres-deliveries.js";
 import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
 import * as push from "./postgres-push.js";
 import * as replies from "./postgres-replies.js";
@@ -56,6 +57,8 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     setCallStatus: (input) => calls.setCallStatus(pg, input),
     streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),
     pendingCalls: (accountId) => calls.pendingCalls(pg, accountId),
+
+    recordDelivery: (input) => deliveries.recordDelivery(pg, input),
 
     enqueueReply: (input) => replies.enqueueReply(pg, input),
     queuedReplies: (deviceId) => replies.queuedReplies(sql, deviceId),

@@ -1,5 +1,7 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
+import { mergeBySeq } from "./delivery-rows.js";
 import { integer, type SqliteDatabase, text, textOrNull } from "./sqlite-database.js";
+import { deliveriesSince, openCallDeliveries } from "./sqlite-deliveries.js";
 import { schedulePushes } from "./sqlite-push.js";
 import {
   appendStatusEntry,
@@ -154,7 +156,10 @@ export function streamSince(db: SqliteDatabase, accountId: string, afterSeq: num
       afterSeq,
     );
     const entries = rows.map(toStreamEntry).filter((entry): entry is StreamEntry => entry !== null);
-    return { entries, headSeq: headSeq(db, accountId) };
+    return {
+      entries: mergeBySeq(entries, deliveriesSince(db, accountId, afterSeq)),
+      headSeq: headSeq(db, accountId),
+    };
   });
 }
 
@@ -169,7 +174,10 @@ export function pendingCalls(db: SqliteDatabase, accountId: string): StreamSnaps
       const event = toRelayedEvent(row);
       return { kind: "call", accountId, seq: event.seq, event };
     });
-    return { entries, headSeq: headSeq(db, accountId) };
+    return {
+      entries: mergeBySeq(entries, openCallDeliveries(db, accountId)),
+      headSeq: headSeq(db, accountId),
+    };
   });
 }
 

@@ -113,6 +113,24 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       CREATE INDEX push_deliveries_by_device ON push_deliveries(device_id);
     `,
   },
+  {
+    // Delivery outcomes: once per (call, device, outcome), each with its seq; they go when the call's row goes.
+    version: 3,
+    sql: `
+      CREATE TABLE call_deliveries (
+        account_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        device_name TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, event_id, device_id, outcome),
+        FOREIGN KEY (account_id, event_id) REFERENCES events(account_id, event_id) ON DELETE CASCADE
+      ) WITHOUT ROWID;
+      CREATE UNIQUE INDEX call_deliveries_by_seq ON call_deliveries(account_id, seq);
+    `,
+  },
 ];
 
 /** Brings the database to the latest version; returns that version. */

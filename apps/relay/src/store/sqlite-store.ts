@@ -4,6 +4,7 @@ import { isFinalCallStatus } from "@ringback/protocol";
 import * as accounts from "./sqlite-accounts.js";
 import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
+import * as deliveries from "./sqlite-deliveries.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
 import * as replies from "./sqlite-replies.js";
@@ -66,6 +67,8 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     },
     streamSince: async (accountId, afterSeq) => calls.streamSince(db, accountId, afterSeq),
     pendingCalls: async (accountId) => calls.pendingCalls(db, accountId),
+
+    recordDelivery: async (input) => deliveries.recordDelivery(db, input),
 
     enqueueReply: async (input) => replies.enqueueReply(db, input),
     queuedReplies: async (deviceId) => replies.queuedReplies(db, deviceId),

@@ -1,6 +1,7 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+import { describeDeliveryStoreContract } from "./store-contract-deliveries.js";
 import { describePushStoreContract } from "./store-contract-push.js";
 
 const MINUTE_MS = 60_000;
@@ -481,4 +482,5 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
     });
   });
   describePushStoreContract(name, makeStore);
+  describeDeliveryStoreContract(name, makeStore);
 }

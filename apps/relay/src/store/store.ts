@@ -1,7 +1,9 @@
 import type {
+  CallDelivery,
   CallStatus,
   CallStatusChange,
   CallStatusWrite,
+  DeliveryOutcome,
   DeviceKind,
   RelayedEvent,
   RelayStoreKind,
@@ -46,6 +48,12 @@ export type StreamEntry =
       readonly accountId: string;
       readonly seq: number;
       readonly change: CallStatusChange;
+    }
+  | {
+      readonly kind: "call-delivery";
+      readonly accountId: string;
+      readonly seq: number;
+      readonly delivery: CallDelivery;
     }
   | {
       readonly kind: "reply-status";
@@ -103,6 +111,23 @@ export type CallStatusOutcome =
   | { readonly kind: "already_answered"; readonly status: CallStatus }
   /** The call had already ended another way; a closing write from this device changes nothing. */
   | { readonly kind: "already_ended"; readonly status: CallStatus }
+  | { readonly kind: "not_found" };
+
+/** How far a call got on one device, at `now`; the device's name is read from the store as it is now. */
+export interface NewDelivery {
+  readonly accountId: string;
+  readonly eventId: string;
+  readonly deviceId: string;
+  readonly outcome: DeliveryOutcome;
+  readonly now: number;
+}
+
+export type RecordDeliveryOutcome =
+  /** The first record of this outcome for this call and device: the entry goes on the stream. */
+  | { readonly kind: "created"; readonly entry: StreamEntry & { kind: "call-delivery" } }
+  /** Already recorded: the first record, unchanged (no new seq). */
+  | { readonly kind: "repeat"; readonly delivery: CallDelivery }
+  /** No such call in the account (or the device is not the account's). */
   | { readonly kind: "not_found" };
 
 export interface NewReply {
@@ -272,8 +297,16 @@ export interface RelayStore {
   setCallStatus(input: CallStatusInput): Promise<CallStatusOutcome>;
   /** Every entry after `afterSeq`; calls whose ciphertext was erased are left out (their status change is in). */
   streamSince(accountId: string, afterSeq: number): Promise<StreamSnapshot>;
-  /** Every call not yet ended or expired, as `call` entries. */
+  /** Every call not yet ended or expired, as `call` entries, with their `call-delivery` entries, in seq order. */
   pendingCalls(accountId: string): Promise<StreamSnapshot>;
+
+  // Delivery outcomes.
+  /**
+   * Records how far a call (open or ended, while its row is kept) got on a device: once per (call, device,
+   * outcome), at its first time, with the account's next seq. A unique constraint decides between processes.
+   * The records go when the call's row is pruned.
+   */
+  recordDelivery(input: NewDelivery): Promise<RecordDeliveryOutcome>;
 
   // Replies.
   enqueueReply(input: NewReply): Promise<EnqueueReplyOutcome>;

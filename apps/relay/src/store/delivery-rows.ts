@@ -1,0 +1,38 @@
+import { type CallDelivery, DeliveryOutcome } from "@ringback/protocol";
+import { integer, text } from "./columns.js";
+import type { Row } from "./row-records.js";
+import type { StreamEntry } from "./store.js";
+
+type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
+
+/** The `call_deliveries` columns `toDeliveryEntry` reads, named `d` in a query. */
+export const DELIVERY_COLUMNS =
+  "d.account_id, d.event_id, d.device_id, d.device_name, d.outcome, d.seq, d.at";
+
+export function toCallDelivery(row: Row): CallDelivery {
+  return {
+    seq: integer(row.seq),
+    eventId: text(row.event_id),
+    deviceId: text(row.device_id),
+    deviceName: text(row.device_name),
+    outcome: DeliveryOutcome.parse(row.outcome),
+    at: new Date(integer(row.at)).toISOString(),
+  };
+}
+
+export function toDeliveryEntry(row: Row): DeliveryEntry {
+  const delivery = toCallDelivery(row);
+  return { kind: "call-delivery", accountId: text(row.account_id), seq: delivery.seq, delivery };
+}
+
+/**
+ * Delivery records live in their own table (so they go with their call's row), not in `stream_entries`: a stream
+ * read takes both, each in seq order, and interleaves them.
+ */
+export function mergeBySeq(
+  entries: readonly StreamEntry[],
+  deliveries: readonly DeliveryEntry[],
+): StreamEntry[] {
+  if (deliveries.length === 0) return [...entries];
+  return [...entries, ...deliveries].sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,86 @@
+import type { CallDelivery } from "@ringback/protocol";
+import { DELIVERY_COLUMNS, toCallDelivery, toDeliveryEntry } from "./delivery-rows.js";
+import { type SqliteDatabase, text } from "./sqlite-database.js";
+import { nextSeq } from "./sqlite-rows.js";
+import type { NewDelivery, RecordDeliveryOutcome, StreamEntry } from "./store.js";
+
+type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
+
+export function recordDelivery(db: SqliteDatabase, input: NewDelivery): RecordDeliveryOutcome {
+  // A plain read first: a repeat (every push of a call after its first) never takes the write lock.
+  const known = findDelivery(db, input);
+  if (known) return { kind: "repeat", delivery: known };
+  return db.transaction(() => {
+    const existing = findDelivery(db, input);
+    if (existing) return { kind: "repeat", delivery: existing };
+    const call = db.get(
+      "SELECT 1 AS found FROM events WHERE account_id = ? AND event_id = ?",
+      input.accountId,
+      input.eventId,
+    );
+    const device = db.get(
+      "SELECT name FROM devices WHERE id = ? AND account_id = ?",
+      input.deviceId,
+      input.accountId,
+    );
+    if (!call || !device) return { kind: "not_found" };
+    const seq = nextSeq(db, input.accountId);
+    const deviceName = text(device.name);
+    // The primary key refuses a second record of the same outcome, whichever process writes it.
+    db.run(
+      `INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq, device_name, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      input.accountId,
+      input.eventId,
+      input.deviceId,
+      input.outcome,
+      seq,
+      deviceName,
+      input.now,
+    );
+    const delivery: CallDelivery = {
+      seq,
+      eventId: input.eventId,
+      deviceId: input.deviceId,
+      deviceName,
+      outcome: input.outcome,
+      at: new Date(input.now).toISOString(),
+    };
+    return { kind: "created", entry: { kind: "call-delivery", accountId: input.accountId, seq, delivery } };
+  });
+}
+
+/** The account's delivery records after `afterSeq`, in seq order; call inside the stream read's snapshot. */
+export function deliveriesSince(db: SqliteDatabase, accountId: string, afterSeq: number): DeliveryEntry[] {
+  return db
+    .all(
+      `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d WHERE d.account_id = ? AND d.seq > ? ORDER BY d.seq`,
+      accountId,
+      afterSeq,
+    )
+    .map(toDeliveryEntry);
+}
+
+/** The delivery records of the account's open calls, in seq order; call inside the stream read's snapshot. */
+export function openCallDeliveries(db: SqliteDatabase, accountId: string): DeliveryEntry[] {
+  return db
+    .all(
+      `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
+       JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
+       WHERE d.account_id = ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY d.seq`,
+      accountId,
+    )
+    .map(toDeliveryEntry);
+}
+
+function findDelivery(db: SqliteDatabase, input: NewDelivery): CallDelivery | null {
+  const row = db.get(
+    `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
+     WHERE d.account_id = ? AND d.event_id = ? AND d.device_id = ? AND d.outcome = ?`,
+    input.accountId,
+    input.eventId,
+    input.deviceId,
+    input.outcome,
+  );
+  return row ? toCallDelivery(row) : null;
+}

@@ -1,0 +1,51 @@
+import { RELAY_SSE_EVENTS } from "@ringback/protocol";
+import type { ReceivedEvent } from "./sse-client.js";
+
+/**
+ * Connects to `GET /v1/stream` once, with `Last-Event-ID` in the header when given (what a reconnecting
+ * EventSource sends), reads the frames up to and including `synced`, and disconnects.
+ */
+export async function readBacklog(
+  baseUrl: string,
+  token: string,
+  lastEventId?: number,
+): Promise<ReceivedEvent[]> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (lastEventId !== undefined) headers["Last-Event-ID"] = String(lastEventId);
+  const abort = new AbortController();
+  const response = await fetch(new URL("/v1/stream", baseUrl), { headers, signal: abort.signal });
+  if (response.status !== 200 || !response.body) throw new Error(`stream refused: ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const events: ReceivedEvent[] = [];
+  let text = "";
+  try {
+    while (events.at(-1)?.type !== RELAY_SSE_EVENTS.synced) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("The stream ended before its backlog was complete.");
+      text += decoder.decode(value, { stream: true });
+      let end = text.indexOf("\n\n");
+      while (end >= 0) {
+        const event = parseFrame(text.slice(0, end));
+        if (event) events.push(event);
+        text = text.slice(end + 2);
+        end = text.indexOf("\n\n");
+      }
+    }
+  } finally {
+    abort.abort();
+  }
+  return events;
+}
+
+/** One SSE frame with an `event:` line; null for `retry:` hints and comments. */
+function parseFrame(frame: string): ReceivedEvent | null {
+  const fields = new Map<string, string>();
+  for (const line of frame.split("\n")) {
+    const colon = line.indexOf(": ");
+    if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
+  }
+  const type = fields.get("event");
+  if (type === undefined) return null;
+  return { type, id: fields.get("id") ?? "", data: JSON.parse(fields.get("data") ?? "null") };
+}
