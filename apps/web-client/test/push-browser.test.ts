@@ -1,6 +1,6 @@
 import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
 import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
-import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
 import {
@@ -8,7 +8,9 @@ import {
   INTERFACE_LANGUAGE_KEY,
   LAST_EVENT_ID_KEY,
   RING_MODES_KEY,
+  SET_ASIDE_IDS_KEY,
 } from "../src/shared/storage-keys.js";
+import { RING_VIBRATION_PATTERN_MS } from "../src/sw/call-notification.js";
 import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
@@ -29,6 +31,14 @@ interface ShownNotification {
   readonly title: string;
   readonly body: string;
   readonly tag: string;
+}
+
+/** What Chromium shows of a call's notification besides its text (the WebWorker types leave some out). */
+interface NotificationDetails extends ShownNotification {
+  readonly silent: boolean | null;
+  readonly requireInteraction: boolean;
+  readonly actions: { action: string; title: string }[];
+  readonly vibrate: number[];
 }
 
 describe("the service worker rings a pushed call in Chromium", () => {
@@ -123,6 +133,92 @@ describe("the service worker rings a pushed call in Chromium", () => {
       attempt: 1,
     };
   }
+
+  /** The notifications of one call, with their actions, vibration and ringing flags. */
+  const callNotifications = (eventId: string) =>
+    page.evaluate(async (tag) => {
+      const registration = await navigator.serviceWorker.ready;
+      return (await registration.getNotifications({ tag })).map((shown): NotificationDetails => {
+        const extra = shown as unknown as {
+          actions: readonly { action: string; title: string }[];
+          vibrate: readonly number[];
+        };
+        return {
+          title: shown.title,
+          body: shown.body,
+          tag: shown.tag,
+          silent: shown.silent,
+          requireInteraction: shown.requireInteraction,
+          actions: extra.actions.map(({ action, title }) => ({ action, title })),
+          vibrate: [...extra.vibrate],
+        };
+      });
+    }, `ringback-call-${eventId}`);
+
+  /** A call the relay holds, sealed with the account's key; `projectName` makes it a tracker call of that project. */
+  async function pendingCall(
+    eventId: string,
+    seq: number,
+    brief: { title: string; spoken: string },
+    projectName?: string,
+  ): Promise<RelayedEvent> {
+    const key = await deriveKeyFromPassphrase(PHRASE);
+    const occurredAt = new Date().toISOString();
+    const payload = payloadFor({ eventId, occurredAt, brief, projectName });
+    const call: RelayedEvent = {
+      seq,
+      eventId,
+      source: payload.report.source,
+      occurredAt,
+      receivedAt: occurredAt,
+      taskId: null,
+      fromDeviceId: "dev_computer",
+      sealed: await sealJson(key, aad.report(eventId), payload),
+      status: "pending",
+    };
+    relay.calls.set(eventId, call);
+    return call;
+  }
+
+  /** The app's service worker as it runs now (a worker stopped meanwhile runs again for a push). */
+  async function runningWorker(): Promise<Worker> {
+    const running = context.serviceWorkers().find((worker) => worker.url().startsWith(relay.origin));
+    return running ?? context.waitForEvent("serviceworker");
+  }
+
+  /**
+   * A click on a call's notification (`action`: "answer", "later", or "" for the notification itself), dispatched
+   * in the worker as the browser would. Resolves once what the worker waits for settled: the reasons of what failed.
+   */
+  async function clickNotification(eventId: string, action: string): Promise<string[]> {
+    const worker = await runningWorker();
+    return worker.evaluate(
+      async ({ tag, action }) => {
+        const scope = self as unknown as {
+          registration: ServiceWorkerRegistration;
+          NotificationEvent: new (
+            type: string,
+            init: { notification: Notification; action: string },
+          ) => Event;
+        };
+        const [notification] = await scope.registration.getNotifications({ tag });
+        if (!notification) throw new Error(`no notification ${tag} to click`);
+        const event = new scope.NotificationEvent("notificationclick", { notification, action });
+        // Chromium refuses waitUntil on an event a script made: the test collects what the worker waits for.
+        const waited: Promise<unknown>[] = [];
+        Object.defineProperty(event, "waitUntil", {
+          value: (promise: Promise<unknown>) => waited.push(promise),
+        });
+        self.dispatchEvent(event);
+        const settled = await Promise.allSettled(waited);
+        return settled.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
+      },
+      { tag: `ringback-call-${eventId}`, action },
+    );
+  }
+
+  const deliveriesOf = (eventId: string) =>
+    relay.deliveries.filter((delivery) => delivery.eventId === eventId);
 
   it("fetches the sealed call with the device's token, opens it with the key in IndexedDB, and shows the brief's first sentence", async () => {
     const key = await deriveKeyFromPassphrase(PHRASE);
@@ -257,6 +353,13 @@ describe("the service worker rings a pushed call in Chromium", () => {
       silent: true,
       requireInteraction: false,
     });
+    // Neither answered from the notice nor felt: no actions, no vibration. It was shown all the same.
+    expect(await callNotifications("e-quiet")).toMatchObject([{ actions: [], vibrate: [] }]);
+    await expect
+      .poll(() => deliveriesOf("e-quiet"), { timeout: 20_000 })
+      .toEqual([
+        { eventId: "e-quiet", outcome: "shown", authorization: `Bearer ${relay.credentials.deviceToken}` },
+      ]);
     expect(await deviceValue(callRecordKey("e-quiet"))).toMatchObject({
       status: { state: "missed", missedReason: "outside-ringing-period" },
     });
@@ -317,6 +420,106 @@ describe("the service worker rings a pushed call in Chromium", () => {
       await deviceValue(RING_MODES_KEY, []);
       relay.calls.delete("e-quiet-zh");
     }
+  });
+
+  it("rings a tracker call under its project, with Answer, Later and a vibration, and tells the relay it was shown", async () => {
+    await pendingCall(
+      "e-ring",
+      9,
+      { title: "Invoice export", spoken: "The invoice export is twice as fast. Tests pass." },
+      "Billing",
+    );
+    await deliver({ ...message("e-ring"), seq: 9 });
+    await expect
+      .poll(() => callNotifications("e-ring"), { timeout: 20_000 })
+      .toEqual([
+        {
+          title: "Billing · Invoice export",
+          body: "The invoice export is twice as fast.",
+          tag: "ringback-call-e-ring",
+          silent: false,
+          requireInteraction: true,
+          actions: [
+            { action: "answer", title: "Answer" },
+            { action: "later", title: "Later" },
+          ],
+          vibrate: [...RING_VIBRATION_PATTERN_MS],
+        },
+      ]);
+    await expect
+      .poll(() => deliveriesOf("e-ring"), { timeout: 20_000 })
+      .toEqual([
+        { eventId: "e-ring", outcome: "shown", authorization: `Bearer ${relay.credentials.deviceToken}` },
+      ]);
+  });
+
+  it("Answer closes the notification, hands the call to the open app, and tells the relay it was opened", async () => {
+    await page.evaluate(() => {
+      const opened: unknown[] = [];
+      (window as unknown as { openedByWorker: unknown[] }).openedByWorker = opened;
+      navigator.serviceWorker.addEventListener("message", (event) => opened.push(event.data));
+    });
+    // The only failure allowed: a click a script made may not bring the window forward.
+    const failures = await clickNotification("e-ring", "answer");
+    expect(
+      failures.every((failure) => failure.includes("focus")),
+      failures.join("; "),
+    ).toBe(true);
+    expect(await callNotifications("e-ring")).toEqual([]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { openedByWorker: unknown[] }).openedByWorker))
+      .toEqual([{ type: "ringback-open-call", eventId: "e-ring" }]);
+    await expect
+      .poll(() => deliveriesOf("e-ring").map((delivery) => delivery.outcome), { timeout: 20_000 })
+      .toEqual(["shown", "opened"]);
+    relay.calls.delete("e-ring");
+  });
+
+  it("Later closes the notification and stops the call ringing here, telling the relay nothing", async () => {
+    await pendingCall(
+      "e-later",
+      10,
+      { title: "Cache warm-up", spoken: "The cache now warms up at start. Nothing failed." },
+      "Platform",
+    );
+    await deliver({ ...message("e-later"), seq: 10 });
+    await expect
+      .poll(async () => (await callNotifications("e-later")).map((shown) => shown.requireInteraction), {
+        timeout: 20_000,
+      })
+      .toEqual([true]);
+    await expect.poll(() => deliveriesOf("e-later").length, { timeout: 20_000 }).toBe(1);
+    const requestsBefore = relay.requests.length;
+
+    expect(await clickNotification("e-later", "later")).toEqual([]);
+    expect(await callNotifications("e-later")).toEqual([]);
+    expect(await deviceValue(callRecordKey("e-later"))).toMatchObject({
+      status: { state: "missed", missedReason: "interrupted" },
+    });
+    expect(await deviceValue(SET_ASIDE_IDS_KEY)).toEqual(["e-later"]);
+    // It read the call to store it as missed; no status, no delivery outcome: the other devices keep ringing.
+    const aboutTheCall = relay.requests
+      .slice(requestsBefore)
+      .filter((request) => request.path.startsWith("/v1/calls/e-later"));
+    expect(aboutTheCall).toEqual([{ method: "GET", path: "/v1/calls/e-later" }]);
+
+    // The relay pushes the call again, still ringing elsewhere: here it is a silent missed call.
+    await deliver({ ...message("e-later"), seq: 10, attempt: 2 });
+    await expect
+      .poll(() => callNotifications("e-later"), { timeout: 20_000 })
+      .toEqual([
+        {
+          title: "Missed call: Platform · Cache warm-up",
+          body: "The cache now warms up at start.",
+          tag: "ringback-call-e-later",
+          silent: true,
+          requireInteraction: false,
+          actions: [],
+          vibrate: [],
+        },
+      ]);
+    expect(relay.requests.some((request) => request.path === "/v1/calls/e-later/status")).toBe(false);
+    relay.calls.delete("e-later");
   });
 
   it("offers the setting, off until this browser subscribes", async () => {

@@ -1,23 +1,48 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DeviceCredentials, RelayedEvent } from "@ringback/protocol";
+import {
+  type CallDelivery,
+  DeliveryReport,
+  type DeviceCredentials,
+  type DeviceDeliveryOutcome,
+  type RelayedEvent,
+} from "@ringback/protocol";
 import { serveBuiltApp } from "./serve-built-app.js";
+import { readBody } from "./stand-in-computer.js";
+
+export interface RelayRequest {
+  readonly method: string;
+  readonly path: string;
+}
 
 export interface CallRead {
   readonly eventId: string;
   readonly authorization: string | undefined;
 }
 
+/** A delivery outcome a device reported (`POST /v1/calls/<eventId>/deliveries`) for a call the relay has. */
+export interface DeliveryPost {
+  readonly eventId: string;
+  readonly outcome: DeviceDeliveryOutcome;
+  readonly authorization: string | undefined;
+}
+
 /**
  * Serves the built app (dist/) and the relay routes a page and its service worker use around a push: account
  * creation, a stream that replays the calls in `replayed` on every connect and then stays quiet, `GET
- * /v1/calls/<eventId>` from `calls`, and the push routes (nobody subscribed). The real relay's push side is tested in apps/relay; this stand-in lets Chromium run the service worker.
+ * /v1/calls/<eventId>` from `calls`, `POST /v1/calls/<eventId>/deliveries` (recorded in `deliveries`, 404 for a call
+ * not in `calls`, as the relay answers), and the push routes (nobody subscribed). The real relay's push side is
+ * tested in apps/relay; this stand-in lets Chromium run the service worker.
  */
 export interface PushStandInRelay extends AsyncDisposable {
   readonly origin: string;
   readonly credentials: DeviceCredentials;
   readonly calls: Map<string, RelayedEvent>;
   readonly callReads: CallRead[];
+  /** Every request to the relay's routes (`/v1/...`), in order of arrival. */
+  readonly requests: RelayRequest[];
+  /** Every delivery report accepted, in order of arrival (repeats included). */
+  readonly deliveries: DeliveryPost[];
   /** Calls the stream sends (`event: call`) on every connect, before `synced`, as the relay's backlog does. */
   readonly replayed: RelayedEvent[];
   /** How many times a stream was opened. */
@@ -32,11 +57,15 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
     deviceToken: "tok_push_browser_secret",
   };
   const calls = new Map<string, RelayedEvent>();
+  const requests: RelayRequest[] = [];
   const callReads: CallRead[] = [];
+  const deliveries: DeliveryPost[] = [];
   const replayed: RelayedEvent[] = [];
   let streamConnects = 0;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname.startsWith("/v1/"))
+      requests.push({ method: request.method ?? "GET", path: url.pathname });
     const json = (status: number, body: unknown) =>
       response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
     if (url.pathname === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
@@ -72,6 +101,31 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
         ? json(200, call)
         : json(404, { error: { code: "call_not_found", message: "The call has ended." } });
     }
+    const deliveryPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/deliveries$/);
+    if (deliveryPath && request.method === "POST") {
+      const eventId = deliveryPath[1] ?? "";
+      const authorization = request.headers.authorization;
+      readBody(request)
+        .then((text) => {
+          const report = DeliveryReport.safeParse(JSON.parse(text));
+          if (!report.success)
+            return json(400, { error: { code: "invalid_request", message: "Not a delivery report." } });
+          if (!calls.has(eventId))
+            return json(404, { error: { code: "call_not_found", message: "The call has ended." } });
+          deliveries.push({ eventId, outcome: report.data.outcome, authorization });
+          const delivery: CallDelivery = {
+            seq: deliveries.length,
+            eventId,
+            deviceId: credentials.deviceId,
+            deviceName: "Browser",
+            outcome: report.data.outcome,
+            at: new Date().toISOString(),
+          };
+          return json(200, delivery);
+        })
+        .catch(() => json(400, { error: { code: "invalid_request", message: "Not JSON." } }));
+      return;
+    }
     if (url.pathname.startsWith("/v1/"))
       return json(404, { error: { code: "not_found", message: "No such path." } });
     serveBuiltApp(distDirectory, url.pathname, response);
@@ -87,7 +141,9 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
     origin: `http://127.0.0.1:${port}`,
     credentials,
     calls,
+    requests,
     callReads,
+    deliveries,
     replayed,
     streamConnects: () => streamConnects,
     close,

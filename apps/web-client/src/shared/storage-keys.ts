@@ -12,6 +12,8 @@ export function callRecordKey(eventId: string): string {
 
 /** Ids of calls answered on this device. */
 export const ANSWERED_IDS_KEY = "answeredIds";
+/** Ids of calls set aside on this device with "Later" on their notification: a repeat push never rings them here. */
+export const SET_ASIDE_IDS_KEY = "setAsideIds";
 /** Server address and device identity (device token, account id, device id). */
 export const IDENTITY_KEY = "identity";
 /** The end-to-end key (`rbk1_...`). */

@@ -14,7 +14,9 @@ import {
   IDENTITY_KEY,
   INTERFACE_LANGUAGE_KEY,
   RING_MODES_KEY,
+  SET_ASIDE_IDS_KEY,
 } from "../shared/storage-keys.js";
+import { ringingActions } from "./call-notification.js";
 import { pushedCall } from "./push-call.js";
 
 const SERVER = "https://relay.example";
@@ -63,12 +65,17 @@ function relayServing(events: Record<string, RelayedEvent>) {
   return { fetchImpl, requests };
 }
 
-async function relayedEvent(eventId: string, sealedWith = key, brief = {}): Promise<RelayedEvent> {
-  const payload = payloadFor({ eventId, brief });
+async function relayedEvent(
+  eventId: string,
+  sealedWith = key,
+  brief = {},
+  projectName?: string,
+): Promise<RelayedEvent> {
+  const payload = payloadFor({ eventId, brief, projectName });
   return {
     seq: 1,
     eventId,
-    source: "claude-code",
+    source: payload.report.source,
     occurredAt: "2026-03-02T10:00:00.000Z",
     receivedAt: "2026-03-02T10:00:01.000Z",
     taskId: null,
@@ -95,8 +102,63 @@ describe("a pushed call in the service worker", () => {
       title: "Billing refactor",
       body: "Captain, billing is done.",
       tag: "ringback-call-ev1",
+      actions: [
+        { action: "answer", title: "Answer" },
+        { action: "later", title: "Later" },
+      ],
     });
     expect(relay.requests).toEqual([{ url: `${SERVER}/v1/calls/ev1`, authorization: "Bearer token-phone" }]);
+  });
+
+  it("names a tracker call's project before the brief's title, as the calls page names the project", async () => {
+    const store = await pairedStore();
+    const relay = relayServing({
+      ev1: await relayedEvent("ev1", key, { title: "Invoice rounding" }, "Billing"),
+    });
+    expect(await pushedCall(push("ev1"), store, relay.fetchImpl)).toMatchObject({
+      kind: "show",
+      title: "Billing · Invoice rounding",
+    });
+  });
+
+  it("names no project for a local agent's call: its folder is not a project on the calls page either", async () => {
+    const store = await pairedStore();
+    const relay = relayServing({ ev1: await relayedEvent("ev1", key, { title: "Invoice rounding" }) });
+    expect(await pushedCall(push("ev1"), store, relay.fetchImpl)).toMatchObject({
+      title: "Invoice rounding",
+    });
+  });
+
+  it("frames the project and offers the actions in the device's interface language", async () => {
+    const store = await pairedStore();
+    await store.set(INTERFACE_LANGUAGE_KEY, "zh");
+    const relay = relayServing({
+      ev1: await relayedEvent("ev1", key, { title: "Invoice rounding" }, "Billing"),
+    });
+    expect(await pushedCall(push("ev1"), store, relay.fetchImpl, undefined, ["en-US"])).toMatchObject({
+      kind: "show",
+      title: "【Billing】Invoice rounding",
+      actions: [
+        { action: "answer", title: "接听" },
+        { action: "later", title: "稍后" },
+      ],
+    });
+  });
+
+  it("never rings a call set aside here with Later, even without its record, and stores nothing", async () => {
+    const store = await pairedStore();
+    await store.set(SET_ASIDE_IDS_KEY, ["ev1"]);
+    const relay = relayServing({ ev1: await relayedEvent("ev1", key, { title: "Invoice rounding" }) });
+    expect(await pushedCall(push("ev1"), store, relay.fetchImpl)).toMatchObject({
+      kind: "missed",
+      title: "Missed call: Invoice rounding",
+      actions: [],
+    });
+    const offline = (async () => {
+      throw new TypeError("fetch failed");
+    }) as typeof fetch;
+    expect(await pushedCall(push("ev1"), store, offline)).toMatchObject({ kind: "missed", actions: [] });
+    expect(await store.get(callRecordKey("ev1"))).toBeUndefined();
   });
 
   it("uses the report's first sentence when the brief failed", async () => {
@@ -115,6 +177,7 @@ describe("a pushed call in the service worker", () => {
       title: ENGLISH.genericCallTitle,
       body: ENGLISH.genericCallBody,
       tag: "ringback-call-ev1",
+      actions: ringingActions(ENGLISH),
     });
   });
 
@@ -203,6 +266,7 @@ describe("a pushed call in the service worker", () => {
         title: "Missed call: Billing refactor",
         body: "Billing is done.",
         tag: "ringback-call-ev1",
+        actions: [],
       });
       const record = await store.get<CallRecord>(callRecordKey("ev1"));
       expect(record).toMatchObject({
@@ -214,6 +278,18 @@ describe("a pushed call in the service worker", () => {
         status: { state: "missed", missedReason: "outside-ringing-period", shownAt: null },
       });
       expect(record?.payload.brief.title).toBe("Billing refactor");
+    });
+
+    it("names the tracker project in the missed call's title too", async () => {
+      const store = await pairedStore();
+      await store.set(RING_MODES_KEY, [neverRing]);
+      const relay = relayServing({
+        ev1: await relayedEvent("ev1", key, { title: "Nightly export" }, "Data"),
+      });
+      expect(await pushedCall(push("ev1"), store, relay.fetchImpl, () => arrival)).toMatchObject({
+        kind: "missed",
+        title: "Missed call: Data · Nightly export",
+      });
     });
 
     it("keeps a missed call missed on a repeat push once ringing is allowed again, without rewriting it", async () => {
@@ -245,6 +321,7 @@ describe("a pushed call in the service worker", () => {
         title: "Missed call: Ringback",
         body: ENGLISH.genericCallBody,
         tag: "ringback-call-ev1",
+        actions: [],
       });
       expect(await store.get(callRecordKey("ev1"))).toBeUndefined();
     });
@@ -265,6 +342,7 @@ describe("a pushed call in the service worker", () => {
         title: "未接来电：Billing refactor",
         body: "Billing is done.",
         tag: "ringback-call-ev1",
+        actions: [],
       });
     });
 
@@ -280,6 +358,7 @@ describe("a pushed call in the service worker", () => {
         title: "未接来电：Ringback",
         body: "你的智能体已完成工作。打开 Ringback 接听来电。",
         tag: "ringback-call-ev1",
+        actions: [],
       });
     });
 

@@ -1,41 +1,33 @@
 import { PushMessage, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
-import { type CallRecord, newCallRecord, withStatus } from "../app/calls/call-record.js";
+import { type CallRecord, newCallRecord } from "../app/calls/call-record.js";
+import { projectOf } from "../app/calls/calls-page.js";
 import type { NotificationTexts } from "../app/i18n/texts/notifications.js";
 import { OpenCallError, openRelayedEvent } from "../app/relay/open-call.js";
-import { RelayClient } from "../app/relay/relay-client.js";
 import { isRelayError } from "../app/relay/relay-error.js";
 import { readStoredModes } from "../app/ring-schedule/stored-modes.js";
-import { CallRecordsStore, loadAnsweredIds } from "../app/storage/call-records.js";
+import { loadAnsweredIds } from "../app/storage/call-records.js";
 import type { KeyValueStore } from "../app/storage/key-value.js";
 import { LocalSettings } from "../app/storage/local-settings.js";
 import { addressed } from "../app/voice/form-of-address.js";
 import { callNotificationTag } from "../shared/notification-tag.js";
 import { callRecordKey, RING_MODES_KEY } from "../shared/storage-keys.js";
+import { type CallNotice, ringingActions } from "./call-notification.js";
 import { firstSentence } from "./first-sentence.js";
+import { storeMissedCall } from "./missed-call-record.js";
 import { loadNotificationTexts } from "./notification-texts.js";
 import { type PushRing, pushRing } from "./push-ring-decision.js";
 import { settledPush } from "./push-settled.js";
-
-/**
- * How long the worker waits for the relay's copy of the call: a push must end in a notification, so a relay that does
- * not answer in time gets the call rung without its brief rather than not at all.
- */
-export const RELAY_WAIT_MS = 8_000;
+import { loadSetAsideIds } from "./set-aside-ids.js";
+import { RELAY_WAIT_MS, workerRelay } from "./worker-relay.js";
 
 /** What the service worker does with one push. */
 export type PushedCall =
   /**
    * Show this notification (tag: the call's, so the page's own notification of the call is the same one): `show`
-   * rings, `missed` is a silent "Missed call" (the device's ring modes do not allow ringing now, or the device
-   * already holds the call as missed).
+   * rings with "Answer" and "Later", `missed` is a silent "Missed call" without actions (the device's ring modes do
+   * not allow ringing now, or the device already holds the call as missed or set aside with "Later").
    */
-  | {
-      readonly kind: "show" | "missed";
-      readonly eventId: string | null;
-      readonly title: string;
-      readonly body: string;
-      readonly tag: string;
-    }
+  | CallNotice
   /**
    * Nothing to show: the call ended, was answered here, this device already settled it (ended, acknowledged, in a
    * call, failed), the relay says it stopped ringing (a `call-settled` push), or this device is no longer paired.
@@ -46,16 +38,25 @@ export type PushedCall =
       readonly reason: "ended" | "answered-here" | "settled-here" | "settled-elsewhere" | "unpaired";
     };
 
+/** A call notification before the ring modes had their say. */
+interface UnrungNotice {
+  readonly eventId: string | null;
+  readonly title: string;
+  readonly body: string;
+  readonly tag: string;
+}
+
 /**
  * Turns a push into a notification: the push carries only the event id and routing plaintext (`PushMessage`), so
  * the sealed event is fetched from the relay (`GET /v1/calls/<eventId>`) with this device's token and opened with
- * the end-to-end key kept on the device; the notification shows the brief's title and its first sentence. Nothing
- * readable ever passes the push service or the relay. The device's ring modes and its call record decide whether
- * the call rings or arrives as a silent missed call (`pushRing`); a call missed that way is stored as missed. A
- * `call-settled` push shows nothing and settles the call's record (`settledPush`). The notification's own texts
- * (the missed-call title, the generic call when the brief cannot be read) follow the device's interface language,
- * resolved against `preferredLanguages` (the browser's, `navigator.languages`); the brief's are the report language's.
- * The relay gets `relayWaitMs` to answer, its body included.
+ * the end-to-end key kept on the device; the notification shows the brief's title (after the call's tracker project,
+ * named as the calls page names it) and its first sentence. Nothing readable ever passes the push service or the
+ * relay. The device's ring modes and its call record decide whether the call rings or arrives as a silent missed
+ * call (`pushRing`); a call missed that way is stored as missed. A `call-settled` push shows nothing and settles the
+ * call's record (`settledPush`). The notification's own texts (the missed-call title, the generic call when the
+ * brief cannot be read, the actions) follow the device's interface language, resolved against `preferredLanguages`
+ * (the browser's, `navigator.languages`); the brief's are the report language's. The relay gets `relayWaitMs` to
+ * answer, its body included.
  */
 export async function pushedCall(
   data: unknown,
@@ -70,26 +71,24 @@ export async function pushedCall(
   if (message.success && message.data.type === "call-settled") return settledPush(message.data, store, now);
   const texts = await loadNotificationTexts(store, preferredLanguages);
   if (!message.success) {
-    const unknown = callNotice(null, texts.genericCallTitle, texts.genericCallBody);
+    const unknown = unrungNotice(null, texts.genericCallTitle, texts.genericCallBody);
     return asRung(unknown, pushRing(undefined, modes, now()), texts);
   }
   const { eventId } = message.data;
-  const generic = callNotice(eventId, texts.genericCallTitle, texts.genericCallBody);
+  const generic = unrungNotice(eventId, texts.genericCallTitle, texts.genericCallBody);
   const settings = new LocalSettings(store);
   const pairing = await settings.loadPairing();
   if (!pairing) return { kind: "quiet", eventId, reason: "unpaired" };
   if ((await loadAnsweredIds(store)).includes(eventId))
     return { kind: "quiet", eventId, reason: "answered-here" };
   const known = await store.get<CallRecord>(callRecordKey(eventId));
-  const relay = new RelayClient({
-    serverUrl: pairing.identity.serverUrl,
-    deviceToken: pairing.identity.deviceToken,
-    fetch: (input, init) => fetchImpl(input, { ...init, signal: AbortSignal.timeout(relayWaitMs) }),
-  });
+  // Set aside with "Later" but not stored as missed (the relay did not answer then): it stays missed all the same.
+  const knownState =
+    known?.status.state ?? ((await loadSetAsideIds(store)).includes(eventId) ? "missed" : undefined);
   let event: RelayedEvent;
   let payload: SealedReportPayload;
   try {
-    event = await relay.getCall(eventId);
+    event = await workerRelay(pairing.identity, fetchImpl, relayWaitMs).getCall(eventId);
     if (event.status !== "pending") return { kind: "quiet", eventId, reason: "ended" };
     payload = await openRelayedEvent(pairing.key, event);
   } catch (error) {
@@ -97,62 +96,37 @@ export async function pushedCall(
     if (isRelayError(error) && error.isDeviceRemoved) return { kind: "quiet", eventId, reason: "unpaired" };
     // Offline, or sealed with another key: ring anyway (if the ring modes allow), without the brief.
     if (isRelayError(error) || error instanceof OpenCallError)
-      return asRung(generic, pushRing(known?.status.state, modes, now()), texts);
+      return asRung(generic, pushRing(knownState, modes, now()), texts);
     throw error;
   }
   const learnedAt = now();
-  const ring = pushRing(known?.status.state, modes, learnedAt);
+  const ring = pushRing(knownState, modes, learnedAt);
   if (ring.kind === "none") return { kind: "quiet", eventId, reason: "settled-here" };
+  const record = newCallRecord(event, payload, learnedAt);
   const { report, brief } = payload;
   const spoken = brief.spoken.trim() !== "" ? brief.spoken : report.text;
   const address = await settings.loadFormOfAddress();
   const body = firstSentence(addressed(spoken, address, brief.meta.language));
-  const notice = callNotice(
+  const title = brief.title.trim() || texts.genericCallTitle;
+  const project = projectOf(record)?.name;
+  const notice = unrungNotice(
     eventId,
-    brief.title.trim() || texts.genericCallTitle,
+    project ? texts.projectCallTitle(project, title) : title,
     body || texts.genericCallBody,
   );
   if (ring.kind === "missed" && ring.isRecorded) {
     // Storage failing must not cost the notification; the page then applies the ring modes itself on learning it.
-    await recordMissed(store, event, payload, learnedAt).catch(() => undefined);
+    await storeMissedCall(store, record, "outside-ringing-period").catch(() => undefined);
   }
   return asRung(notice, ring, texts);
 }
 
-/** A call notification before the ring modes had their say. */
-function callNotice(eventId: string | null, title: string, body: string) {
+function unrungNotice(eventId: string | null, title: string, body: string): UnrungNotice {
   return { eventId, title, body, tag: callNotificationTag(eventId ?? "unknown") };
 }
 
-function asRung(notice: ReturnType<typeof callNotice>, ring: PushRing, texts: NotificationTexts): PushedCall {
+function asRung(notice: UnrungNotice, ring: PushRing, texts: NotificationTexts): PushedCall {
   if (ring.kind === "none") return { kind: "quiet", eventId: notice.eventId, reason: "settled-here" };
-  if (ring.kind === "ring") return { kind: "show", ...notice };
-  return { kind: "missed", ...notice, title: texts.missedCallTitle(notice.title) };
-}
-
-/**
- * Stores the call as missed ("outside-ringing-period"), as the page's reducer would have: when the page opens, it
- * finds the record and neither admits nor rings the call again, even once ringing is allowed (the spec: it stays
- * missed). Written only when the device had no record of the call.
- */
-async function recordMissed(
-  store: KeyValueStore,
-  event: RelayedEvent,
-  payload: SealedReportPayload,
-  learnedAt: Date,
-): Promise<void> {
-  const routing = {
-    eventId: event.eventId,
-    source: event.source,
-    occurredAt: event.occurredAt,
-    fromDeviceId: event.fromDeviceId,
-  };
-  const record = withStatus(newCallRecord(routing, payload, learnedAt), {
-    state: "missed",
-    missedReason: "outside-ringing-period",
-  });
-  const records = new CallRecordsStore(store);
-  // Loaded first so the at-most-100 rule deletes the oldest records, as the page does.
-  await records.loadAll();
-  await records.save(record);
+  if (ring.kind === "ring") return { kind: "show", ...notice, actions: ringingActions(texts) };
+  return { kind: "missed", ...notice, title: texts.missedCallTitle(notice.title), actions: [] };
 }

@@ -1,8 +1,11 @@
 import { createIdbStore } from "../app/storage/idb-key-value.js";
 import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
+import { callNotificationOptions, clickIntent } from "./call-notification.js";
 import { pushedCall } from "./push-call.js";
 import { renewPushSubscription, workerPush } from "./push-renewal.js";
+import { setCallAside } from "./set-aside-call.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";
+import { reportWorkerDelivery } from "./worker-delivery.js";
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -32,8 +35,9 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
   } catch {
     // Not JSON: shown as a call without its brief.
   }
+  const store = createIdbStore();
   // The notification's own texts follow the interface language; "follow the system" reads the browser's languages.
-  const call = await pushedCall(payload, createIdbStore(), undefined, undefined, self.navigator.languages);
+  const call = await pushedCall(payload, store, undefined, undefined, self.navigator.languages);
   if (call.kind === "quiet") {
     // The call ended (answered here or elsewhere, a `call-settled` push) meanwhile: its earlier notification goes
     // too. Nothing new is shown, as for every push that finds the call over.
@@ -43,18 +47,9 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
     }
     return;
   }
-  // A repeat replaces the call's notification (same tag) and rings again (renotify). A missed call never rings:
-  // silent, no renotify, and it may go away on its own like any missed-call notice.
-  const isRinging = call.kind === "show";
-  const options = {
-    body: call.body,
-    tag: call.tag,
-    renotify: isRinging,
-    silent: !isRinging,
-    requireInteraction: isRinging,
-    data: { eventId: call.eventId },
-  } as NotificationOptions;
-  await self.registration.showNotification(call.title, options);
+  await self.registration.showNotification(call.title, callNotificationOptions(call));
+  // Only once the notification is up, so it never waits for the relay.
+  if (call.eventId) await reportWorkerDelivery(call.eventId, "shown", store);
 }
 
 // The push service replaced or expired the subscription: register a new one, or calls stop ringing while closed.
@@ -64,18 +59,30 @@ self.addEventListener("pushsubscriptionchange", (event) => {
   );
 });
 
-// A click on a ringing call's notification brings the app to the front at the call, where it rings.
+// A click on a call's notification, or "Answer", brings the app to the front at the call, where the page answers
+// it through the relay as if answered there. "Later" only stops it ringing on this device: the relay hears nothing,
+// so the other devices keep ringing.
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  event.waitUntil(focusApp(eventIdOfTag(event.notification.tag)));
+  const eventId = eventIdOfTag(event.notification.tag);
+  const store = createIdbStore();
+  if (clickIntent(event.action) === "set-aside") {
+    if (eventId) event.waitUntil(setCallAside(eventId, store).then(() => undefined));
+    return;
+  }
+  // Both at once: the window must not wait for the relay (a browser lets a worker open one only just after a click).
+  const opening = focusApp(eventId);
+  const reporting = eventId ? reportWorkerDelivery(eventId, "opened", store) : undefined;
+  event.waitUntil(Promise.all([opening, reporting]).then(() => undefined));
 });
 
 async function focusApp(eventId: string | null): Promise<void> {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const open = windows[0];
   if (open) {
-    await open.focus();
+    // Named before the focus: the open app takes the call even when the browser refuses to bring it forward.
     if (eventId) open.postMessage({ type: "ringback-open-call", eventId });
+    await open.focus();
     return;
   }
   const url = new URL(self.registration.scope);

@@ -1,0 +1,87 @@
+import { generateKey } from "@ringback/e2e-crypto";
+import type { CallDelivery } from "@ringback/protocol";
+import { describe, expect, it } from "vitest";
+import { createMemoryStore } from "../app/storage/memory-key-value.js";
+import { E2E_KEY_KEY, IDENTITY_KEY } from "../shared/storage-keys.js";
+import { reportWorkerDelivery } from "./worker-delivery.js";
+
+async function pairedStore() {
+  const store = createMemoryStore();
+  await store.set(IDENTITY_KEY, {
+    serverUrl: "https://relay.example",
+    accountId: "acc_1",
+    deviceId: "dev_phone",
+    deviceToken: "token-phone",
+  });
+  await store.set(E2E_KEY_KEY, generateKey());
+  return store;
+}
+
+interface Posted {
+  readonly url: string;
+  readonly authorization: string | null;
+  readonly body: unknown;
+}
+
+/** The relay's `POST /v1/calls/<eventId>/deliveries` as a fetch, recording what was posted. */
+function relayRecording() {
+  const posted: Posted[] = [];
+  const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    posted.push({
+      url: String(input),
+      authorization: new Headers(init?.headers).get("Authorization"),
+      body: JSON.parse(String(init?.body)),
+    });
+    const delivery: CallDelivery = {
+      seq: 3,
+      eventId: "ev1",
+      deviceId: "dev_phone",
+      deviceName: "Phone",
+      outcome: "shown",
+      at: "2026-03-02T10:00:02.000Z",
+    };
+    return Response.json(delivery);
+  }) as typeof fetch;
+  return { fetchImpl, posted };
+}
+
+describe("the service worker's delivery reports", () => {
+  it("tell the relay the outcome with the device's token", async () => {
+    const relay = relayRecording();
+    expect(await reportWorkerDelivery("ev1", "shown", await pairedStore(), relay.fetchImpl)).toBe(true);
+    expect(relay.posted).toEqual([
+      {
+        url: "https://relay.example/v1/calls/ev1/deliveries",
+        authorization: "Bearer token-phone",
+        body: { outcome: "shown" },
+      },
+    ]);
+  });
+
+  it("swallow a relay that refuses, cannot be reached, or does not answer in time", async () => {
+    const store = await pairedStore();
+    const refusing = (async () =>
+      Response.json({ error: { code: "call_not_found", message: "gone" } }, { status: 404 })) as typeof fetch;
+    expect(await reportWorkerDelivery("ev1", "opened", store, refusing)).toBe(false);
+    const offline = (async () => {
+      throw new TypeError("fetch failed");
+    }) as typeof fetch;
+    expect(await reportWorkerDelivery("ev1", "opened", store, offline)).toBe(false);
+    const signals: AbortSignal[] = [];
+    const silent = ((_input: RequestInfo | URL, init?: RequestInit) => {
+      const signal = init?.signal as AbortSignal;
+      signals.push(signal);
+      return new Promise<Response>((_resolve, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason));
+      });
+    }) as typeof fetch;
+    expect(await reportWorkerDelivery("ev1", "shown", store, silent, 50)).toBe(false);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+  });
+
+  it("send nothing from a device that is not paired", async () => {
+    const relay = relayRecording();
+    expect(await reportWorkerDelivery("ev1", "shown", createMemoryStore(), relay.fetchImpl)).toBe(false);
+    expect(relay.posted).toEqual([]);
+  });
+});
