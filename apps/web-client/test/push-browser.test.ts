@@ -490,11 +490,20 @@ describe("the service worker rings a pushed call in Chromium", () => {
       .toEqual([true]);
     await expect.poll(() => deliveriesOf("e-later").length, { timeout: 20_000 }).toBe(1);
     const requestsBefore = relay.requests.length;
+    await page.evaluate(() => {
+      const told: unknown[] = [];
+      (window as unknown as { toldByWorker: unknown[] }).toldByWorker = told;
+      navigator.serviceWorker.addEventListener("message", (event) => told.push(event.data));
+    });
 
     expect(await clickNotification("e-later", "later")).toEqual([]);
     expect(await callNotifications("e-later")).toEqual([]);
+    // The open app is told, so it stops ringing the call too (and its next save keeps it missed).
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { toldByWorker: unknown[] }).toldByWorker))
+      .toEqual([{ type: "ringback-call-set-aside", eventId: "e-later" }]);
     expect(await deviceValue(callRecordKey("e-later"))).toMatchObject({
-      status: { state: "missed", missedReason: "interrupted" },
+      status: { state: "missed", missedReason: "set-aside" },
     });
     expect(await deviceValue(SET_ASIDE_IDS_KEY)).toEqual(["e-later"]);
     // It read the call to store it as missed; no status, no delivery outcome: the other devices keep ringing.

@@ -67,7 +67,7 @@ self.addEventListener("notificationclick", (event) => {
   const eventId = eventIdOfTag(event.notification.tag);
   const store = createIdbStore();
   if (clickIntent(event.action) === "set-aside") {
-    if (eventId) event.waitUntil(setCallAside(eventId, store).then(() => undefined));
+    if (eventId) event.waitUntil(setCallAside(eventId, store).then(() => tellOpenApp(eventId)));
     return;
   }
   // Both at once: the window must not wait for the relay (a browser lets a worker open one only just after a click).
@@ -75,6 +75,12 @@ self.addEventListener("notificationclick", (event) => {
   const reporting = eventId ? reportWorkerDelivery(eventId, "opened", store) : undefined;
   event.waitUntil(Promise.all([opening, reporting]).then(() => undefined));
 });
+
+/** An open window of the app stops ringing the call too, or its next save would undo the worker's "missed". */
+async function tellOpenApp(eventId: string): Promise<void> {
+  for (const open of await self.clients.matchAll({ type: "window", includeUncontrolled: true }))
+    open.postMessage({ type: "ringback-call-set-aside", eventId });
+}
 
 async function focusApp(eventId: string | null): Promise<void> {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });

@@ -87,7 +87,7 @@ describe("Later on a ringing call's notification", () => {
     expect(record).toMatchObject({
       eventId: "ev1",
       learnedAt: laterAt.toISOString(),
-      status: { state: "missed", missedReason: "interrupted" },
+      status: { state: "missed", missedReason: "set-aside" },
     });
     expect(record?.payload.brief.title).toBe("Invoice rounding");
   });
@@ -116,7 +116,7 @@ describe("Later on a ringing call's notification", () => {
     expect(await setCallAside("ev1", store, relay.fetchImpl)).toBe("missed");
     expect(relay.requests).toEqual([]);
     expect(await store.get(callRecordKey("ev1"))).toEqual(
-      withStatus(ringing, { state: "missed", missedReason: "interrupted" }),
+      withStatus(ringing, { state: "missed", missedReason: "set-aside" }),
     );
   });
 

@@ -18,7 +18,7 @@ export type SetAside = "missed" | "set-aside" | "settled" | "ended" | "unpaired"
 
 /**
  * "Later" on a ringing call's notification: the call stops ringing on this device only. It is stored as missed
- * ("interrupted": rung here and not answered, as after a restart), so its repeat pushes show the silent missed-call
+ * ("set-aside"), so its repeat pushes show the silent missed-call
  * notice (`pushRing`: a missed call stays missed) and the page lists it among the missed calls to answer. Nothing is
  * written to the relay, so the other devices keep ringing. A call the device has no record of is fetched again
  * (`GET /v1/calls/<eventId>`) for its sealed report, within `relayWaitMs`.
@@ -40,7 +40,7 @@ export async function setCallAside(
   try {
     const record = known ?? (await pendingCall(eventId, pairing, fetchImpl, now(), relayWaitMs));
     if (!record) return "ended";
-    await storeMissedCall(store, record, "interrupted");
+    await storeMissedCall(store, record, "set-aside");
     return "missed";
   } catch (error) {
     if (isRelayError(error) && error.status === 404) return "ended";

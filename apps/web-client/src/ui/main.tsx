@@ -46,8 +46,10 @@ if (callToOpen !== null) controller.openCall(callToOpen);
 // A clicked notification while this window was open: the service worker focuses it and names the call.
 navigator.serviceWorker?.addEventListener("message", (event: MessageEvent) => {
   const data = event.data as { type?: unknown; eventId?: unknown } | null;
-  if (data?.type === "ringback-open-call" && typeof data.eventId === "string")
-    controller.openCall(data.eventId);
+  if (typeof data?.eventId !== "string") return;
+  if (data.type === "ringback-open-call") controller.openCall(data.eventId);
+  // "Later" on a notification while this window is open: the worker stored the call missed; so does this page.
+  if (data.type === "ringback-call-set-aside") controller.setCallAside(data.eventId);
 });
 controller.start().catch((error: unknown) => console.error("Ringback could not start.", error));
 registerServiceWorker();

@@ -288,6 +288,20 @@ describe("call lifecycle: in call", () => {
     expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "rejected" });
     expect(phone.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "rejected" }]);
   });
+
+  it("ringing -> missed on Later from the notification, told to nobody; the queued call rings next", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.ring({ eventId: "e2" });
+    phone.takeEffects();
+    phone.dispatch({ type: "set-aside", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "set-aside" });
+    expect(phone.state("e2")).toBe("ringing");
+    expect(phone.takeEffects().filter((effect) => effect.type === "write-status")).toEqual([]);
+    phone.dispatch({ type: "set-aside", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "set-aside" });
+  });
 });
 
 describe("call lifecycle: several devices", () => {

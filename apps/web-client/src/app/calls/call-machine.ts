@@ -16,6 +16,7 @@ import {
   type CallStatusFields,
   isWaiting,
   newCallRecord,
+  WAITING_STATES,
   withStatus,
 } from "./call-record.js";
 
@@ -47,6 +48,7 @@ export type CallAction =
   | { readonly type: "voice-failed"; readonly eventId: string; readonly reason: string }
   | { readonly type: "retry"; readonly eventId: string }
   | { readonly type: "ignore"; readonly eventId: string }
+  | { readonly type: "set-aside"; readonly eventId: string }
   | { readonly type: "ring-shown"; readonly eventId: string }
   | { readonly type: "answer"; readonly eventId: string }
   | { readonly type: "answer-lost"; readonly eventId: string; readonly status: RemoteCallStatus }
@@ -204,6 +206,9 @@ function applyAction(draft: Draft, action: CallAction) {
     case "ignore":
       // Local only: another device whose voice works may still ring for it.
       return onlyIn(draft, action.eventId, ["failed"], (record) => draft.end(record, "ignored"));
+    case "set-aside":
+      // "Later" on the call's notification (the service worker stored it missed): local only, the others ring on.
+      return onlyIn(draft, action.eventId, WAITING_STATES, (record) => draft.miss(record, "set-aside"));
     case "ring-shown":
       return onlyIn(draft, action.eventId, ["ringing"], (record) => {
         if (record.status.shownAt !== null) return;

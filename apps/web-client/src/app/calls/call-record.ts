@@ -39,6 +39,8 @@ export type MissedReason =
   | "learned-late"
   | "ringing-period-ended"
   | "interrupted"
+  /** "Later" on the call's notification: this device stopped ringing; the others rang on. */
+  | "set-aside"
   | "expired";
 
 /**

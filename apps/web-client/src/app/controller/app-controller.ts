@@ -321,6 +321,11 @@ export class AppController {
     this.#followOpenRequest();
   }
 
+  /** "Later" on the call's notification: it stops ringing here and waits among the missed calls. */
+  setCallAside(eventId: string): void {
+    this.#dispatch({ type: "set-aside", eventId });
+  }
+
   ringShown(eventId: string): void {
     this.#dispatch({ type: "ring-shown", eventId });
   }

@@ -46,6 +46,7 @@ const MISSED_KEY: Record<MissedReason, keyof CoreTexts> = {
   "learned-late": "missedLearnedLate",
   "ringing-period-ended": "missedRingingPeriodEnded",
   interrupted: "missedInterrupted",
+  "set-aside": "missedSetAside",
   expired: "missedExpired",
 };
 
