@@ -174,6 +174,30 @@ describe("Web Push rings a device whose app is closed", () => {
     await laptop.waitForNoRinging();
     await laptop.openCalls();
     expect(await laptop.historyStatus(eventId)).toBe(texts.outcomeAnsweredElsewhere);
+    // Every device sees how far the call got on each: the relay's push, each ring, the phone opening and answering.
+    const trail = laptop.page
+      .locator(`[data-testid="history-row"][data-event-id="${eventId}"]`)
+      .getByTestId("delivery-trail");
+    const time = String.raw`\d{1,2}:\d{2}:\d{2}(\s?[AP]M)?`;
+    await expect
+      .poll(
+        async () =>
+          ((await trail.textContent()) ?? "")
+            .split(" · ")
+            .map((step) => step.replace(new RegExp(time), "<t>")),
+        {
+          timeout: UI_WAIT_MS,
+        },
+      )
+      .toEqual(
+        expect.arrayContaining([
+          "Pushed to phone <t>",
+          "shown on phone <t>",
+          "shown on laptop <t>",
+          "opened on phone <t>",
+          "answered on phone <t>",
+        ]),
+      );
 
     await inCall.getByTestId("hang-up-button").click();
     await inCall.waitFor({ state: "detached", timeout: UI_WAIT_MS });
