@@ -9,17 +9,16 @@ import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import {
   ANSWERED_IDS_KEY,
   callRecordKey,
-  E2E_KEY_KEY,
   FORM_OF_ADDRESS_KEY,
-  IDENTITY_KEY,
   INTERFACE_LANGUAGE_KEY,
   RING_MODES_KEY,
   SET_ASIDE_IDS_KEY,
 } from "../shared/storage-keys.js";
 import { ringingActions } from "./call-notification.js";
+import { pairedTestStore, TEST_RELAY_URL } from "./paired-test-store.js";
 import { pushedCall } from "./push-call.js";
 
-const SERVER = "https://relay.example";
+const SERVER = TEST_RELAY_URL;
 const ENGLISH = NOTIFICATION_TEXTS.en;
 const key = generateKey();
 
@@ -38,16 +37,8 @@ function push(eventId: string): PushCallMessage {
   };
 }
 
-async function pairedStore() {
-  const store = createMemoryStore();
-  await store.set(IDENTITY_KEY, {
-    serverUrl: SERVER,
-    accountId: "acc_1",
-    deviceId: "dev_phone",
-    deviceToken: "token-phone",
-  });
-  await store.set(E2E_KEY_KEY, key);
-  return store;
+function pairedStore() {
+  return pairedTestStore(key);
 }
 
 /** The relay's `GET /v1/calls/<eventId>` as a fetch, recording what was asked. */

@@ -1,8 +1,8 @@
-import { generateKey } from "@ringback/e2e-crypto";
 import { describe, expect, it } from "vitest";
 import type { PushBrowser } from "../app/push/push-subscriber.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { E2E_KEY_KEY, IDENTITY_KEY, PUSH_SETTINGS_KEY } from "../shared/storage-keys.js";
+import { PUSH_SETTINGS_KEY } from "../shared/storage-keys.js";
+import { pairedTestStore } from "./paired-test-store.js";
 import { renewPushSubscription } from "./push-renewal.js";
 
 const RELAY_KEY = `B${"A".repeat(86)}`;
@@ -49,14 +49,7 @@ function relayRecordingPuts() {
 }
 
 async function pairedStore() {
-  const store = createMemoryStore();
-  await store.set(IDENTITY_KEY, {
-    serverUrl: "https://relay.example",
-    accountId: "acc_1",
-    deviceId: "dev_phone",
-    deviceToken: "token-phone",
-  });
-  await store.set(E2E_KEY_KEY, generateKey());
+  const store = await pairedTestStore();
   await store.set(PUSH_SETTINGS_KEY, { repeatSeconds: 120 });
   return store;
 }

@@ -1,28 +1,16 @@
-import { generateKey } from "@ringback/e2e-crypto";
 import type { PushMessage } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { recordFor, secondsAfter, T0 } from "../../test/fixtures.js";
 import type { CallRecord, CallStatusFields } from "../app/calls/call-record.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { ANSWERED_IDS_KEY, callRecordKey, E2E_KEY_KEY, IDENTITY_KEY } from "../shared/storage-keys.js";
+import { ANSWERED_IDS_KEY, callRecordKey } from "../shared/storage-keys.js";
+import { pairedTestStore } from "./paired-test-store.js";
 import { pushedCall } from "./push-call.js";
 
 const SETTLED_AT = secondsAfter(T0, 90);
 
 function settled(eventId: string, status: "answered" | "acknowledged" | "ended" | "expired"): PushMessage {
   return { type: "call-settled", eventId, status };
-}
-
-async function pairedStore() {
-  const store = createMemoryStore();
-  await store.set(IDENTITY_KEY, {
-    serverUrl: "https://relay.example",
-    accountId: "acc_1",
-    deviceId: "dev_phone",
-    deviceToken: "token-phone",
-  });
-  await store.set(E2E_KEY_KEY, generateKey());
-  return store;
 }
 
 /** A fetch that records each request: a settled push must not need the relay. */
@@ -36,7 +24,7 @@ function recordingFetch() {
 }
 
 async function storeWith(status: Partial<CallStatusFields>) {
-  const store = await pairedStore();
+  const store = await pairedTestStore();
   const record: CallRecord = {
     ...recordFor({ eventId: "ev1" }, status),
     conversation: [{ role: "user", text: "What changed?", at: T0.toISOString() }],
@@ -101,7 +89,7 @@ describe("a call-settled push in the service worker", () => {
   });
 
   it("writes no record for a call this device never kept", async () => {
-    const store = await pairedStore();
+    const store = await pairedTestStore();
     expect(await pushedCall(settled("ev2", "answered"), store, recordingFetch().fetchImpl)).toMatchObject({
       kind: "quiet",
       eventId: "ev2",

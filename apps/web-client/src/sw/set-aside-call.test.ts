@@ -4,29 +4,16 @@ import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import { type CallRecord, newCallRecord, withStatus } from "../app/calls/call-record.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import {
-  ANSWERED_IDS_KEY,
-  callRecordKey,
-  E2E_KEY_KEY,
-  IDENTITY_KEY,
-  SET_ASIDE_IDS_KEY,
-} from "../shared/storage-keys.js";
+import { ANSWERED_IDS_KEY, callRecordKey, SET_ASIDE_IDS_KEY } from "../shared/storage-keys.js";
+import { pairedTestStore } from "./paired-test-store.js";
 import { pushedCall } from "./push-call.js";
 import { setCallAside } from "./set-aside-call.js";
 
 const key = generateKey();
 const laterAt = new Date("2026-03-02T10:00:30.000Z");
 
-async function pairedStore() {
-  const store = createMemoryStore();
-  await store.set(IDENTITY_KEY, {
-    serverUrl: "https://relay.example",
-    accountId: "acc_1",
-    deviceId: "dev_phone",
-    deviceToken: "token-phone",
-  });
-  await store.set(E2E_KEY_KEY, key);
-  return store;
+function pairedStore() {
+  return pairedTestStore(key);
 }
 
 async function relayedEvent(eventId: string, sealedWith = key): Promise<RelayedEvent> {

@@ -1,21 +1,8 @@
-import { generateKey } from "@ringback/e2e-crypto";
 import type { CallDelivery } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { E2E_KEY_KEY, IDENTITY_KEY } from "../shared/storage-keys.js";
+import { pairedTestStore } from "./paired-test-store.js";
 import { reportWorkerDelivery } from "./worker-delivery.js";
-
-async function pairedStore() {
-  const store = createMemoryStore();
-  await store.set(IDENTITY_KEY, {
-    serverUrl: "https://relay.example",
-    accountId: "acc_1",
-    deviceId: "dev_phone",
-    deviceToken: "token-phone",
-  });
-  await store.set(E2E_KEY_KEY, generateKey());
-  return store;
-}
 
 interface Posted {
   readonly url: string;
@@ -48,7 +35,7 @@ function relayRecording() {
 describe("the service worker's delivery reports", () => {
   it("tell the relay the outcome with the device's token", async () => {
     const relay = relayRecording();
-    expect(await reportWorkerDelivery("ev1", "shown", await pairedStore(), relay.fetchImpl)).toBe(true);
+    expect(await reportWorkerDelivery("ev1", "shown", await pairedTestStore(), relay.fetchImpl)).toBe(true);
     expect(relay.posted).toEqual([
       {
         url: "https://relay.example/v1/calls/ev1/deliveries",
@@ -59,7 +46,7 @@ describe("the service worker's delivery reports", () => {
   });
 
   it("swallow a relay that refuses, cannot be reached, or does not answer in time", async () => {
-    const store = await pairedStore();
+    const store = await pairedTestStore();
     const refusing = (async () =>
       Response.json({ error: { code: "call_not_found", message: "gone" } }, { status: 404 })) as typeof fetch;
     expect(await reportWorkerDelivery("ev1", "opened", store, refusing)).toBe(false);
