@@ -1,28 +1,13 @@
-import type { DeliveryOutcome, DeviceKind } from "@ringback/protocol";
+import type { DeliveryOutcome } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { NewDelivery, NewDevice, NewEvent, RelayStore } from "./store.js";
-
-const MINUTE_MS = 60_000;
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-
-function device(id: string, kind: DeviceKind = "phone"): NewDevice {
-  return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
-}
-
-function event(overrides: Partial<NewEvent> = {}): NewEvent {
-  return {
-    accountId: "acc1",
-    eventId: "ev1",
-    source: "claude-code",
-    occurredAt: new Date(T0).toISOString(),
-    taskId: null,
-    fromDeviceId: "pc",
-    sealed: "e2e1.k.iv.ct",
-    receivedAt: T0,
-    expiresAt: T0 + 60 * MINUTE_MS,
-    ...overrides,
-  };
-}
+import type { NewDelivery, RelayStore } from "./store.js";
+import {
+  contractDevice,
+  contractEvent,
+  MINUTE_MS,
+  seedPhoneAndTablet,
+  T0,
+} from "./store-contract-fixtures.js";
 
 /** The delivery-outcome part of the RelayStore contract (one record per call, device and outcome); see store-contract.ts. */
 export function describeDeliveryStoreContract(name: string, makeStore: () => Promise<RelayStore>): void {
@@ -30,19 +15,9 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
     let store: RelayStore;
     beforeEach(async () => {
       store = await makeStore();
-      await store.createAccount({ accountId: "acc1", device: device("pc", "computer"), now: T0 });
-      for (const id of ["phone", "tablet"]) {
-        await store.createPairingCode({
-          codeHash: `code-${id}`,
-          accountId: "acc1",
-          createdBy: "pc",
-          expiresAt: T0 + MINUTE_MS,
-          now: T0,
-        });
-        await store.redeemPairingCode({ codeHash: `code-${id}`, device: device(id), now: T0 });
-      }
-      await store.createAccount({ accountId: "acc2", device: device("pc2", "computer"), now: T0 });
-      await store.appendEvent(event());
+      await seedPhoneAndTablet(store);
+      await store.createAccount({ accountId: "acc2", device: contractDevice("pc2", "computer"), now: T0 });
+      await store.appendEvent(contractEvent());
     });
     afterEach(async () => {
       await store.close();
@@ -140,7 +115,7 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
     });
 
     it("gives a fresh connection the records of the calls still open, with the calls, in seq order", async () => {
-      await store.appendEvent(event({ eventId: "ev2" }));
+      await store.appendEvent(contractEvent({ eventId: "ev2" }));
       await record("phone", "shown");
       await record("phone", "shown", T0, { eventId: "ev2" });
       await store.setCallStatus({
@@ -180,7 +155,7 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
       expect((await store.streamSince("acc1", 0)).entries).toEqual([]);
       expect(await record("phone", "shown")).toEqual({ kind: "not_found" });
       // The same event id rings again as a new call: its history starts afresh.
-      await store.appendEvent(event({ receivedAt: T0 + 11 * MINUTE_MS }));
+      await store.appendEvent(contractEvent({ receivedAt: T0 + 11 * MINUTE_MS }));
       expect(await record("phone", "shown", T0 + 12 * MINUTE_MS)).toMatchObject({
         kind: "created",
         entry: { seq: 5 },

@@ -1,14 +1,8 @@
-import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type NewDevice, type NewEvent, type RelayStore, SETTLED_PUSH_TAKE_WAIT_MS } from "./store.js";
+import { type NewEvent, type RelayStore, SETTLED_PUSH_TAKE_WAIT_MS } from "./store.js";
+import { contractEvent, MINUTE_MS, seedPhoneAndTablet, T0 } from "./store-contract-fixtures.js";
 
 const SECOND_MS = 1000;
-const MINUTE_MS = 60 * SECOND_MS;
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-
-function device(id: string, kind: DeviceKind = "phone"): NewDevice {
-  return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
-}
 
 function subscription(deviceId: string, overrides: { endpoint?: string; repeatSeconds?: number } = {}) {
   return {
@@ -23,18 +17,7 @@ function subscription(deviceId: string, overrides: { endpoint?: string; repeatSe
 }
 
 function event(overrides: Partial<NewEvent> = {}): NewEvent {
-  return {
-    accountId: "acc1",
-    eventId: "ev1",
-    source: "codex",
-    occurredAt: new Date(T0).toISOString(),
-    taskId: null,
-    fromDeviceId: "pc",
-    sealed: "e2e1.k.iv.ct",
-    receivedAt: T0,
-    expiresAt: T0 + 60 * MINUTE_MS,
-    ...overrides,
-  };
+  return contractEvent({ source: "codex", ...overrides });
 }
 
 /** The Web Push part of the RelayStore contract (VAPID keys, subscriptions, push schedule); see store-contract.ts. */
@@ -43,17 +26,7 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
     let store: RelayStore;
     beforeEach(async () => {
       store = await makeStore();
-      await store.createAccount({ accountId: "acc1", device: device("pc", "computer"), now: T0 });
-      for (const id of ["phone", "tablet"]) {
-        await store.createPairingCode({
-          codeHash: `code-${id}`,
-          accountId: "acc1",
-          createdBy: "pc",
-          expiresAt: T0 + MINUTE_MS,
-          now: T0,
-        });
-        await store.redeemPairingCode({ codeHash: `code-${id}`, device: device(id), now: T0 });
-      }
+      await seedPhoneAndTablet(store);
     });
     afterEach(async () => {
       await store.close();

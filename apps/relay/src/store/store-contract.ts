@@ -1,11 +1,9 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+import type { NewDevice, RelayStore } from "./store.js";
 import { describeDeliveryStoreContract } from "./store-contract-deliveries.js";
+import { contractEvent, MINUTE_MS, T0 } from "./store-contract-fixtures.js";
 import { describePushStoreContract } from "./store-contract-push.js";
-
-const MINUTE_MS = 60_000;
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 function device(id: string, kind: DeviceKind = "computer"): NewDevice {
   return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
@@ -41,20 +39,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
       }
     }
 
-    function event(overrides: Partial<NewEvent> = {}): NewEvent {
-      return {
-        accountId: "acc1",
-        eventId: "ev1",
-        source: "claude-code",
-        occurredAt: new Date(T0).toISOString(),
-        taskId: null,
-        fromDeviceId: "pc",
-        sealed: "e2e1.k.iv.ct",
-        receivedAt: T0,
-        expiresAt: T0 + 60 * MINUTE_MS,
-        ...overrides,
-      };
-    }
+    const event = contractEvent;
 
     function answer(
       deviceId: string,

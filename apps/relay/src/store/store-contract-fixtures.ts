@@ -1,0 +1,41 @@
+import type { DeviceKind } from "@ringback/protocol";
+import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+
+/** What the RelayStore contract suites build their data from. */
+export const MINUTE_MS = 60_000;
+export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+export function contractDevice(id: string, kind: DeviceKind = "phone"): NewDevice {
+  return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
+}
+
+/** Call "ev1" of account "acc1", sent by the computer "pc", ringing for an hour from T0. */
+export function contractEvent(overrides: Partial<NewEvent> = {}): NewEvent {
+  return {
+    accountId: "acc1",
+    eventId: "ev1",
+    source: "claude-code",
+    occurredAt: new Date(T0).toISOString(),
+    taskId: null,
+    fromDeviceId: "pc",
+    sealed: "e2e1.k.iv.ct",
+    receivedAt: T0,
+    expiresAt: T0 + 60 * MINUTE_MS,
+    ...overrides,
+  };
+}
+
+/** Account "acc1": the computer "pc" that created it, and a phone and a tablet paired through codes. */
+export async function seedPhoneAndTablet(store: RelayStore): Promise<void> {
+  await store.createAccount({ accountId: "acc1", device: contractDevice("pc", "computer"), now: T0 });
+  for (const id of ["phone", "tablet"]) {
+    await store.createPairingCode({
+      codeHash: `code-${id}`,
+      accountId: "acc1",
+      createdBy: "pc",
+      expiresAt: T0 + MINUTE_MS,
+      now: T0,
+    });
+    await store.redeemPairingCode({ codeHash: `code-${id}`, device: contractDevice(id), now: T0 });
+  }
+}
