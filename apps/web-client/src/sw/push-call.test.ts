@@ -1,5 +1,5 @@
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
-import type { PushCallMessage, RelayedEvent } from "@ringback/protocol";
+import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import type { CallRecord } from "../app/calls/call-record.js";
@@ -15,27 +15,14 @@ import {
   SET_ASIDE_IDS_KEY,
 } from "../shared/storage-keys.js";
 import { ringingActions } from "./call-notification.js";
-import { pairedTestStore, TEST_RELAY_URL } from "./paired-test-store.js";
 import { pushedCall } from "./push-call.js";
+import { pairedTestStore, TEST_RELAY_URL, testPush } from "./worker-test-fixtures.js";
 
 const SERVER = TEST_RELAY_URL;
 const ENGLISH = NOTIFICATION_TEXTS.en;
 const key = generateKey();
 
-function push(eventId: string): PushCallMessage {
-  return {
-    type: "call",
-    eventId,
-    seq: 1,
-    source: "claude-code",
-    occurredAt: "2026-03-02T10:00:00.000Z",
-    receivedAt: "2026-03-02T10:00:01.000Z",
-    taskId: null,
-    fromDeviceId: "dev_pc",
-    expiresAt: "2026-03-03T10:00:01.000Z",
-    attempt: 1,
-  };
-}
+const push = (eventId: string) => testPush(eventId);
 
 function pairedStore() {
   return pairedTestStore(key);

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { PushBrowser } from "../app/push/push-subscriber.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import { PUSH_SETTINGS_KEY } from "../shared/storage-keys.js";
-import { pairedTestStore } from "./paired-test-store.js";
 import { renewPushSubscription } from "./push-renewal.js";
+import { pairedTestStore } from "./worker-test-fixtures.js";
 
 const RELAY_KEY = `B${"A".repeat(86)}`;
 const keys = { p256dh: `B${"Q".repeat(86)}`, auth: "S".repeat(22) };

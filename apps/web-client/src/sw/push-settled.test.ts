@@ -4,8 +4,8 @@ import { recordFor, secondsAfter, T0 } from "../../test/fixtures.js";
 import type { CallRecord, CallStatusFields } from "../app/calls/call-record.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import { ANSWERED_IDS_KEY, callRecordKey } from "../shared/storage-keys.js";
-import { pairedTestStore } from "./paired-test-store.js";
 import { pushedCall } from "./push-call.js";
+import { pairedTestStore } from "./worker-test-fixtures.js";
 
 const SETTLED_AT = secondsAfter(T0, 90);
 

@@ -1,13 +1,13 @@
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
-import type { PushCallMessage, RelayedEvent } from "@ringback/protocol";
+import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import { type CallRecord, newCallRecord, withStatus } from "../app/calls/call-record.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import { ANSWERED_IDS_KEY, callRecordKey, SET_ASIDE_IDS_KEY } from "../shared/storage-keys.js";
-import { pairedTestStore } from "./paired-test-store.js";
 import { pushedCall } from "./push-call.js";
 import { setCallAside } from "./set-aside-call.js";
+import { pairedTestStore, testPush } from "./worker-test-fixtures.js";
 
 const key = generateKey();
 const laterAt = new Date("2026-03-02T10:00:30.000Z");
@@ -49,20 +49,7 @@ const offline = (async () => {
   throw new TypeError("fetch failed");
 }) as typeof fetch;
 
-function push(eventId: string): PushCallMessage {
-  return {
-    type: "call",
-    eventId,
-    seq: 1,
-    source: "claude-code",
-    occurredAt: "2026-03-02T10:00:00.000Z",
-    receivedAt: "2026-03-02T10:00:01.000Z",
-    taskId: null,
-    fromDeviceId: "dev_pc",
-    expiresAt: "2026-03-03T10:00:01.000Z",
-    attempt: 2,
-  };
-}
+const push = (eventId: string) => testPush(eventId, 2);
 
 describe("Later on a ringing call's notification", () => {
   it("stores a call this device has no record of as missed, reading it from the relay and writing nothing there", async () => {

@@ -1,8 +1,8 @@
 import type { CallDelivery } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { pairedTestStore } from "./paired-test-store.js";
 import { reportWorkerDelivery } from "./worker-delivery.js";
+import { pairedTestStore } from "./worker-test-fixtures.js";
 
 interface Posted {
   readonly url: string;

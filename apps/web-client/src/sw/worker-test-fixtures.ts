@@ -1,4 +1,5 @@
 import { generateKey } from "@ringback/e2e-crypto";
+import type { PushCallMessage } from "@ringback/protocol";
 import type { KeyValueStore } from "../app/storage/key-value.js";
 import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import { E2E_KEY_KEY, IDENTITY_KEY } from "../shared/storage-keys.js";
@@ -17,4 +18,20 @@ export async function pairedTestStore(key: string = generateKey()): Promise<KeyV
   });
   await store.set(E2E_KEY_KEY, key);
   return store;
+}
+
+/** The relay's ringing push of `eventId` (routing plaintext only), its `attempt`-th. */
+export function testPush(eventId: string, attempt = 1): PushCallMessage {
+  return {
+    type: "call",
+    eventId,
+    seq: 1,
+    source: "claude-code",
+    occurredAt: "2026-03-02T10:00:00.000Z",
+    receivedAt: "2026-03-02T10:00:01.000Z",
+    taskId: null,
+    fromDeviceId: "dev_pc",
+    expiresAt: "2026-03-03T10:00:01.000Z",
+    attempt,
+  };
 }
