@@ -15,6 +15,7 @@ import { describePostgres } from "./support/postgres-schema.js";
 import { freePort } from "./support/postgres-server.js";
 import { LISTENERS, type RelaysBehindNginx, startRelaysBehindNginx } from "./support/relays-behind-nginx.js";
 import { SseClient } from "./support/sse-client.js";
+import { type StandInAgent, standInClaude } from "./support/stand-in-agent.js";
 import { type TempDir, tempDir } from "./support/temp-dir.js";
 
 /*
@@ -48,6 +49,7 @@ let daemon: DaemonProcess;
 let computer: { deviceId: string; key: E2eKey };
 let phone: Client;
 let browser: Client;
+let agent: StandInAgent;
 let turn = 0;
 let settingsCount = 0;
 
@@ -65,7 +67,8 @@ beforeAll(async () => {
   expect(login.code, login.stderr).toBe(0);
   await setLocalPort(home, await freePort());
   computer = await readDaemonIdentity(home);
-  daemon = await DaemonProcess.start(home);
+  agent = await standInClaude(join(dir.path, "agent"));
+  daemon = await DaemonProcess.start(home, { RINGBACK_CLAUDE_BIN: agent.bin });
   await daemon.waitForLog("relay link open");
   phone = await addClient("phone", relays.url(LISTENERS.preferA));
   browser = await addClient("browser", relays.url(LISTENERS.preferB));
@@ -219,6 +222,33 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
         expect(status.data).toMatchObject({ status: "answered", deviceId: winner.credentials.deviceId });
         expect(client.stream.of("call-status")).toHaveLength(1);
       }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "delivers a reply sent to the instance without the daemon's link, resuming the agent once; both clients see it delivered",
+    async () => {
+      const eventId = await callOf(REPORTS.first);
+      // The client whose listener prefers the instance that does not hold the link: the reply must cross over.
+      const sender = linkHolder() === relays.a ? browser : phone;
+      const replyId = "reply-through-nginx";
+      const text = "Yes, keep the old endpoint for one more release.";
+      const sent = await sender.request("POST", `/v1/calls/${eventId}/replies`, {
+        token: sender.credentials.deviceToken,
+        body: { replyId, sealed: await sealJson(sender.key, aad.reply(eventId), { replyId, text }) },
+      });
+      expect(sent.status).toBe(202);
+      for (const client of [phone, browser]) {
+        const status = await client.stream.waitFor(
+          "reply-status",
+          (data) => data.replyId === replyId && data.status !== "queued",
+          30_000,
+        );
+        expect(status.data).toMatchObject({ eventId, status: "delivered", sealedReason: null });
+      }
+      expect(await agent.runs()).toEqual([{ argv: ["--resume", SESSION_ID, "-p", text], cwd: dir.path }]);
+      expect(relays.a.stderr + relays.b.stderr).not.toContain("old endpoint");
     },
     TEST_TIMEOUT_MS,
   );

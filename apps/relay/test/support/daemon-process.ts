@@ -66,10 +66,10 @@ export class DaemonProcess implements AsyncDisposable {
   readonly #waiters = new Waiters();
   #hasExited = false;
 
-  private constructor(home: string) {
+  private constructor(home: string, env: NodeJS.ProcessEnv) {
     const bin = requireBuilt(DAEMON_BIN, "@ringback/daemon");
     this.#child = spawn(process.execPath, [bin, "run"], {
-      env: daemonEnv(home),
+      env: { ...daemonEnv(home), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.#child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -87,8 +87,9 @@ export class DaemonProcess implements AsyncDisposable {
   }
 
   /** Starts `ringback run` on daemon.json's localPort; resolves once it listens. */
-  static async start(home: string): Promise<DaemonProcess> {
-    const daemon = new DaemonProcess(home);
+  /** `env` adds to the daemon's own environment, e.g. RINGBACK_CLAUDE_BIN for a stand-in agent CLI. */
+  static async start(home: string, env: NodeJS.ProcessEnv = {}): Promise<DaemonProcess> {
+    const daemon = new DaemonProcess(home, env);
     await daemon.#waiters.until(
       () => (LISTENING.test(daemon.stdout) || daemon.#hasExited ? true : undefined),
       "the daemon to listen",
