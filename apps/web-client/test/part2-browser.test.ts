@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { aad, deriveKeyFromPassphrase, openJson, sealJson } from "@ringback/e2e-crypto";
-import { type FakeModel, startFakeModel } from "@ringback/fake-model";
+import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { CANNOT_DECRYPT_REPLY } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,7 +76,28 @@ describe("part 2 in the built web app in Chromium", () => {
     expect(await page.getByTestId("report-language").inputValue()).toBe(reportLanguage);
   });
 
-  it("asks the device's own model in a call: the answer streams in, and a decision is recorded", async () => {
+  it("words a model's failure in the interface language, and again in the other one when it changes", async () => {
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("interface-language-zh").check();
+    const settings = page.getByTestId("question-model-settings");
+    await settings.getByTestId("model-base-url").fill(modelProxy.url);
+    await settings.getByTestId("model-api-key").fill("sk-not-the-key");
+    await settings.getByTestId("list-models").click();
+    const message = settings.getByTestId("model-message");
+    await message.waitFor(WAIT);
+    // The model's own words stay as it wrote them, inside a Chinese sentence.
+    expect(await message.textContent()).toBe("模型返回了错误（401）：Incorrect API key provided.");
+    await page.screenshot({ path: `${ARTIFACTS}model-error-zh.png`, fullPage: true });
+    // The failure already on screen follows the interface language.
+    await page.getByTestId("interface-language-en").check();
+    await expect
+      .poll(() => message.textContent(), WAIT)
+      .toBe("The language model answered 401: Incorrect API key provided.");
+    expect(await message.textContent()).not.toContain("sk-not-the-key");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("asks the device's own model in a call: a failure is said in Chinese, then the answer streams in, and a decision is recorded", async () => {
     // In a Chinese interface: the answer still comes in the report language.
     await page.getByTestId("interface-language-zh").check();
     await page.getByTestId("nav-home").click();
@@ -95,12 +116,23 @@ describe("part 2 in the built web app in Chromium", () => {
     await page.getByTestId("save-model").click();
     await page.getByTestId("no-question-channel").waitFor({ state: "detached", ...WAIT });
 
+    // The model refuses the first question: the reason is worded in the Chinese interface.
+    model.script(answers.rateLimited());
+    await page.getByTestId("question-input").fill("Which tests pass?");
+    await page.getByTestId("ask-button").click();
+    await page.getByTestId("answer-error").waitFor(WAIT);
+    expect(await page.getByTestId("answer-error").textContent()).toBe(
+      "问题未能得到回答：模型返回了错误（429）：Rate limit reached for requests.",
+    );
+    await page.screenshot({ path: `${ARTIFACTS}in-call-answer-error-zh.png`, fullPage: true });
+
     await page.getByTestId("question-input").fill("Which tests pass?");
     await page.getByTestId("ask-button").click();
     const answer = page.locator('[data-testid="conversation-entry"][data-role="assistant"]');
     await answer.first().waitFor(WAIT);
     expect(await answer.first().textContent()).toContain("Fake answer to: Which tests pass?");
-    const chat = model.chatRequests()[0];
+    expect(await page.getByTestId("answer-error").count()).toBe(0);
+    const chat = model.chatRequests().at(-1);
     expect(chat?.headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
     expect(chat?.body).toMatchObject({ model: "fake-model", stream: true });
     expect(JSON.stringify(chat?.body)).toContain("All 42 tests pass.");

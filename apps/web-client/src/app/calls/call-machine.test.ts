@@ -1,6 +1,7 @@
 import { ANSWERED_IDS_MAX, LATE_CALL_THRESHOLD_MS } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor, type ReportFixture, routingFor, secondsAfter, T0 } from "../../../test/fixtures.js";
+import type { VoiceProblem } from "../voice/voice-problem.js";
 import {
   type CallAction,
   type CallEffect,
@@ -85,19 +86,22 @@ describe("call lifecycle: report received", () => {
   });
 });
 
+/** Why a voice could not be prepared, as the controller hands it over: worded only when shown. */
+const NO_VOICE: VoiceProblem = { kind: "no-voice" };
+
 describe("call lifecycle: generation fails", () => {
   it("preparing -> the idle page shows the failed report, and it does not ring", () => {
     const phone = device();
     phone.receive({ eventId: "e1" });
-    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: "no voice available" });
-    expect(phone.status("e1")).toMatchObject({ state: "failed", failure: "no voice available" });
+    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: NO_VOICE });
+    expect(phone.status("e1")).toMatchObject({ state: "failed", failure: NO_VOICE });
     expect(ringingCall(phone.model)).toBeUndefined();
   });
 
   it("retry prepares the voice again and then rings", () => {
     const phone = device();
     phone.receive({ eventId: "e1" });
-    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: "no voice available" });
+    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: NO_VOICE });
     phone.takeEffects();
     phone.dispatch({ type: "retry", eventId: "e1" });
     expect(phone.takeEffects()).toEqual([{ type: "prepare-voice", eventId: "e1" }]);
@@ -108,7 +112,7 @@ describe("call lifecycle: generation fails", () => {
   it("ignore puts the failed report in history without telling the relay", () => {
     const phone = device();
     phone.receive({ eventId: "e1" });
-    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: "no voice available" });
+    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: NO_VOICE });
     phone.takeEffects();
     phone.dispatch({ type: "ignore", eventId: "e1" });
     expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "ignored" });
@@ -490,7 +494,7 @@ describe("call lifecycle: restart and refresh", () => {
     phone.receive({ eventId: "missed" });
     phone.setRingingAllowed(true);
     phone.receive({ eventId: "failed" });
-    phone.dispatch({ type: "voice-failed", eventId: "failed", reason: "x" });
+    phone.dispatch({ type: "voice-failed", eventId: "failed", reason: NO_VOICE });
     const restarted = device("device-a", phone.model);
     const transition = restarted.dispatch({ type: "restored" });
     expect(transition.model).toBe(phone.model);

@@ -7,6 +7,7 @@ import {
   type SealedReportPayload,
 } from "@ringback/protocol";
 import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
+import type { VoiceProblem } from "../voice/voice-problem.js";
 import { withDeliveryReport } from "./call-deliveries.js";
 import { isMoreUrgent, sortCalls } from "./call-order.js";
 import {
@@ -45,7 +46,7 @@ export type RemoteCallStatus = CallStatusChange["status"];
 export type CallAction =
   | { readonly type: "report-received"; readonly routing: CallRouting; readonly payload: SealedReportPayload }
   | { readonly type: "voice-ready"; readonly eventId: string }
-  | { readonly type: "voice-failed"; readonly eventId: string; readonly reason: string }
+  | { readonly type: "voice-failed"; readonly eventId: string; readonly reason: VoiceProblem }
   | { readonly type: "retry"; readonly eventId: string }
   | { readonly type: "ignore"; readonly eventId: string }
   | { readonly type: "set-aside"; readonly eventId: string }

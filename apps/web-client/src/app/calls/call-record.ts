@@ -5,6 +5,7 @@ import type {
   ReportSource,
   SealedReportPayload,
 } from "@ringback/protocol";
+import type { VoiceProblem } from "../voice/voice-problem.js";
 import { mergeDeliveries, mergeDeliveryReports } from "./call-deliveries.js";
 
 /** The states of the spec's "Call lifecycle in the companion app" table, plus `failed` (voice generation failed). */
@@ -83,8 +84,8 @@ export interface CallStatusFields {
   readonly shownAt: string | null;
   readonly answeredAt: string | null;
   readonly endedAt: string | null;
-  /** Why voice preparation failed, for the idle page. */
-  readonly failure: string | null;
+  /** Why voice preparation failed, for the idle page (worded when shown; a string in records older than that). */
+  readonly failure: VoiceProblem | string | null;
   /** The last status this device wrote back, re-reported when the relay pushes the call again. */
   readonly reportedStatus: CallStatusWrite | null;
   readonly replyDeliveries: Readonly<Record<string, ReplyDelivery>>;

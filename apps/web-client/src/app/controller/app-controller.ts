@@ -68,6 +68,7 @@ import type { KeyValueStore } from "../storage/key-value.js";
 import { LocalSettings, type Pairing, type QuestionChannel } from "../storage/local-settings.js";
 import { type BriefScript, briefScript, scriptSentences } from "../voice/brief-script.js";
 import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-platform.js";
+import { voiceProblemOf } from "../voice/voice-problem.js";
 import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
 import { DaemonAccess } from "./daemon-access.js";
 import { DeliveryReporter, type DeliveryReportOutcome } from "./delivery-reporter.js";
@@ -849,11 +850,7 @@ export class AppController {
       this.#prepared.set(eventId, { script, voice });
       this.#dispatch({ type: "voice-ready", eventId });
     } catch (error) {
-      this.#dispatch({
-        type: "voice-failed",
-        eventId,
-        reason: error instanceof Error ? error.message : String(error),
-      });
+      this.#dispatch({ type: "voice-failed", eventId, reason: voiceProblemOf(error) });
     }
   }
 

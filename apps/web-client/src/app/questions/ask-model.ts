@@ -1,18 +1,17 @@
 import { chatCompletionsUrl } from "@ringback/brief";
 import type { QuestionChannel } from "../storage/local-settings.js";
-import { ChatStreamParser, ModelAnswerError } from "./chat-stream-parser.js";
+import { ChatStreamParser } from "./chat-stream-parser.js";
+import { ModelAnswerError, statusProblem } from "./model-problem.js";
 
 export interface ChatMessage {
   readonly role: "system" | "user" | "assistant";
   readonly content: string;
 }
 
-/** Characters of a model's error body kept in the message (never the key: the key is only in our header). */
-const ERROR_DETAIL_MAX_CHARS = 200;
-
 /**
  * Asks the device's own language model with `stream: true` and hands over the answer piece by piece as it arrives.
- * Resolves with the whole answer. The request goes from the device straight to the model's address.
+ * Resolves with the whole answer; rejects with a `ModelAnswerError` saying why not (an abort rejects as the abort). The
+ * request goes from the device straight to the model's address; the key is sent only in the header.
  */
 export async function streamAnswer(options: {
   readonly channel: QuestionChannel;
@@ -36,16 +35,9 @@ export async function streamAnswer(options: {
     });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
-    throw new ModelAnswerError(`The language model at ${options.channel.baseUrl} could not be reached.`, {
-      cause,
-    });
+    throw new ModelAnswerError({ kind: "unreachable", address: options.channel.baseUrl }, { cause });
   }
-  if (!response.ok) {
-    const detail = (await response.text().catch(() => "")).slice(0, ERROR_DETAIL_MAX_CHARS);
-    throw new ModelAnswerError(
-      `The language model answered ${response.status}${detail ? `: ${detail}` : ""}.`,
-    );
-  }
+  if (!response.ok) throw new ModelAnswerError(await statusProblem(response, options.channel.apiKey));
   let answer = "";
   const take = (deltas: string[]) => {
     for (const delta of deltas) {
@@ -59,16 +51,22 @@ export async function streamAnswer(options: {
       choices?: { message?: { content?: unknown } }[];
     } | null;
     const content = completion?.choices?.[0]?.message?.content;
-    if (typeof content !== "string")
-      throw new ModelAnswerError("The language model's answer has no content.");
+    if (typeof content !== "string") throw new ModelAnswerError({ kind: "no-content" });
     take([content]);
     return answer;
   }
-  if (!response.body) throw new ModelAnswerError("The language model's answer has no body.");
+  if (!response.body) throw new ModelAnswerError({ kind: "no-body" });
   const parser = new ChatStreamParser();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let piece: ReadableStreamReadResult<string>;
+    try {
+      piece = await reader.read();
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      throw new ModelAnswerError({ kind: "answer-cut-off" }, { cause });
+    }
+    const { done, value } = piece;
     if (done) break;
     take(parser.push(value));
     if (parser.isDone) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChatStreamParser, ModelAnswerError } from "./chat-stream-parser.js";
+import { ChatStreamParser } from "./chat-stream-parser.js";
+import { ModelAnswerError, type ModelProblem } from "./model-problem.js";
 
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
@@ -12,6 +13,17 @@ const stream = [
   `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`,
   "data: [DONE]\n\n",
 ].join("");
+
+/** The problem a push rejects with. */
+function problemOf(push: () => unknown): ModelProblem {
+  try {
+    push();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ModelAnswerError);
+    return (error as ModelAnswerError).problem;
+  }
+  throw new Error("The push did not reject.");
+}
 
 function parseInPieces(text: string, size: number): string {
   const parser = new ChatStreamParser();
@@ -49,14 +61,22 @@ describe("the streaming answer parser", () => {
     expect(parser.finish()).toEqual(["One. "]);
   });
 
-  it("rejects an error sent mid-stream with the model's message", () => {
+  it("rejects an error sent mid-stream with the model's own message, or without one", () => {
     const parser = new ChatStreamParser();
-    expect(() =>
-      parser.push(`${chunk("Half")}data: {"error":{"message":"context length exceeded"}}\n\n`),
-    ).toThrow(new ModelAnswerError("context length exceeded"));
+    expect(
+      problemOf(() =>
+        parser.push(`${chunk("Half")}data: {"error":{"message":"context length exceeded"}}\n\n`),
+      ),
+    ).toEqual({ kind: "failed-mid-answer", detail: "context length exceeded" });
+    expect(problemOf(() => new ChatStreamParser().push('data: {"error":{"code":500}}\n\n'))).toEqual({
+      kind: "failed-mid-answer",
+      detail: null,
+    });
   });
 
   it("rejects a stream that is not JSON chunks", () => {
-    expect(() => new ChatStreamParser().push("data: <html>\n\n")).toThrow(ModelAnswerError);
+    expect(problemOf(() => new ChatStreamParser().push("data: <html>\n\n"))).toEqual({
+      kind: "stream-not-json",
+    });
   });
 });

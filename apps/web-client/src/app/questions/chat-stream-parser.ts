@@ -1,12 +1,10 @@
-/** The model's stream said something that is not a chat-completion chunk, or carried an error. */
-export class ModelAnswerError extends Error {
-  override readonly name = "ModelAnswerError";
-}
+import { ModelAnswerError, PROVIDER_DETAIL_MAX_CHARS } from "./model-problem.js";
 
 /**
  * Reads an OpenAI-compatible chat-completions stream (server-sent events) as its bytes arrive: `push` takes the text
  * received so far in any cuts (a line, an event or a JSON object may be split anywhere) and returns the answer's new
- * content. Comments and other fields are skipped; `data: [DONE]` ends it; an `error` object rejects.
+ * content. Comments and other fields are skipped; `data: [DONE]` ends it; an `error` object or a chunk that is
+ * not JSON rejects with a `ModelAnswerError`.
  */
 export class ChatStreamParser {
   #buffer = "";
@@ -62,13 +60,15 @@ export class ChatStreamParser {
     try {
       chunk = JSON.parse(data);
     } catch {
-      throw new ModelAnswerError("The model's stream is not made of JSON chunks.");
+      throw new ModelAnswerError({ kind: "stream-not-json" });
     }
     const error = (chunk as { error?: { message?: unknown } } | null)?.error;
     if (error) {
-      throw new ModelAnswerError(
-        typeof error.message === "string" ? error.message : "The model failed mid-answer.",
-      );
+      const said = typeof error.message === "string" ? error.message.trim() : "";
+      throw new ModelAnswerError({
+        kind: "failed-mid-answer",
+        detail: said === "" ? null : said.slice(0, PROVIDER_DETAIL_MAX_CHARS),
+      });
     }
     const choice = (chunk as { choices?: { delta?: { content?: unknown } }[] } | null)?.choices?.[0];
     const content = choice?.delta?.content;

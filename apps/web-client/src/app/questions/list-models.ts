@@ -1,5 +1,5 @@
 import type { QuestionChannel } from "../storage/local-settings.js";
-import { ModelAnswerError } from "./chat-stream-parser.js";
+import { ModelAnswerError, statusProblem } from "./model-problem.js";
 
 /** `{baseUrl}/models`, whether or not baseUrl ends in `/`; a query string is kept. */
 export function modelsUrl(baseUrl: string): URL {
@@ -22,11 +22,11 @@ export async function listModels(
       headers: channel.apiKey ? { Authorization: `Bearer ${channel.apiKey}` } : {},
     });
   } catch (cause) {
-    throw new ModelAnswerError(`The language model at ${channel.baseUrl} could not be reached.`, { cause });
+    throw new ModelAnswerError({ kind: "unreachable", address: channel.baseUrl }, { cause });
   }
-  if (!response.ok) throw new ModelAnswerError(`The language model answered ${response.status}.`);
+  if (!response.ok) throw new ModelAnswerError(await statusProblem(response, channel.apiKey));
   const list = (await response.json().catch(() => null)) as { data?: { id?: unknown }[] } | null;
-  if (!Array.isArray(list?.data)) throw new ModelAnswerError("The answer is not a list of models.");
+  if (!Array.isArray(list?.data)) throw new ModelAnswerError({ kind: "not-a-model-list" });
   const ids = list.data.map((entry) => entry.id).filter((id): id is string => typeof id === "string");
   return [...new Set(ids)].sort((a, b) => a.localeCompare(b));
 }

@@ -96,12 +96,18 @@ describe("an in-call question session", () => {
     expect(call.record().conversation[1]?.text).toBe("Done, Sam.");
   });
 
-  it("shows the model's failure and keeps the question", async () => {
+  it("keeps the model's failure as a typed reason and keeps the question", async () => {
     await using model = await startFakeModel({ apiKey: "sk-right" });
     const call = session({ baseUrl: model.url, apiKey: "sk-wrong", model: "fake-model" });
     await call.questions.ask("What changed?");
     expect(call.questions.view.status).toBe("failed");
-    expect(call.questions.view.error).toContain("401");
+    expect(call.questions.view.error).toEqual({
+      kind: "status",
+      status: 401,
+      detail: "Incorrect API key provided.",
+    });
+    // Plain data: the view's reason survives a copy as JSON.
+    expect(JSON.parse(JSON.stringify(call.questions.view.error))).toEqual(call.questions.view.error);
     expect(call.record().conversation.map((entry) => entry.role)).toEqual(["user"]);
   });
 });

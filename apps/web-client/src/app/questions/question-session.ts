@@ -9,13 +9,15 @@ import { AnswerChunker } from "./answer-chunker.js";
 import { streamAnswer } from "./ask-model.js";
 import { decisionFor } from "./decisions.js";
 import type { ListeningProgress } from "./listening-progress.js";
+import { type ModelProblem, modelProblemOf } from "./model-problem.js";
 import { questionMessages } from "./question-prompt.js";
 
 export interface QuestionSessionView {
   readonly status: "idle" | "answering" | "failed" | "no-channel";
   /** The answer so far, while it streams. */
   readonly partialAnswer: string;
-  readonly error: string | null;
+  /** Why the last question got no answer; the screen words it in the interface language. */
+  readonly error: ModelProblem | null;
 }
 
 export interface QuestionSessionDependencies {
@@ -110,7 +112,7 @@ export class QuestionSession extends Observable<QuestionSessionView> {
       this.update({ status: "idle", partialAnswer: "" });
     } catch (error) {
       if (turn !== this.#turn) return;
-      this.update({ status: "failed", error: error instanceof Error ? error.message : String(error) });
+      this.update({ status: "failed", error: modelProblemOf(error) });
     } finally {
       if (turn === this.#turn) this.#abort = null;
     }

@@ -1,7 +1,7 @@
 import { startFakeModel } from "@ringback/fake-model";
 import { describe, expect, it } from "vitest";
-import { ModelAnswerError } from "./chat-stream-parser.js";
 import { listModels, modelsUrl } from "./list-models.js";
+import { ModelAnswerError } from "./model-problem.js";
 import { channelForm, channelFromForm } from "./question-channel-form.js";
 
 describe("the question model form", () => {
@@ -38,14 +38,35 @@ describe("listing the models of an address", () => {
     expect(model.requests[0]?.headers.authorization).toBe("Bearer sk-list");
   });
 
-  it("fails with the status, without the key", async () => {
+  it("fails with the status and the provider's own message, without the key", async () => {
     await using model = await startFakeModel({ apiKey: "sk-right" });
     const error = await listModels({ baseUrl: model.url, apiKey: "sk-wrong-secret" }).catch(
       (caught) => caught,
     );
     expect(error).toBeInstanceOf(ModelAnswerError);
-    expect((error as Error).message).toContain("401");
-    expect((error as Error).message).not.toContain("sk-wrong-secret");
+    expect((error as ModelAnswerError).problem).toEqual({
+      kind: "status",
+      status: 401,
+      detail: "Incorrect API key provided.",
+    });
+    expect((error as Error).message).toBe("The language model answered 401: Incorrect API key provided.");
+    expect(JSON.stringify(error)).not.toContain("sk-wrong-secret");
+  });
+
+  it("fails as unreachable when nothing answers at the address", async () => {
+    const model = await startFakeModel();
+    const address = model.url;
+    await model.close();
+    const error = await listModels({ baseUrl: address, apiKey: "" }).catch((caught) => caught);
+    expect((error as ModelAnswerError).problem).toEqual({ kind: "unreachable", address });
+  });
+
+  it("fails when the address answers something that is not a list of models", async () => {
+    const notAList = (async () => Response.json({ models: ["a"] })) as typeof fetch;
+    const error = await listModels({ baseUrl: "https://models.example/v1", apiKey: "" }, notAList).catch(
+      (caught) => caught,
+    );
+    expect((error as ModelAnswerError).problem).toEqual({ kind: "not-a-model-list" });
   });
 
   it("builds the address whether or not the base ends in a slash", () => {

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { startFakeModel } from "@ringback/fake-model";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../../test/fixtures.js";
@@ -5,9 +7,9 @@ import { briefScript } from "../voice/brief-script.js";
 import { READER_START, reduceReader } from "../voice/reader.js";
 import { AnswerChunker } from "./answer-chunker.js";
 import { streamAnswer } from "./ask-model.js";
-import { ModelAnswerError } from "./chat-stream-parser.js";
 import { decisionFor, isQuestion } from "./decisions.js";
 import { describeProgress, followReader, startProgress } from "./listening-progress.js";
+import { ModelAnswerError } from "./model-problem.js";
 import { questionMessages } from "./question-prompt.js";
 
 const payload = payloadFor({ eventId: "e1", text: "Fixed the login bug.\nAll 42 tests pass." });
@@ -129,7 +131,63 @@ describe("asking the device's language model", () => {
       onDelta: () => undefined,
     }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelAnswerError);
-    expect(String((error as Error).message)).toContain("401");
+    expect((error as ModelAnswerError).problem).toEqual({
+      kind: "status",
+      status: 401,
+      detail: "Incorrect API key provided.",
+    });
     expect(String((error as Error).message)).not.toContain("sk-wrong-secret");
+  });
+
+  it("fails when a completion that is not streamed has no content", async () => {
+    const noContent = (async () =>
+      Response.json({ choices: [{ message: { content: null } }] })) as typeof fetch;
+    const error = await streamAnswer({
+      channel: { baseUrl: "https://models.example/v1", apiKey: "any", model: "m" },
+      messages: [{ role: "user", content: "Hi" }],
+      onDelta: () => undefined,
+      fetch: noContent,
+    }).catch((caught: unknown) => caught);
+    expect((error as ModelAnswerError).problem).toEqual({ kind: "no-content" });
+  });
+
+  it("says the answer was cut off when the connection drops mid-stream, and an abort stays an abort", async () => {
+    // The model sends a first piece and holds the stream open; the test drops the connection once that piece is in.
+    let drop: () => void = () => undefined;
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "Half an" } }] })}\n\n`);
+      drop = () => {
+        response.socket?.destroy();
+      };
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const deltas: string[] = [];
+      const error = await streamAnswer({
+        channel: { baseUrl, apiKey: "any", model: "m" },
+        messages: [{ role: "user", content: "Hi" }],
+        onDelta: (delta) => {
+          deltas.push(delta);
+          drop();
+        },
+      }).catch((caught: unknown) => caught);
+      expect(deltas).toEqual(["Half an"]);
+      expect((error as ModelAnswerError).problem).toEqual({ kind: "answer-cut-off" });
+
+      const abort = new AbortController();
+      const aborted = await streamAnswer({
+        channel: { baseUrl, apiKey: "any", model: "m" },
+        messages: [{ role: "user", content: "Hi" }],
+        onDelta: () => abort.abort(),
+        signal: abort.signal,
+      }).catch((caught: unknown) => caught);
+      expect(aborted).not.toBeInstanceOf(ModelAnswerError);
+      expect((aborted as Error).name).toBe("AbortError");
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

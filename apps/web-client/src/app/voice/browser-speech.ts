@@ -1,11 +1,7 @@
 import { voiceForLanguage } from "./voice-choice.js";
 import { genderFromVoiceName } from "./voice-gender.js";
-import {
-  type PreparedVoice,
-  type VoiceOption,
-  type VoicePlatform,
-  VoiceUnavailableError,
-} from "./voice-platform.js";
+import type { PreparedVoice, VoiceOption, VoicePlatform } from "./voice-platform.js";
+import { VoiceUnavailableError } from "./voice-problem.js";
 import { clampSpeed, type VoiceSettings } from "./voice-settings.js";
 
 /** Browsers load their voice list late; a call waits this long for it, then uses the default voice. */
@@ -48,7 +44,7 @@ export function createBrowserSpeech(): VoicePlatform {
     },
     async prepare(sentences, language, settings) {
       if (!synthesis || typeof SpeechSynthesisUtterance === "undefined") {
-        throw new VoiceUnavailableError("This browser has no speech synthesis.");
+        throw new VoiceUnavailableError({ kind: "no-synthesis" });
       }
       const voices = await loadVoices(synthesis);
       const picked = voiceForLanguage(settings, voices.map(toOption), language);
@@ -91,7 +87,7 @@ function preparedVoice(
         spoken.onend = () => resolve(isCancelled ? "cancelled" : "done");
         spoken.onerror = (event) => {
           if (event.error === "interrupted" || event.error === "canceled") resolve("cancelled");
-          else reject(new VoiceUnavailableError(`The speech engine failed (${event.error}).`));
+          else reject(new VoiceUnavailableError({ kind: "engine-failed", code: event.error }));
         };
         synthesis.speak(spoken);
       });

@@ -3,6 +3,7 @@ import { payloadFor } from "../../../test/fixtures.js";
 import { briefScript } from "./brief-script.js";
 import { InCallReader } from "./in-call-reader.js";
 import type { PreparedVoice } from "./voice-platform.js";
+import { VoiceUnavailableError } from "./voice-problem.js";
 
 /** A voice that reads a sentence when the test says so: the platform's speech engine is outside the page logic. */
 function steppedVoice() {
@@ -27,7 +28,7 @@ function steppedVoice() {
       await vi.waitFor(() => undefined);
     },
     async failSentence() {
-      fail?.(new Error("synthesis-failed"));
+      fail?.(new VoiceUnavailableError({ kind: "engine-failed", code: "synthesis-failed" }));
       await vi.waitFor(() => undefined);
     },
   };
@@ -73,7 +74,14 @@ describe("in-call reader", () => {
     reader.start();
     await stepped.failSentence();
     expect(reader.reading.state.status).toBe("paused");
-    expect(reader.reading.voiceError).toContain("synthesis-failed");
+    expect(reader.reading.voiceError).toEqual({ kind: "engine-failed", code: "synthesis-failed" });
+  });
+
+  it("says there is no voice, paused, when the device has none", () => {
+    const reader = new InCallReader(script, null);
+    reader.start();
+    expect(reader.reading.state.status).toBe("paused");
+    expect(reader.reading.voiceError).toEqual({ kind: "no-voice" });
   });
 
   it("reads nothing after hang-up", async () => {

@@ -7,16 +7,14 @@ import {
   reduceReader,
 } from "./reader.js";
 import type { PreparedVoice } from "./voice-platform.js";
-
-/** The reader's note when the device has no voice (the screen shows it in the interface language). */
-export const NO_VOICE_MESSAGE = "No voice is available on this device: the brief is shown as text.";
+import { type VoiceProblem, voiceProblemOf } from "./voice-problem.js";
 
 export interface InCallReading {
   readonly state: ReaderState;
   /** The sentence being read, for the screen to highlight. */
   readonly sentence: string | null;
-  /** Set when the voice failed; reading is paused and the text stays on screen. */
-  readonly voiceError: string | null;
+  /** Set when the voice failed or there is none; reading is paused and the text stays on screen. */
+  readonly voiceError: VoiceProblem | null;
 }
 
 /**
@@ -25,7 +23,7 @@ export interface InCallReading {
  */
 export class InCallReader {
   #state: ReaderState = READER_START;
-  #voiceError: string | null = null;
+  #voiceError: VoiceProblem | null = null;
   #turn = 0;
   #isStopped = false;
   readonly #listeners = new Set<(reading: InCallReading) => void>();
@@ -35,7 +33,7 @@ export class InCallReader {
     private readonly voice: PreparedVoice | null,
   ) {
     if (!voice) {
-      this.#voiceError = NO_VOICE_MESSAGE;
+      this.#voiceError = { kind: "no-voice" };
       this.#state = { ...READER_START, status: "paused" };
     }
   }
@@ -94,7 +92,7 @@ export class InCallReader {
       },
       (error: unknown) => {
         if (turn !== this.#turn || this.#isStopped) return;
-        this.#voiceError = error instanceof Error ? error.message : String(error);
+        this.#voiceError = voiceProblemOf(error);
         this.#state = { ...this.#state, status: "paused" };
         this.#emit();
       },

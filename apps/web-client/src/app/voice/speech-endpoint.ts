@@ -1,10 +1,6 @@
 import { ANY_LANGUAGE } from "./voice-choice.js";
-import {
-  type PreparedVoice,
-  type VoiceOption,
-  type VoicePlatform,
-  VoiceUnavailableError,
-} from "./voice-platform.js";
+import type { PreparedVoice, VoiceOption, VoicePlatform } from "./voice-platform.js";
+import { VoiceUnavailableError } from "./voice-problem.js";
 import { clampSpeed, type SpeechEndpoint } from "./voice-settings.js";
 
 /** OpenAI's `/audio/speech` takes a speed from 0.25 to 4, which holds the app's 0.5x-2x. */
@@ -71,11 +67,9 @@ export async function synthesizeSpeech(
       signal: AbortSignal.timeout(SYNTHESIS_TIMEOUT_MS),
     });
   } catch (cause) {
-    throw new VoiceUnavailableError(`The speech platform at ${endpoint.baseUrl} could not be reached.`, {
-      cause,
-    });
+    throw new VoiceUnavailableError({ kind: "platform-unreachable", address: endpoint.baseUrl }, { cause });
   }
-  if (!response.ok) throw new VoiceUnavailableError(`The speech platform answered ${response.status}.`);
+  if (!response.ok) throw new VoiceUnavailableError({ kind: "platform-status", status: response.status });
   return response.blob();
 }
 
@@ -91,7 +85,7 @@ export function createSpeechEndpointPlatform(fetchImpl?: typeof fetch): VoicePla
     },
     async prepare(sentences, _language, settings) {
       const endpoint = settings.endpoint;
-      if (!endpoint) throw new VoiceUnavailableError("No speech platform is set up.");
+      if (!endpoint) throw new VoiceUnavailableError({ kind: "no-platform" });
       const voice = settings.voiceURI ?? OPENAI_VOICES.find((option) => option.isDefault)!.id;
       const audio = new Map<string, Promise<Blob>>();
       const synthesize = (sentence: string) => {
@@ -123,8 +117,17 @@ function playback(audioFor: (sentence: string) => Promise<Blob>): PreparedVoice 
           const element = new Audio(url);
           current = { element, finish: resolve };
           element.onended = () => resolve("done");
-          element.onerror = () => reject(new VoiceUnavailableError("The speech audio could not be played."));
-          element.play().catch((error: unknown) => reject(new VoiceUnavailableError(String(error))));
+          element.onerror = () => reject(new VoiceUnavailableError({ kind: "audio-unplayable" }));
+          element
+            .play()
+            .catch((error: unknown) =>
+              reject(
+                new VoiceUnavailableError(
+                  { kind: "audio-refused", code: error instanceof Error ? error.name : String(error) },
+                  { cause: error },
+                ),
+              ),
+            );
         });
       } finally {
         current = null;

@@ -52,4 +52,18 @@ describe("spoken questions", () => {
       createSpeechInput({ SpeechRecognition: denied.FakeRecognition })?.listen("en-US"),
     ).rejects.toEqual(new SpeechInputError("not-allowed"));
   });
+
+  it("rejects with the exception's name as the code when the recogniser refuses to start", async () => {
+    const { FakeRecognition } = fakeRecognition({});
+    class BusyRecognition extends FakeRecognition {
+      override start() {
+        throw new DOMException("recognition has already started", "InvalidStateError");
+      }
+    }
+    const failure = await createSpeechInput({ SpeechRecognition: BusyRecognition })
+      ?.listen("en-US")
+      .catch((caught: unknown) => caught);
+    expect(failure).toBeInstanceOf(SpeechInputError);
+    expect((failure as SpeechInputError).problem).toBe("InvalidStateError");
+  });
 });

@@ -20,6 +20,7 @@ export interface RecognitionScope {
   readonly webkitSpeechRecognition?: unknown;
 }
 
+/** Speech recognition failed; `problem` is the engine's code, which the screen puts in a translated sentence. */
 export class SpeechInputError extends Error {
   override readonly name = "SpeechInputError";
   /** The recogniser's error name (`no-speech`, `not-allowed`, `network`, …). */
@@ -66,7 +67,14 @@ export function createSpeechInput(scope: RecognitionScope): SpeechInput | null {
           if (active === recognition) active = null;
           resolve(transcript);
         };
-        recognition.start();
+        try {
+          recognition.start();
+        } catch (error) {
+          // A recogniser that refuses to start (already listening, no permission) throws a DOMException: its name
+          // is the engine's code, like the error events' codes.
+          if (active === recognition) active = null;
+          reject(new SpeechInputError(error instanceof Error ? error.name : String(error)));
+        }
       });
     },
     stop() {

@@ -30,10 +30,6 @@ export interface VoicePlatform {
   prepare(sentences: readonly string[], language: string, settings: VoiceSettings): Promise<PreparedVoice>;
 }
 
-export class VoiceUnavailableError extends Error {
-  override readonly name = "VoiceUnavailableError";
-}
-
 function normaliseTag(tag: string): string {
   return tag.replace("_", "-").toLowerCase();
 }

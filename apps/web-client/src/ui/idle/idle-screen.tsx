@@ -1,6 +1,8 @@
 import { failedCalls } from "../../app/calls/call-machine.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
+import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
+import { voiceFailureText } from "../../app/voice/voice-problem.js";
 import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
@@ -14,6 +16,7 @@ interface Props {
 /** The idle page: connection state, ring mode, reports whose voice could not be prepared, missed calls. */
 export function IdleScreen({ controller, view, onShowCalls }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
+  const pt = texts(PROBLEM_TEXTS, view.interfaceLanguage);
   useObservable(controller.ringModes);
   const outlook = controller.ringModes.outlook(new Date());
   const failed = failedCalls(view.calls);
@@ -53,7 +56,7 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
           >
             <h2>{script.title}</h2>
             <p class="time">{formatTime(record.occurredAt)}</p>
-            <p class="notice">{t.voiceFailed(record.status.failure ?? "")}</p>
+            <p class="notice">{t.voiceFailed(voiceFailureText(record.status.failure, pt))}</p>
             <pre>{script.originalText}</pre>
             <div class="row">
               <button type="button" onClick={() => controller.retry(record.eventId)}>

@@ -1,8 +1,9 @@
 import type { CallRecord } from "../../app/calls/call-record.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
-import { NO_VOICE_MESSAGE } from "../../app/voice/in-call-reader.js";
+import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
 import { trackSentences } from "../../app/voice/reader.js";
+import { voiceProblemText } from "../../app/voice/voice-problem.js";
 import { texts } from "../shared/use-texts.js";
 import { QuestionsPanel } from "./questions-panel.js";
 import { useInCallReader } from "./use-in-call-reader.js";
@@ -44,7 +45,9 @@ export function InCallScreen({ controller, view, record }: Props) {
           </span>
         ))}
         {reading?.voiceError && (
-          <p class="notice">{reading.voiceError === NO_VOICE_MESSAGE ? t.noVoice : reading.voiceError}</p>
+          <p class="notice">
+            {voiceProblemText(reading.voiceError, texts(PROBLEM_TEXTS, view.interfaceLanguage))}
+          </p>
         )}
       </section>
 

@@ -3,6 +3,8 @@ import type { CallRecord } from "../../app/calls/call-record.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { IN_CALL_TEXTS } from "../../app/i18n/texts/in-call.js";
+import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
+import { modelProblemText } from "../../app/questions/model-problem.js";
 import type { QuestionSession } from "../../app/questions/question-session.js";
 import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 import { QuestionModelSettings } from "../settings/question-model-settings.js";
@@ -18,15 +20,19 @@ interface Props {
   readonly language: string;
 }
 
+/** What listening last came to, worded when shown so that it follows the interface language. */
+type SpeechNotice = { readonly kind: "not-recognised" } | { readonly kind: "failed"; readonly code: string };
+
 /** In call: ask about the report (typed, or spoken where the browser recognises speech); the answer streams in. */
 export function QuestionsPanel({ controller, view, record, session, language }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const it = texts(IN_CALL_TEXTS, view.interfaceLanguage);
+  const pt = texts(PROBLEM_TEXTS, view.interfaceLanguage);
   const state = useObservable(session);
   const speech = useMemo(() => createSpeechInput(globalThis as RecognitionScope), []);
   const [question, setQuestion] = useState("");
   const [isListening, setListening] = useState(false);
-  const [speechNotice, setSpeechNotice] = useState<string | null>(null);
+  const [speechNotice, setSpeechNotice] = useState<SpeechNotice | null>(null);
   const [isSettingsOpen, setSettingsOpen] = useState(false);
   const hasNoChannel = view.questionChannel === null;
 
@@ -42,10 +48,13 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
     setListening(true);
     try {
       const heard = await speech.listen(language);
-      if (heard === "") setSpeechNotice(t.speechNotRecognised);
+      if (heard === "") setSpeechNotice({ kind: "not-recognised" });
       else ask(heard);
     } catch (caught) {
-      setSpeechNotice(it.speechFailed(caught instanceof SpeechInputError ? caught.problem : String(caught)));
+      setSpeechNotice({
+        kind: "failed",
+        code: caught instanceof SpeechInputError ? caught.problem : String(caught),
+      });
     } finally {
       setListening(false);
     }
@@ -88,10 +97,14 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
       </ul>
       {state.status === "failed" && state.error && (
         <p class="error" data-testid="answer-error">
-          {t.answerFailed(state.error)}
+          {t.answerFailed(modelProblemText(state.error, pt))}
         </p>
       )}
-      {speechNotice && <p class="notice">{speechNotice}</p>}
+      {speechNotice && (
+        <p class="notice">
+          {speechNotice.kind === "failed" ? it.speechFailed(speechNotice.code) : t.speechNotRecognised}
+        </p>
+      )}
 
       <form
         class="ask-form"

@@ -11,26 +11,30 @@ interface Props {
   readonly view: AppView;
 }
 
+/** What the form last said, worded when shown so that it follows the interface language (a failure included). */
+type FormMessage =
+  | { readonly text: "saved" | "noModelsListed" | "modelIncomplete" }
+  | { readonly failure: unknown };
+
 /** Settings › Language model for questions: this device's own OpenAI-compatible channel (address, model, key). */
 export function QuestionModelSettings({ controller, view }: Props) {
   const t = texts(SETTINGS_TEXTS, view.interfaceLanguage);
   const saved = view.questionChannel;
   const [form, setForm] = useState(() => channelForm(saved));
   const [models, setModels] = useState<string[] | null>(null);
-  const [message, setMessage] = useState<{ text: string; isError: boolean } | null>(null);
+  const [message, setMessage] = useState<FormMessage | null>(null);
   const [isBusy, setBusy] = useState(false);
   const field =
     (name: keyof typeof form) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
       setForm({ ...form, [name]: event.currentTarget.value });
 
-  const run = async (action: () => Promise<string | null>) => {
+  const run = async (action: () => Promise<FormMessage | null>) => {
     setBusy(true);
     setMessage(null);
     try {
-      const done = await action();
-      if (done) setMessage({ text: done, isError: false });
+      setMessage(await action());
     } catch (caught) {
-      setMessage({ text: errorText(caught, view.interfaceLanguage), isError: true });
+      setMessage({ failure: caught });
     } finally {
       setBusy(false);
     }
@@ -40,13 +44,13 @@ export function QuestionModelSettings({ controller, view }: Props) {
     event.preventDefault();
     const channel = channelFromForm(form, saved);
     if (!channel) {
-      setMessage({ text: t.modelIncomplete, isError: true });
+      setMessage({ text: "modelIncomplete" });
       return;
     }
     run(async () => {
       await controller.saveQuestionChannel(channel);
       setForm({ ...form, apiKey: "" });
-      return t.saved;
+      return { text: "saved" };
     }).catch(() => undefined);
   };
 
@@ -57,7 +61,7 @@ export function QuestionModelSettings({ controller, view }: Props) {
         apiKey: form.apiKey.trim() || (saved?.apiKey ?? ""),
       });
       setModels(ids);
-      return ids.length === 0 ? t.noModelsListed : null;
+      return ids.length === 0 ? { text: "noModelsListed" } : null;
     });
 
   return (
@@ -104,8 +108,11 @@ export function QuestionModelSettings({ controller, view }: Props) {
         </select>
       )}
       {message && (
-        <p class={message.isError ? "error" : "hint"} data-testid="model-message">
-          {message.text}
+        <p
+          class={"failure" in message || message.text === "modelIncomplete" ? "error" : "hint"}
+          data-testid="model-message"
+        >
+          {"failure" in message ? errorText(message.failure, view.interfaceLanguage) : t[message.text]}
         </p>
       )}
       <div class="row">

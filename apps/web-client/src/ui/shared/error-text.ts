@@ -1,8 +1,11 @@
 import { isE2eError } from "@ringback/e2e-crypto";
 import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
 import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
+import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
 import { PairingLinkError } from "../../app/pairing/pairing-link.js";
+import { ModelAnswerError, modelProblemText } from "../../app/questions/model-problem.js";
 import { isRelayError } from "../../app/relay/relay-error.js";
+import { VoiceUnavailableError, voiceProblemText } from "../../app/voice/voice-problem.js";
 
 const RELAY_CODES: Record<string, keyof CoreTexts> = {
   invalid_pairing_code: "errorInvalidPairingCode",
@@ -23,6 +26,8 @@ export function errorText(error: unknown, language: InterfaceLanguage = "en"): s
   const t = CORE_TEXTS[language];
   if (error instanceof PairingLinkError) return t[LINK_PROBLEMS[error.problem]] as string;
   if (isE2eError(error, "passphrase_too_short")) return t.errorPhraseTooShort;
+  if (error instanceof ModelAnswerError) return modelProblemText(error.problem, PROBLEM_TEXTS[language]);
+  if (error instanceof VoiceUnavailableError) return voiceProblemText(error.problem, PROBLEM_TEXTS[language]);
   if (isRelayError(error)) {
     if (error.status === null) return t.errorRelayUnreachable;
     // The relay's claim-code message says where to find the code; it is kept as the relay wrote it.

@@ -3,6 +3,7 @@ import { COMPUTER_TEXTS } from "./computer.js";
 import { CORE_TEXTS } from "./core.js";
 import { IN_CALL_TEXTS } from "./in-call.js";
 import { NOTIFICATION_TEXTS } from "./notifications.js";
+import { PROBLEM_TEXTS } from "./problems.js";
 import { SETTINGS_TEXTS } from "./settings.js";
 
 const SETS = {
@@ -11,6 +12,7 @@ const SETS = {
   settings: SETTINGS_TEXTS,
   computer: COMPUTER_TEXTS,
   notifications: NOTIFICATION_TEXTS,
+  problems: PROBLEM_TEXTS,
 };
 
 describe("the interface's text sets", () => {
