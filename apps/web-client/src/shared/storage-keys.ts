@@ -51,5 +51,7 @@ export const COMPUTER_KEY = "computerDeviceId";
 export const WATCHED_WORKSPACES_KEY = "watchedWorkspaces";
 /** Web Push: how often a call still ringing is pushed again (`{repeatSeconds}`), for re-subscribing. */
 export const PUSH_SETTINGS_KEY = "push";
+/** The service worker's last push steps (received, shown, quiet and why, failed): ids and outcomes only. */
+export const PUSH_LOG_KEY = "pushLog";
 /** Stored by older versions; discarded at start (the spec: an old shared secret is dropped). */
 export const LEGACY_KEYS = ["sharedSecret"] as const;

@@ -38,6 +38,12 @@ export type PushedCall =
       readonly reason: "ended" | "answered-here" | "settled-here" | "settled-elsewhere" | "unpaired";
     };
 
+/** The call a push names, when it is one of the relay's. */
+export function pushedEventId(data: unknown): string | null {
+  const message = PushMessage.safeParse(data);
+  return message.success ? message.data.eventId : null;
+}
+
 /** A call notification before the ring modes had their say. */
 interface UnrungNotice {
   readonly eventId: string | null;

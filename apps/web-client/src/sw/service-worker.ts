@@ -1,7 +1,9 @@
 import { createIdbStore } from "../app/storage/idb-key-value.js";
+import type { KeyValueStore } from "../app/storage/key-value.js";
 import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
 import { callNotificationOptions, clickIntent } from "./call-notification.js";
-import { pushedCall } from "./push-call.js";
+import { pushedCall, pushedEventId } from "./push-call.js";
+import { logPushStep } from "./push-log.js";
 import { renewPushSubscription, workerPush } from "./push-renewal.js";
 import { setCallAside } from "./set-aside-call.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";
@@ -25,10 +27,10 @@ self.addEventListener("fetch", (event) => {
 // A push from the relay: a call is ringing, or it stopped ringing. The payload holds only its id and routing
 // plaintext; the notification's text comes from the sealed event, fetched and opened here with the device's key.
 self.addEventListener("push", (event) => {
-  event.waitUntil(showPushedCall(event.data));
+  event.waitUntil(handlePush(event.data));
 });
 
-async function showPushedCall(data: PushMessageData | null): Promise<void> {
+async function handlePush(data: PushMessageData | null): Promise<void> {
   let payload: unknown = null;
   try {
     payload = data?.json() ?? null;
@@ -36,6 +38,22 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
     // Not JSON: shown as a call without its brief.
   }
   const store = createIdbStore();
+  const eventId = pushedEventId(payload);
+  // Not waited for before the call is shown: the log must never delay a ring.
+  const received = logPushStep(store, eventId, "received");
+  try {
+    const step = await showPushedCall(payload, store);
+    await received;
+    await logPushStep(store, eventId, step);
+  } catch (error) {
+    await received;
+    await logPushStep(store, eventId, `failed: ${String(error)}`);
+    throw error;
+  }
+}
+
+/** Shows what the push asks for; answers what came of it, for the push log. */
+async function showPushedCall(payload: unknown, store: KeyValueStore): Promise<string> {
   // The notification's own texts follow the interface language; "follow the system" reads the browser's languages.
   const call = await pushedCall(payload, store, undefined, undefined, self.navigator.languages);
   if (call.kind === "quiet") {
@@ -45,11 +63,12 @@ async function showPushedCall(data: PushMessageData | null): Promise<void> {
       const tag = callNotificationTag(call.eventId);
       for (const shown of await self.registration.getNotifications({ tag })) shown.close();
     }
-    return;
+    return `quiet: ${call.reason}`;
   }
   await self.registration.showNotification(call.title, callNotificationOptions(call));
   // Only once the notification is up, so it never waits for the relay.
   if (call.eventId) await reportWorkerDelivery(call.eventId, "shown", store);
+  return call.kind === "show" ? "shown" : "missed";
 }
 
 // The push service replaced or expired the subscription: register a new one, or calls stop ringing while closed.
