@@ -537,5 +537,12 @@ describe("the service worker rings a pushed call in Chromium", () => {
     expect(await page.getByTestId("push-status").textContent()).toBe("Off");
     // Subscribing would reach the browser vendor's push service, which this loopback-only test does not.
     expect(await page.getByTestId("push-on").isVisible()).toBe(true);
+    // What the worker did with this file's pushes, newest first: the last, the "Later" call's repeat, came silent.
+    await page.getByTestId("push-log").locator("summary").click();
+    const steps = await page.getByTestId("push-log-entry").allTextContents();
+    expect(steps[0]).toMatch(/shown as a missed call \(no ring\)$/);
+    expect(steps.some((step) => step.endsWith("push received · Nightly export"))).toBe(true);
+    expect(steps.filter((step) => step.includes("push received")).length).toBeGreaterThan(3);
+    expect(steps.some((step) => step.includes("closed: answered or ended on another device"))).toBe(true);
   });
 });

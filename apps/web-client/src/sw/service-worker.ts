@@ -1,9 +1,9 @@
+import { logPushStep } from "../app/push/push-log.js";
 import { createIdbStore } from "../app/storage/idb-key-value.js";
 import type { KeyValueStore } from "../app/storage/key-value.js";
 import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
 import { callNotificationOptions, clickIntent } from "./call-notification.js";
 import { pushedCall, pushedEventId } from "./push-call.js";
-import { logPushStep } from "./push-log.js";
 import { renewPushSubscription, workerPush } from "./push-renewal.js";
 import { setCallAside } from "./set-aside-call.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";

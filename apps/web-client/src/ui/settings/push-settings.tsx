@@ -7,6 +7,7 @@ import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../app/push/push-tex
 import { createIdbStore } from "../../app/storage/idb-key-value.js";
 import { errorText } from "../shared/error-text.js";
 import { texts } from "../shared/use-texts.js";
+import { PushLogList } from "./push-log-list.js";
 
 interface Props {
   readonly view: AppView;
@@ -89,6 +90,7 @@ export function PushSettings({ view }: Props) {
         </div>
       )}
       {error && <p class="error">{error}</p>}
+      <PushLogList view={view} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
+import { createMemoryStore } from "../storage/memory-key-value.js";
 import { logPushStep, PUSH_LOG_MAX, readPushLog } from "./push-log.js";
 
 const at = (second: number) => new Date(Date.UTC(2026, 2, 2, 10, 0, second));

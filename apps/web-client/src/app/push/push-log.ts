@@ -1,5 +1,5 @@
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { PUSH_LOG_KEY } from "../shared/storage-keys.js";
+import { PUSH_LOG_KEY } from "../../shared/storage-keys.js";
+import type { KeyValueStore } from "../storage/key-value.js";
 
 /** The most recent steps kept: enough for the last few calls, small enough to rewrite on every push. */
 export const PUSH_LOG_MAX = 40;
