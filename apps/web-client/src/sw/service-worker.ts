@@ -4,6 +4,7 @@ import type { KeyValueStore } from "../app/storage/key-value.js";
 import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
 import { callNotificationOptions, clickIntent } from "./call-notification.js";
 import { pushedCall, pushedEventId } from "./push-call.js";
+import { fallbackNotice, PUSH_FALLBACK_AFTER_MS, settleWithin } from "./push-fallback.js";
 import { renewPushSubscription, workerPush } from "./push-renewal.js";
 import { setCallAside } from "./set-aside-call.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";
@@ -41,15 +42,18 @@ async function handlePush(data: PushMessageData | null): Promise<void> {
   const eventId = pushedEventId(payload);
   // Not waited for before the call is shown: the log must never delay a ring.
   const received = logPushStep(store, eventId, "received");
-  try {
-    const step = await showPushedCall(payload, store);
+  const showing = showPushedCall(payload, store);
+  const handled = await settleWithin(showing, PUSH_FALLBACK_AFTER_MS);
+  if (handled.kind === "done") {
     await received;
-    await logPushStep(store, eventId, step);
-  } catch (error) {
-    await received;
-    await logPushStep(store, eventId, `failed: ${String(error)}`);
-    throw error;
+    await logPushStep(store, eventId, handled.step);
+    return;
   }
+  // Failed or stuck: the plain call rings rather than nothing; a late answer still replaces it (same tag).
+  const notice = fallbackNotice(eventId, self.navigator.languages);
+  await self.registration.showNotification(notice.title, callNotificationOptions(notice));
+  await logPushStep(store, eventId, `failed: ${handled.why}; rang without the brief`);
+  await showing.then((step) => logPushStep(store, eventId, `late: ${step}`)).catch(() => undefined);
 }
 
 /** Shows what the push asks for; answers what came of it, for the push log. */

@@ -31,6 +31,7 @@ describe("the push log in settings", () => {
     expect(new Set(chinese).size).toBe(steps.length);
     expect(chinese.at(-1)).toBe("失败：TypeError: boom");
     expect(pushStepText("something new", PUSH_TEXTS.zh)).toBe("something new");
+    expect(pushStepText("late: shown", PUSH_TEXTS.en)).toBe("then, late: rang");
   });
 
   it("names a call by its brief's title where this device holds it", () => {

@@ -26,6 +26,7 @@ export function pushStepText(step: string, t: PushTexts): string {
   if (step === "shown") return t.stepShown;
   if (step === "missed") return t.stepMissed;
   if (step.startsWith("failed: ")) return t.stepFailed(step.slice("failed: ".length));
+  if (step.startsWith("late: ")) return t.stepLate(pushStepText(step.slice("late: ".length), t));
   const quiet = QUIET_STEPS[step];
   return quiet ? (t[quiet] as string) : step;
 }

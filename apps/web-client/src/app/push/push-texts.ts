@@ -24,6 +24,7 @@ export const PUSH_TEXTS = defineTexts({
     stepQuietSettledElsewhere: "closed: answered or ended on another device",
     stepQuietUnpaired: "not shown: this device is not paired",
     stepFailed: (error: string) => `failed: ${error}`,
+    stepLate: (step: string) => `then, late: ${step}`,
   },
   zh: {
     title: "应用关闭时也响铃",
@@ -47,6 +48,7 @@ export const PUSH_TEXTS = defineTexts({
     stepQuietSettledElsewhere: "已关闭：已在其他设备接听或结束",
     stepQuietUnpaired: "未显示：本设备未配对",
     stepFailed: (error: string) => `失败：${error}`,
+    stepLate: (step: string) => `随后（迟到）：${step}`,
   },
 });
 
