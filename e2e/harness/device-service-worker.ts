@@ -1,4 +1,6 @@
 import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
+import type { PushLogEntry } from "../../apps/web-client/src/app/push/push-log.ts";
+import { eventually } from "./eventually.ts";
 
 /** A notification the device's service worker shows, as `registration.getNotifications()` lists it. */
 export interface ShownNotification {
@@ -103,12 +105,45 @@ export class DeviceServiceWorker implements AsyncDisposable {
   }
 
   /** Delivers a push message's data to the service worker, as the browser does when its push service sends one. */
-  async deliverPush(data: string): Promise<void> {
+  /**
+   * Delivers a push of the call `eventId` and resolves once the worker has handled it (its push log has a new outcome
+   * for the call). Reading the notifications only then matters: Chromium drops from `getNotifications()` a
+   * notification it is asked about while it is still being displayed, so a read during the show can lose it for good.
+   */
+  async deliverPush(data: string, eventId: string, timeoutMs: number): Promise<void> {
+    const outcomes = async () =>
+      (await this.pushLog()).filter((entry) => entry.eventId === eventId && entry.step !== "received").length;
+    const before = await outcomes();
     await this.#cdp.send("ServiceWorker.deliverPushMessage", {
       origin: this.#origin,
       registrationId: this.registrationId,
       data,
     });
+    try {
+      await eventually(
+        async () => (await outcomes()) > before,
+        timeoutMs,
+        `the worker's handling of ${eventId}`,
+      );
+    } catch (error) {
+      throw new Error(`${String(error)}\n${await this.diagnosis()}`, { cause: error });
+    }
+  }
+
+  /** The worker's push log (what it did with each push, newest first), from the device's storage. */
+  pushLog(): Promise<PushLogEntry[]> {
+    return this.#runningWorker().evaluate(
+      () =>
+        new Promise<PushLogEntry[]>((resolve, reject) => {
+          const opening = indexedDB.open("keyval-store");
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const reading = opening.result.transaction("keyval").objectStore("keyval").get("pushLog");
+            reading.onsuccess = () => resolve((reading.result as PushLogEntry[] | undefined) ?? []);
+            reading.onerror = () => reject(reading.error);
+          };
+        }),
+    );
   }
 
   /** The notifications the service worker's registration shows (`tag` limits them to one call's). */

@@ -149,7 +149,7 @@ describe("Web Push rings a device whose app is closed", () => {
     // Neither the report nor the brief (the fake model's brief is made of the report's sentences) is in it.
     for (const words of ["billing", "schema", "48 tests", "Migrated"]) expect(payload).not.toContain(words);
 
-    await phoneWorker.deliverPush(payload);
+    await phoneWorker.deliverPush(payload, eventId, UI_WAIT_MS);
     const tag = callNotificationTag(eventId);
     await expectShown(tag, [
       {
@@ -209,7 +209,7 @@ describe("Web Push rings a device whose app is closed", () => {
     await system.agentFinishes("Rotated the staging certificates. Nothing else changed.");
     const eventId = await laptop.waitForRinging();
     const ringing = await pushedTo(eventId);
-    await phoneWorker.deliverPush(ringing.payload ?? "");
+    await phoneWorker.deliverPush(ringing.payload ?? "", eventId, UI_WAIT_MS);
     const tag = callNotificationTag(eventId);
     await expectShown(tag, ["Rotated the staging certificates."], (shown) => shown.body);
 
@@ -219,7 +219,7 @@ describe("Web Push rings a device whose app is closed", () => {
     const settled = await pushedTo(eventId, "call-settled");
     expect(JSON.parse(settled.payload ?? "")).toEqual({ type: "call-settled", eventId, status: "answered" });
     expect(settled).toMatchObject({ topic: ringing.topic, urgency: "normal" });
-    await phoneWorker.deliverPush(settled.payload ?? "");
+    await phoneWorker.deliverPush(settled.payload ?? "", eventId, UI_WAIT_MS);
     await expectShown(tag, []);
     expect(phone.context.pages().filter((page) => page.url().startsWith(system.relay.url))).toEqual([]);
 
@@ -248,7 +248,7 @@ describe("Web Push rings a device whose app is closed", () => {
 
     await system.agentFinishes("Cleaned up the old feature flags. The build is green.");
     const eventId = await laptop.waitForRinging();
-    await phoneWorker.deliverPush(await pushedPayload(eventId));
+    await phoneWorker.deliverPush(await pushedPayload(eventId), eventId, UI_WAIT_MS);
     const tag = callNotificationTag(eventId);
     await expectShown(tag, [
       {

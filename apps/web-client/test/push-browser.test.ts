@@ -2,11 +2,13 @@ import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
 import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PushLogEntry } from "../src/app/push/push-log.js";
 import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
 import {
   callRecordKey,
   INTERFACE_LANGUAGE_KEY,
   LAST_EVENT_ID_KEY,
+  PUSH_LOG_KEY,
   RING_MODES_KEY,
   SET_ASIDE_IDS_KEY,
 } from "../src/shared/storage-keys.js";
@@ -75,12 +77,23 @@ describe("the service worker rings a pushed call in Chromium", () => {
     await relay?.close();
   });
 
+  /**
+   * Delivers a push and resolves once the worker has handled it (a new outcome for the call in its push log). Only
+   * then are notifications read: Chromium drops from `getNotifications()` a notification it is asked about while it
+   * is still being shown.
+   */
   async function deliver(message: PushMessage): Promise<void> {
+    const outcomes = async () =>
+      (((await deviceValue(PUSH_LOG_KEY)) as PushLogEntry[] | undefined) ?? []).filter(
+        (entry) => entry.eventId === message.eventId && entry.step !== "received",
+      ).length;
+    const before = await outcomes();
     await cdp.send("ServiceWorker.deliverPushMessage", {
       origin: relay.origin,
       registrationId,
       data: JSON.stringify(message),
     });
+    await expect.poll(outcomes, { timeout: 20_000 }).toBeGreaterThan(before);
   }
 
   /** Writes or reads one value of the device's storage (idb-keyval's default database, as the app keeps it). */
