@@ -30,6 +30,17 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
       overrides: Partial<NewDelivery> = {},
     ) => store.recordDelivery({ accountId: "acc1", eventId: "ev1", deviceId, outcome, now, ...overrides });
 
+    /** The phone rejects "ev1": a status change, and the call's ciphertext erased. */
+    const rejectCall = () =>
+      store.setCallStatus({
+        accountId: "acc1",
+        eventId: "ev1",
+        deviceId: "phone",
+        status: "rejected",
+        now: T0 + 2000,
+        answeredExpiresAt: T0 + 120 * MINUTE_MS,
+      });
+
     const kindsSince = async (accountId: string, afterSeq: number) =>
       (await store.streamSince(accountId, afterSeq)).entries.map((entry) => [entry.seq, entry.kind]);
 
@@ -96,14 +107,7 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
 
     it("replays records after a seq, also those of a call whose ciphertext was erased", async () => {
       await record("phone", "shown");
-      await store.setCallStatus({
-        accountId: "acc1",
-        eventId: "ev1",
-        deviceId: "phone",
-        status: "rejected",
-        now: T0 + 2000,
-        answeredExpiresAt: T0 + 120 * MINUTE_MS,
-      });
+      await rejectCall();
       // A late report of an ended call is still its history.
       await record("tablet", "shown", T0 + 3000);
       expect(await kindsSince("acc1", 0)).toEqual([
@@ -143,14 +147,7 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
 
     it("forgets a call's records when its row is pruned", async () => {
       await record("phone", "shown");
-      await store.setCallStatus({
-        accountId: "acc1",
-        eventId: "ev1",
-        deviceId: "phone",
-        status: "rejected",
-        now: T0 + 2000,
-        answeredExpiresAt: T0 + 120 * MINUTE_MS,
-      });
+      await rejectCall();
       await store.pruneBefore(T0 + 10 * MINUTE_MS);
       expect((await store.streamSince("acc1", 0)).entries).toEqual([]);
       expect(await record("phone", "shown")).toEqual({ kind: "not_found" });
