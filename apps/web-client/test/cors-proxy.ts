@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server.js";
 
 export interface CorsProxy extends AsyncDisposable {
   /** The proxy's address with the target's path (e.g. `http://127.0.0.1:<port>/v1`). */
@@ -39,14 +39,9 @@ export async function startCorsProxy(target: string): Promise<CorsProxy> {
     forwarded.on("error", () => response.destroy());
     request.pipe(forwarded);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${base.pathname}`,
+    url: `${origin}${base.pathname}`,
     close,
     [Symbol.asyncDispose]: close,
   };

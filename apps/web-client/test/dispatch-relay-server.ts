@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type E2eKey, isE2eError } from "@ringback/e2e-crypto";
 import { type DeviceInfo, ERROR_STATUS, errorBody } from "@ringback/protocol";
+import { listenOnLoopback } from "./loopback-server.js";
 import { answerRelayedSettings, readBody, type StandInDaemon } from "./stand-in-computer.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
@@ -76,14 +76,13 @@ export async function startDispatchRelayServer(
     forwarded.on("error", () => response.destroy());
     request.pipe(forwarded);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const listening = await listenOnLoopback(server);
   const close = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await listening.close();
     await relay.close();
   };
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: listening.origin,
     relay,
     close,
     [Symbol.asyncDispose]: close,

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server.js";
 
 export interface StreamRequest {
   readonly headers: IncomingHttpHeaders;
@@ -30,15 +30,9 @@ export async function startFakeRelayStream(): Promise<FakeRelayStream> {
     requests.push(entry);
     waiters.get(requests.length - 1)?.(entry);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     requests,
     request(index) {
       const existing = requests[index];

@@ -1,5 +1,4 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   type CallDelivery,
   DeliveryReport,
@@ -7,6 +6,7 @@ import {
   type DeviceDeliveryOutcome,
   type RelayedEvent,
 } from "@ringback/protocol";
+import { listenOnLoopback } from "./loopback-server.js";
 import { serveBuiltApp } from "./serve-built-app.js";
 import { readBody } from "./stand-in-computer.js";
 
@@ -130,15 +130,9 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
       return json(404, { error: { code: "not_found", message: "No such path." } });
     serveBuiltApp(distDirectory, url.pathname, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     credentials,
     calls,
     requests,

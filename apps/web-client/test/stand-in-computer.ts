@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
   ERROR_STATUS,
@@ -10,6 +9,7 @@ import {
   SettingsRequestPlaintext,
   type SettingsResultPlaintext,
 } from "@ringback/protocol";
+import { listenOnLoopback } from "./loopback-server.js";
 
 /** A daemon's local interface as a function: the request the phone sealed, the answer the daemon seals back. */
 export type StandInDaemon = (
@@ -70,14 +70,9 @@ export async function startStandInComputer(key: E2eKey, daemon: StandInDaemon): 
       })
       .catch((error: unknown) => json(500, errorBody("internal_error", String(error))));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     requests,
     relayRefuses(code) {
       refusal = code;

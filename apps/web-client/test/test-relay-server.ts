@@ -1,5 +1,4 @@
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type {
   CallDelivery,
   CallStatusWrite,
@@ -9,6 +8,7 @@ import type {
   ReplyRequest,
   ReplyStatusChange,
 } from "@ringback/protocol";
+import { listenOnLoopback } from "./loopback-server.js";
 import { serveBuiltApp } from "./serve-built-app.js";
 
 export interface StatusWrite {
@@ -191,15 +191,9 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
       return json(404, { error: { code: "not_found", message: "No such path." } });
     serveBuiltApp(distDirectory, url.pathname, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     credentials,
     statusWrites,
     replies,
