@@ -5,39 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { jpegSize } from "./jpeg-size.js";
+import { pasteTwoImages } from "./paste-images.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT_MS = 45_000;
-
-/** Pastes a 3000 x 2000 PNG (must be converted) and a 320 x 240 JPEG (kept) into the words, as a clipboard would. */
-function pasteTwoImages(page: Page): Promise<void> {
-  return page.evaluate(async () => {
-    const draw = async (width: number, height: number, type: string) => {
-      const canvas = new OffscreenCanvas(width, height);
-      const context = canvas.getContext("2d")!;
-      const gradient = context.createLinearGradient(0, 0, width, height);
-      gradient.addColorStop(0, "#0f5132");
-      gradient.addColorStop(1, "#d1e7dd");
-      context.fillStyle = gradient;
-      context.fillRect(0, 0, width, height);
-      context.fillStyle = "#b02a37";
-      context.font = "120px sans-serif";
-      context.fillText("Ringback", width / 10, height / 2);
-      return canvas.convertToBlob({ type });
-    };
-    const transfer = new DataTransfer();
-    transfer.items.add(
-      new File([await draw(3000, 2000, "image/png")], "screenshot.png", { type: "image/png" }),
-    );
-    transfer.items.add(new File([await draw(320, 240, "image/jpeg")], "photo.jpg", { type: "image/jpeg" }));
-    const words = document.querySelector('[data-testid="dispatch-words"]')!;
-    words.dispatchEvent(
-      new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
-    );
-  });
-}
 
 describe("dispatch from the built web app in Chromium", () => {
   let fake: FakeMultica;
