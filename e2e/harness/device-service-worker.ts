@@ -182,23 +182,20 @@ export class DeviceServiceWorker implements AsyncDisposable {
         const shown = (await registration.getNotifications()).map(
           (notice) => `${notice.tag}: ${notice.title}`,
         );
-        const [keys, pushLog] = await new Promise<[string, string]>((resolve) => {
+        const keys = await new Promise<string>((resolve) => {
           const opening = indexedDB.open("keyval-store");
-          opening.onerror = () => resolve([`storage unreadable: ${opening.error}`, ""]);
+          opening.onerror = () => resolve(`storage unreadable: ${opening.error}`);
           opening.onsuccess = () => {
-            const store = opening.result.transaction("keyval").objectStore("keyval");
-            const listing = store.getAllKeys();
-            const log = store.get("pushLog");
-            log.onsuccess = () =>
-              resolve([listing.result.map(String).join(", "), JSON.stringify(log.result ?? [])]);
-            log.onerror = () => resolve([`storage unreadable: ${log.error}`, ""]);
+            const listing = opening.result.transaction("keyval").objectStore("keyval").getAllKeys();
+            listing.onsuccess = () => resolve(listing.result.map(String).join(", "));
+            listing.onerror = () => resolve(`storage unreadable: ${listing.error}`);
           };
         });
-        return { state: registration.active?.state ?? "none", shown, keys, pushLog };
+        return { state: registration.active?.state ?? "none", shown, keys };
       });
       lines.push(
         `running worker: ${seen.state}; shown: [${seen.shown.join("; ")}]; stored keys: ${seen.keys}`,
-        `its push log, newest first: ${seen.pushLog}`,
+        `its push log, newest first: ${JSON.stringify(await this.pushLog())}`,
       );
     } catch (error) {
       lines.push(`running worker unreachable: ${String(error)}`);

@@ -47,13 +47,22 @@ async function handlePush(data: PushMessageData | null): Promise<void> {
   if (handled.kind === "done") {
     await received;
     await logPushStep(store, eventId, handled.step);
+    await reportShown(eventId, handled.step, store);
     return;
   }
   // Failed or stuck: the plain call rings rather than nothing; a late answer still replaces it (same tag).
   const notice = fallbackNotice(eventId, self.navigator.languages);
   await self.registration.showNotification(notice.title, callNotificationOptions(notice));
   await logPushStep(store, eventId, `failed: ${handled.why}; rang without the brief`);
-  await showing.then((step) => logPushStep(store, eventId, `late: ${step}`)).catch(() => undefined);
+  const late = await showing.catch(() => null);
+  if (late === null) return;
+  await logPushStep(store, eventId, `late: ${late}`);
+  await reportShown(eventId, late, store);
+}
+
+/** Tells the relay the call was shown here, after the fact: the notification never waits for the relay. */
+async function reportShown(eventId: string | null, step: string, store: KeyValueStore): Promise<void> {
+  if (eventId && (step === "shown" || step === "missed")) await reportWorkerDelivery(eventId, "shown", store);
 }
 
 /** Shows what the push asks for; answers what came of it, for the push log. */
@@ -70,8 +79,6 @@ async function showPushedCall(payload: unknown, store: KeyValueStore): Promise<s
     return `quiet: ${call.reason}`;
   }
   await self.registration.showNotification(call.title, callNotificationOptions(call));
-  // Only once the notification is up, so it never waits for the relay.
-  if (call.eventId) await reportWorkerDelivery(call.eventId, "shown", store);
   return call.kind === "show" ? "shown" : "missed";
 }
 
