@@ -4,6 +4,7 @@ import { requireDevice } from "../http/auth.js";
 import type { RelayEnv } from "../relay-env.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { retryFrame } from "../runtime/sse-frames.js";
+import { sseResponse } from "../runtime/sse-response.js";
 import { sweepExpired } from "../runtime/sweeper.js";
 import type { StreamSnapshot } from "../store/store.js";
 
@@ -28,14 +29,7 @@ export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
       connection.close();
       throw error;
     }
-    return new Response(connection.stream, {
-      status: 200,
-      headers: {
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-      },
-    });
+    return sseResponse(c, connection);
   });
   return routes;
 }

@@ -1,108 +1,159 @@
 import type { Clock } from "../clock.js";
 import type { DeviceRecord, StreamEntry, StreamSnapshot } from "../store/store.js";
 import { entryFrame, HEARTBEAT_FRAME, syncedFrame } from "./sse-frames.js";
+import type { SseSink } from "./sse-sinks.js";
 
-/** Bytes queued for a stream before it counts as backed up (then it must drain within the stall limit). */
-export const SSE_QUEUE_HIGH_WATER_BYTES = 64 * 1024;
+/**
+ * Bytes a stream may hold for a client that does not read, beyond its backlog; past this it is dropped and the
+ * client resumes with `Last-Event-ID`. Above the largest event frame (a 1.5 MiB report), so one big call never drops
+ * a client that reads.
+ */
+export const SSE_PENDING_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Why a stream ended: the client left or the relay ended it (`closed`), or it was dropped for not reading. */
+export type SseCloseReason = "closed" | "slow-reader";
 
 /**
  * One device's SSE stream. Live entries published while its backlog is read are held back, then sent after the
- * backlog with any seq already sent dropped, so nothing is lost or doubled between backlog and live.
+ * backlog with any seq already sent dropped, so nothing is lost or doubled between backlog and live. Bytes written
+ * before the stream has its sink (the backlog, read before the response starts) wait for it.
  */
 export class SseConnection {
   readonly device: DeviceRecord;
   readonly openedAt: number;
-  readonly stream: ReadableStream<Uint8Array>;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #sink: SseSink | null = null;
+  #early: Uint8Array[] | null = [];
   #held: StreamEntry[] | null = [];
   #lastSeq = 0;
+  /** The backlog's bytes: a client still reading its backlog is not a slow reader. */
+  #allowance = 0;
+  #lastPending = 0;
   #lastDrainAt: number;
   #isClosed = false;
-  readonly #clock: Clock;
-  readonly #onClose: (connection: SseConnection) => void;
+  readonly #pendingMaxBytes: number;
+  readonly #onClose: (connection: SseConnection, reason: SseCloseReason) => void;
 
-  constructor(device: DeviceRecord, clock: Clock, onClose: (connection: SseConnection) => void) {
+  constructor(
+    device: DeviceRecord,
+    clock: Clock,
+    onClose: (connection: SseConnection, reason: SseCloseReason) => void,
+    pendingMaxBytes: number = SSE_PENDING_MAX_BYTES,
+  ) {
     this.device = device;
-    this.#clock = clock;
     this.openedAt = clock.now();
     this.#lastDrainAt = this.openedAt;
     this.#onClose = onClose;
-    this.stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        pull: () => {
-          this.#lastDrainAt = this.#clock.now();
-        },
-        cancel: () => this.#finish(),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: SSE_QUEUE_HIGH_WATER_BYTES }),
-    );
+    this.#pendingMaxBytes = pendingMaxBytes;
   }
 
   get isClosed(): boolean {
     return this.#isClosed;
   }
 
+  /** Bytes written to this stream that its client has not taken yet. */
+  get pendingBytes(): number {
+    return this.#sink?.pendingBytes ?? 0;
+  }
+
+  /** Starts writing to `sink`, first what was written before it came; the sink reports its end via `finish`. */
+  attach(sink: SseSink): void {
+    if (this.#isClosed) {
+      sink.end();
+      return;
+    }
+    this.#sink = sink;
+    for (const bytes of this.#early ?? []) {
+      this.#allowance += bytes.byteLength;
+      sink.write(bytes);
+    }
+    this.#early = null;
+  }
+
   /** Sends the backlog (or the pending calls), the `synced` marker, then whatever was held back meanwhile. */
   replay(snapshot: StreamSnapshot): void {
-    for (const entry of snapshot.entries) this.#send(entry);
-    this.#write(syncedFrame(snapshot.headSeq));
+    for (const entry of snapshot.entries) this.#send(entry, true);
+    this.#write(syncedFrame(snapshot.headSeq), true);
     this.#lastSeq = Math.max(this.#lastSeq, snapshot.headSeq);
     const held = this.#held ?? [];
     this.#held = null;
-    for (const entry of held) this.#send(entry);
+    for (const entry of held) this.#send(entry, true);
   }
 
-  deliver(entry: StreamEntry): void {
-    if (this.#isClosed) return;
-    if (this.#held) this.#held.push(entry);
-    else this.#send(entry);
+  /**
+   * Live entries, in seq order; `frames` is their frames as one buffer, built once for every stream of the
+   * account. A client that leaves more than the bound unread is dropped.
+   */
+  deliver(entries: readonly StreamEntry[], frames: () => Uint8Array): void {
+    if (this.#isClosed || entries.length === 0) return;
+    if (this.#held) {
+      this.#held.push(...entries);
+      return;
+    }
+    const first = entries[0] as StreamEntry;
+    if (first.seq > this.#lastSeq) {
+      this.#lastSeq = (entries[entries.length - 1] as StreamEntry).seq;
+      this.#write(frames(), false);
+    } else {
+      for (const entry of entries) this.#send(entry, false);
+    }
+    this.#dropIfBackedUp();
   }
 
   write(bytes: Uint8Array): void {
-    this.#write(bytes);
+    this.#write(bytes, false);
   }
 
   heartbeat(): void {
-    this.#write(HEARTBEAT_FRAME);
+    this.#write(HEARTBEAT_FRAME, false);
   }
 
-  /** True when data has waited above the high-water mark for longer than `stallMs`: the client stopped reading. */
+  /** True when written bytes have waited unread, without the client taking any, for longer than `stallMs`. */
   isStalled(now: number, stallMs: number): boolean {
-    return (this.#controller.desiredSize ?? 0) <= 0 && now - this.#lastDrainAt > stallMs;
+    const pending = this.pendingBytes;
+    if (pending === 0 || pending < this.#lastPending) this.#lastDrainAt = now;
+    this.#lastPending = pending;
+    return pending > 0 && now - this.#lastDrainAt > stallMs;
   }
 
+  /** Ends the stream after what was written. */
   close(): void {
     if (this.#isClosed) return;
-    try {
-      this.#controller.close();
-    } catch {
-      // Already errored or cancelled by the client: nothing left to close.
-    }
-    this.#finish();
+    this.#sink?.end();
+    this.finish();
   }
 
-  #send(entry: StreamEntry): void {
-    if (entry.seq <= this.#lastSeq) return;
-    this.#lastSeq = entry.seq;
-    this.#write(entryFrame(entry));
-  }
-
-  #write(bytes: Uint8Array): void {
-    if (this.#isClosed) return;
-    try {
-      this.#controller.enqueue(bytes);
-    } catch {
-      this.#finish();
-    }
-  }
-
-  #finish(): void {
+  /** The stream has ended (the sink calls this when its client has gone). */
+  finish(reason: SseCloseReason = "closed"): void {
     if (this.#isClosed) return;
     this.#isClosed = true;
     this.#held = null;
-    this.#onClose(this);
+    this.#early = null;
+    this.#onClose(this, reason);
+  }
+
+  #dropIfBackedUp(): void {
+    const pending = this.pendingBytes;
+    if (pending <= this.#pendingMaxBytes) {
+      this.#allowance = 0;
+    } else if (pending > this.#pendingMaxBytes + this.#allowance) {
+      this.finish("slow-reader");
+      this.#sink?.destroy();
+    }
+  }
+
+  #send(entry: StreamEntry, isBacklog: boolean): void {
+    if (entry.seq <= this.#lastSeq) return;
+    this.#lastSeq = entry.seq;
+    this.#write(entryFrame(entry), isBacklog);
+  }
+
+  #write(bytes: Uint8Array, isBacklog: boolean): void {
+    if (this.#isClosed) return;
+    if (!this.#sink) {
+      this.#early?.push(bytes);
+      return;
+    }
+    if (isBacklog) this.#allowance += bytes.byteLength;
+    this.#sink.write(bytes);
   }
 }

@@ -26,6 +26,12 @@ export function entryFrame(entry: StreamEntry): Uint8Array {
   return bytes;
 }
 
+/** The frames of several entries as one buffer, for one socket write per stream; one entry's frame as it is. */
+export function entryFrames(entries: readonly StreamEntry[]): Uint8Array {
+  if (entries.length === 1) return entryFrame(entries[0] as StreamEntry);
+  return Buffer.concat(entries.map(entryFrame));
+}
+
 /** Ends the backlog; its id lets a later resume skip everything already considered. */
 export function syncedFrame(seq: number): Uint8Array {
   return frame(seq, RELAY_SSE_EVENTS.synced, { seq });

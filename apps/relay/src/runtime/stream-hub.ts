@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { DeviceRecord, StreamEntry, StreamSnapshot } from "../store/store.js";
-import { SseConnection } from "./sse-connection.js";
-import { deviceRemovedFrame } from "./sse-frames.js";
+import { SSE_PENDING_MAX_BYTES, type SseCloseReason, SseConnection } from "./sse-connection.js";
+import { deviceRemovedFrame, entryFrames } from "./sse-frames.js";
 
 /** Reads an account's stream after a seq (the store's `streamSince`). */
 export type StreamReader = (accountId: string, afterSeq: number) => Promise<StreamSnapshot>;
@@ -17,6 +17,17 @@ interface AccountStreams {
   isReading: boolean;
   /** More was announced while reading: read again. */
   isStale: boolean;
+  /** Entries for every joined stream, sent together once this turn of the event loop has published all it will. */
+  outbox: StreamEntry[];
+}
+
+/** What the hub's streams hold and how many it dropped, for tests and the bench. */
+export interface StreamHubStats {
+  readonly streams: number;
+  /** Bytes written to this instance's streams that their clients have not taken yet. */
+  readonly pendingBytes: number;
+  /** Streams dropped because their client left more than the bound unread. */
+  readonly droppedSlowReaders: number;
 }
 
 /**
@@ -24,6 +35,9 @@ interface AccountStreams {
  * come through `publish` and go out at once when they are the next seq; anything else (an entry committed by
  * another instance, announced through `entriesCommitted`, or a gap from writes finishing out of order) makes the
  * hub read the store after its cursor. Seqs of an account commit in order, so a read never skips one.
+ *
+ * Live entries are batched per account until the current turn of the event loop ends: each stream gets one socket
+ * write per batch with frames serialised once for all of them, however many events committed together.
  */
 export class StreamHub {
   readonly #byAccount = new Map<string, AccountStreams>();
@@ -31,16 +45,31 @@ export class StreamHub {
   readonly #clock: Clock;
   readonly #read: StreamReader;
   readonly #onReadFailure: (error: unknown) => void;
+  readonly #pendingMaxBytes: number;
+  readonly #unsent = new Set<AccountStreams>();
+  #isFlushScheduled = false;
+  #droppedSlowReaders = 0;
 
-  constructor(clock: Clock, read: StreamReader, onReadFailure: (error: unknown) => void = () => {}) {
+  constructor(
+    clock: Clock,
+    read: StreamReader,
+    onReadFailure: (error: unknown) => void = () => {},
+    options: { pendingMaxBytes?: number } = {},
+  ) {
     this.#clock = clock;
     this.#read = read;
     this.#onReadFailure = onReadFailure;
+    this.#pendingMaxBytes = options.pendingMaxBytes ?? SSE_PENDING_MAX_BYTES;
   }
 
   /** Registers a stream; entries are held back until it `join`s with its backlog. */
   open(device: DeviceRecord): SseConnection {
-    const connection = new SseConnection(device, this.#clock, (closed) => this.#forget(closed));
+    const connection = new SseConnection(
+      device,
+      this.#clock,
+      (closed, reason) => this.#forget(closed, reason),
+      this.#pendingMaxBytes,
+    );
     let account = this.#byAccount.get(device.accountId);
     if (!account) {
       account = {
@@ -50,6 +79,7 @@ export class StreamHub {
         hasMissed: false,
         isReading: false,
         isStale: false,
+        outbox: [],
       };
       this.#byAccount.set(device.accountId, account);
     }
@@ -92,7 +122,7 @@ export class StreamHub {
         account.isStale = true;
       } else if (entry.seq === account.cursor + 1) {
         account.cursor = entry.seq;
-        for (const connection of account.connections) connection.deliver(entry);
+        this.#send(account, entry);
       } else if (entry.seq > account.cursor) {
         this.#catchUp(account);
       }
@@ -125,8 +155,18 @@ export class StreamHub {
     return count;
   }
 
+  stats(): StreamHubStats {
+    const all = this.#all();
+    return {
+      streams: all.length,
+      pendingBytes: all.reduce((sum, connection) => sum + connection.pendingBytes, 0),
+      droppedSlowReaders: this.#droppedSlowReaders,
+    };
+  }
+
   /** Tells a removed device's streams why, then closes them. */
   closeDevice(deviceId: string): void {
+    this.#flush();
     for (const connection of [...(this.#byDevice.get(deviceId) ?? [])]) {
       connection.write(deviceRemovedFrame(deviceId));
       connection.close();
@@ -138,6 +178,7 @@ export class StreamHub {
    * whose client stopped reading.
    */
   tick(options: { maxDurationMs: number; stallMs: number }): void {
+    this.#flush();
     const now = this.#clock.now();
     for (const connection of this.#all()) {
       if (now - connection.openedAt >= options.maxDurationMs || connection.isStalled(now, options.stallMs)) {
@@ -150,6 +191,7 @@ export class StreamHub {
 
   /** Closes every stream, after `farewell` (a `retry:` hint at shutdown) when given. */
   closeAll(farewell?: () => Uint8Array): void {
+    this.#flush();
     for (const connection of this.#all()) {
       if (farewell) connection.write(farewell());
       connection.close();
@@ -175,7 +217,7 @@ export class StreamHub {
         if (this.#byAccount.get(account.accountId) !== account) return;
         for (const entry of snapshot.entries) {
           if (entry.seq <= (account.cursor ?? 0)) continue;
-          for (const connection of account.connections) connection.deliver(entry);
+          this.#send(account, entry);
         }
         account.cursor = Math.max(account.cursor ?? 0, snapshot.headSeq);
       } while (account.isStale);
@@ -191,7 +233,32 @@ export class StreamHub {
       });
   }
 
-  #forget(connection: SseConnection): void {
+  /** Queues a live entry for every joined stream of the account; the batch goes out when this turn ends. */
+  #send(account: AccountStreams, entry: StreamEntry): void {
+    account.outbox.push(entry);
+    this.#unsent.add(account);
+    if (this.#isFlushScheduled) return;
+    this.#isFlushScheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#isFlushScheduled = false;
+    for (const account of this.#unsent) {
+      const entries = account.outbox;
+      account.outbox = [];
+      let frames: Uint8Array | undefined;
+      const batch = () => {
+        frames ??= entryFrames(entries);
+        return frames;
+      };
+      for (const connection of [...account.connections]) connection.deliver(entries, batch);
+    }
+    this.#unsent.clear();
+  }
+
+  #forget(connection: SseConnection, reason: SseCloseReason): void {
+    if (reason === "slow-reader") this.#droppedSlowReaders++;
     const account = this.#byAccount.get(connection.device.accountId);
     if (account) {
       account.connections.delete(connection);

@@ -1,0 +1,75 @@
+import type { ServerResponse } from "node:http";
+
+/** Where an SSE stream's bytes go: the client's socket, or a web stream in `app.request()` tests. */
+export interface SseSink {
+  write(bytes: Uint8Array): void;
+  /** Bytes written but not yet taken by the socket: what a client that stopped reading makes the relay hold. */
+  readonly pendingBytes: number;
+  /** Ends the stream after what was written. */
+  end(): void;
+  /** Drops the stream at once, pending bytes and all. */
+  destroy(): void;
+}
+
+/**
+ * Writes straight to node's response: one socket write per batch of frames, no web stream in between. `onClosed`
+ * runs once the client has gone or the stream was ended.
+ */
+export function nodeSink(
+  outgoing: ServerResponse,
+  headers: Readonly<Record<string, string>>,
+  onClosed: () => void,
+): SseSink {
+  outgoing.writeHead(200, headers);
+  outgoing.on("close", onClosed);
+  return {
+    write: (bytes) => {
+      outgoing.write(bytes);
+    },
+    get pendingBytes() {
+      return outgoing.writableLength;
+    },
+    end: () => outgoing.end(),
+    destroy: () => outgoing.destroy(),
+  };
+}
+
+/** A web `ReadableStream` for a `Response` body, where no node response exists (`app.request()`). */
+export function webSink(onClosed: () => void): { sink: SseSink; stream: ReadableStream<Uint8Array> } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start: (started) => {
+        controller = started;
+      },
+      cancel: onClosed,
+    },
+    // A zero high-water mark: the queue's size is exactly what the reader has not taken yet.
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
+  const settle = (action: () => void) => {
+    try {
+      action();
+    } catch {
+      // Already closed or cancelled by the reader.
+    }
+    onClosed();
+  };
+  return {
+    stream,
+    sink: {
+      write: (bytes) => {
+        try {
+          controller.enqueue(bytes);
+        } catch {
+          onClosed();
+        }
+      },
+      get pendingBytes() {
+        return Math.max(0, -(controller.desiredSize ?? 0));
+      },
+      end: () => settle(() => controller.close()),
+      destroy: () => settle(() => controller.error(new Error("SSE stream dropped"))),
+    },
+  };
+}
