@@ -239,7 +239,9 @@ export class StreamHub {
     this.#unsent.add(account);
     if (this.#isFlushScheduled) return;
     this.#isFlushScheduled = true;
-    setImmediate(() => this.#flush());
+    // Two turns: the writes the store commits as a group in the next turn join this batch, so under load a stream
+    // gets one socket write for the events of two turns (idle, a turn takes microseconds).
+    setImmediate(() => setImmediate(() => this.#flush()));
   }
 
   #flush(): void {

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isFinalCallStatus } from "@ringback/protocol";
+import { GroupCommit } from "./group-commit.js";
 import * as accounts from "./sqlite-accounts.js";
 import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
@@ -8,7 +9,7 @@ import * as deliveries from "./sqlite-deliveries.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
 import * as replies from "./sqlite-replies.js";
-import type { RelayStore, StreamEntry } from "./store.js";
+import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
 
 /** The database file under the relay's data directory. */
 export const SQLITE_FILE_NAME = "relay.db";
@@ -30,6 +31,11 @@ export function openSqliteStore(dataDir: string): RelayStore {
 }
 
 function sqliteStore(db: SqliteDatabase): RelayStore {
+  // Events posted at once commit together: one transaction (one fsync) per turn of the event loop under load.
+  const appends = new GroupCommit<NewEvent, AppendEventResult>(
+    (inputs) => db.transaction(() => inputs.map((input) => calls.appendEvent(db, input))),
+    (input) => calls.appendEvent(db, input),
+  );
   // Each method is async to match the interface; the work itself happens synchronously inside. Every operation
   // that erases ciphertext (a call ending, a reply settled or failed) checkpoints, so the erased bytes leave the WAL.
   return {
@@ -58,7 +64,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     rateLimitState: async (key, now) => accounts.rateLimitState(db, key, now),
     rateLimitHit: async (key, now, windowMs) => accounts.rateLimitHit(db, key, now, windowMs),
 
-    appendEvent: async (input) => calls.appendEvent(db, input),
+    appendEvent: (input) => appends.submit(input),
     getCall: async (accountId, eventId) => calls.getCall(db, accountId, eventId),
     setCallStatus: async (input) => {
       const outcome = calls.setCallStatus(db, input);
