@@ -39,7 +39,7 @@ export async function readBacklog(
 }
 
 /** One SSE frame with an `event:` line; null for `retry:` hints and comments. */
-function parseFrame(frame: string): ReceivedEvent | null {
+export function parseFrame(frame: string): ReceivedEvent | null {
   const fields = new Map<string, string>();
   for (const line of frame.split("\n")) {
     const colon = line.indexOf(": ");
