@@ -17,6 +17,20 @@ import { type PushOutcome, type PushTransport, sendPush } from "./push-sender.js
 
 /** Pushes in flight at once per relay process, so a burst to many devices does not open a socket per device. */
 export const PUSH_SENDS_AT_ONCE_MAX = 32;
+/**
+ * Claimed pushes waiting for a free send at most: while push services are slow or silent, no more are claimed (the
+ * rest stay due in the store, where the next round finds them), so memory stays bounded however long they stall.
+ */
+export const PUSH_QUEUED_MAX = 1000;
+
+/** The pushes under way in this process. */
+export interface PushDeliveryStats {
+  /** Sent and not answered yet (at most `PUSH_SENDS_AT_ONCE_MAX`). */
+  readonly sending: number;
+  /** Claimed, waiting for a free send. */
+  readonly queued: number;
+}
+
 /** RFC 8030 §5.4: a topic is at most 32 characters of the base64url alphabet. */
 const TOPIC_CHARS = 32;
 /**
@@ -61,6 +75,7 @@ export class PushDelivery {
   #active = 0;
   readonly #waiting: (() => void)[] = [];
   readonly #settling = new Set<Promise<void>>();
+  #claiming: Promise<void> = Promise.resolve();
 
   constructor(options: {
     store: RelayStore;
@@ -79,15 +94,28 @@ export class PushDelivery {
     this.#onPushed = options.onPushed;
   }
 
-  /** Sends every push due now; resolves once each has its answer and the answer is recorded. */
+  /**
+   * Sends the pushes due now, claiming no more while `PUSH_QUEUED_MAX` wait (the rest go in a later round);
+   * resolves once each has its answer and the answer is recorded.
+   */
   async deliverDue(): Promise<void> {
     const sends: Promise<void>[] = [];
-    for (;;) {
-      const due = await this.#store.claimDuePushes(this.#clock.now());
-      for (const push of due) sends.push(this.#limited(() => this.#deliver(push)));
-      if (due.length < PUSH_CLAIM_BATCH_MAX) break;
-    }
+    // One claiming round at a time, and none while the queue is full: a silent push service cannot make the relay
+    // hold ever more pushes.
+    const round = this.#claiming.then(async () => {
+      while (this.#active + this.#waiting.length < PUSH_QUEUED_MAX) {
+        const due = await this.#store.claimDuePushes(this.#clock.now());
+        for (const push of due) sends.push(this.#limited(() => this.#deliver(push)));
+        if (due.length < PUSH_CLAIM_BATCH_MAX) break;
+      }
+    });
+    this.#claiming = round.catch(() => {});
+    await round;
     await Promise.all(sends);
+  }
+
+  stats(): PushDeliveryStats {
+    return { sending: this.#active, queued: this.#waiting.length };
   }
 
   /** Starts `deliverDue` and returns at once: nothing (a daemon's post, a stream) waits for a push service. */

@@ -11,6 +11,8 @@ export interface PushTransport {
   /** RFC 8292 `sub`: a `mailto:` or `https:` contact for the push service's operator. */
   readonly subject: string;
   readonly agent?: Agent;
+  /** How long a push service may stay silent (connecting, handshaking or answering); default `PUSH_SEND_TIMEOUT_MS`. */
+  readonly timeoutMs?: number;
 }
 
 /** What the push service said, in the terms the relay acts on. */
@@ -55,7 +57,7 @@ export async function sendPush(transport: PushTransport, request: PushRequest): 
         urgency: request.urgency,
         topic: request.topic,
         contentEncoding: "aes128gcm",
-        timeout: PUSH_SEND_TIMEOUT_MS,
+        timeout: transport.timeoutMs ?? PUSH_SEND_TIMEOUT_MS,
         ...(transport.agent ? { agent: transport.agent } : {}),
       },
     );

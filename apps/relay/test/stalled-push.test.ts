@@ -1,0 +1,159 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { PushPublicKey } from "@ringback/protocol";
+import { describe, expect, it } from "vitest";
+import { silentLog } from "../src/log.js";
+import { PUSH_QUEUED_MAX, PUSH_SENDS_AT_ONCE_MAX, PushDelivery } from "../src/runtime/push-delivery.js";
+import { PushKeys } from "../src/runtime/push-keys.js";
+import {
+  type DuePush,
+  PUSH_CLAIM_BATCH_MAX,
+  type PushSettlement,
+  type RelayStore,
+} from "../src/store/store.js";
+import { FakeClock } from "./support/fake-clock.js";
+import { eventBody } from "./support/in-process-relay.js";
+import { socketRelay } from "./support/socket-relay.js";
+import { SseClient } from "./support/sse-client.js";
+import { startTestPushService, type TestSubscription } from "./support/test-push-service.js";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A push service that accepts every TCP connection and never says a word (not even a TLS handshake). */
+async function silentPushService(): Promise<
+  AsyncDisposable & { origin: string; open: number; mostOpen: number }
+> {
+  const sockets = new Set<Socket>();
+  const service = { origin: "", open: 0, mostOpen: 0 };
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    service.open = sockets.size;
+    service.mostOpen = Math.max(service.mostOpen, sockets.size);
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      sockets.delete(socket);
+      service.open = sockets.size;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  service.origin = `https://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  return Object.assign(service, {
+    async [Symbol.asyncDispose]() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  });
+}
+
+/** A browser-side subscription (real keys) whose endpoint is the silent service. */
+async function silentSubscription(origin: string): Promise<TestSubscription> {
+  await using keysFrom = await startTestPushService();
+  const subscription = keysFrom.subscribe();
+  return { ...subscription, endpoint: `${origin}/push/${subscription.id}` };
+}
+
+describe("a push service that accepts connections and never answers", () => {
+  it("holds up no SSE delivery and no daemon post, and gets at most the bounded number of sends at once", async () => {
+    await using silent = await silentPushService();
+    await using relay = await socketRelay({ pushHosts: ["127.0.0.1"], pushPollMs: HOUR_MS });
+    const computer = await relay.signUp("computer");
+    const phone = await relay.pair(computer.deviceToken, "phone");
+    const { publicKey } = PushPublicKey.parse((await relay.request("GET", "/v1/push/public-key")).body);
+    expect(publicKey).toBeTruthy();
+    const subscription = await silentSubscription(silent.origin);
+    const subscribed = await relay.request("PUT", "/v1/push/subscription", {
+      token: phone.deviceToken,
+      body: { endpoint: subscription.endpoint, keys: subscription.keys, expirationTime: null },
+    });
+    expect(subscribed.status).toBe(200);
+    using stream = new SseClient(relay.url, phone.deviceToken);
+    await stream.waitForSynced();
+
+    const events = PUSH_SENDS_AT_ONCE_MAX + 8;
+    for (let index = 0; index < events; index++) {
+      const posted = await relay.request("POST", "/v1/daemon/events", {
+        token: computer.deviceToken,
+        body: eventBody(`ev${index}`),
+      });
+      expect(posted.status).toBe(201);
+    }
+    await stream.waitUntil(
+      () => (stream.of("call").length === events ? true : undefined),
+      "every call on the stream",
+    );
+    const push = relay.server.relay.runtime.push;
+    // Every push is claimed and stuck: the bounded number on the wire, the rest waiting their turn.
+    await expect.poll(() => push.stats()).toEqual({ sending: PUSH_SENDS_AT_ONCE_MAX, queued: 8 });
+    await expect.poll(() => silent.open).toBe(PUSH_SENDS_AT_ONCE_MAX);
+    expect(silent.mostOpen).toBeLessThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
+  });
+
+  it("times the silent sends out, retries them later, and claims no more while its queue is full", async () => {
+    await using silent = await silentPushService();
+    const subscription = await silentSubscription(silent.origin);
+    const clock = new FakeClock();
+    let claimed = 0;
+    const settlements: PushSettlement[] = [];
+    // A store with ever more pushes due: only the queue bound stops the claiming.
+    const store = {
+      vapidKeys: async (candidate: { publicKey: string; privateKey: string }) => candidate,
+      claimDuePushes: async (now: number): Promise<DuePush[]> =>
+        Array.from({ length: PUSH_CLAIM_BATCH_MAX }, () => {
+          claimed++;
+          return {
+            accountId: "acc1",
+            eventId: `ev${claimed}`,
+            deviceId: "phone",
+            subscription: {
+              deviceId: "phone",
+              accountId: "acc1",
+              endpoint: subscription.endpoint,
+              p256dh: subscription.keys.p256dh,
+              auth: subscription.keys.auth,
+              repeatSeconds: 60,
+              updatedAt: now,
+            },
+            seq: claimed,
+            source: "codex",
+            occurredAt: new Date(now).toISOString(),
+            receivedAt: now,
+            taskId: null,
+            fromDeviceId: "pc",
+            expiresAt: now + HOUR_MS,
+            attempt: 1,
+            failures: 0,
+          };
+        }),
+      settlePush: async (_key: unknown, settlement: PushSettlement) => {
+        settlements.push(settlement);
+      },
+    } as unknown as RelayStore;
+    const delivery = new PushDelivery({
+      store,
+      clock,
+      log: silentLog,
+      keys: new PushKeys(store),
+      transport: { subject: "mailto:test@example.org", timeoutMs: 1000 },
+      onPushed: async () => {},
+    });
+    for (let round = 0; round < 5; round++) delivery.kick();
+    await expect.poll(() => delivery.stats().sending).toBe(PUSH_SENDS_AT_ONCE_MAX);
+    const { sending, queued } = delivery.stats();
+    expect(sending + queued).toBeLessThanOrEqual(PUSH_QUEUED_MAX + PUSH_CLAIM_BATCH_MAX);
+    expect(claimed).toBeLessThanOrEqual(PUSH_QUEUED_MAX + PUSH_CLAIM_BATCH_MAX);
+    expect(silent.mostOpen).toBeLessThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
+    // Full: another round claims nothing.
+    expect(sending + queued).toBeGreaterThanOrEqual(PUSH_QUEUED_MAX);
+    const claimedWhileFull = claimed;
+    await delivery.deliverDue();
+    expect(claimed).toBe(claimedWhileFull);
+    // The silence ends each send as a failure to retry, with backoff.
+    await expect
+      .poll(() => settlements.length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
+    expect(settlements.every((settlement) => settlement.kind === "retry")).toBe(true);
+    expect(delivery.stats().sending + delivery.stats().queued).toBeLessThanOrEqual(
+      PUSH_QUEUED_MAX + PUSH_CLAIM_BATCH_MAX,
+    );
+  });
+});
