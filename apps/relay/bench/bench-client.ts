@@ -3,7 +3,9 @@ import { SseSubscriber } from "./sse-subscriber.ts";
 
 /** A typical sealed report + brief (a few KB of text), as base64 ciphertext. */
 export const SEALED_BYTES = 4096;
-const sealed = `e2e1.0123456789abcdef.${"A".repeat(16)}.${"B".repeat(SEALED_BYTES)}`;
+/** The issue's fan-out figure: 1 KB events. */
+export const SMALL_SEALED_BYTES = 1024;
+const sealedOf = (bytes: number) => `e2e1.0123456789abcdef.${"A".repeat(16)}.${"B".repeat(bytes)}`;
 /** Streams are opened this many at a time: a thousand at once would only measure the accept queue. */
 const SUBSCRIBE_BATCH = 100;
 let eventCounter = 0;
@@ -43,8 +45,13 @@ export async function createAccount(baseUrl: string): Promise<{ computer: Creden
   return { computer, phone };
 }
 
-/** Posts one event with the sealed payload, as the daemon does. */
-export function postEvent(baseUrl: string, token: string): { eventId: string; done: Promise<unknown> } {
+/** Posts one event with a sealed payload of `sealedBytes`, as the daemon does. */
+export function postEvent(
+  baseUrl: string,
+  token: string,
+  sealedBytes: number = SEALED_BYTES,
+): { eventId: string; done: Promise<unknown> } {
+  const sealed = sealedOf(sealedBytes);
   const eventId = `bench-${++eventCounter}`;
   const occurredAt = new Date().toISOString();
   return {

@@ -12,6 +12,8 @@ export interface Deployment {
   readonly url: string;
   /** The relay process when there is exactly one (the memory figures read it). */
   readonly relay: RelayProcess | null;
+  /** Every relay process of the deployment (their CPU time is the deployment's cost). */
+  readonly relays: readonly RelayProcess[];
 }
 
 async function relayIn(cleanup: Cleanup, args: readonly string[] = []): Promise<RelayProcess> {
@@ -25,7 +27,7 @@ async function relayIn(cleanup: Cleanup, args: readonly string[] = []): Promise<
 /** One relay on SQLite in a temp dir (the default deployment). */
 export async function sqliteDeployment(cleanup: Cleanup): Promise<Deployment> {
   const relay = await relayIn(cleanup);
-  return { url: relay.url, relay };
+  return { url: relay.url, relay, relays: [relay] };
 }
 
 /** A fresh schema on `server` (each deployment gets its own, so their accounts and seqs never meet). */
@@ -57,7 +59,7 @@ export async function postgresDeployment(
   }
   const [first] = relays;
   if (!first) throw new Error("A deployment needs at least one relay.");
-  if (count === 1) return { url: first.url, relay: first };
+  if (count === 1) return { url: first.url, relay: first, relays };
   const starting = startNginx({
     listeners: [
       {
@@ -70,5 +72,5 @@ export async function postgresDeployment(
   });
   cleanup.addStarting(starting, (nginx) => nginx.stop());
   const nginx = await starting;
-  return { url: nginx.url("relay"), relay: null };
+  return { url: nginx.url("relay"), relay: null, relays };
 }

@@ -2,6 +2,6 @@
 // prints the memory still in use, so "memory per connection" counts what a connection keeps, not garbage.
 process.on("SIGUSR2", () => {
   globalThis.gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  process.stdout.write(`bench-memory ${JSON.stringify({ rss, heapUsed })}\n`);
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  process.stdout.write(`bench-memory ${JSON.stringify({ rss, heapUsed, external, arrayBuffers })}\n`);
 });

@@ -7,38 +7,38 @@ import {
   POSTGRES_MISSING_MESSAGE,
   startPostgresServer,
 } from "../test/support/postgres-server.ts";
-import { createAccount, SEALED_BYTES, subscribe } from "./bench-client.ts";
+import { fanOutAgainstBare, idleStreamsAgainstBare, type Target } from "./baseline-figures.ts";
+import { createAccount, SEALED_BYTES, SMALL_SEALED_BYTES, subscribe } from "./bench-client.ts";
 import { Cleanup } from "./cleanup.ts";
 import { type Deployment, postgresDeployment, sqliteDeployment } from "./deployments.ts";
+import { type Goal, goalRows } from "./goals.ts";
 import { fanOut, type Latency, latency, type Throughput } from "./measures.ts";
-import type { RelayProcess } from "./relay-process.ts";
 import type { SseSubscriber } from "./sse-subscriber.ts";
 
 /**
- * The bench takes about a minute on a quiet 2-core machine; past this (a hang, or a machine busy with other work)
+ * The bench takes under a minute on a quiet 2-core machine; past this (a hang, or a machine busy with other work)
  * it stops everything it started and fails.
  */
-const BENCH_BUDGET_MS = 150_000;
+const BENCH_BUDGET_MS = 300_000;
 const LATENCY_EVENTS = { one: 100, hundred: 50, thousand: 20 } as const;
 const FAN_OUT_SUBSCRIBERS = 1000;
-const FAN_OUT_EVENTS = 100;
+const FAN_OUT_EVENTS = 400;
 const FAN_OUT_CONCURRENCY = 4;
-const IDLE_CONNECTIONS = 1000;
+/** Rounds of the relay-against-bare fan-out, taking turns; the best of each counts. */
+const FAN_OUT_ROUNDS = 2;
+const IDLE_STREAMS = 10_000;
 
 const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 const cleanup = new Cleanup();
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const perSecond = (value: number) => Math.round(value).toLocaleString("en");
 const started = performance.now();
 
 /** A progress line on stderr: the tables go to stdout at the end. */
 function progress(step: string): void {
   console.error(`relay bench: ${step} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-}
-
-async function settledMemory(relay: RelayProcess) {
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  return relay.memoryAfterGc();
 }
 
 function closeAll(streams: readonly SseSubscriber[]): void {
@@ -47,15 +47,8 @@ function closeAll(streams: readonly SseSubscriber[]): void {
 
 type Account = Awaited<ReturnType<typeof createAccount>>;
 
-/**
- * The single-instance SQLite figures: latency to 1 and 100 streams, memory per idle stream. The 1,000 idle
- * streams stay open for the next measure.
- */
-async function sqliteDetails(
-  deployment: Deployment,
-  relay: RelayProcess,
-  { computer, phone }: Account,
-): Promise<{ rows: string[][]; idle: SseSubscriber[] }> {
+/** Report-to-client latency to 1 and 100 streams of one relay on SQLite. */
+async function sqliteLatency(deployment: Deployment, { computer, phone }: Account): Promise<string[][]> {
   const measure = async (subscribers: number, events: number) => {
     const streams = await subscribe(deployment.url, phone.deviceToken, subscribers, agent);
     const result = await latency(deployment.url, computer.deviceToken, streams, events);
@@ -66,15 +59,7 @@ async function sqliteDetails(
   progress("SQLite, 1 subscriber: latency measured");
   const hundred = await measure(100, LATENCY_EVENTS.hundred);
   progress("SQLite, 100 subscribers: latency measured");
-  // Open and close as many streams first, so the heap has already grown to hold them: the delta is then what
-  // the streams keep, not the runtime's one-off growth.
-  closeAll(await subscribe(deployment.url, phone.deviceToken, IDLE_CONNECTIONS, agent));
-  const before = await settledMemory(relay);
-  const idle = await subscribe(deployment.url, phone.deviceToken, IDLE_CONNECTIONS, agent);
-  const after = await settledMemory(relay);
-  progress("SQLite: memory per stream measured");
-  const perStream = (bytes: number) => `${(bytes / IDLE_CONNECTIONS / 1024).toFixed(1)} KiB`;
-  const rows = [
+  return [
     [
       "report-to-client latency, 1 SSE subscriber",
       `p50 ${ms(one.p50)}, p99 ${ms(one.p99)}`,
@@ -85,73 +70,116 @@ async function sqliteDetails(
       `p50 ${ms(hundred.p50)}, p99 ${ms(hundred.p99)}`,
       `${hundred.samples} deliveries`,
     ],
-    [
-      "relay memory per idle SSE connection",
-      `${perStream(after.rss - before.rss)} RSS (${perStream(after.heapUsed - before.heapUsed)} JS heap)`,
-      `delta over ${IDLE_CONNECTIONS} streams, after GC`,
-    ],
   ];
-  return { rows, idle };
 }
 
-/** 1,000 streams on a deployment: latency of events posted one at a time, then sustained events/s. */
-async function thousandStreams(
-  name: string,
-  deployment: Deployment,
-  account?: Account,
-  openStreams?: SseSubscriber[],
-): Promise<{ latency: Latency; throughput: Throughput }> {
-  const { computer, phone } = account ?? (await createAccount(deployment.url));
-  const streams =
-    openStreams ?? (await subscribe(deployment.url, phone.deviceToken, FAN_OUT_SUBSCRIBERS, agent));
+interface ThousandStreams {
+  readonly latency: Latency;
+  readonly throughput: Throughput;
+  /** CPU seconds of every relay of the deployment per delivered event. */
+  readonly cpuPerDelivery: number;
+}
+
+/**
+ * 1,000 streams on a deployment: latency of events posted one at a time, then sustained events/s of 1 KB events
+ * and what each delivery cost its relays in CPU.
+ */
+async function thousandStreams(name: string, deployment: Deployment): Promise<ThousandStreams> {
+  const { computer, phone } = await createAccount(deployment.url);
+  const streams = await subscribe(deployment.url, phone.deviceToken, FAN_OUT_SUBSCRIBERS, agent);
   progress(`${name}: ${streams.length} streams open`);
   try {
     const measured = await latency(deployment.url, computer.deviceToken, streams, LATENCY_EVENTS.thousand);
     progress(`${name}: latency measured`);
+    const cpuTime = () => deployment.relays.reduce((sum, relay) => sum + relay.cpuSeconds(), 0);
+    const cpuBefore = cpuTime();
     const throughput = await fanOut(
       deployment.url,
       computer.deviceToken,
       streams,
       FAN_OUT_EVENTS,
       FAN_OUT_CONCURRENCY,
+      SMALL_SEALED_BYTES,
     );
+    const cpuPerDelivery = (cpuTime() - cpuBefore) / (FAN_OUT_EVENTS * streams.length);
     progress(`${name}: events/s measured`);
-    return { latency: measured, throughput };
+    return { latency: measured, throughput, cpuPerDelivery };
   } finally {
     closeAll(streams);
   }
 }
 
-function thousandStreamsRow(name: string, figures: Awaited<ReturnType<typeof thousandStreams>> | string) {
-  if (typeof figures === "string") return [name, figures, "", "", ""];
+function thousandStreamsRow(name: string, figures: ThousandStreams | string) {
+  if (typeof figures === "string") return [name, figures, "", "", "", ""];
   return [
     name,
     `${Math.round(figures.throughput.eventsPerSecond)}`,
-    Math.round(figures.throughput.deliveriesPerSecond).toLocaleString("en"),
+    perSecond(figures.throughput.deliveriesPerSecond),
     ms(figures.latency.p50),
     ms(figures.latency.p99),
+    `${(figures.cpuPerDelivery * 1e6).toFixed(2)} µs`,
   ];
 }
 
-async function run(): Promise<{ details: string[][]; deployments: string[][] }> {
+interface BenchTables {
+  readonly latencies: string[][];
+  readonly deployments: string[][];
+  readonly goals: Goal[];
+}
+
+async function run(): Promise<BenchTables> {
   const isPostgresWanted = !isPostgresSkipped();
   if (isPostgresWanted && !findPostgresBinaries()) throw new Error(POSTGRES_MISSING_MESSAGE);
   if (isPostgresWanted && !findNginx()) throw new Error(NGINX_MISSING_MESSAGE);
 
   const sqlite = await sqliteDeployment(cleanup);
   if (!sqlite.relay) throw new Error("The SQLite deployment has one relay.");
-  const account = await createAccount(sqlite.url);
-  const { rows: details, idle } = await sqliteDetails(sqlite, sqlite.relay, account);
-  const rows = [
-    thousandStreamsRow("1 relay, SQLite", await thousandStreams("SQLite", sqlite, account, idle)),
+  const relayTarget: Target = {
+    server: sqlite.relay,
+    freshAccount: async () => {
+      const { computer, phone } = await createAccount(sqlite.url);
+      return { poster: computer, subscriber: phone };
+    },
+  };
+  // First, on a relay that has served nothing yet.
+  const memory = await idleStreamsAgainstBare(cleanup, relayTarget, agent, IDLE_STREAMS);
+  progress(`SQLite and bare node:http: ${IDLE_STREAMS.toLocaleString("en")} idle streams measured`);
+  const latencies = await sqliteLatency(sqlite, await createAccount(sqlite.url));
+  const fanOutFigures = await fanOutAgainstBare(cleanup, relayTarget, agent, {
+    subscribers: FAN_OUT_SUBSCRIBERS,
+    events: FAN_OUT_EVENTS,
+    concurrency: FAN_OUT_CONCURRENCY,
+    rounds: FAN_OUT_ROUNDS,
+  });
+  progress("SQLite and bare node:http: fan-out measured");
+  const goals: Goal[] = [
+    {
+      figure: `fan-out, 1 KB events to ${FAN_OUT_SUBSCRIBERS.toLocaleString("en")} SSE subscribers, SQLite, 1 relay`,
+      relay: `${perSecond(fanOutFigures.relay.deliveriesPerSecond)} deliveries/s`,
+      baseline: `bare node:http SSE fan-out: ${perSecond(fanOutFigures.bare.deliveriesPerSecond)} deliveries/s`,
+      ratio: fanOutFigures.relay.deliveriesPerSecond / fanOutFigures.bare.deliveriesPerSecond,
+      goal: ">= 150,000 deliveries/s and >= 0.70x",
+      isMet:
+        fanOutFigures.relay.deliveriesPerSecond >= 150_000 &&
+        fanOutFigures.relay.deliveriesPerSecond >= 0.7 * fanOutFigures.bare.deliveriesPerSecond,
+    },
+    {
+      figure: `memory, ${IDLE_STREAMS.toLocaleString("en")} idle SSE streams (RSS after GC / streams)`,
+      relay: `${kib(memory.relay.rssPerStream)} per stream (${(memory.relay.rss / 2 ** 20).toFixed(0)} MiB; +${kib(memory.relay.rssDeltaPerStream)} each)`,
+      baseline: `bare node:http: ${kib(memory.bare.rssPerStream)} per stream (${(memory.bare.rss / 2 ** 20).toFixed(0)} MiB; +${kib(memory.bare.rssDeltaPerStream)} each)`,
+      ratio: memory.relay.rssPerStream / memory.bare.rssPerStream,
+      goal: "< 40 KiB per stream",
+      isMet: memory.relay.rssPerStream < 40 * 1024,
+    },
   ];
+  const rows = [thousandStreamsRow("1 relay, SQLite", await thousandStreams("SQLite", sqlite))];
   await cleanup.run();
 
   if (!isPostgresWanted) {
     const skipped = "skipped (RINGBACK_SKIP_POSTGRES=1)";
     rows.push(thousandStreamsRow("1 relay, PostgreSQL", skipped));
     rows.push(thousandStreamsRow("2 relays, PostgreSQL, behind nginx", skipped));
-    return { details, deployments: rows };
+    return { latencies, deployments: rows, goals };
   }
   const starting = startPostgresServer({ isDurable: true });
   cleanup.addStarting(starting, (server) => server.stop());
@@ -159,17 +187,23 @@ async function run(): Promise<{ details: string[][]; deployments: string[][] }> 
   // The single relay is stopped before the pair starts: idle processes still take their share of two cores.
   const singleCleanup = new Cleanup();
   cleanup.add(() => singleCleanup.run());
-  const single = await postgresDeployment(singleCleanup, server, 1);
-  rows.push(thousandStreamsRow("1 relay, PostgreSQL", await thousandStreams("PostgreSQL", single)));
+  const single = await thousandStreams("PostgreSQL", await postgresDeployment(singleCleanup, server, 1));
+  rows.push(thousandStreamsRow("1 relay, PostgreSQL", single));
   await singleCleanup.run();
-  const pair = await postgresDeployment(cleanup, server, 2);
-  rows.push(
-    thousandStreamsRow(
-      "2 relays, PostgreSQL, behind nginx",
-      await thousandStreams("2 x PostgreSQL behind nginx", pair),
-    ),
+  const pair = await thousandStreams(
+    "2 x PostgreSQL behind nginx",
+    await postgresDeployment(cleanup, server, 2),
   );
-  return { details, deployments: rows };
+  rows.push(thousandStreamsRow("2 relays, PostgreSQL, behind nginx", pair));
+  goals.push({
+    figure: "relay CPU per delivered event, 2 relays on PostgreSQL behind nginx (both relays' CPU)",
+    relay: `${(pair.cpuPerDelivery * 1e6).toFixed(2)} µs`,
+    baseline: `1 relay on PostgreSQL: ${(single.cpuPerDelivery * 1e6).toFixed(2)} µs`,
+    ratio: pair.cpuPerDelivery / single.cpuPerDelivery,
+    goal: "<= 1.25x",
+    isMet: pair.cpuPerDelivery <= 1.25 * single.cpuPerDelivery,
+  });
+  return { latencies, deployments: rows, goals };
 }
 
 function printTable(header: string[], rows: string[][]): void {
@@ -191,18 +225,24 @@ watchdog.unref();
 
 run()
   .then(
-    ({ details, deployments }) => {
+    ({ latencies, deployments, goals }) => {
       console.log(
-        `\nringback relay bench: loopback, relays in their own processes, Node ${process.version}, sealed ${SEALED_BYTES} B\n`,
+        `\nringback relay bench: loopback, servers in their own processes, the load from this one, Node ${process.version}\n`,
       );
-      console.log("One relay on SQLite:\n");
-      printTable(["measure", "result", "sample"], details);
+      console.log(`The relay's figures, each against its baseline measured in this run:\n`);
+      printTable(["figure", "relay", "baseline (same run)", "ratio", "goal", "met"], goalRows(goals));
+      console.log(`\nOne relay on SQLite, sealed ${SEALED_BYTES} B:\n`);
+      printTable(["measure", "result", "sample"], latencies);
       console.log(
-        `\n${FAN_OUT_SUBSCRIBERS} SSE subscribers: events/s with ${FAN_OUT_CONCURRENCY} posting at once ` +
-          `(${FAN_OUT_EVENTS} events, until every subscriber has every event); report-to-client latency of ` +
-          `${LATENCY_EVENTS.thousand} events posted one at a time (each delivery a sample):\n`,
+        `\n${FAN_OUT_SUBSCRIBERS} SSE subscribers: events/s of ${SMALL_SEALED_BYTES} B sealed events with ` +
+          `${FAN_OUT_CONCURRENCY} posting at once (${FAN_OUT_EVENTS} events, until every subscriber has every ` +
+          `event) and the relays' CPU per delivery; report-to-client latency of ${LATENCY_EVENTS.thousand} events ` +
+          `posted one at a time (each delivery a sample):\n`,
       );
-      printTable(["deployment", "events/s", "deliveries/s", "latency p50", "latency p99"], deployments);
+      printTable(
+        ["deployment", "events/s", "deliveries/s", "latency p50", "latency p99", "relay CPU per delivery"],
+        deployments,
+      );
     },
     (error: unknown) => {
       console.error("relay bench failed:", error);

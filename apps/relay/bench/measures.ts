@@ -56,6 +56,7 @@ export async function fanOut(
   streams: readonly SseSubscriber[],
   events: number,
   concurrency: number,
+  sealedBytes?: number,
 ): Promise<Throughput> {
   const target = streams.map((stream) => stream.calls + events);
   let finished = 0;
@@ -71,7 +72,7 @@ export async function fanOut(
   const sender = async () => {
     while (next < events) {
       next++;
-      await postEvent(baseUrl, computerToken).done;
+      await postEvent(baseUrl, computerToken, sealedBytes).done;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, sender));
