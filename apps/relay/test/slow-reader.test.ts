@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { SSE_PENDING_MAX_BYTES } from "../src/runtime/sse-connection.js";
+import { SSE_PENDING_MAX_BYTES, SSE_STALL_MIN_BYTES } from "../src/runtime/sse-connection.js";
 import { eventBody } from "./support/in-process-relay.js";
 import { type SocketRelay, socketRelay } from "./support/socket-relay.js";
 import { parseFrame } from "./support/sse-backlog.js";
@@ -78,5 +78,39 @@ describe("a slow SSE reader", () => {
     const after = resumed.of("call").map((event) => event.data.eventId);
     expect([...seen, ...after]).toEqual(posted);
     expect(reader.of("call").map((event) => event.data.eventId)).toEqual(posted);
+  });
+
+  it("is closed once it has taken nothing for the stall limit while data waits; a reading client stays", async () => {
+    await using relay = await socketRelay();
+    const computer = await relay.signUp("computer");
+    const phone = await relay.pair(computer.deviceToken, "phone");
+    const hub = relay.server.relay.runtime.hub;
+    using reader = new SseClient(relay.url, phone.deviceToken);
+    await reader.waitForSynced();
+    const slow = await pausedStream(relay, phone.deviceToken);
+    await expect.poll(() => hub.stats().streams).toBe(2);
+    const post = async (eventId: string) => {
+      const sealed = `e2e1.0123456789abcdef.aXY.${"A".repeat(SEALED_BYTES)}`;
+      await relay.request("POST", "/v1/daemon/events", {
+        token: computer.deviceToken,
+        body: eventBody(eventId, { sealed }),
+      });
+      await reader.waitFor("call", (data) => data.eventId === eventId);
+    };
+    // Data waits for the slow client (its socket buffers are full), still far below the drop bound.
+    for (let index = 0; hub.stats().pendingBytes < SSE_STALL_MIN_BYTES; index++) {
+      if (index === EVENTS_MAX) throw new Error(`Nothing waiting after ${EVENTS_MAX} events.`);
+      await post(`fill-${index}`);
+    }
+    expect(hub.stats().pendingBytes).toBeLessThan(SSE_PENDING_MAX_BYTES);
+    const limits = { maxDurationMs: 24 * 60 * 60_000, stallMs: 60_000 };
+    hub.tick(limits);
+    expect(hub.stats().streams).toBe(2);
+    relay.clock.advance(limits.stallMs + 1);
+    hub.tick(limits);
+    expect(hub.stats()).toMatchObject({ streams: 1, droppedSlowReaders: 0 });
+    expect(hub.stats().pendingBytes).toBeLessThan(SSE_STALL_MIN_BYTES);
+    await post("after");
+    await slow.drain();
   });
 });

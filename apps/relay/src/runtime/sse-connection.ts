@@ -10,6 +10,9 @@ import type { SseSink } from "./sse-sinks.js";
  */
 export const SSE_PENDING_MAX_BYTES = 2 * 1024 * 1024;
 
+/** Bytes waiting unread before a stream counts as backed up (then its client must take some within the stall limit). */
+export const SSE_STALL_MIN_BYTES = 64 * 1024;
+
 /** Why a stream ended: the client left or the relay ended it (`closed`), or it was dropped for not reading. */
 export type SseCloseReason = "closed" | "slow-reader";
 
@@ -107,12 +110,15 @@ export class SseConnection {
     this.#write(HEARTBEAT_FRAME, false);
   }
 
-  /** True when written bytes have waited unread, without the client taking any, for longer than `stallMs`. */
+  /**
+   * True when at least `SSE_STALL_MIN_BYTES` have waited unread, without the client taking any, for longer than
+   * `stallMs`: the client stopped reading.
+   */
   isStalled(now: number, stallMs: number): boolean {
     const pending = this.pendingBytes;
-    if (pending === 0 || pending < this.#lastPending) this.#lastDrainAt = now;
+    if (pending < SSE_STALL_MIN_BYTES || pending < this.#lastPending) this.#lastDrainAt = now;
     this.#lastPending = pending;
-    return pending > 0 && now - this.#lastDrainAt > stallMs;
+    return now - this.#lastDrainAt > stallMs;
   }
 
   /** Ends the stream after what was written. */
