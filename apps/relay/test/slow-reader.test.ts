@@ -36,31 +36,40 @@ function pausedStream(relay: SocketRelay, token: string): Promise<{ drain(): Pro
   });
 }
 
+/** A phone with a reading stream and a paused one; `post` sends a big event and waits until the reader has it. */
+async function readerAndSlowStream(relay: SocketRelay) {
+  const computer = await relay.signUp("computer");
+  const phone = await relay.pair(computer.deviceToken, "phone");
+  const hub = relay.server.relay.runtime.hub;
+  const reader = new SseClient(relay.url, phone.deviceToken);
+  await reader.waitForSynced();
+  const slow = await pausedStream(relay, phone.deviceToken);
+  await expect.poll(() => hub.stats().streams).toBe(2);
+  const post = async (eventId: string) => {
+    const sealed = `e2e1.0123456789abcdef.aXY.${"A".repeat(SEALED_BYTES)}`;
+    const response = await relay.request("POST", "/v1/daemon/events", {
+      token: computer.deviceToken,
+      body: eventBody(eventId, { sealed }),
+    });
+    expect(response.status).toBe(201);
+    await reader.waitFor("call", (data) => data.eventId === eventId);
+  };
+  return { phone, hub, reader, slow, post };
+}
+
 describe("a slow SSE reader", () => {
   it("is dropped once it leaves more than the bound unread, and resumes by Last-Event-ID with nothing lost", async () => {
     await using relay = await socketRelay();
-    const computer = await relay.signUp("computer");
-    const phone = await relay.pair(computer.deviceToken, "phone");
-    const hub = relay.server.relay.runtime.hub;
-    using reader = new SseClient(relay.url, phone.deviceToken);
-    await reader.waitForSynced();
-    const slow = await pausedStream(relay, phone.deviceToken);
-    await expect.poll(() => hub.stats().streams).toBe(2);
-
+    const { phone, hub, reader, slow, post } = await readerAndSlowStream(relay);
+    using reading = reader;
     const posted: string[] = [];
     let mostUnread = 0;
     while (hub.stats().droppedSlowReaders === 0) {
       if (posted.length === EVENTS_MAX) throw new Error(`Still not dropped after ${EVENTS_MAX} events.`);
       const eventId = `big-${posted.length}`;
-      const sealed = `e2e1.0123456789abcdef.aXY.${"A".repeat(SEALED_BYTES)}`;
-      const response = await relay.request("POST", "/v1/daemon/events", {
-        token: computer.deviceToken,
-        body: eventBody(eventId, { sealed }),
-      });
-      expect(response.status).toBe(201);
-      posted.push(eventId);
       // The reading client has each event before the next is posted: the slow one holds nobody up.
-      await reader.waitFor("call", (data) => data.eventId === eventId);
+      await post(eventId);
+      posted.push(eventId);
       mostUnread = Math.max(mostUnread, hub.stats().pendingBytes);
     }
     expect(posted.length).toBeGreaterThan(1);
@@ -77,26 +86,13 @@ describe("a slow SSE reader", () => {
     await resumed.waitForSynced();
     const after = resumed.of("call").map((event) => event.data.eventId);
     expect([...seen, ...after]).toEqual(posted);
-    expect(reader.of("call").map((event) => event.data.eventId)).toEqual(posted);
+    expect(reading.of("call").map((event) => event.data.eventId)).toEqual(posted);
   });
 
   it("is closed once it has taken nothing for the stall limit while data waits; a reading client stays", async () => {
     await using relay = await socketRelay();
-    const computer = await relay.signUp("computer");
-    const phone = await relay.pair(computer.deviceToken, "phone");
-    const hub = relay.server.relay.runtime.hub;
-    using reader = new SseClient(relay.url, phone.deviceToken);
-    await reader.waitForSynced();
-    const slow = await pausedStream(relay, phone.deviceToken);
-    await expect.poll(() => hub.stats().streams).toBe(2);
-    const post = async (eventId: string) => {
-      const sealed = `e2e1.0123456789abcdef.aXY.${"A".repeat(SEALED_BYTES)}`;
-      await relay.request("POST", "/v1/daemon/events", {
-        token: computer.deviceToken,
-        body: eventBody(eventId, { sealed }),
-      });
-      await reader.waitFor("call", (data) => data.eventId === eventId);
-    };
+    const { hub, reader, slow, post } = await readerAndSlowStream(relay);
+    using _reading = reader;
     // Data waits for the slow client (its socket buffers are full), still far below the drop bound.
     for (let index = 0; hub.stats().pendingBytes < SSE_STALL_MIN_BYTES; index++) {
       if (index === EVENTS_MAX) throw new Error(`Nothing waiting after ${EVENTS_MAX} events.`);
