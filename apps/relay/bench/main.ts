@@ -11,6 +11,7 @@ import { fanOutAgainstBare, idleStreamsAgainstBare, type Target } from "./baseli
 import { createAccount, SEALED_BYTES, SMALL_SEALED_BYTES, subscribe } from "./bench-client.ts";
 import { Cleanup } from "./cleanup.ts";
 import { type Deployment, postgresDeployment, sqliteDeployment } from "./deployments.ts";
+import { ensureOpenFiles } from "./fd-limit.ts";
 import { type Goal, goalRows } from "./goals.ts";
 import { fanOut, type Latency, latency, type Throughput } from "./measures.ts";
 import type { SseSubscriber } from "./sse-subscriber.ts";
@@ -27,6 +28,9 @@ const FAN_OUT_CONCURRENCY = 4;
 /** Rounds of the relay-against-bare fan-out, taking turns; the best of each counts. */
 const FAN_OUT_ROUNDS = 2;
 const IDLE_STREAMS = 10_000;
+
+// One socket per stream here and in the server, plus the files both already hold.
+ensureOpenFiles(IDLE_STREAMS + 1024);
 
 const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 const cleanup = new Cleanup();
