@@ -7,6 +7,7 @@ import {
   appendStatusEntry,
   EVENT_COLUMNS,
   headSeq,
+  newCallEntry,
   nextSeq,
   notifyEntries,
   toRelayedEvent,
@@ -25,44 +26,53 @@ import {
 /** Thrown inside a transaction to roll it back when a unique constraint says the event already exists. */
 class EventExists extends Error {}
 
-export async function appendEvent(pg: PostgresDatabase, input: NewEvent): Promise<AppendEventResult> {
-  const known = await classifyExisting(pg.sql, input);
-  if (known) return known;
+/**
+ * Appends events that passed `knownEvent` in one transaction (group commit); throws `EventExists` (rolling all back)
+ * when one of them was inserted meanwhile, and the caller then appends each on its own.
+ */
+export function appendNewEvents(
+  pg: PostgresDatabase,
+  inputs: readonly NewEvent[],
+): Promise<AppendEventResult[]> {
+  return pg.transaction(async (tx) => {
+    const results: AppendEventResult[] = [];
+    for (const input of inputs) results.push(await insertEvent(tx, pg.channel, input));
+    return results;
+  });
+}
+
+/** Appends an event that passed `knownEvent`, in its own transaction. */
+export async function appendNewEvent(pg: PostgresDatabase, input: NewEvent): Promise<AppendEventResult> {
   try {
-    return await pg.transaction(async (tx) => {
-      const seq = await nextSeq(tx, input.accountId);
-      // The primary key and the one-call-per-task index decide between instances posting at once.
-      const inserted =
-        await tx`INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at,
-          task_id, from_device_id, sealed, status, expires_at)
-        VALUES (${input.accountId}, ${input.eventId}, ${seq}, ${input.source}, ${input.occurredAt},
-          ${input.receivedAt}, ${input.taskId}, ${input.fromDeviceId}, ${input.sealed}, 'pending', ${input.expiresAt})
-        ON CONFLICT DO NOTHING RETURNING seq`;
-      // Rolls the seq back too, so a refused event leaves no gap.
-      if (inserted.length === 0) throw new EventExists();
-      await tx`INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at)
-        VALUES (${input.accountId}, ${seq}, 'call', ${input.eventId}, NULL, ${input.receivedAt})`;
-      await schedulePushes(tx, { ...input, now: input.receivedAt });
-      const event: RelayedEvent = {
-        seq,
-        eventId: input.eventId,
-        source: input.source,
-        occurredAt: input.occurredAt,
-        receivedAt: new Date(input.receivedAt).toISOString(),
-        taskId: input.taskId,
-        fromDeviceId: input.fromDeviceId,
-        sealed: input.sealed,
-        status: "pending",
-      };
-      const entry = { kind: "call" as const, accountId: input.accountId, seq, event };
-      await notifyEntries(tx, pg.channel, [entry]);
-      return { kind: "created" as const, entry };
-    });
+    return await pg.transaction((tx) => insertEvent(tx, pg.channel, input));
   } catch (error) {
     if (!(error instanceof EventExists)) throw error;
     // The conflicting row has committed by now (the insert waited for it): read what it is.
     return (await classifyExisting(pg.sql, input)) ?? { kind: "duplicate_task" };
   }
+}
+
+/** What a post of an event already stored (or of a tracker task already rung) gets; null for a new event. */
+export function knownEvent(pg: PostgresDatabase, input: NewEvent): Promise<AppendEventResult | null> {
+  return classifyExisting(pg.sql, input);
+}
+
+async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promise<AppendEventResult> {
+  const seq = await nextSeq(tx, input.accountId);
+  // The primary key and the one-call-per-task index decide between instances posting at once.
+  const inserted = await tx`INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at,
+          task_id, from_device_id, sealed, status, expires_at)
+        VALUES (${input.accountId}, ${input.eventId}, ${seq}, ${input.source}, ${input.occurredAt},
+          ${input.receivedAt}, ${input.taskId}, ${input.fromDeviceId}, ${input.sealed}, 'pending', ${input.expiresAt})
+        ON CONFLICT DO NOTHING RETURNING seq`;
+  // Rolls the seq back too, so a refused event leaves no gap.
+  if (inserted.length === 0) throw new EventExists();
+  await tx`INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at)
+        VALUES (${input.accountId}, ${seq}, 'call', ${input.eventId}, NULL, ${input.receivedAt})`;
+  await schedulePushes(tx, { ...input, now: input.receivedAt });
+  const entry = newCallEntry(input, seq);
+  await notifyEntries(tx, channel, [entry]);
+  return { kind: "created" as const, entry };
 }
 
 /** A repeat from the same computer, another computer's event id, or this tracker task already rung; else null. */

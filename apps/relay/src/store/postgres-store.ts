@@ -1,3 +1,4 @@
+import { GroupCommit } from "./group-commit.js";
 import * as accounts from "./postgres-accounts.js";
 import * as calls from "./postgres-calls.js";
 import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
@@ -5,7 +6,7 @@ import * as deliveries from "./postgres-deliveries.js";
 import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
 import * as push from "./postgres-push.js";
 import * as replies from "./postgres-replies.js";
-import type { RelayStore, StreamEntry } from "./store.js";
+import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
 
 /** The PostgreSQL store, and its database for the cluster coordination that shares the pool. */
 export interface PostgresStore extends RelayStore {
@@ -30,6 +31,12 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
 
 function postgresStore(pg: PostgresDatabase): PostgresStore {
   const { sql } = pg;
+  // New events posted while one commits go together in the next transaction: one commit, and one stream write, each.
+  const appends = new GroupCommit<NewEvent, AppendEventResult>(
+    "at-once",
+    (inputs) => calls.appendNewEvents(pg, inputs),
+    (input) => calls.appendNewEvent(pg, input),
+  );
   return {
     kind: "postgres",
     database: pg,
@@ -52,7 +59,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     rateLimitState: (key, now) => accounts.rateLimitState(sql, key, now),
     rateLimitHit: (key, now, windowMs) => accounts.rateLimitHit(sql, key, now, windowMs),
 
-    appendEvent: (input) => calls.appendEvent(pg, input),
+    appendEvent: async (input) => (await calls.knownEvent(pg, input)) ?? appends.submit(input),
     getCall: (accountId, eventId) => calls.getCall(sql, accountId, eventId),
     setCallStatus: (input) => calls.setCallStatus(pg, input),
     streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),

@@ -7,7 +7,7 @@ import {
   ReportSource,
 } from "@ringback/protocol";
 import { integer, integerOrNull, text, textOrNull } from "./columns.js";
-import type { DeviceRecord, StreamEntry } from "./store.js";
+import type { DeviceRecord, NewEvent, StreamEntry } from "./store.js";
 
 /** A result row of either store: both name their columns the same. */
 export type Row = Readonly<Record<string, unknown>>;
@@ -15,6 +15,22 @@ export type Row = Readonly<Record<string, unknown>>;
 /** The columns `toRelayedEvent` reads. */
 export const EVENT_COLUMNS =
   "e.account_id, e.event_id, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id, e.sealed, e.status";
+
+/** The stream entry of a new event just stored with `seq` (pending, ringing). */
+export function newCallEntry(input: NewEvent, seq: number): StreamEntry & { kind: "call" } {
+  const event: RelayedEvent = {
+    seq,
+    eventId: input.eventId,
+    source: input.source,
+    occurredAt: input.occurredAt,
+    receivedAt: new Date(input.receivedAt).toISOString(),
+    taskId: input.taskId,
+    fromDeviceId: input.fromDeviceId,
+    sealed: input.sealed,
+    status: "pending",
+  };
+  return { kind: "call", accountId: input.accountId, seq, event };
+}
 
 export function toRelayedEvent(row: Row): RelayedEvent {
   return {

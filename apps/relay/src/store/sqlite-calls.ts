@@ -7,6 +7,7 @@ import {
   appendStatusEntry,
   EVENT_COLUMNS,
   headSeq,
+  newCallEntry,
   nextSeq,
   toRelayedEvent,
   toStreamEntry,
@@ -64,18 +65,7 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
       input.receivedAt,
     );
     schedulePushes(db, { ...input, now: input.receivedAt });
-    const event: RelayedEvent = {
-      seq,
-      eventId: input.eventId,
-      source: input.source,
-      occurredAt: input.occurredAt,
-      receivedAt: new Date(input.receivedAt).toISOString(),
-      taskId: input.taskId,
-      fromDeviceId: input.fromDeviceId,
-      sealed: input.sealed,
-      status: "pending",
-    };
-    return { kind: "created", entry: { kind: "call", accountId: input.accountId, seq, event } };
+    return { kind: "created", entry: newCallEntry(input, seq) };
   });
 }
 

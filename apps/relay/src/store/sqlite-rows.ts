@@ -4,6 +4,7 @@ import type { StreamEntry } from "./store.js";
 export {
   DEVICE_COLUMNS,
   EVENT_COLUMNS,
+  newCallEntry,
   toDeviceRecord,
   toRelayedEvent,
   toStreamEntry,

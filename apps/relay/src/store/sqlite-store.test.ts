@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "./sqlite-store.js";
 import { describeStoreContract } from "./store-contract.js";
-import { contractDevice, contractEvent, T0 } from "./store-contract-fixtures.js";
 
 const dirs: string[] = [];
 async function freshDir(): Promise<string> {
@@ -33,32 +32,5 @@ describe("sqlite store", () => {
     expect(await second.migrationVersion()).toBe(version);
     expect((await second.findDeviceByTokenHash("h"))?.id).toBe("pc");
     await second.close();
-  });
-
-  it("commits events posted at once together: consecutive seqs, a repeat seen as one, a bad write failing alone", async () => {
-    const store = openSqliteStore(await freshDir());
-    await store.createAccount({ accountId: "acc1", device: contractDevice("pc", "computer"), now: T0 });
-    const results = await Promise.allSettled([
-      store.appendEvent(contractEvent({ eventId: "a" })),
-      store.appendEvent(contractEvent({ eventId: "b" })),
-      store.appendEvent(contractEvent({ eventId: "a" })),
-      store.appendEvent(contractEvent({ eventId: "x", accountId: "no-such-account" })),
-      store.appendEvent(contractEvent({ eventId: "c" })),
-    ]);
-    const outcomes = results.map((result) => (result.status === "fulfilled" ? result.value : "rejected"));
-    expect(outcomes).toEqual([
-      { kind: "created", entry: expect.objectContaining({ seq: 1 }) },
-      { kind: "created", entry: expect.objectContaining({ seq: 2 }) },
-      { kind: "repeat", seq: 1 },
-      "rejected",
-      { kind: "created", entry: expect.objectContaining({ seq: 3 }) },
-    ]);
-    const stream = await store.streamSince("acc1", 0);
-    expect(stream.entries.map((entry) => entry.kind === "call" && entry.event.eventId)).toEqual([
-      "a",
-      "b",
-      "c",
-    ]);
-    await store.close();
   });
 });

@@ -33,6 +33,7 @@ export function openSqliteStore(dataDir: string): RelayStore {
 function sqliteStore(db: SqliteDatabase): RelayStore {
   // Events posted at once commit together: one transaction (one fsync) per turn of the event loop under load.
   const appends = new GroupCommit<NewEvent, AppendEventResult>(
+    "next-turn",
     (inputs) => db.transaction(() => inputs.map((input) => calls.appendEvent(db, input))),
     (input) => calls.appendEvent(db, input),
   );

@@ -218,6 +218,36 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         expect(other).toMatchObject({ kind: "created", entry: { seq: 1 } });
       });
 
+      it("takes events posted at once: a seq each, a repeat answered as one, a bad one failing alone", async () => {
+        const results = await Promise.allSettled(
+          [
+            event({ eventId: "a" }),
+            event({ eventId: "b" }),
+            event({ eventId: "a" }),
+            event({ eventId: "x", accountId: "no-such-account" }),
+            event({ eventId: "c" }),
+          ].map((input) => store.appendEvent(input)),
+        );
+        expect(results.map((result) => result.status)).toEqual([
+          "fulfilled",
+          "fulfilled",
+          "fulfilled",
+          "rejected",
+          "fulfilled",
+        ]);
+        const outcomes = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+        const created = outcomes.flatMap((outcome) => (outcome.kind === "created" ? [outcome.entry] : []));
+        expect(created.map((entry) => entry.seq).sort((a, b) => a - b)).toEqual([1, 2, 3]);
+        const seqOfA = created.find((entry) => entry.event.eventId === "a")?.seq;
+        expect(outcomes.filter((outcome) => outcome.kind === "repeat")).toEqual([
+          { kind: "repeat", seq: seqOfA },
+        ]);
+        const stream = await store.streamSince("acc1", 0);
+        expect(
+          stream.entries.map((entry) => (entry.kind === "call" ? entry.event.eventId : "")).sort(),
+        ).toEqual(["a", "b", "c"]);
+      });
+
       it("answers a repeat of the same event from the same computer with the same seq", async () => {
         await store.appendEvent(event());
         await store.appendEvent(event({ eventId: "ev2" }));
