@@ -47,6 +47,19 @@ export async function latency(
   return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length };
 }
 
+/** Resolves once each stream has had `events` more calls. */
+function everyEventDelivered(streams: readonly SseSubscriber[], events: number): Promise<void> {
+  const target = streams.map((stream) => stream.calls + events);
+  let finished = 0;
+  return new Promise<void>((resolve) => {
+    streams.forEach((stream, index) => {
+      stream.onCall = () => {
+        if (stream.calls === target[index] && ++finished === streams.length) resolve();
+      };
+    });
+  });
+}
+
 /**
  * Posts `events` as fast as `concurrency` daemons can; the clock stops when every subscriber has every event.
  */
@@ -58,15 +71,7 @@ export async function fanOut(
   concurrency: number,
   sealedBytes?: number,
 ): Promise<Throughput> {
-  const target = streams.map((stream) => stream.calls + events);
-  let finished = 0;
-  const allDelivered = new Promise<void>((resolve) => {
-    streams.forEach((stream, index) => {
-      stream.onCall = () => {
-        if (stream.calls === target[index] && ++finished === streams.length) resolve();
-      };
-    });
-  });
+  const allDelivered = everyEventDelivered(streams, events);
   const started = performance.now();
   let next = 0;
   const sender = async () => {
@@ -79,4 +84,29 @@ export async function fanOut(
   await allDelivered;
   const seconds = (performance.now() - started) / 1000;
   return { eventsPerSecond: events / seconds, deliveriesPerSecond: (events * streams.length) / seconds };
+}
+
+/**
+ * Posts `events` at a steady `eventsPerSecond`, whatever the answers' pace (an offered load, the same for every
+ * deployment), and resolves once every subscriber has every event.
+ */
+export async function fanOutAtRate(
+  baseUrl: string,
+  computerToken: string,
+  streams: readonly SseSubscriber[],
+  events: number,
+  eventsPerSecond: number,
+  sealedBytes?: number,
+): Promise<void> {
+  const allDelivered = everyEventDelivered(streams, events);
+  const started = performance.now();
+  const posts: Promise<unknown>[] = [];
+  for (let index = 0; index < events; index++) {
+    const due = started + (index * 1000) / eventsPerSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    posts.push(postEvent(baseUrl, computerToken, sealedBytes).done);
+  }
+  await Promise.all(posts);
+  await allDelivered;
 }
