@@ -67,12 +67,16 @@ export class GroupCommit<I, O> {
         return;
       }
     }
-    for (const waiting of batch) {
-      try {
-        waiting.resolve(await this.#runOne(waiting.input));
-      } catch (error) {
-        waiting.reject(error);
-      }
-    }
+    // All at once (a synchronous store still runs them in order): a database that is down fails each write within
+    // one timeout, not one after another.
+    await Promise.all(
+      batch.map(async (waiting) => {
+        try {
+          waiting.resolve(await this.#runOne(waiting.input));
+        } catch (error) {
+          waiting.reject(error);
+        }
+      }),
+    );
   }
 }
