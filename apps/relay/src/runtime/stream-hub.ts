@@ -233,7 +233,7 @@ export class StreamHub {
       });
   }
 
-  /** Queues a live entry for every joined stream of the account; the batch goes out when this turn ends. */
+  /** Queues a live entry for every joined stream of the account; the batch goes out two turns of the loop later. */
   #send(account: AccountStreams, entry: StreamEntry): void {
     account.outbox.push(entry);
     this.#unsent.add(account);
