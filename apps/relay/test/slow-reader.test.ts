@@ -10,6 +10,8 @@ import { SseClient } from "./support/sse-client.js";
 const SEALED_BYTES = 256 * 1024;
 /** Enough events to pass the bound plus any loopback socket buffers; a relay that never drops runs out of them. */
 const EVENTS_MAX = 200;
+/** How long to wait for what the relay does on its own (a budget for a busy machine, not a speed). */
+const WAIT = { timeout: 10_000 };
 
 /** A stream whose client reads nothing until `drain` (node stops reading the socket once its own buffer is full). */
 function pausedStream(relay: SocketRelay, token: string): Promise<{ drain(): Promise<string> }> {
@@ -44,7 +46,7 @@ async function readerAndSlowStream(relay: SocketRelay) {
   const reader = new SseClient(relay.url, phone.deviceToken);
   await reader.waitForSynced();
   const slow = await pausedStream(relay, phone.deviceToken);
-  await expect.poll(() => hub.stats().streams).toBe(2);
+  await expect.poll(() => hub.stats().streams, WAIT).toBe(2);
   const post = async (eventId: string) => {
     const sealed = `e2e1.0123456789abcdef.aXY.${"A".repeat(SEALED_BYTES)}`;
     const response = await relay.request("POST", "/v1/daemon/events", {

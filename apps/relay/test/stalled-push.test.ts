@@ -17,6 +17,8 @@ import { SseClient } from "./support/sse-client.js";
 import { startTestPushService, type TestSubscription } from "./support/test-push-service.js";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How long to wait for what the relay does on its own (a budget for a busy machine, not a speed). */
+const WAIT = { timeout: 10_000 };
 
 /** A push service that accepts every TCP connection and never says a word (not even a TLS handshake). */
 async function silentPushService(): Promise<
@@ -83,8 +85,8 @@ describe("a push service that accepts connections and never answers", () => {
     );
     const push = relay.server.relay.runtime.push;
     // Every push is claimed and stuck: the bounded number on the wire, the rest waiting their turn.
-    await expect.poll(() => push.stats()).toEqual({ sending: PUSH_SENDS_AT_ONCE_MAX, queued: 8 });
-    await expect.poll(() => silent.open).toBe(PUSH_SENDS_AT_ONCE_MAX);
+    await expect.poll(() => push.stats(), WAIT).toEqual({ sending: PUSH_SENDS_AT_ONCE_MAX, queued: 8 });
+    await expect.poll(() => silent.open, WAIT).toBe(PUSH_SENDS_AT_ONCE_MAX);
     expect(silent.mostOpen).toBeLessThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
   });
 
@@ -137,7 +139,7 @@ describe("a push service that accepts connections and never answers", () => {
       onPushed: async () => {},
     });
     for (let round = 0; round < 5; round++) delivery.kick();
-    await expect.poll(() => delivery.stats().sending).toBe(PUSH_SENDS_AT_ONCE_MAX);
+    await expect.poll(() => delivery.stats().sending, WAIT).toBe(PUSH_SENDS_AT_ONCE_MAX);
     const { sending, queued } = delivery.stats();
     expect(sending + queued).toBeLessThanOrEqual(PUSH_QUEUED_MAX + PUSH_CLAIM_BATCH_MAX);
     expect(claimed).toBeLessThanOrEqual(PUSH_QUEUED_MAX + PUSH_CLAIM_BATCH_MAX);
