@@ -8,7 +8,8 @@ export default defineConfig({
   target: "node22",
   // Everything bundled, each entry on its own: the hook must run with no node_modules at all.
   noExternal: [/.*/],
-  splitting: false,
+  // Split so the installer is a chunk of its own, loaded only by `install` and `uninstall`.
+  splitting: true,
   removeNodeProtocol: false,
   outExtension: () => ({ js: ".mjs" }),
   banner: { js: "#!/usr/bin/env node" },

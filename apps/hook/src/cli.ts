@@ -1,9 +1,10 @@
-import { parseArgs } from "node:util";
 import { AGENT_KINDS, isAgentKind } from "./agent-kind.js";
-import { install, uninstall } from "./installer/install.js";
 import { HOOK_TIMEOUT_MS } from "./protocol-constants.js";
 import { runHook } from "./run-hook.js";
 import { HOOK_VERSION } from "./version.js";
+
+// Built-ins on the report path come from the runtime, not `import`: see post-report.ts.
+const { parseArgs } = process.getBuiltinModule("node:util");
 
 export const USAGE = `usage: ringback-hook <${AGENT_KINDS.join("|")}> [--dry-run]
        ringback-hook install [--claude-home DIR] [--codex-home DIR] [--daemon-bin PATH] [--no-service]
@@ -28,7 +29,7 @@ async function runHookCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-function installerCommand(command: "install" | "uninstall", argv: string[]): number {
+async function installerCommand(command: "install" | "uninstall", argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     allowPositionals: false,
@@ -45,6 +46,8 @@ function installerCommand(command: "install" | "uninstall", argv: string[]): num
     ...(values["daemon-bin"] ? { daemonBinPath: values["daemon-bin"] } : {}),
     service: values["no-service"] !== true,
   };
+  // Loaded only here: the installer's modules (crypto, child processes) would slow every agent turn's hook.
+  const { install, uninstall } = await import("./installer/install.js");
   const summary = command === "install" ? install(options) : uninstall(options);
   process.stdout.write(`${summary.lines.join("\n")}\n`);
   return 0;
@@ -75,7 +78,7 @@ export async function ringbackHookCli(argv: string[]): Promise<number> {
   if (isAgentKind(command)) return runHookCommand(argv);
   if (command === "install" || command === "uninstall") {
     try {
-      return installerCommand(
+      return await installerCommand(
         command,
         argv.filter((_, index) => index !== commandIndex),
       );

@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { DEFAULT_LOCAL_PORT } from "./protocol-constants.js";
+
+// Built-ins on the report path come from the runtime, not `import`: see post-report.ts.
+const { readFileSync } = process.getBuiltinModule("node:fs");
+const { homedir } = process.getBuiltinModule("node:os");
+const { join } = process.getBuiltinModule("node:path");
 
 /** Where the hook finds the daemon: its port and the local API key. */
 export interface DaemonLocation {

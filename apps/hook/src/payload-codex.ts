@@ -1,7 +1,9 @@
-import { statSync } from "node:fs";
 import type { AgentAdapter, TranscriptReply } from "./agent-adapter.js";
 import { isShape, textBlocks } from "./agent-adapter.js";
 import { findLastRecord } from "./transcript.js";
+
+// Built-ins on the report path come from the runtime, not `import`: see post-report.ts.
+const { statSync } = process.getBuiltinModule("node:fs");
 
 /**
  * The final reply in a Codex rollout (`{timestamp, type, payload}` per line): the last assistant message,

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 
 /** Bytes read from the end of the transcript per step. */
 const CHUNK_BYTES = 256 * 1024;
@@ -21,9 +21,10 @@ export interface LastRecordSearch<T> {
  * the file cannot be read, or the deadline passes.
  */
 export async function findLastRecord<T>(path: string, search: LastRecordSearch<T>): Promise<T | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: FileHandle;
   try {
-    handle = await open(path, "r");
+    // Taken when a transcript is read, not at start: node:fs/promises loads readline and more (see post-report.ts).
+    handle = await process.getBuiltinModule("node:fs/promises").open(path, "r");
   } catch {
     return undefined;
   }
