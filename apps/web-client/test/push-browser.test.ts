@@ -1,9 +1,4 @@
-import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
-import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
-import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PushLogEntry } from "../src/app/push/push-log.js";
-import type { RingMode } from "../src/app/ring-schedule/ring-mode.js";
+import type { PushLogEntry, RingMode } from "@ringback/client";
 import {
   callRecordKey,
   INTERFACE_LANGUAGE_KEY,
@@ -11,7 +6,11 @@ import {
   PUSH_LOG_KEY,
   RING_MODES_KEY,
   SET_ASIDE_IDS_KEY,
-} from "../src/shared/storage-keys.js";
+} from "@ringback/client";
+import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
+import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
+import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RING_VIBRATION_PATTERN_MS } from "../src/sw/call-notification.js";
 import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";

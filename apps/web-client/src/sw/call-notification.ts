@@ -1,4 +1,4 @@
-import type { NotificationTexts } from "../app/i18n/texts/notifications.js";
+import type { NotificationTexts } from "@ringback/client";
 
 /** The actions of a ringing call's notification. A plain click counts as "answer". */
 export const ANSWER_ACTION = "answer";

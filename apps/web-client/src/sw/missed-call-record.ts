@@ -1,6 +1,5 @@
-import { type CallRecord, type MissedReason, withStatus } from "../app/calls/call-record.js";
-import { CallRecordsStore } from "../app/storage/call-records.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
+import type { KeyValueStore } from "@ringback/client";
+import { type CallRecord, CallRecordsStore, type MissedReason, withStatus } from "@ringback/client";
 
 /**
  * Stores the call as missed on this device, as the page's reducer would have: when the page opens it finds the

@@ -1,8 +1,6 @@
+import type { KeyValueStore } from "@ringback/client";
+import { createMemoryStore, INTERFACE_LANGUAGE_KEY, NOTIFICATION_TEXTS } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import { NOTIFICATION_TEXTS } from "../app/i18n/texts/notifications.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { INTERFACE_LANGUAGE_KEY } from "../shared/storage-keys.js";
 import { loadNotificationTexts, notificationTexts } from "./notification-texts.js";
 
 /** A device storage that cannot be read (IndexedDB failing, as in some private modes). */

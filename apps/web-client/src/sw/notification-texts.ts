@@ -1,7 +1,11 @@
-import { type InterfaceLanguageChoice, resolveInterfaceLanguage } from "../app/i18n/interface-language.js";
-import { NOTIFICATION_TEXTS, type NotificationTexts } from "../app/i18n/texts/notifications.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { LocalSettings } from "../app/storage/local-settings.js";
+import type { KeyValueStore } from "@ringback/client";
+import {
+  type InterfaceLanguageChoice,
+  LocalSettings,
+  NOTIFICATION_TEXTS,
+  type NotificationTexts,
+  resolveInterfaceLanguage,
+} from "@ringback/client";
 
 /**
  * The texts of the worker's notifications in the device's interface language: the choice stored by the page

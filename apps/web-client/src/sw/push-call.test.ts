@@ -1,19 +1,18 @@
+import type { CallRecord, RingMode } from "@ringback/client";
+import {
+  ANSWERED_IDS_KEY,
+  callRecordKey,
+  createMemoryStore,
+  FORM_OF_ADDRESS_KEY,
+  INTERFACE_LANGUAGE_KEY,
+  NOTIFICATION_TEXTS,
+  RING_MODES_KEY,
+  SET_ASIDE_IDS_KEY,
+} from "@ringback/client";
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
-import type { CallRecord } from "../app/calls/call-record.js";
-import { NOTIFICATION_TEXTS } from "../app/i18n/texts/notifications.js";
-import type { RingMode } from "../app/ring-schedule/ring-mode.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import {
-  ANSWERED_IDS_KEY,
-  callRecordKey,
-  FORM_OF_ADDRESS_KEY,
-  INTERFACE_LANGUAGE_KEY,
-  RING_MODES_KEY,
-  SET_ASIDE_IDS_KEY,
-} from "../shared/storage-keys.js";
 import { ringingActions } from "./call-notification.js";
 import { pushedCall } from "./push-call.js";
 import { pairedTestStore, TEST_RELAY_URL, testPush } from "./worker-test-fixtures.js";

@@ -1,16 +1,20 @@
+import type { KeyValueStore, NotificationTexts } from "@ringback/client";
+import {
+  type CallRecord,
+  callRecordKey,
+  isRelayError,
+  LocalSettings,
+  loadAnsweredIds,
+  newCallRecord,
+  OpenCallError,
+  openRelayedEvent,
+  projectOf,
+  RING_MODES_KEY,
+  readStoredModes,
+} from "@ringback/client";
 import { PushMessage, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
-import { type CallRecord, newCallRecord } from "../app/calls/call-record.js";
-import { projectOf } from "../app/calls/calls-page.js";
-import type { NotificationTexts } from "../app/i18n/texts/notifications.js";
-import { OpenCallError, openRelayedEvent } from "../app/relay/open-call.js";
-import { isRelayError } from "../app/relay/relay-error.js";
-import { readStoredModes } from "../app/ring-schedule/stored-modes.js";
-import { loadAnsweredIds } from "../app/storage/call-records.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { LocalSettings } from "../app/storage/local-settings.js";
 import { addressed } from "../app/voice/form-of-address.js";
 import { callNotificationTag } from "../shared/notification-tag.js";
-import { callRecordKey, RING_MODES_KEY } from "../shared/storage-keys.js";
 import { type CallNotice, ringingActions } from "./call-notification.js";
 import { firstSentence } from "./first-sentence.js";
 import { storeMissedCall } from "./missed-call-record.js";

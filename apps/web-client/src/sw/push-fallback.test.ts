@@ -1,5 +1,5 @@
+import { NOTIFICATION_TEXTS } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import { NOTIFICATION_TEXTS } from "../app/i18n/texts/notifications.js";
 import { fallbackNotice, settleWithin } from "./push-fallback.js";
 
 describe("a push the worker cannot work out", () => {

@@ -1,7 +1,6 @@
+import type { PushBrowser } from "@ringback/client";
+import { createMemoryStore, PUSH_SETTINGS_KEY } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import type { PushBrowser } from "../app/push/push-subscriber.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { PUSH_SETTINGS_KEY } from "../shared/storage-keys.js";
 import { renewPushSubscription } from "./push-renewal.js";
 import { pairedTestStore } from "./worker-test-fixtures.js";
 

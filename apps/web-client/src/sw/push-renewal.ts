@@ -1,7 +1,5 @@
-import { PushRelay } from "../app/push/push-relay.js";
-import { type PushBrowser, PushSubscriber } from "../app/push/push-subscriber.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { LocalSettings } from "../app/storage/local-settings.js";
+import type { KeyValueStore } from "@ringback/client";
+import { LocalSettings, type PushBrowser, PushRelay, PushSubscriber } from "@ringback/client";
 
 /**
  * The push service replaced or expired this browser's subscription (`pushsubscriptionchange`): subscribe again with

@@ -1,7 +1,6 @@
+import type { CallState } from "@ringback/client";
+import { EVERY_DAY, type RingMode, SLEEP_MODE } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import type { CallState } from "../app/calls/call-record.js";
-import { SLEEP_MODE } from "../app/ring-schedule/preinstalled-modes.js";
-import { EVERY_DAY, type RingMode } from "../app/ring-schedule/ring-mode.js";
 import { pushRing } from "./push-ring-decision.js";
 
 const sleep: RingMode = { ...SLEEP_MODE, on: true };

@@ -1,6 +1,5 @@
-import { type CallState, WAITING_STATES } from "../app/calls/call-record.js";
-import { isRingingAllowedAt } from "../app/ring-schedule/day-evaluation.js";
-import type { RingMode } from "../app/ring-schedule/ring-mode.js";
+import type { RingMode } from "@ringback/client";
+import { type CallState, isRingingAllowedAt, WAITING_STATES } from "@ringback/client";
 
 /**
  * What a push of a call still pending at the relay does on this device:

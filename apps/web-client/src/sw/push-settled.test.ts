@@ -1,9 +1,8 @@
+import type { CallRecord, CallStatusFields } from "@ringback/client";
+import { ANSWERED_IDS_KEY, callRecordKey, createMemoryStore } from "@ringback/client";
 import type { PushMessage } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { recordFor, secondsAfter, T0 } from "../../test/fixtures.js";
-import type { CallRecord, CallStatusFields } from "../app/calls/call-record.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { ANSWERED_IDS_KEY, callRecordKey } from "../shared/storage-keys.js";
 import { pushedCall } from "./push-call.js";
 import { pairedTestStore } from "./worker-test-fixtures.js";
 

@@ -1,11 +1,13 @@
+import type { CallRecord, KeyValueStore } from "@ringback/client";
+import {
+  ALWAYS_RING,
+  CallRecordsStore,
+  callRecordKey,
+  LocalSettings,
+  loadAnsweredIds,
+  reduceCalls,
+} from "@ringback/client";
 import type { PushCallSettledMessage } from "@ringback/protocol";
-import { reduceCalls } from "../app/calls/call-machine.js";
-import type { CallRecord } from "../app/calls/call-record.js";
-import { ALWAYS_RING } from "../app/ring-schedule/ring-schedule.js";
-import { CallRecordsStore, loadAnsweredIds } from "../app/storage/call-records.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { LocalSettings } from "../app/storage/local-settings.js";
-import { callRecordKey } from "../shared/storage-keys.js";
 
 /** Why a push shows nothing: this one says the call stopped ringing (answered, ended... elsewhere, or expired). */
 export type SettledPush = {

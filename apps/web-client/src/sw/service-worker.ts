@@ -1,6 +1,6 @@
-import { logPushStep } from "../app/push/push-log.js";
+import type { KeyValueStore } from "@ringback/client";
+import { logPushStep } from "@ringback/client";
 import { createIdbStore } from "../app/storage/idb-key-value.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
 import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
 import { callNotificationOptions, clickIntent } from "./call-notification.js";
 import { pushedCall, pushedEventId } from "./push-call.js";

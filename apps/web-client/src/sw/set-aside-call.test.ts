@@ -1,10 +1,16 @@
+import {
+  ANSWERED_IDS_KEY,
+  type CallRecord,
+  callRecordKey,
+  createMemoryStore,
+  newCallRecord,
+  SET_ASIDE_IDS_KEY,
+  withStatus,
+} from "@ringback/client";
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
-import { type CallRecord, newCallRecord, withStatus } from "../app/calls/call-record.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { ANSWERED_IDS_KEY, callRecordKey, SET_ASIDE_IDS_KEY } from "../shared/storage-keys.js";
 import { pushedCall } from "./push-call.js";
 import { setCallAside } from "./set-aside-call.js";
 import { pairedTestStore, testPush } from "./worker-test-fixtures.js";

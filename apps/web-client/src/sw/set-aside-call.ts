@@ -1,10 +1,15 @@
-import { type CallRecord, isWaiting, newCallRecord } from "../app/calls/call-record.js";
-import { openRelayedEvent } from "../app/relay/open-call.js";
-import { isRelayError } from "../app/relay/relay-error.js";
-import { loadAnsweredIds } from "../app/storage/call-records.js";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { LocalSettings, type Pairing } from "../app/storage/local-settings.js";
-import { callRecordKey } from "../shared/storage-keys.js";
+import type { KeyValueStore } from "@ringback/client";
+import {
+  type CallRecord,
+  callRecordKey,
+  isRelayError,
+  isWaiting,
+  LocalSettings,
+  loadAnsweredIds,
+  newCallRecord,
+  openRelayedEvent,
+  type Pairing,
+} from "@ringback/client";
 import { storeMissedCall } from "./missed-call-record.js";
 import { addSetAsideId } from "./set-aside-ids.js";
 import { RELAY_WAIT_MS, workerRelay } from "./worker-relay.js";

@@ -1,7 +1,6 @@
+import { createMemoryStore, SET_ASIDE_IDS_KEY } from "@ringback/client";
 import { ANSWERED_IDS_MAX } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { SET_ASIDE_IDS_KEY } from "../shared/storage-keys.js";
 import { addSetAsideId, loadSetAsideIds } from "./set-aside-ids.js";
 
 describe("the ids of calls set aside with Later", () => {

@@ -1,6 +1,6 @@
+import type { KeyValueStore } from "@ringback/client";
+import { SET_ASIDE_IDS_KEY } from "@ringback/client";
 import { ANSWERED_IDS_MAX } from "@ringback/protocol";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { SET_ASIDE_IDS_KEY } from "../shared/storage-keys.js";
 
 /** Ids of the calls set aside here with "Later", newest last. */
 export async function loadSetAsideIds(store: KeyValueStore): Promise<string[]> {

@@ -1,6 +1,6 @@
+import { createMemoryStore } from "@ringback/client";
 import type { CallDelivery } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import { reportWorkerDelivery } from "./worker-delivery.js";
 import { pairedTestStore } from "./worker-test-fixtures.js";
 

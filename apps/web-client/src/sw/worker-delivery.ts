@@ -1,6 +1,6 @@
+import type { KeyValueStore } from "@ringback/client";
+import { LocalSettings } from "@ringback/client";
 import type { DeviceDeliveryOutcome } from "@ringback/protocol";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { LocalSettings } from "../app/storage/local-settings.js";
 import { RELAY_WAIT_MS, workerRelay } from "./worker-relay.js";
 
 /**

@@ -1,5 +1,5 @@
-import { RelayClient } from "../app/relay/relay-client.js";
-import type { DeviceIdentity } from "../app/storage/local-settings.js";
+import type { DeviceIdentity } from "@ringback/client";
+import { RelayClient } from "@ringback/client";
 
 /**
  * How long the worker waits for the relay on each request: a push must end in a notification, so a relay that does

@@ -1,8 +1,7 @@
+import type { KeyValueStore } from "@ringback/client";
+import { createMemoryStore, E2E_KEY_KEY, IDENTITY_KEY } from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
 import type { PushCallMessage } from "@ringback/protocol";
-import type { KeyValueStore } from "../app/storage/key-value.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
-import { E2E_KEY_KEY, IDENTITY_KEY } from "../shared/storage-keys.js";
 
 /** The relay every worker test's device is paired with. */
 export const TEST_RELAY_URL = "https://relay.example";

@@ -1,7 +1,6 @@
+import { activeCall, CORE_TEXTS, ringingCall } from "@ringback/client";
 import { useState } from "preact/hooks";
-import { activeCall, ringingCall } from "../app/calls/call-machine.js";
 import type { AppController, AppView } from "../app/controller/app-controller.js";
-import { CORE_TEXTS } from "../app/i18n/texts/core.js";
 import { CallsPage } from "./calls/calls-page.js";
 import { DispatchPage } from "./dispatch/dispatch-page.js";
 import { IdleScreen } from "./idle/idle-screen.js";

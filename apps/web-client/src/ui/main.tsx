@@ -1,11 +1,9 @@
+import { callIdOfAddress, createMemoryStore, hasPairingFragment } from "@ringback/client";
 import { render } from "preact";
 import { createCallNotifier } from "../app/audio/call-notifications.js";
 import { createWebAudioRinger } from "../app/audio/ringer.js";
-import { callIdOfAddress } from "../app/calls/open-request.js";
 import { AppController } from "../app/controller/app-controller.js";
-import { hasPairingFragment } from "../app/pairing/pairing-link.js";
 import { createIdbStore } from "../app/storage/idb-key-value.js";
-import { createMemoryStore } from "../app/storage/memory-key-value.js";
 import { createBrowserSpeech } from "../app/voice/browser-speech.js";
 import { App } from "./app.js";
 import { registerServiceWorker } from "./register-service-worker.js";

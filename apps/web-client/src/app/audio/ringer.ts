@@ -1,5 +1,5 @@
-import type { RingSound } from "./ring-sound.js";
-import { CLASSIC_TONE, type Tone, toneBursts } from "./tones.js";
+import type { RingSound } from "@ringback/client";
+import { CLASSIC_TONE, type Tone, toneBursts } from "@ringback/client";
 
 /** What rings: a tone generated in the page. Honest about autoplay: it says when the browser keeps it silent. */
 export interface Ringer {

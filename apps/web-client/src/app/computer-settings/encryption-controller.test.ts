@@ -1,7 +1,7 @@
+import { COMPUTER_TEXTS } from "@ringback/client";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import { describe, expect, it } from "vitest";
 import type { ComputerKeyCheck } from "../controller/app-controller.js";
-import { COMPUTER_TEXTS } from "../i18n/texts/computer.js";
 import { EncryptionController, keyCheckText } from "./encryption-controller.js";
 
 /** The app's key owner: derives the key as AppController.changeKey does, and answers with a set check. */

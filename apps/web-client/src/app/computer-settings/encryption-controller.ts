@@ -1,8 +1,7 @@
+import type { ComputerTexts } from "@ringback/client";
+import { type ComputerProblem, computerProblemOf, formProblem, Observable } from "@ringback/client";
 import { isPassphraseLongEnough } from "@ringback/protocol";
 import type { ComputerKeyCheck } from "../controller/app-controller.js";
-import { Observable } from "../controller/observable.js";
-import type { ComputerTexts } from "../i18n/texts/computer.js";
-import { type ComputerProblem, computerProblemOf, formProblem } from "./computer-problem.js";
 
 /** What Settings › Encryption asks of the app: `AppController.changeKey` and `checkComputerKey`. */
 export interface EncryptionKeyOwner {

@@ -1,3 +1,67 @@
+import type { KeyValueStore, ReportLocale, RingSchedule } from "@ringback/client";
+import {
+  applyIssueRefresh,
+  BriefLanguageSync,
+  type BriefLanguageSyncState,
+  type CallAction,
+  type CallEffect,
+  type CallRecord,
+  CallRecordsStore,
+  CallStream,
+  type CallsModel,
+  type ConversationEntry,
+  createAccount,
+  DaemonAccess,
+  DaemonClient,
+  type DecisionEntry,
+  DeliveryReporter,
+  type DeliveryReportOutcome,
+  type DeviceInvitation,
+  decideOpen,
+  defaultDeviceName,
+  defaultReportLanguage,
+  deliveryFromStatus,
+  deviceKindOf,
+  dispatchDaemonOf,
+  EMPTY_CALLS_MODEL,
+  hasDaemonCode,
+  hasPairingFragment,
+  type InterfaceLanguage,
+  type InterfaceLanguageChoice,
+  inviteDevice,
+  isDaemonUnreachable,
+  issueRefreshBatches,
+  joinWithCode,
+  joinWithLink,
+  LocalSettings,
+  laterDelivery,
+  loadAnsweredIds,
+  missedIdsInTab,
+  NoComputerError,
+  newReplyId,
+  OpenCallError,
+  type OpenCallProblem,
+  openRelayedEvent,
+  type Pairing,
+  pendingDeliveryReports,
+  type QuestionChannel,
+  RelayClient,
+  type ReplyDelivery,
+  RingModesController,
+  RingtoneFiles,
+  reduceCalls,
+  resolveInterfaceLanguage,
+  ringingCall,
+  type StatusWriteOutcome,
+  StatusWriter,
+  type StreamConnection,
+  saveAnsweredIds,
+  sealReply,
+  withAnswer,
+  withDelivery,
+  withDeliveryReport,
+  withStatus,
+} from "@ringback/client";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import {
   type CallStatusChange,
@@ -10,71 +74,14 @@ import {
 } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";
 import type { Ringer } from "../audio/ringer.js";
-import {
-  pendingDeliveryReports,
-  withAnswer,
-  withDelivery,
-  withDeliveryReport,
-} from "../calls/call-deliveries.js";
-import {
-  type CallAction,
-  type CallEffect,
-  type CallsModel,
-  EMPTY_CALLS_MODEL,
-  reduceCalls,
-  ringingCall,
-} from "../calls/call-machine.js";
-import {
-  type CallRecord,
-  type ConversationEntry,
-  type DecisionEntry,
-  type ReplyDelivery,
-  withStatus,
-} from "../calls/call-record.js";
-import { missedIdsInTab } from "../calls/calls-page.js";
-import { applyIssueRefresh, issueRefreshBatches } from "../calls/issue-refresh.js";
-import { decideOpen } from "../calls/open-request.js";
-import { NoComputerError } from "../daemon/computer-choice.js";
-import { DaemonClient } from "../daemon/daemon-client.js";
-import { hasDaemonCode, isDaemonUnreachable } from "../daemon/daemon-error.js";
 import { DispatchController } from "../dispatch/dispatch-controller.js";
-import { dispatchDaemonOf } from "../dispatch/dispatch-daemon.js";
 import { prepareImageForUpload } from "../dispatch/image-preparation.js";
-import {
-  type InterfaceLanguage,
-  type InterfaceLanguageChoice,
-  resolveInterfaceLanguage,
-} from "../i18n/interface-language.js";
-import { defaultDeviceName, deviceKindOf } from "../pairing/device-name.js";
-import {
-  createAccount,
-  type DeviceInvitation,
-  inviteDevice,
-  joinWithCode,
-  joinWithLink,
-} from "../pairing/pairing-flow.js";
-import { hasPairingFragment } from "../pairing/pairing-link.js";
-import { CallStream, type StreamConnection } from "../relay/call-stream.js";
-import { OpenCallError, type OpenCallProblem, openRelayedEvent } from "../relay/open-call.js";
-import { RelayClient } from "../relay/relay-client.js";
-import { deliveryFromStatus, laterDelivery, newReplyId, sealReply } from "../replies/reply.js";
-import { BriefLanguageSync, type BriefLanguageSyncState } from "../report-language/brief-language-sync.js";
-import { defaultReportLanguage } from "../report-language/default-language.js";
-import type { ReportLocale } from "../report-language/locales.js";
-import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
-import { RingtoneFiles } from "../ringtones/ringtone-files.js";
-import { CallRecordsStore, loadAnsweredIds, saveAnsweredIds } from "../storage/call-records.js";
-import type { KeyValueStore } from "../storage/key-value.js";
-import { LocalSettings, type Pairing, type QuestionChannel } from "../storage/local-settings.js";
+import { VoiceSettingsStore } from "../storage/voice-settings-store.js";
 import { type BriefScript, briefScript, scriptSentences } from "../voice/brief-script.js";
 import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-platform.js";
 import { voiceProblemOf } from "../voice/voice-problem.js";
 import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
-import { DaemonAccess } from "./daemon-access.js";
-import { DeliveryReporter, type DeliveryReportOutcome } from "./delivery-reporter.js";
-import { RingModesController } from "./ring-modes-controller.js";
 import { RingtonesController } from "./ringtones-controller.js";
-import { type StatusWriteOutcome, StatusWriter } from "./status-writer.js";
 
 /** How often the ring schedule is evaluated for "a non-ringing period begins before answer". */
 export const SCHEDULE_CHECK_MS = 15_000;
@@ -150,6 +157,7 @@ export class AppController {
   #view: AppView;
   readonly #listeners = new Set<(view: AppView) => void>();
   readonly #settings: LocalSettings;
+  readonly #voiceSettings: VoiceSettingsStore;
   readonly #records: CallRecordsStore;
   readonly ringModes: RingModesController;
   readonly ringtones: RingtonesController;
@@ -168,6 +176,7 @@ export class AppController {
 
   constructor(private readonly deps: AppDependencies) {
     this.#settings = new LocalSettings(deps.store);
+    this.#voiceSettings = new VoiceSettingsStore(deps.store);
     this.#records = new CallRecordsStore(deps.store);
     this.ringModes = new RingModesController(this.#settings, () =>
       this.#dispatch({ type: "schedule-check" }),
@@ -225,7 +234,7 @@ export class AppController {
     const [pairing, voice, formOfAddress, hasEnabledSound, interfaceChoice, reportChoice, questionChannel] =
       await Promise.all([
         this.#settings.loadPairing(),
-        this.#settings.loadVoice(),
+        this.#voiceSettings.loadVoice(),
         this.#settings.loadFormOfAddress(),
         this.#settings.isSoundEnabled(),
         this.#settings.loadInterfaceLanguage(),
@@ -439,8 +448,8 @@ export class AppController {
   }
 
   async saveVoice(voice: VoiceSettings): Promise<void> {
-    await this.#settings.saveVoice(voice);
-    this.#update({ voice: await this.#settings.loadVoice() });
+    await this.#voiceSettings.saveVoice(voice);
+    this.#update({ voice: await this.#voiceSettings.loadVoice() });
   }
 
   async saveFormOfAddress(value: string): Promise<void> {

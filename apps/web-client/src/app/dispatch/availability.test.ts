@@ -1,8 +1,6 @@
+import { availabilityOf, NoComputerError, RelayError } from "@ringback/client";
 import { RingbackError } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { NoComputerError } from "../daemon/computer-choice.js";
-import { RelayError } from "../relay/relay-error.js";
-import { availabilityOf } from "./availability.js";
 import { FakeDispatchDaemon } from "./dispatch-test-doubles.js";
 
 describe("whether the computer can take a dispatch", () => {

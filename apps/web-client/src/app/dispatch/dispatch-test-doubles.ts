@@ -1,3 +1,4 @@
+import type { DispatchClient, DispatchDaemon, RingSound } from "@ringback/client";
 import {
   type Attachment,
   type CreateDispatchRequest,
@@ -7,9 +8,7 @@ import {
   RingbackError,
   type UploadRequest,
 } from "@ringback/protocol";
-import type { RingSound } from "../audio/ring-sound.js";
 import type { Ringer } from "../audio/ringer.js";
-import type { DispatchClient, DispatchDaemon } from "./dispatch-daemon.js";
 import type { PreparedImage } from "./image-preparation.js";
 
 /** A dispatch record as the daemon returns it, with the fields a test names. */

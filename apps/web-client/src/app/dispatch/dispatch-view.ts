@@ -1,9 +1,13 @@
+import type {
+  Availability,
+  DispatchBlocker,
+  DispatchMode,
+  DispatchProblem,
+  IssueSearchView,
+} from "@ringback/client";
 import type { DispatchAgent, DispatchProject, DispatchRecord, StatusEntry } from "@ringback/protocol";
-import type { Availability, DispatchBlocker, DispatchMode } from "./dispatch-blocker.js";
 import type { CallStage } from "./dispatch-call.js";
-import type { DispatchProblem } from "./dispatch-problem.js";
 import type { DraftImage } from "./draft-images.js";
-import type { IssueSearchView } from "./issue-search.js";
 
 export type DispatchStage = "compose" | "sending" | CallStage;
 

@@ -1,4 +1,4 @@
-import { QuestionChannel } from "../storage/local-settings.js";
+import { QuestionChannel } from "@ringback/client";
 
 export interface QuestionChannelForm {
   readonly baseUrl: string;

@@ -1,6 +1,6 @@
 import { languageName } from "@ringback/brief";
+import type { ConversationEntry, DecisionEntry } from "@ringback/client";
 import type { SealedReportPayload } from "@ringback/protocol";
-import type { ConversationEntry, DecisionEntry } from "../calls/call-record.js";
 import type { BriefScript } from "../voice/brief-script.js";
 import { defaultFormOfAddress } from "../voice/form-of-address.js";
 import type { ChatMessage } from "./ask-model.js";

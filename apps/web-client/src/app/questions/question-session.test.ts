@@ -1,9 +1,8 @@
+import type { CallRecord, QuestionChannel } from "@ringback/client";
 import { startFakeModel } from "@ringback/fake-model";
 import { FORM_OF_ADDRESS_PLACEHOLDER } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { recordFor } from "../../../test/fixtures.js";
-import type { CallRecord } from "../calls/call-record.js";
-import type { QuestionChannel } from "../storage/local-settings.js";
 import { briefScript } from "../voice/brief-script.js";
 import { READER_START } from "../voice/reader.js";
 import type { VoicePlatform } from "../voice/voice-platform.js";

@@ -1,5 +1,5 @@
+import type { KeyValueStore } from "@ringback/client";
 import { del, get, keys, set } from "idb-keyval";
-import type { KeyValueStore } from "./key-value.js";
 
 /** The device's IndexedDB through idb-keyval (its default database, shared with the service worker). */
 export function createIdbStore(): KeyValueStore {

@@ -1,5 +1,4 @@
-import type { CallRecord } from "../../app/calls/call-record.js";
-import type { CoreTexts } from "../../app/i18n/texts/core.js";
+import type { CallRecord, CoreTexts } from "@ringback/client";
 
 /** A history record's in-call conversation and decisions, folded away until opened. */
 export function CallConversation({ record, t }: { record: CallRecord; t: CoreTexts }) {

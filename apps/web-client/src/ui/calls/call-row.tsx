@@ -1,8 +1,6 @@
-import type { CallRecord } from "../../app/calls/call-record.js";
-import { deliverySteps, deliveryTrailText } from "../../app/calls/delivery-trail.js";
+import type { CallRecord, InterfaceLanguage } from "@ringback/client";
+import { CORE_TEXTS, deliverySteps, deliveryTrailText } from "@ringback/client";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { formatClock, formatTime, statusText } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";
 import { CallConversation } from "./call-conversation.js";

@@ -1,8 +1,7 @@
+import type { InterfaceLanguage } from "@ringback/client";
+import { ALL_TAB, type CallsGroup, CORE_TEXTS, callsPageView } from "@ringback/client";
 import { useEffect, useState } from "preact/hooks";
-import { ALL_TAB, type CallsGroup, callsPageView } from "../../app/calls/calls-page.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { texts } from "../shared/use-texts.js";
 import { CallRow } from "./call-row.js";
 

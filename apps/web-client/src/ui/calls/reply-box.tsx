@@ -1,10 +1,13 @@
+import type { CallRecord, InterfaceLanguage } from "@ringback/client";
+import {
+  CORE_TEXTS,
+  type CoreTexts,
+  IN_CALL_TEXTS,
+  type ReplyStatusView,
+  replyLines,
+} from "@ringback/client";
 import { useState } from "preact/hooks";
-import type { CallRecord } from "../../app/calls/call-record.js";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
-import { IN_CALL_TEXTS } from "../../app/i18n/texts/in-call.js";
-import { type ReplyStatusView, replyLines } from "../../app/replies/reply-status-view.js";
 import { errorText } from "../shared/error-text.js";
 import { formatTime } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";

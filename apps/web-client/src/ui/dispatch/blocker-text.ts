@@ -1,6 +1,5 @@
+import type { DISPATCH_TEXTS, DispatchBlocker } from "@ringback/client";
 import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
-import type { DispatchBlocker } from "../../app/dispatch/dispatch-blocker.js";
-import type { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 

@@ -1,6 +1,6 @@
+import type { DISPATCH_TEXTS } from "@ringback/client";
 import type { DispatchRecord } from "@ringback/protocol";
 import type { DispatchController, DispatchView } from "../../app/dispatch/dispatch-controller.js";
-import type { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 

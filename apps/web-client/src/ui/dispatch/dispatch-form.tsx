@@ -1,6 +1,6 @@
+import type { DISPATCH_TEXTS } from "@ringback/client";
 import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
 import type { DispatchController, DispatchView } from "../../app/dispatch/dispatch-controller.js";
-import type { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
 import { blockerText } from "./blocker-text.js";
 import { ImageAttachments, imageFilesOf } from "./image-attachments.js";
 import { IssuePicker } from "./issue-picker.js";

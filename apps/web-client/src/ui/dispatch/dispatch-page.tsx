@@ -1,6 +1,6 @@
+import { DISPATCH_TEXTS } from "@ringback/client";
 import { useEffect } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 import { CallingScreen } from "./calling-screen.js";

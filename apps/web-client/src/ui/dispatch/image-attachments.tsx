@@ -1,7 +1,7 @@
+import type { DISPATCH_TEXTS } from "@ringback/client";
 import { useEffect, useState } from "preact/hooks";
 import type { DispatchController } from "../../app/dispatch/dispatch-controller.js";
 import type { DraftImage } from "../../app/dispatch/draft-images.js";
-import type { DISPATCH_TEXTS } from "../../app/i18n/texts/dispatch.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 

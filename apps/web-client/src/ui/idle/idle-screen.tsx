@@ -1,8 +1,7 @@
-import { failedCalls } from "../../app/calls/call-machine.js";
+import { CORE_TEXTS, failedCalls, type ReadingProblem } from "@ringback/client";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
-import { voiceFailureText } from "../../app/voice/voice-problem.js";
+import { type VoiceProblem, voiceFailureText } from "../../app/voice/voice-problem.js";
 import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
@@ -56,7 +55,7 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
           >
             <h2>{script.title}</h2>
             <p class="time">{formatTime(record.occurredAt)}</p>
-            <p class="notice">{t.voiceFailed(voiceFailureText(record.status.failure, pt))}</p>
+            <p class="notice">{t.voiceFailed(voiceFailureText(voiceFailure(record.status.failure), pt))}</p>
             <pre>{script.originalText}</pre>
             <div class="row">
               <button type="button" onClick={() => controller.retry(record.eventId)}>
@@ -79,4 +78,9 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
       )}
     </section>
   );
+}
+
+/** The client keeps a reading failure as plain data; in this app only the browser voice writes it: a `VoiceProblem`. */
+function voiceFailure(failure: ReadingProblem | string | null): VoiceProblem | string | null {
+  return failure as VoiceProblem | string | null;
 }

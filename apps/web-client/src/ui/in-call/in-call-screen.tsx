@@ -1,6 +1,6 @@
-import type { CallRecord } from "../../app/calls/call-record.js";
+import type { CallRecord } from "@ringback/client";
+import { CORE_TEXTS } from "@ringback/client";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
 import { trackSentences } from "../../app/voice/reader.js";
 import { voiceProblemText } from "../../app/voice/voice-problem.js";

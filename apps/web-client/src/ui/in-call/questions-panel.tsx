@@ -1,8 +1,7 @@
+import type { CallRecord } from "@ringback/client";
+import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client";
 import { useMemo, useState } from "preact/hooks";
-import type { CallRecord } from "../../app/calls/call-record.js";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
-import { IN_CALL_TEXTS } from "../../app/i18n/texts/in-call.js";
 import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
 import { modelProblemText } from "../../app/questions/model-problem.js";
 import type { QuestionSession } from "../../app/questions/question-session.js";

@@ -1,5 +1,5 @@
+import type { CallRecord } from "@ringback/client";
 import { useEffect, useMemo, useRef } from "preact/hooks";
-import type { CallRecord } from "../../app/calls/call-record.js";
 import type { AppController } from "../../app/controller/app-controller.js";
 import {
   followReader,

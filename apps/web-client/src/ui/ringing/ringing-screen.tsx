@@ -1,8 +1,7 @@
+import type { CallRecord, InterfaceLanguage } from "@ringback/client";
+import { CORE_TEXTS } from "@ringback/client";
 import { useEffect } from "preact/hooks";
-import type { CallRecord } from "../../app/calls/call-record.js";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
 import { formatTime } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";
 

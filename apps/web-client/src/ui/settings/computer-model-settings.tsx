@@ -1,14 +1,14 @@
-import type { StructuredOutput } from "@ringback/protocol";
-import { useEffect, useMemo, useState } from "preact/hooks";
-import { ComputerModelController } from "../../app/computer-settings/computer-model-controller.js";
+import type { InterfaceLanguage } from "@ringback/client";
 import {
+  COMPUTER_TEXTS,
+  ComputerModelController,
   type ComputerModelForm,
   computerModelForm,
-} from "../../app/computer-settings/computer-model-form.js";
-import { computerProblemText } from "../../app/computer-settings/computer-problem.js";
+  computerProblemText,
+} from "@ringback/client";
+import type { StructuredOutput } from "@ringback/protocol";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { COMPUTER_TEXTS } from "../../app/i18n/texts/computer.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 

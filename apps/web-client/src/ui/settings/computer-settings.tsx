@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { computerChoiceView } from "../../app/computer-settings/computer-choice-view.js";
 import {
+  COMPUTER_TEXTS,
   type ComputerProblem,
+  computerChoiceView,
   computerProblemOf,
   computerProblemText,
-} from "../../app/computer-settings/computer-problem.js";
+} from "@ringback/client";
+import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { COMPUTER_TEXTS } from "../../app/i18n/texts/computer.js";
 import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";

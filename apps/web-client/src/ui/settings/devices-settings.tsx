@@ -1,11 +1,8 @@
+import type { DeviceInvitation, InterfaceLanguage } from "@ringback/client";
+import { CORE_TEXTS, isRelayError, SETTINGS_TEXTS } from "@ringback/client";
 import type { DeviceInfo } from "@ringback/protocol";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { CORE_TEXTS } from "../../app/i18n/texts/core.js";
-import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
-import type { DeviceInvitation } from "../../app/pairing/pairing-flow.js";
-import { isRelayError } from "../../app/relay/relay-error.js";
 import { errorText } from "../shared/error-text.js";
 import { formatTime } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";

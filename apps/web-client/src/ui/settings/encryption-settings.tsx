@@ -1,9 +1,8 @@
+import type { InterfaceLanguage } from "@ringback/client";
+import { COMPUTER_TEXTS, computerProblemText } from "@ringback/client";
 import { useMemo, useState } from "preact/hooks";
-import { computerProblemText } from "../../app/computer-settings/computer-problem.js";
 import { EncryptionController, keyCheckText } from "../../app/computer-settings/encryption-controller.js";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { COMPUTER_TEXTS } from "../../app/i18n/texts/computer.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 

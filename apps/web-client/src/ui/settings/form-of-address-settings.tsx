@@ -1,6 +1,6 @@
+import { SETTINGS_TEXTS } from "@ringback/client";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
 import { defaultFormOfAddress } from "../../app/voice/form-of-address.js";
 import { texts } from "../shared/use-texts.js";
 

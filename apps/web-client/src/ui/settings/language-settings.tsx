@@ -1,8 +1,12 @@
+import type { BriefLanguageSyncState, InterfaceLanguageChoice } from "@ringback/client";
+import {
+  isReportLocale,
+  localeName,
+  REPORT_LOCALES,
+  SETTINGS_TEXTS,
+  type SettingsTexts,
+} from "@ringback/client";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguageChoice } from "../../app/i18n/interface-language.js";
-import { SETTINGS_TEXTS, type SettingsTexts } from "../../app/i18n/texts/settings.js";
-import type { BriefLanguageSyncState } from "../../app/report-language/brief-language-sync.js";
-import { isReportLocale, localeName, REPORT_LOCALES } from "../../app/report-language/locales.js";
 import { errorText } from "../shared/error-text.js";
 import { texts } from "../shared/use-texts.js";
 

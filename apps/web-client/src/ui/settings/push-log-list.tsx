@@ -1,8 +1,6 @@
+import { PUSH_TEXTS, type PushLogEntry, pushLogLines, readPushLog } from "@ringback/client";
 import { useEffect, useState } from "preact/hooks";
 import type { AppView } from "../../app/controller/app-controller.js";
-import { type PushLogEntry, readPushLog } from "../../app/push/push-log.js";
-import { pushLogLines } from "../../app/push/push-log-lines.js";
-import { PUSH_TEXTS } from "../../app/push/push-texts.js";
 import { createIdbStore } from "../../app/storage/idb-key-value.js";
 import { formatTime } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";

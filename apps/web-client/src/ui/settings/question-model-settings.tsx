@@ -1,6 +1,6 @@
+import { SETTINGS_TEXTS } from "@ringback/client";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
 import { listModels } from "../../app/questions/list-models.js";
 import { channelForm, channelFromForm } from "../../app/questions/question-channel-form.js";
 import { errorText } from "../shared/error-text.js";

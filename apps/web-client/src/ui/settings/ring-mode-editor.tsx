@@ -1,6 +1,4 @@
-import { useState } from "preact/hooks";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
+import type { InterfaceLanguage, RingRule } from "@ringback/client";
 import {
   addRange,
   crossesMidnight,
@@ -9,11 +7,12 @@ import {
   type ModeDraft,
   modeProblems,
   removeRange,
+  SETTINGS_TEXTS,
   setRange,
   toggleDay,
   weekdayName,
-} from "../../app/ring-schedule/mode-editor.js";
-import type { RingRule } from "../../app/ring-schedule/ring-mode.js";
+} from "@ringback/client";
+import { useState } from "preact/hooks";
 import { texts } from "../shared/use-texts.js";
 
 interface Props {

@@ -1,15 +1,15 @@
-import { useState } from "preact/hooks";
-import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { SETTINGS_TEXTS, type SettingsTexts } from "../../app/i18n/texts/settings.js";
+import type { InterfaceLanguage, RingMode } from "@ringback/client";
 import {
   daysSummary,
   isWholeDay,
   type ModeDraft,
   newModeDraft,
+  SETTINGS_TEXTS,
+  type SettingsTexts,
   weekdayName,
-} from "../../app/ring-schedule/mode-editor.js";
-import type { RingMode } from "../../app/ring-schedule/ring-mode.js";
+} from "@ringback/client";
+import { useState } from "preact/hooks";
+import type { AppController } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 import { RingModeEditor } from "./ring-mode-editor.js";

@@ -1,16 +1,16 @@
-import { useState } from "preact/hooks";
-import type { Tone } from "../../app/audio/tones.js";
-import type { RingtonesController } from "../../app/controller/ringtones-controller.js";
-import type { SettingsTexts } from "../../app/i18n/texts/settings.js";
-import { BUILTIN_TONES } from "../../app/ringtones/builtin-tones.js";
+import type { SettingsTexts, Tone } from "@ringback/client";
 import {
+  BUILTIN_TONES,
   builtinRef,
   fileRef,
+  type RingtoneFileInfo,
   type RingtoneItem,
+  ringtoneList,
   SILENT,
   type ToneRef,
-} from "../../app/ringtones/ringtone-items.js";
-import { type RingtoneFileInfo, ringtoneList } from "../../app/ringtones/ringtone-list.js";
+} from "@ringback/client";
+import { useState } from "preact/hooks";
+import type { RingtonesController } from "../../app/controller/ringtones-controller.js";
 
 const BUILTIN_NAMES: Record<string, keyof SettingsTexts> = {
   classic: "builtinClassic",

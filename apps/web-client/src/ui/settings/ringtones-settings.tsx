@@ -1,11 +1,8 @@
+import type { InterfaceLanguage, RingtoneFileInfo } from "@ringback/client";
+import { fileRef, itemsUsing, RingtoneFileError, type RingtoneItem, SETTINGS_TEXTS } from "@ringback/client";
 import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { SETTINGS_TEXTS } from "../../app/i18n/texts/settings.js";
-import { RingtoneFileError } from "../../app/ringtones/ringtone-files.js";
-import { fileRef, itemsUsing, type RingtoneItem } from "../../app/ringtones/ringtone-items.js";
-import type { RingtoneFileInfo } from "../../app/ringtones/ringtone-list.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 import { RingtoneItemList } from "./ringtone-item-list.js";

@@ -1,10 +1,13 @@
+import type { InterfaceLanguage } from "@ringback/client";
+import {
+  COMPUTER_TEXTS,
+  computerProblemText,
+  TrackerSettingsController,
+  watchedWorkspaceRows,
+  workspaceStateText,
+} from "@ringback/client";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { computerProblemText } from "../../app/computer-settings/computer-problem.js";
-import { TrackerSettingsController } from "../../app/computer-settings/tracker-settings-controller.js";
-import { watchedWorkspaceRows, workspaceStateText } from "../../app/computer-settings/watched-workspaces.js";
 import type { AppController } from "../../app/controller/app-controller.js";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { COMPUTER_TEXTS } from "../../app/i18n/texts/computer.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 

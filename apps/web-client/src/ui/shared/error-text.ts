@@ -1,10 +1,8 @@
+import type { InterfaceLanguage } from "@ringback/client";
+import { CORE_TEXTS, type CoreTexts, isRelayError, PairingLinkError } from "@ringback/client";
 import { isE2eError } from "@ringback/e2e-crypto";
-import type { InterfaceLanguage } from "../../app/i18n/interface-language.js";
-import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
 import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
-import { PairingLinkError } from "../../app/pairing/pairing-link.js";
 import { ModelAnswerError, modelProblemText } from "../../app/questions/model-problem.js";
-import { isRelayError } from "../../app/relay/relay-error.js";
 import { VoiceUnavailableError, voiceProblemText } from "../../app/voice/voice-problem.js";
 
 const RELAY_CODES: Record<string, keyof CoreTexts> = {

@@ -1,5 +1,4 @@
-import type { CallOutcome, CallRecord, MissedReason } from "../../app/calls/call-record.js";
-import type { CoreTexts } from "../../app/i18n/texts/core.js";
+import type { CallOutcome, CallRecord, CoreTexts, MissedReason } from "@ringback/client";
 
 const TIME_TO_THE_SECOND = new Intl.DateTimeFormat(undefined, {
   year: "numeric",

@@ -1,7 +1,7 @@
+import { CORE_TEXTS, type CoreTexts } from "@ringback/client";
 import type { RelaySetup } from "@ringback/protocol";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView, WelcomeNotice } from "../../app/controller/app-controller.js";
-import { CORE_TEXTS, type CoreTexts } from "../../app/i18n/texts/core.js";
 import { errorText } from "../shared/error-text.js";
 import { texts } from "../shared/use-texts.js";
 

@@ -1,0 +1,565 @@
+import { ANSWERED_IDS_MAX, LATE_CALL_THRESHOLD_MS } from "@ringback/protocol";
+import { describe, expect, it } from "vitest";
+import { payloadFor, type ReportFixture, routingFor, secondsAfter, T0 } from "../../test/fixtures.js";
+import {
+  type CallAction,
+  type CallEffect,
+  type CallsModel,
+  EMPTY_CALLS_MODEL,
+  reduceCalls,
+  ringingCall,
+} from "./call-machine.js";
+import type { ReadingProblem } from "./call-record.js";
+
+/** One device: its model, clock and ring schedule, and every effect the reducer asked for. */
+function device(deviceId = "device-a", initial: CallsModel = EMPTY_CALLS_MODEL) {
+  let model = initial;
+  let now = T0;
+  let isAllowed = true;
+  let effects: CallEffect[] = [];
+  const schedule = { isRingingAllowed: () => isAllowed };
+  const dispatch = (action: CallAction) => {
+    const transition = reduceCalls(model, action, { now, schedule, deviceId });
+    model = transition.model;
+    effects.push(...transition.effects);
+    return transition;
+  };
+  return {
+    dispatch,
+    get model() {
+      return model;
+    },
+    takeEffects() {
+      const taken = effects;
+      effects = [];
+      return taken;
+    },
+    setNow(at: Date) {
+      now = at;
+    },
+    setRingingAllowed(value: boolean) {
+      isAllowed = value;
+    },
+    receive(fixture: ReportFixture) {
+      return dispatch({
+        type: "report-received",
+        routing: routingFor(fixture),
+        payload: payloadFor(fixture),
+      });
+    },
+    /** Receives a report and lets its voice become ready. */
+    ring(fixture: ReportFixture) {
+      this.receive(fixture);
+      return dispatch({ type: "voice-ready", eventId: fixture.eventId });
+    },
+    state(eventId: string) {
+      return model.records[eventId]?.status.state;
+    },
+    status(eventId: string) {
+      return model.records[eventId]?.status;
+    },
+  };
+}
+
+describe("call lifecycle: report received", () => {
+  it("(none) -> preparing: a received report prepares the whole voice before it rings", () => {
+    const phone = device();
+    phone.receive({ eventId: "e1" });
+    expect(phone.state("e1")).toBe("preparing");
+    expect(phone.takeEffects()).toEqual([{ type: "prepare-voice", eventId: "e1" }]);
+    expect(ringingCall(phone.model)).toBeUndefined();
+  });
+
+  it("preparing -> ringing when the voice is ready and ringing is allowed now", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    expect(phone.state("e1")).toBe("ringing");
+    expect(ringingCall(phone.model)?.eventId).toBe("e1");
+  });
+
+  it("preparing -> missed when the voice is ready but ringing is no longer allowed", () => {
+    const phone = device();
+    phone.receive({ eventId: "e1" });
+    phone.setRingingAllowed(false);
+    phone.dispatch({ type: "voice-ready", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "outside-ringing-period" });
+  });
+});
+
+/** Why a voice could not be prepared, as the controller hands it over: worded only when shown. */
+const NO_VOICE: ReadingProblem = { kind: "no-voice" };
+
+describe("call lifecycle: generation fails", () => {
+  it("preparing -> the idle page shows the failed report, and it does not ring", () => {
+    const phone = device();
+    phone.receive({ eventId: "e1" });
+    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: NO_VOICE });
+    expect(phone.status("e1")).toMatchObject({ state: "failed", failure: NO_VOICE });
+    expect(ringingCall(phone.model)).toBeUndefined();
+  });
+
+  it("retry prepares the voice again and then rings", () => {
+    const phone = device();
+    phone.receive({ eventId: "e1" });
+    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: NO_VOICE });
+    phone.takeEffects();
+    phone.dispatch({ type: "retry", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([{ type: "prepare-voice", eventId: "e1" }]);
+    phone.dispatch({ type: "voice-ready", eventId: "e1" });
+    expect(phone.state("e1")).toBe("ringing");
+  });
+
+  it("ignore puts the failed report in history without telling the relay", () => {
+    const phone = device();
+    phone.receive({ eventId: "e1" });
+    phone.dispatch({ type: "voice-failed", eventId: "e1", reason: NO_VOICE });
+    phone.takeEffects();
+    phone.dispatch({ type: "ignore", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "ignored" });
+    expect(phone.takeEffects()).toEqual([]);
+  });
+});
+
+describe("call lifecycle: the ring queue", () => {
+  it("queued -> ringing: a report that arrives while another rings waits, then rings when that one ends", () => {
+    const phone = device();
+    phone.ring({ eventId: "first" });
+    phone.dispatch({ type: "ring-shown", eventId: "first" });
+    phone.ring({ eventId: "second" });
+    expect(phone.state("second")).toBe("queued");
+    phone.dispatch({ type: "reject", eventId: "first" });
+    expect(phone.state("second")).toBe("ringing");
+  });
+
+  it("rings queued calls by issue priority, then by update time, newest first", () => {
+    const phone = device();
+    phone.ring({ eventId: "in-call" });
+    phone.dispatch({ type: "answer", eventId: "in-call" });
+    phone.ring({ eventId: "low", priority: "low", issueUpdatedAt: "2026-03-02T09:59:00Z" });
+    phone.ring({ eventId: "high-old", priority: "high", issueUpdatedAt: "2026-03-02T09:00:00Z" });
+    phone.ring({ eventId: "high-new", priority: "high", issueUpdatedAt: "2026-03-02T09:30:00Z" });
+    phone.ring({ eventId: "none", issueUpdatedAt: "2026-03-02T09:59:30Z" });
+    const order: string[] = [];
+    phone.dispatch({ type: "hang-up", eventId: "in-call" });
+    for (let turn = 0; turn < 4; turn++) {
+      const ringing = ringingCall(phone.model)!;
+      order.push(ringing.eventId);
+      phone.dispatch({ type: "ring-shown", eventId: ringing.eventId });
+      phone.dispatch({ type: "reject", eventId: ringing.eventId });
+    }
+    expect(order).toEqual(["high-new", "high-old", "low", "none"]);
+  });
+
+  it("a not-yet-shown head yields to a more urgent report", () => {
+    const phone = device();
+    phone.ring({ eventId: "medium", priority: "medium" });
+    expect(phone.state("medium")).toBe("ringing");
+    phone.ring({ eventId: "urgent", priority: "urgent" });
+    expect(phone.state("urgent")).toBe("ringing");
+    expect(phone.state("medium")).toBe("queued");
+  });
+
+  it("a shown ringing call keeps ringing when a more urgent report arrives", () => {
+    const phone = device();
+    phone.ring({ eventId: "medium", priority: "medium" });
+    phone.dispatch({ type: "ring-shown", eventId: "medium" });
+    phone.ring({ eventId: "urgent", priority: "urgent" });
+    expect(phone.state("medium")).toBe("ringing");
+    expect(phone.state("urgent")).toBe("queued");
+  });
+
+  it("an unshown head does not yield to a report of the same priority", () => {
+    const phone = device();
+    phone.ring({ eventId: "a", priority: "high", issueUpdatedAt: "2026-03-02T09:00:00Z" });
+    phone.ring({ eventId: "b", priority: "high", issueUpdatedAt: "2026-03-02T09:50:00Z" });
+    expect(phone.state("a")).toBe("ringing");
+    expect(phone.state("b")).toBe("queued");
+  });
+});
+
+describe("call lifecycle: missed", () => {
+  it("any waiting -> missed when the report arrives outside a ringing period", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "outside-ringing-period" });
+    expect(phone.takeEffects()).toEqual([]);
+  });
+
+  it("a missed call stays missed after ringing periods return", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    phone.setRingingAllowed(true);
+    phone.dispatch({ type: "schedule-check" });
+    phone.ring({ eventId: "e2" });
+    expect(phone.state("e1")).toBe("missed");
+    expect(phone.state("e2")).toBe("ringing");
+  });
+
+  it("any waiting -> missed when the device learns of the report more than 2 minutes after it was raised", () => {
+    const phone = device();
+    phone.setNow(new Date(T0.getTime() + LATE_CALL_THRESHOLD_MS + 1));
+    phone.receive({ eventId: "late", occurredAt: T0.toISOString() });
+    expect(phone.status("late")).toMatchObject({ state: "missed", missedReason: "learned-late" });
+  });
+
+  it("a report learned exactly 2 minutes after it was raised still rings", () => {
+    const phone = device();
+    phone.setNow(new Date(T0.getTime() + LATE_CALL_THRESHOLD_MS));
+    phone.ring({ eventId: "on-time", occurredAt: T0.toISOString() });
+    expect(phone.state("on-time")).toBe("ringing");
+  });
+
+  it("waiting -> missed when a non-ringing period begins before answer (ringing, queued and preparing)", () => {
+    const phone = device();
+    phone.ring({ eventId: "ringing" });
+    phone.ring({ eventId: "queued" });
+    phone.receive({ eventId: "preparing" });
+    phone.setRingingAllowed(false);
+    phone.dispatch({ type: "schedule-check" });
+    for (const eventId of ["ringing", "queued", "preparing"]) {
+      expect(phone.status(eventId)).toMatchObject({ state: "missed", missedReason: "ringing-period-ended" });
+    }
+    expect(ringingCall(phone.model)).toBeUndefined();
+  });
+
+  it("missed -> in call when answered from the calls page", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    expect(phone.state("e1")).toBe("in-call");
+    expect(phone.takeEffects()).toEqual([
+      { type: "write-status", eventId: "e1", status: "answered" },
+      { type: "report-delivery", eventId: "e1", outcome: "opened" },
+    ]);
+  });
+
+  it("missed -> acknowledged by acknowledge-all on the current tab's missed calls, told to the relay", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "in-tab" });
+    phone.receive({ eventId: "other-tab" });
+    phone.dispatch({ type: "acknowledge-all", eventIds: ["in-tab"] });
+    expect(phone.status("in-tab")).toMatchObject({ state: "acknowledged", outcome: "acknowledged" });
+    expect(phone.state("other-tab")).toBe("missed");
+    expect(phone.takeEffects()).toEqual([
+      { type: "write-status", eventId: "in-tab", status: "acknowledged" },
+    ]);
+  });
+
+  it("acknowledge-all leaves calls that are not missed alone", () => {
+    const phone = device();
+    phone.ring({ eventId: "ringing" });
+    phone.dispatch({ type: "acknowledge-all", eventIds: ["ringing"] });
+    expect(phone.state("ringing")).toBe("ringing");
+  });
+});
+
+describe("call lifecycle: in call", () => {
+  it("ringing -> in call on answer; the relay is told and the id is remembered as answered", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    expect(phone.state("e1")).toBe("in-call");
+    expect(phone.model.answeredIds).toEqual(["e1"]);
+    expect(phone.takeEffects()).toEqual([
+      { type: "write-status", eventId: "e1", status: "answered" },
+      { type: "report-delivery", eventId: "e1", outcome: "opened" },
+    ]);
+  });
+
+  it("in call -> ended on hang-up, written back as ended, and the next queued call rings", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.ring({ eventId: "e2" });
+    expect(phone.state("e2")).toBe("queued");
+    phone.takeEffects();
+    phone.dispatch({ type: "hang-up", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered" });
+    expect(phone.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "ended" }]);
+    expect(phone.state("e2")).toBe("ringing");
+  });
+
+  it("ringing -> ended on reject, written back as rejected", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "reject", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "rejected" });
+    expect(phone.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "rejected" }]);
+  });
+
+  it("ringing -> missed on Later from the notification, told to nobody; the queued call rings next", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.ring({ eventId: "e2" });
+    phone.takeEffects();
+    phone.dispatch({ type: "set-aside", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "set-aside" });
+    expect(phone.state("e2")).toBe("ringing");
+    expect(phone.takeEffects().filter((effect) => effect.type === "write-status")).toEqual([]);
+    phone.dispatch({ type: "set-aside", eventId: "e1" });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "set-aside" });
+  });
+});
+
+describe("call lifecycle: several devices", () => {
+  it("answer on one device: the others stop ringing and record 'answered on another device'", () => {
+    const laptop = device("laptop");
+    const phone = device("phone");
+    laptop.ring({ eventId: "e1" });
+    phone.ring({ eventId: "e1" });
+    laptop.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "remote-status", eventId: "e1", status: "answered", deviceId: "laptop" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered-elsewhere" });
+    expect(ringingCall(phone.model)).toBeUndefined();
+    expect(laptop.state("e1")).toBe("in-call");
+  });
+
+  it("answer on one device removes the call from the missed calls of the others", () => {
+    const phone = device("phone");
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    phone.dispatch({ type: "remote-status", eventId: "e1", status: "answered", deviceId: "laptop" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered-elsewhere" });
+  });
+
+  it("two devices answer almost at once: the one the relay refused ends its call", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "answer-lost", eventId: "e1", status: "answered" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered-elsewhere" });
+  });
+
+  it("an in-call device that learns another device's answer came first ends its call", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "remote-status", eventId: "e1", status: "answered", deviceId: "laptop" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered-elsewhere" });
+  });
+
+  it("an answer that reached the relay after the call ended another way ends with that outcome", () => {
+    const phone = device("phone");
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "answer-lost", eventId: "e1", status: "acknowledged" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "acknowledged-elsewhere" });
+  });
+
+  it("a replayed 'answered' that names no device is this device's own answer when it remembers one", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "mine" });
+    phone.dispatch({ type: "answer", eventId: "mine" });
+    phone.dispatch({ type: "remote-status", eventId: "mine", status: "answered", deviceId: null });
+    expect(phone.state("mine")).toBe("in-call");
+    phone.dispatch({ type: "hang-up", eventId: "mine" });
+    phone.ring({ eventId: "theirs" });
+    phone.dispatch({ type: "remote-status", eventId: "theirs", status: "answered", deviceId: null });
+    expect(phone.status("theirs")).toMatchObject({ state: "ended", outcome: "answered-elsewhere" });
+  });
+
+  it("a device ignores the relay's echo of its own status", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    const before = phone.model;
+    phone.dispatch({ type: "remote-status", eventId: "e1", status: "answered", deviceId: "phone" });
+    expect(phone.model).toBe(before);
+  });
+
+  it("reject on one device ends the call on the others", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "remote-status", eventId: "e1", status: "rejected", deviceId: "laptop" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "rejected-elsewhere" });
+  });
+
+  it("acknowledge-all on one device ends a ringing call and acknowledges a missed one on the others", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "ringing" });
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "missed" });
+    phone.dispatch({ type: "remote-status", eventId: "ringing", status: "acknowledged", deviceId: "laptop" });
+    phone.dispatch({ type: "remote-status", eventId: "missed", status: "acknowledged", deviceId: "laptop" });
+    expect(phone.status("ringing")).toMatchObject({ state: "ended", outcome: "acknowledged-elsewhere" });
+    expect(phone.status("missed")).toMatchObject({
+      state: "acknowledged",
+      outcome: "acknowledged-elsewhere",
+    });
+  });
+
+  it("calls ended elsewhere while the device was disconnected are removed on reconnect", () => {
+    const phone = device("phone");
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "still-pending" });
+    phone.receive({ eventId: "ended-while-away" });
+    phone.dispatch({ type: "pending-calls", eventIds: ["still-pending"] });
+    expect(phone.state("still-pending")).toBe("missed");
+    expect(phone.status("ended-while-away")).toMatchObject({ state: "ended", outcome: "ended-elsewhere" });
+  });
+
+  it("a call the relay expired while it was waiting becomes missed", () => {
+    const phone = device("phone");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "remote-status", eventId: "e1", status: "expired", deviceId: null });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "expired" });
+  });
+
+  it("a call shows at most once per device: the relay pushing it again changes nothing", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.takeEffects();
+    const before = phone.model;
+    phone.receive({ eventId: "e1" });
+    expect(phone.model).toBe(before);
+    expect(phone.takeEffects()).toEqual([]);
+  });
+});
+
+describe("call lifecycle: restart and refresh", () => {
+  it("a call already ended locally is not shown again and its result is re-reported", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "reject", eventId: "e1" });
+    const restarted = device("device-a", phone.model);
+    restarted.dispatch({ type: "restored" });
+    restarted.receive({ eventId: "e1" });
+    expect(restarted.status("e1")).toMatchObject({ state: "ended", outcome: "rejected" });
+    expect(ringingCall(restarted.model)).toBeUndefined();
+    expect(restarted.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "rejected" }]);
+  });
+
+  it("an answered call interrupted by a restart becomes missed and never rings again", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    const restarted = device("device-a", phone.model);
+    restarted.dispatch({ type: "restored" });
+    expect(restarted.status("e1")).toMatchObject({ state: "missed", missedReason: "interrupted" });
+    restarted.receive({ eventId: "e1" });
+    restarted.dispatch({ type: "voice-ready", eventId: "e1" });
+    expect(restarted.state("e1")).toBe("missed");
+    expect(ringingCall(restarted.model)).toBeUndefined();
+  });
+
+  it("an answered call whose record was deleted never rings again", () => {
+    const phone = device("device-a", { records: {}, answeredIds: ["e1"] });
+    phone.receive({ eventId: "e1" });
+    expect(phone.model.records.e1).toBeUndefined();
+    expect(phone.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "ended" }]);
+  });
+
+  it("a ringing call already shown becomes missed after a refresh instead of ringing twice", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    const restarted = device("device-a", phone.model);
+    restarted.dispatch({ type: "restored" });
+    expect(restarted.status("e1")).toMatchObject({ state: "missed", missedReason: "interrupted" });
+  });
+
+  it("a call not yet shown prepares its voice again after a refresh", () => {
+    const phone = device();
+    phone.ring({ eventId: "ringing" });
+    phone.dispatch({ type: "ring-shown", eventId: "ringing" });
+    phone.ring({ eventId: "queued" });
+    const restarted = device("device-a", phone.model);
+    restarted.setNow(secondsAfter(T0, 30));
+    restarted.dispatch({ type: "restored" });
+    expect(restarted.state("queued")).toBe("preparing");
+    expect(restarted.takeEffects()).toEqual([{ type: "prepare-voice", eventId: "queued" }]);
+  });
+
+  it("a call not yet shown becomes missed when the app was closed for more than 2 minutes", () => {
+    const phone = device();
+    phone.receive({ eventId: "e1" });
+    const restarted = device("device-a", phone.model);
+    restarted.setNow(new Date(T0.getTime() + LATE_CALL_THRESHOLD_MS + 1));
+    restarted.dispatch({ type: "restored" });
+    expect(restarted.status("e1")).toMatchObject({ state: "missed", missedReason: "learned-late" });
+  });
+
+  it("missed, ended and failed calls are unchanged by a restart", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "missed" });
+    phone.setRingingAllowed(true);
+    phone.receive({ eventId: "failed" });
+    phone.dispatch({ type: "voice-failed", eventId: "failed", reason: NO_VOICE });
+    const restarted = device("device-a", phone.model);
+    const transition = restarted.dispatch({ type: "restored" });
+    expect(transition.model).toBe(phone.model);
+  });
+});
+
+describe("answered ids", () => {
+  it(`keeps at most ${ANSWERED_IDS_MAX}, dropping the oldest`, () => {
+    const ids = Array.from({ length: ANSWERED_IDS_MAX }, (_, index) => `old-${index}`);
+    const phone = device("device-a", { records: {}, answeredIds: ids });
+    phone.ring({ eventId: "new" });
+    phone.dispatch({ type: "answer", eventId: "new" });
+    expect(phone.model.answeredIds).toHaveLength(ANSWERED_IDS_MAX);
+    expect(phone.model.answeredIds.at(-1)).toBe("new");
+    expect(phone.model.answeredIds).not.toContain("old-0");
+  });
+});
+
+describe("delivery outcomes this device reports", () => {
+  it("reports shown once, when the ringing screen first shows the call, and keeps it pending in the record", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([{ type: "report-delivery", eventId: "e1", outcome: "shown" }]);
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "pending" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([]);
+  });
+
+  it("reports nothing for a call that is only queued or missed, never shown", () => {
+    const phone = device();
+    phone.setRingingAllowed(false);
+    phone.receive({ eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(phone.takeEffects()).toEqual([]);
+    expect(phone.status("e1")?.deliveryReports).toBeUndefined();
+  });
+
+  it("reports opened once per call, even when an interrupted call is answered again after a restart", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    expect(phone.takeEffects()).toContainEqual({ type: "report-delivery", eventId: "e1", outcome: "opened" });
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "pending", opened: "pending" });
+    const restarted = device("device-a", phone.model);
+    restarted.dispatch({ type: "restored" });
+    restarted.dispatch({ type: "answer", eventId: "e1" });
+    expect(restarted.state("e1")).toBe("in-call");
+    expect(restarted.takeEffects()).toEqual([{ type: "write-status", eventId: "e1", status: "answered" }]);
+  });
+
+  it("does not report an outcome the relay already has from this device (a notification shown by the worker)", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    const record = phone.model.records.e1!;
+    const withReport = {
+      ...record,
+      status: { ...record.status, deliveryReports: { shown: "reported" as const } },
+    };
+    const settled = device("device-a", { records: { e1: withReport }, answeredIds: [] });
+    settled.dispatch({ type: "ring-shown", eventId: "e1" });
+    expect(settled.takeEffects()).toEqual([]);
+    expect(settled.status("e1")?.shownAt).toBe(T0.toISOString());
+  });
+});

@@ -1,0 +1,217 @@
+import type { CallDelivery, CallStatusChange, RelayedEvent } from "@ringback/protocol";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  type FakeRelayStream,
+  openSse,
+  sendSse,
+  startFakeRelayStream,
+} from "../../test/fake-relay-stream.js";
+import { CallStream, type CallStreamHandlers, type SyncedContext } from "./call-stream.js";
+
+const TOKEN = "device-token-secret";
+
+function relayedEvent(eventId: string, seq: number): RelayedEvent {
+  return {
+    seq,
+    eventId,
+    source: "claude-code",
+    occurredAt: "2026-03-02T10:00:00.000Z",
+    receivedAt: "2026-03-02T10:00:01.000Z",
+    taskId: null,
+    fromDeviceId: "computer-1",
+    sealed: "e2e1.0011223344556677.aaaa.bbbb",
+    status: "pending",
+  };
+}
+
+function statusChange(eventId: string, seq: number): CallStatusChange {
+  return { seq, eventId, status: "answered", deviceId: "laptop", at: "2026-03-02T10:00:05.000Z" };
+}
+
+function deliveryOf(eventId: string, seq: number): CallDelivery {
+  return {
+    seq,
+    eventId,
+    deviceId: "phone",
+    deviceName: "Phone",
+    outcome: "shown",
+    at: "2026-03-02T10:00:03.000Z",
+  };
+}
+
+function recorder() {
+  const log: string[] = [];
+  const synced: SyncedContext[] = [];
+  const removed = vi.fn();
+  const handlers: CallStreamHandlers = {
+    // A slow handler: the next event must still wait for it.
+    onCall: async (event) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log.push(`call ${event.eventId}`);
+    },
+    onCallStatus: (change) => {
+      log.push(`status ${change.eventId} ${change.status}`);
+    },
+    onCallDelivery: (delivery) => {
+      log.push(`delivery ${delivery.eventId} ${delivery.deviceName} ${delivery.outcome}`);
+    },
+    onSynced: (context) => {
+      synced.push(context);
+    },
+    onLastEventId: (id) => {
+      log.push(`id ${id}`);
+    },
+    onDeviceRemoved: removed,
+  };
+  return { log, synced, removed, handlers };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 5_000, interval: 10 });
+}
+
+describe("call stream", () => {
+  let relay: FakeRelayStream;
+  let stream: CallStream | undefined;
+
+  beforeEach(async () => {
+    relay = await startFakeRelayStream();
+  });
+
+  afterEach(async () => {
+    stream?.close();
+    await relay.close();
+  });
+
+  it("sends the device token, and hands events over in stream order after each one is handled", async () => {
+    const { log, synced, handlers } = recorder();
+    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
+    stream.start();
+    const first = await relay.request(0);
+    expect(first.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(first.headers["last-event-id"]).toBeUndefined();
+    openSse(first.response);
+    sendSse(first.response, "call", relayedEvent("e1", 1), 1);
+    sendSse(first.response, "call-status", statusChange("e1", 2), 2);
+    sendSse(first.response, "synced", { seq: 2 }, 2);
+    await until(() => synced.length === 1);
+    expect(log).toEqual(["call e1", "id 1", "status e1 answered", "id 2", "id 2"]);
+    expect(synced[0]).toEqual({ resumedFrom: null, backlogEventIds: ["e1"] });
+  });
+
+  it("hands call-delivery frames over in stream order, after the call they belong to, keeping their ids", async () => {
+    const { log, synced, handlers } = recorder();
+    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    stream.start();
+    const first = await relay.request(0);
+    openSse(first.response);
+    sendSse(first.response, "call", relayedEvent("e1", 1), 1);
+    sendSse(first.response, "call-delivery", deliveryOf("e1", 2), 2);
+    // Not a delivery outcome: skipped like any frame the page cannot read.
+    sendSse(first.response, "call-delivery", { seq: 3, eventId: "e1", outcome: "rang" }, 3);
+    sendSse(first.response, "synced", { seq: 3 }, 3);
+    await until(() => synced.length === 1);
+    expect(consoleError).toHaveBeenCalledOnce();
+    consoleError.mockRestore();
+    expect(log).toEqual(["call e1", "id 1", "delivery e1 Phone shown", "id 2", "id 3"]);
+    expect(synced[0]).toEqual({ resumedFrom: null, backlogEventIds: ["e1"] });
+  });
+
+  it("resumes with Last-Event-ID of the last handled event after the stream drops", async () => {
+    const { synced, handlers } = recorder();
+    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: "7", handlers });
+    stream.start();
+    const first = await relay.request(0);
+    expect(first.headers["last-event-id"]).toBe("7");
+    openSse(first.response);
+    sendSse(first.response, "call", relayedEvent("e8", 8), 8);
+    sendSse(first.response, "synced", { seq: 8 }, 8);
+    await until(() => synced.length === 1);
+    first.response.end();
+    const second = await relay.request(1);
+    expect(second.headers["last-event-id"]).toBe("8");
+    expect(second.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    openSse(second.response);
+    sendSse(second.response, "synced", { seq: 8 }, 8);
+    await until(() => synced.length === 2);
+    expect(synced[1]).toEqual({ resumedFrom: "8", backlogEventIds: [] });
+  });
+
+  it("stops reconnecting on 401 and reports the device removed", async () => {
+    const { removed, handlers } = recorder();
+    stream = new CallStream({
+      serverUrl: relay.origin,
+      deviceToken: TOKEN,
+      lastEventId: null,
+      handlers,
+      reconnectDelaysMs: [10],
+    });
+    stream.start();
+    (await relay.request(0)).response
+      .writeHead(401, { "Content-Type": "application/json" })
+      .end(JSON.stringify({ error: { code: "device_removed", message: "removed" } }));
+    await until(() => removed.mock.calls.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(relay.requests).toHaveLength(1);
+  });
+
+  it("reports the device removed when the relay says so on the stream", async () => {
+    const { removed, handlers } = recorder();
+    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
+    stream.start();
+    const first = await relay.request(0);
+    openSse(first.response);
+    sendSse(first.response, "device-removed", { deviceId: "me" });
+    await until(() => removed.mock.calls.length === 1);
+  });
+
+  it("tries again with backoff when the relay refuses the stream with a 5xx", async () => {
+    const { synced, handlers } = recorder();
+    stream = new CallStream({
+      serverUrl: relay.origin,
+      deviceToken: TOKEN,
+      lastEventId: null,
+      handlers,
+      reconnectDelaysMs: [10, 20],
+    });
+    stream.start();
+    (await relay.request(0)).response.writeHead(503).end();
+    (await relay.request(1)).response.writeHead(502).end();
+    const third = await relay.request(2);
+    openSse(third.response);
+    sendSse(third.response, "synced", { seq: 0 }, 0);
+    await until(() => synced.length === 1);
+  });
+
+  it("reconnects when the stream stays silent longer than the limit", async () => {
+    const { handlers } = recorder();
+    stream = new CallStream({
+      serverUrl: relay.origin,
+      deviceToken: TOKEN,
+      lastEventId: null,
+      handlers,
+      silenceLimitMs: 150,
+    });
+    stream.start();
+    openSse((await relay.request(0)).response);
+    const second = await relay.request(1);
+    expect(second.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("skips an event it cannot read without stopping the stream or keeping its id", async () => {
+    const { log, synced, handlers } = recorder();
+    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    stream.start();
+    const first = await relay.request(0);
+    openSse(first.response);
+    sendSse(first.response, "call", { not: "an event" }, 1);
+    sendSse(first.response, "call", relayedEvent("e2", 2), 2);
+    sendSse(first.response, "synced", { seq: 2 }, 2);
+    await until(() => synced.length === 1);
+    expect(log).toEqual(["call e2", "id 2", "id 2"]);
+    expect(consoleError).toHaveBeenCalledOnce();
+    consoleError.mockRestore();
+  });
+});
