@@ -1,18 +1,30 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 
-export default defineConfig({
-  // The bin, and the same code as functions for the daemon's `ringback install|uninstall|hook`.
-  entry: { "ringback-hook": "src/main.ts", index: "src/index.ts" },
+// Everything bundled: the hook must run with no node_modules at all.
+const shared: Options = {
   format: ["esm"],
   platform: "node",
   target: "node22",
-  // Everything bundled, each entry on its own: the hook must run with no node_modules at all.
   noExternal: [/.*/],
-  // Split so the installer is a chunk of its own, loaded only by `install` and `uninstall`.
-  splitting: true,
   removeNodeProtocol: false,
   outExtension: () => ({ js: ".mjs" }),
-  banner: { js: "#!/usr/bin/env node" },
-  dts: { entry: { index: "src/index.ts" } },
-  clean: true,
-});
+};
+
+export default defineConfig([
+  {
+    // The bin: the whole report path in one file; the installer is a chunk beside it, loaded only by
+    // `install`/`uninstall` (its crypto and child-process modules would slow every agent turn).
+    ...shared,
+    entry: { "ringback-hook": "src/main.ts" },
+    splitting: true,
+    banner: { js: "#!/usr/bin/env node" },
+    clean: true,
+  },
+  {
+    // The same code as functions for the daemon's `ringback install|uninstall|hook`.
+    ...shared,
+    entry: { index: "src/index.ts" },
+    splitting: false,
+    dts: { entry: { index: "src/index.ts" } },
+  },
+]);

@@ -1,6 +1,8 @@
 /**
  * Hook wall time: the built `ringback-hook` posting a Claude Code Stop payload to a fake daemon answering
- * 202, against bare `node -e 0` in the same run (what starting Node alone costs here). Prints a table.
+ * 202, against bare `node -e 0` in the same run (what starting Node alone costs here), paired runs
+ * alternating the two; then the peak RSS of each, in separate runs with a preload that reads it at exit (so the
+ * preload never counts in the timed runs). Prints a table.
  * Run with `pnpm bench` after `pnpm build`.
  */
 import { spawn } from "node:child_process";
@@ -12,7 +14,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const RUNS = 30;
+const RUNS = 40;
+const RSS_RUNS = 10;
 const WARM_UP_RUNS = 3;
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = join(here, "..", "dist", "ringback-hook.mjs");
@@ -26,6 +29,29 @@ function timeProcess(args: string[], stdin: string, env: NodeJS.ProcessEnv): Pro
     child.on("close", (code) => {
       if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}`));
       else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+/** Reads the process's peak RSS (VmHWM, KiB) as it exits and writes it to stderr. */
+const PEAK_RSS_PRELOAD = `data:text/javascript,process.on("exit",()=>{const s=process.getBuiltinModule("node:fs").readFileSync("/proc/self/status","utf8");process.stderr.write("peak-rss-kib="+/VmHWM:\\s+(\\d+)/.exec(s)[1])})`;
+
+function peakRssKib(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", PEAK_RSS_PRELOAD, ...args], {
+      env,
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", () => {
+      const kib = /peak-rss-kib=(\d+)/.exec(stderr)?.[1];
+      if (kib) resolve(Number(kib));
+      else reject(new Error(`no peak RSS from ${args.join(" ")}: ${stderr}`));
     });
     child.stdin.end(stdin);
   });
@@ -67,12 +93,19 @@ async function main(): Promise<void> {
         bare.push(bareMs);
       }
     }
-    if (received !== WARM_UP_RUNS + RUNS) throw new Error(`the fake daemon got ${received} reports`);
+    const hookRss: number[] = [];
+    const bareRss: number[] = [];
+    for (let run = 0; run < RSS_RUNS; run++) {
+      hookRss.push(await peakRssKib([bundle, "claude-code"], stdin, env));
+      bareRss.push(await peakRssKib(["-e", "0"], "", env));
+    }
+    if (received !== WARM_UP_RUNS + RUNS + RSS_RUNS)
+      throw new Error(`the fake daemon got ${received} reports`);
 
     const row = (name: string, samples: number[]) =>
       `| ${name.padEnd(34)} | ${percentile(samples, 0.5).toFixed(1).padStart(8)} | ${percentile(samples, 0.95).toFixed(1).padStart(8)} |`;
     console.log(
-      `ringback-hook wall time, ${RUNS} runs each (Node ${process.version}, ${process.platform})\n`,
+      `ringback-hook wall time, ${RUNS} paired runs (Node ${process.version}, ${process.platform}; goal: p50 <= 1.30x)\n`,
     );
     console.log(`| ${"process".padEnd(34)} | ${"p50 ms".padStart(8)} | ${"p95 ms".padStart(8)} |`);
     console.log(`| ${"-".repeat(34)} | ${"-".repeat(8)} | ${"-".repeat(8)} |`);
@@ -80,6 +113,10 @@ async function main(): Promise<void> {
     console.log(row("node -e 0", bare));
     console.log(
       `| ${"ratio hook / bare node".padEnd(34)} | ${(percentile(hook, 0.5) / percentile(bare, 0.5)).toFixed(2).padStart(8)} | ${(percentile(hook, 0.95) / percentile(bare, 0.95)).toFixed(2).padStart(8)} |`,
+    );
+    const rssMib = (samples: number[]) => percentile(samples, 0.5) / 1024;
+    console.log(
+      `\npeak RSS, p50 of ${RSS_RUNS}: ringback-hook ${rssMib(hookRss).toFixed(1)} MiB, node -e 0 ${rssMib(bareRss).toFixed(1)} MiB (${(rssMib(hookRss) / rssMib(bareRss)).toFixed(2)}x)`,
     );
   } finally {
     server.close();

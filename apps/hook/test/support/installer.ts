@@ -1,5 +1,5 @@
-import { copyFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { copyFile, mkdir, readdir } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { HOOK_BUNDLE, type ProcessResult, runBundle } from "./hook-process.js";
 
 /** Runs `ringback-hook install|uninstall` from the given bundle with temp agent homes and no service. */
@@ -23,12 +23,13 @@ export function runInstaller(
   });
 }
 
-/** A copy of the bundle somewhere else, as if installed from another directory. */
+/** A copy of the bin (the bundle and the installer chunk beside it) somewhere else, as if installed from there. */
 export async function bundleCopyIn(directory: string): Promise<string> {
   await mkdir(directory, { recursive: true });
-  const copy = join(directory, "ringback-hook.mjs");
-  await copyFile(HOOK_BUNDLE, copy);
-  return copy;
+  const dist = dirname(HOOK_BUNDLE);
+  const binFiles = (await readdir(dist)).filter((name) => name.endsWith(".mjs") && name !== "index.mjs");
+  for (const name of binFiles) await copyFile(join(dist, name), join(directory, name));
+  return join(directory, basename(HOOK_BUNDLE));
 }
 
 /** The command the installer writes for a bundle path (see the hook README). */
