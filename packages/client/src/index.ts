@@ -42,7 +42,6 @@ export * from "./pairing/pairing-link.js";
 export * from "./push/push-log.js";
 export * from "./push/push-log-lines.js";
 export * from "./push/push-relay.js";
-export * from "./push/push-subscriber.js";
 export * from "./push/push-texts.js";
 export * from "./relay/call-stream.js";
 export * from "./relay/daemon-request.js";

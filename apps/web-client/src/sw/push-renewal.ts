@@ -1,5 +1,6 @@
 import type { KeyValueStore } from "@ringback/client";
-import { LocalSettings, type PushBrowser, PushRelay, PushSubscriber } from "@ringback/client";
+import { LocalSettings, PushRelay } from "@ringback/client";
+import { type PushBrowser, PushSubscriber } from "../app/push/push-subscriber.js";
 
 /**
  * The push service replaced or expired this browser's subscription (`pushsubscriptionchange`): subscribe again with

@@ -1,4 +1,4 @@
-import type { PushBrowser } from "@ringback/client";
+import type { PushBrowser } from "./push-subscriber.js";
 
 /** The browser's push side in a page: Notification permission and the service worker's push manager. */
 export function browserPush(): PushBrowser {

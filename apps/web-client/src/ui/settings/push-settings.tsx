@@ -1,13 +1,8 @@
-import {
-  PUSH_REPEAT_CHOICES_SECONDS,
-  PUSH_TEXTS,
-  PushRelay,
-  type PushSetting,
-  PushSubscriber,
-} from "@ringback/client";
+import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS, PushRelay } from "@ringback/client";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppView } from "../../app/controller/app-controller.js";
 import { browserPush } from "../../app/push/browser-push.js";
+import { type PushSetting, PushSubscriber } from "../../app/push/push-subscriber.js";
 import { createIdbStore } from "../../app/storage/idb-key-value.js";
 import { errorText } from "../shared/error-text.js";
 import { texts } from "../shared/use-texts.js";

@@ -1,7 +1,5 @@
+import { type KeyValueStore, PUSH_SETTINGS_KEY, type PushRelay } from "@ringback/client";
 import { PUSH_REPEAT_DEFAULT_SECONDS, type PushSubscriptionState } from "@ringback/protocol";
-import type { KeyValueStore } from "../storage/key-value.js";
-import { PUSH_SETTINGS_KEY } from "../storage/storage-keys.js";
-import type { PushRelay } from "./push-relay.js";
 
 /** The browser's side of Web Push, as the page reaches it (a fake in tests). */
 export interface PushBrowser {

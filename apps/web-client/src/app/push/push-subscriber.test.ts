@@ -1,8 +1,6 @@
+import { createMemoryStore, PUSH_SETTINGS_KEY, PushRelay } from "@ringback/client";
 import type { PushSubscriptionRequest, PushSubscriptionState } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { createMemoryStore } from "../storage/memory-key-value.js";
-import { PUSH_SETTINGS_KEY } from "../storage/storage-keys.js";
-import { PushRelay } from "./push-relay.js";
 import { type PushBrowser, PushSubscriber } from "./push-subscriber.js";
 
 const RELAY_KEY = `B${"A".repeat(86)}`;
