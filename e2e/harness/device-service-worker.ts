@@ -1,5 +1,5 @@
 import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
-import type { PushLogEntry } from "../../apps/web-client/src/app/push/push-log.ts";
+import type { PushLogEntry } from "../../packages/client/src/push/push-log.ts";
 import { eventually } from "./eventually.ts";
 
 /** A notification the device's service worker shows, as `registration.getNotifications()` lists it. */

@@ -5,7 +5,7 @@ import {
   callRecordKey,
   LAST_EVENT_ID_KEY,
   RING_MODES_KEY,
-} from "../../apps/web-client/src/shared/storage-keys.ts";
+} from "../../packages/client/src/storage/storage-keys.ts";
 import { readDeviceValue, writeDeviceValue } from "./device-storage.ts";
 import { ARTIFACTS_DIR } from "./paths.ts";
 import type { RingMode } from "./ring-modes.ts";

@@ -1,4 +1,4 @@
-import type { RingMode } from "../../apps/web-client/src/app/ring-schedule/ring-mode.ts";
+import type { RingMode } from "../../packages/client/src/ring-schedule/ring-mode.ts";
 
 export type { RingMode };
 

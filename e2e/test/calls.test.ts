@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
+import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { NEVER_RING_MODE } from "../harness/ring-modes.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";

@@ -7,10 +7,10 @@ import {
   type TestPushService,
   type TestSubscription,
 } from "../../apps/relay/test/support/test-push-service.ts";
-import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
-import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../apps/web-client/src/app/push/push-texts.ts";
+import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
+import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../packages/client/src/push/push-texts.ts";
 import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
-import { IDENTITY_KEY, RING_MODES_KEY } from "../../apps/web-client/src/shared/storage-keys.ts";
+import { IDENTITY_KEY, RING_MODES_KEY } from "../../packages/client/src/storage/storage-keys.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
 import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";

@@ -3,7 +3,7 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORE_TEXTS } from "../../apps/web-client/src/app/i18n/texts/core.ts";
+import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { type FakeAgentCli, makeFakeAgentCli } from "../harness/fake-agent-cli.ts";
 import { filesHolding, readRelayDataFiles } from "../harness/relay-data-files.ts";

@@ -1,6 +1,6 @@
 import { BriefLanguage } from "@ringback/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SETTINGS_TEXTS } from "../../apps/web-client/src/app/i18n/texts/settings.ts";
+import { SETTINGS_TEXTS } from "../../packages/client/src/i18n/texts/settings.ts";
 import { callDaemon } from "../harness/daemon-local-api.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
