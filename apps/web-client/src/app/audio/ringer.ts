@@ -1,16 +1,4 @@
-import type { RingSound } from "@ringback/client";
-import { CLASSIC_TONE, type Tone, toneBursts } from "@ringback/client";
-
-/** What rings: a tone generated in the page. Honest about autoplay: it says when the browser keeps it silent. */
-export interface Ringer {
-  /** True while the browser blocks sound (no user gesture yet on this page). */
-  readonly isSoundBlocked: boolean;
-  /** Call from a user gesture: unlocks sound for this page. Resolves true when sound can play. */
-  unlock(): Promise<boolean>;
-  /** Plays until `stop`; replaces whatever was playing. */
-  start(sound: RingSound): void;
-  stop(): void;
-}
+import { CLASSIC_TONE, type Ringer, type Tone, toneBursts } from "@ringback/client";
 
 /** Tones are scheduled this far ahead, topped up this often: smooth even when timers are throttled. */
 const SCHEDULE_AHEAD_MS = 2_000;

@@ -1,4 +1,4 @@
-import type { KeyValueStore, ReportLocale, RingSchedule } from "@ringback/client";
+import type { KeyValueStore, ReportLocale, Ringer, RingSchedule } from "@ringback/client";
 import {
   applyIssueRefresh,
   BriefLanguageSync,
@@ -49,6 +49,7 @@ import {
   type ReplyDelivery,
   RingModesController,
   RingtoneFiles,
+  RingtonesController,
   reduceCalls,
   resolveInterfaceLanguage,
   ringingCall,
@@ -73,7 +74,6 @@ import {
   RingbackError,
 } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";
-import type { Ringer } from "../audio/ringer.js";
 import { DispatchController } from "../dispatch/dispatch-controller.js";
 import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import { VoiceSettingsStore } from "../storage/voice-settings-store.js";
@@ -81,7 +81,6 @@ import { type BriefScript, briefScript, scriptSentences } from "../voice/brief-s
 import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-platform.js";
 import { voiceProblemOf } from "../voice/voice-problem.js";
 import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
-import { RingtonesController } from "./ringtones-controller.js";
 
 /** How often the ring schedule is evaluated for "a non-ringing period begins before answer". */
 export const SCHEDULE_CHECK_MS = 15_000;

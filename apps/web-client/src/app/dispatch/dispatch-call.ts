@@ -1,7 +1,6 @@
-import type { DispatchClient, RingSound } from "@ringback/client";
+import type { DispatchClient, Ringer, RingSound } from "@ringback/client";
 import { type DispatchProblem, dispatchProblem } from "@ringback/client";
 import { DISPATCH_CREATION_POLL_MS, type DispatchRecord } from "@ringback/protocol";
-import type { Ringer } from "../audio/ringer.js";
 
 /** The calling screen's stages: calling until the issue exists ("dispatched"), the task failed or was cancelled. */
 export type CallStage = "calling" | "dispatched" | "failed" | "cancelled";

@@ -3,6 +3,7 @@ import type {
   DispatchDaemon,
   DispatchLastUsed,
   LocalSettings,
+  Ringer,
   RingSound,
 } from "@ringback/client";
 import {
@@ -15,7 +16,6 @@ import {
   Observable,
 } from "@ringback/client";
 import { type Attachment, DISPATCH_OPTIONS_POLL_MS, type DispatchRecord } from "@ringback/protocol";
-import type { Ringer } from "../audio/ringer.js";
 import { type CallProgress, DispatchCall } from "./dispatch-call.js";
 import { dispatchRequest, nextLastUsed } from "./dispatch-request.js";
 import { type DispatchView, INITIAL_DISPATCH_VIEW } from "./dispatch-view.js";

@@ -1,4 +1,4 @@
-import type { DispatchClient, DispatchDaemon, RingSound } from "@ringback/client";
+import type { DispatchClient, DispatchDaemon, Ringer, RingSound } from "@ringback/client";
 import {
   type Attachment,
   type CreateDispatchRequest,
@@ -8,7 +8,6 @@ import {
   RingbackError,
   type UploadRequest,
 } from "@ringback/protocol";
-import type { Ringer } from "../audio/ringer.js";
 import type { PreparedImage } from "./image-preparation.js";
 
 /** A dispatch record as the daemon returns it, with the fields a test names. */

@@ -1,10 +1,5 @@
+import { CONVERTED_IMAGE_TYPE, convertedName, convertedSize, needsConversion } from "@ringback/client";
 import { blobToBase64 } from "./blob-base64.js";
-import {
-  CONVERTED_IMAGE_TYPE,
-  convertedName,
-  convertedSize,
-  needsConversion,
-} from "./image-conversion-rule.js";
 
 /** An image ready for `POST /tracker/uploads`: its name, type and base64 bytes, converted when the rule says so. */
 export interface PreparedImage {

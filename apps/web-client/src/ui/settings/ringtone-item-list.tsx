@@ -1,4 +1,4 @@
-import type { SettingsTexts, Tone } from "@ringback/client";
+import type { RingtonesController, SettingsTexts, Tone } from "@ringback/client";
 import {
   BUILTIN_TONES,
   builtinRef,
@@ -10,7 +10,6 @@ import {
   type ToneRef,
 } from "@ringback/client";
 import { useState } from "preact/hooks";
-import type { RingtonesController } from "../../app/controller/ringtones-controller.js";
 
 const BUILTIN_NAMES: Record<string, keyof SettingsTexts> = {
   classic: "builtinClassic",

@@ -1,20 +1,21 @@
-import type { LocalSettings, RingtoneFileInfo, RingtoneFiles } from "@ringback/client";
+import { type RingSound, toneSound } from "../audio/ring-sound.js";
+import type { Ringer } from "../audio/ringer.js";
+import { CLASSIC_TONE } from "../audio/tones.js";
+import { builtinTone } from "../ringtones/builtin-tones.js";
+import type { RingtoneFiles } from "../ringtones/ringtone-files.js";
 import {
-  builtinTone,
-  CLASSIC_TONE,
   DEFAULT_RINGTONE_CHOICES,
   fileRef,
-  Observable,
   RINGTONE_ITEMS,
-  type RingSound,
   type RingtoneChoices,
   type RingtoneItem,
   SILENT,
   type ToneRef,
-  toneSound,
   withoutTone,
-} from "@ringback/client";
-import type { Ringer } from "../audio/ringer.js";
+} from "../ringtones/ringtone-items.js";
+import type { RingtoneFileInfo } from "../ringtones/ringtone-list.js";
+import type { LocalSettings } from "../storage/local-settings.js";
+import { Observable } from "./observable.js";
 
 export interface RingtonesView {
   readonly choices: RingtoneChoices;
