@@ -1,10 +1,11 @@
+import { type AesGcm, createAesGcm } from "./aes-gcm.js";
 import type { E2eKey } from "./key.js";
 import { keyBytes } from "./key.js";
 import { keyIdOfBytes } from "./key-id.js";
 
 /** What sealing and opening need from a key, computed once per key. */
 export interface KeyMaterial {
-  readonly cryptoKey: CryptoKey;
+  readonly cipher: AesGcm;
   readonly keyId: string;
 }
 
@@ -15,8 +16,7 @@ export const KEY_CACHE_MAX_ENTRIES = 16;
 const cache = new Map<string, Promise<KeyMaterial>>();
 
 /**
- * The non-extractable AES-GCM CryptoKey and key id of a key, imported once and cached, so repeated seals do
- * not re-import. Throws `invalid_key` for a bad key text.
+ * The AES-GCM cipher and key id of a key, imported once and cached, so repeated seals do not re-import. Throws `invalid_key` for a bad key text.
  */
 export function keyMaterial(key: E2eKey): Promise<KeyMaterial> {
   const cached = cache.get(key);
@@ -33,10 +33,7 @@ export function keyMaterial(key: E2eKey): Promise<KeyMaterial> {
 }
 
 async function importKeyMaterial(bytes: Uint8Array<ArrayBuffer>): Promise<KeyMaterial> {
-  const [cryptoKey, keyId] = await Promise.all([
-    globalThis.crypto.subtle.importKey("raw", bytes, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]),
-    keyIdOfBytes(bytes),
-  ]);
+  const [cipher, keyId] = await Promise.all([createAesGcm(bytes), keyIdOfBytes(bytes)]);
   bytes.fill(0);
-  return { cryptoKey, keyId };
+  return { cipher, keyId };
 }

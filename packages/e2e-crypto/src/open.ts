@@ -14,19 +14,15 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * malformed, was altered, or was sealed for other associated data.
  */
 export async function openString(key: E2eKey, aad: Aad, sealed: string): Promise<string> {
-  const { cryptoKey, keyId } = await keyMaterial(key);
+  const { cipher, keyId } = await keyMaterial(key);
   assertAad(aad);
   const parts = parseSealed(sealed);
   if (parts.keyId !== keyId) {
     throw new E2eError("key_mismatch", "Sealed with a different key.");
   }
-  let plaintext: ArrayBuffer;
+  let plaintext: Uint8Array;
   try {
-    plaintext = await globalThis.crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: parts.iv, additionalData: encoder.encode(aad) },
-      cryptoKey,
-      parts.ciphertext,
-    );
+    plaintext = await cipher.decrypt(parts.iv, encoder.encode(aad), parts.ciphertext);
   } catch (cause) {
     throw new E2eError("corrupted", "The sealed data was altered or sealed for other associated data.", {
       cause,

@@ -20,18 +20,14 @@ export async function sealString(
   options: SealOptions = {},
 ): Promise<string> {
   if (typeof plaintext !== "string") throw new TypeError("sealString seals a string.");
-  const { cryptoKey, keyId } = await keyMaterial(key);
+  const { cipher, keyId } = await keyMaterial(key);
   assertAad(aad);
   const iv =
     options.iv === undefined
       ? globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES))
       : copyIv(options.iv);
-  const ciphertext = await globalThis.crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
-    cryptoKey,
-    encoder.encode(plaintext),
-  );
-  return formatSealed({ keyId, iv, ciphertext: new Uint8Array(ciphertext) });
+  const ciphertext = await cipher.encrypt(iv, encoder.encode(aad), encoder.encode(plaintext));
+  return formatSealed({ keyId, iv, ciphertext });
 }
 
 /** Seals `JSON.stringify(value)`; `value` must be JSON-serialisable. */
