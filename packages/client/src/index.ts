@@ -68,6 +68,7 @@ export * from "./ringtones/builtin-tones.js";
 export * from "./ringtones/ringtone-files.js";
 export * from "./ringtones/ringtone-items.js";
 export * from "./ringtones/ringtone-list.js";
+export * from "./runtime/timers.js";
 export * from "./storage/call-records.js";
 export * from "./storage/key-value.js";
 export * from "./storage/local-settings.js";

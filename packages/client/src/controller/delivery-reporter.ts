@@ -1,5 +1,6 @@
 import type { CallDelivery, DeviceDeliveryOutcome } from "@ringback/protocol";
 import { isRelayError } from "../relay/relay-error.js";
+import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timers.js";
 
 /**
  * Delays between tries of delivery reports the relay could not take (offline, 5xx, 429); the last one repeats. Longer
@@ -24,7 +25,7 @@ export interface PendingReport {
  */
 export class DeliveryReporter {
   readonly #pending = new Map<string, PendingReport>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerHandle | undefined;
   #failures = 0;
   #chain: Promise<void> = Promise.resolve();
   #isStopped = false;
@@ -37,6 +38,7 @@ export class DeliveryReporter {
       result: DeliveryReportOutcome,
     ) => void,
     private readonly delaysMs: readonly number[] = DELIVERY_REPORT_RETRY_DELAYS_MS,
+    private readonly timers: Timers = PLATFORM_TIMERS,
   ) {}
 
   /** Queues a report (one already queued for the same call and outcome is not repeated) and tries it now. */
@@ -53,14 +55,14 @@ export class DeliveryReporter {
 
   /** Tries every pending report now. */
   flush(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.timers.clearTimeout(this.#timer);
     this.#chain = this.#chain.then(() => this.#sendAll());
     return this.#chain;
   }
 
   stop(): void {
     this.#isStopped = true;
-    clearTimeout(this.#timer);
+    this.timers.clearTimeout(this.#timer);
     this.#pending.clear();
   }
 
@@ -91,7 +93,7 @@ export class DeliveryReporter {
     if (this.#isStopped) return;
     const delay = this.delaysMs[Math.min(this.#failures, this.delaysMs.length - 1)] ?? 0;
     this.#failures += 1;
-    this.#timer = setTimeout(() => {
+    this.#timer = this.timers.setTimeout(() => {
       this.flush().catch(() => undefined);
     }, delay);
   }

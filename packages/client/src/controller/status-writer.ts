@@ -1,5 +1,6 @@
 import type { CallStatusResult, CallStatusWrite } from "@ringback/protocol";
 import { isRelayError } from "../relay/relay-error.js";
+import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timers.js";
 
 /** Delays between tries of a status write the relay could not take (offline, 5xx, 429); the last one repeats. */
 export const STATUS_WRITE_RETRY_DELAYS_MS = [2_000, 5_000, 15_000, 30_000] as const;
@@ -18,7 +19,7 @@ export type StatusWriteOutcome =
  */
 export class StatusWriter {
   readonly #pending = new Map<string, CallStatusWrite>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerHandle | undefined;
   #failures = 0;
   #chain: Promise<void> = Promise.resolve();
 
@@ -30,6 +31,7 @@ export class StatusWriter {
       outcome: StatusWriteOutcome,
     ) => void,
     private readonly delaysMs: readonly number[] = STATUS_WRITE_RETRY_DELAYS_MS,
+    private readonly timers: Timers = PLATFORM_TIMERS,
   ) {}
 
   /** Queues a write; a later write for the same call replaces one not yet delivered. */
@@ -40,13 +42,13 @@ export class StatusWriter {
 
   /** Tries every pending write now (also called when the stream reconnects). */
   flush(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.timers.clearTimeout(this.#timer);
     this.#chain = this.#chain.then(() => this.#writeAll());
     return this.#chain;
   }
 
   stop(): void {
-    clearTimeout(this.#timer);
+    this.timers.clearTimeout(this.#timer);
     this.#pending.clear();
   }
 
@@ -78,7 +80,7 @@ export class StatusWriter {
   #retryLater(): void {
     const delay = this.delaysMs[Math.min(this.#failures, this.delaysMs.length - 1)] ?? 0;
     this.#failures += 1;
-    this.#timer = setTimeout(() => {
+    this.#timer = this.timers.setTimeout(() => {
       this.flush().catch(() => undefined);
     }, delay);
   }

@@ -6,6 +6,7 @@ import {
   sendSse,
   startFakeRelayStream,
 } from "../../test/fake-relay-stream.js";
+import type { Timers } from "../runtime/timers.js";
 import { CallStream, type CallStreamHandlers, type SyncedContext } from "./call-stream.js";
 
 const TOKEN = "device-token-secret";
@@ -197,6 +198,47 @@ describe("call stream", () => {
     openSse((await relay.request(0)).response);
     const second = await relay.request(1);
     expect(second.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("runs its silence watchdog and reconnect backoff on the timers and clock it is given", async () => {
+    const { handlers } = recorder();
+    const connections: string[] = [];
+    let now = 1_000_000;
+    const intervals: { callback: () => void; everyMs: number }[] = [];
+    const timeouts: { callback: () => void; delayMs: number }[] = [];
+    const timers: Timers = {
+      setTimeout: (callback, delayMs) => timeouts.push({ callback, delayMs }),
+      clearTimeout: () => undefined,
+      setInterval: (callback, everyMs) => intervals.push({ callback, everyMs }),
+      clearInterval: () => undefined,
+    };
+    stream = new CallStream({
+      serverUrl: relay.origin,
+      deviceToken: TOKEN,
+      lastEventId: null,
+      handlers: { ...handlers, onConnection: (state) => connections.push(state) },
+      silenceLimitMs: 60_000,
+      reconnectDelaysMs: [7_000],
+      timers,
+      clock: { now: () => now },
+    });
+    stream.start();
+    expect(intervals.map((interval) => interval.everyMs)).toEqual([30_000]);
+    openSse((await relay.request(0)).response);
+    await until(() => connections.includes("open"));
+    const watchdog = intervals[0]?.callback ?? (() => undefined);
+    now += 60_000;
+    watchdog();
+    expect(relay.requests).toHaveLength(1);
+    now += 1;
+    watchdog();
+    const second = await relay.request(1);
+    second.response.writeHead(502).end();
+    await until(() => timeouts.length === 1);
+    expect(timeouts[0]?.delayMs).toBe(7_000);
+    expect(relay.requests).toHaveLength(2);
+    timeouts[0]?.callback();
+    await relay.request(2);
   });
 
   it("skips an event it cannot read without stopping the stream or keeping its id", async () => {

@@ -12,6 +12,13 @@ import {
   StreamSynced,
 } from "@ringback/protocol";
 import { EventSource, type FetchLike, type FetchLikeResponse } from "eventsource";
+import {
+  type Clock,
+  PLATFORM_TIMERS,
+  SYSTEM_CLOCK,
+  type TimerHandle,
+  type Timers,
+} from "../runtime/timers.js";
 
 /** Delays before reconnecting after the relay refused the stream (not 401), then the last one repeats. */
 export const STREAM_RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000] as const;
@@ -53,6 +60,9 @@ export interface CallStreamOptions {
   readonly fetch?: typeof fetch;
   readonly reconnectDelaysMs?: readonly number[];
   readonly silenceLimitMs?: number;
+  /** Reconnect backoff and the silence watchdog run on these (the platform's by default). */
+  readonly timers?: Timers;
+  readonly clock?: Clock;
 }
 
 /**
@@ -70,9 +80,11 @@ export class CallStream {
   #isSynced = false;
   #queue: Promise<void> = Promise.resolve();
   #failures = 0;
-  #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  #watchdog: ReturnType<typeof setInterval> | undefined;
-  #lastActivityAt = Date.now();
+  readonly #timers: Timers;
+  readonly #clock: Clock;
+  #reconnectTimer: TimerHandle | undefined;
+  #watchdog: TimerHandle | undefined;
+  #lastActivityAt: number;
   #isClosed = false;
 
   constructor(options: CallStreamOptions) {
@@ -80,6 +92,9 @@ export class CallStream {
     this.#delays = options.reconnectDelaysMs ?? STREAM_RECONNECT_DELAYS_MS;
     this.#silenceLimitMs = options.silenceLimitMs ?? STREAM_SILENCE_LIMIT_MS;
     this.#lastEventId = options.lastEventId;
+    this.#timers = options.timers ?? PLATFORM_TIMERS;
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#lastActivityAt = this.#clock.now();
     if (options.silenceLimitMs === undefined && this.#silenceLimitMs <= RELAY_SSE_HEARTBEAT_MS) {
       throw new Error("The stream's silence limit must be longer than the relay's heartbeat.");
     }
@@ -92,14 +107,17 @@ export class CallStream {
   start(): void {
     if (this.#isClosed || this.#source) return;
     this.#connect();
-    this.#watchdog = setInterval(() => this.#checkSilence(), Math.max(1, this.#silenceLimitMs / 2));
+    this.#watchdog = this.#timers.setInterval(
+      () => this.#checkSilence(),
+      Math.max(1, this.#silenceLimitMs / 2),
+    );
   }
 
   /** Closes the stream for good; handlers already queued still run. */
   close(): void {
     this.#isClosed = true;
-    clearTimeout(this.#reconnectTimer);
-    clearInterval(this.#watchdog);
+    this.#timers.clearTimeout(this.#reconnectTimer);
+    this.#timers.clearInterval(this.#watchdog);
     this.#source?.close();
     this.#source = null;
   }
@@ -110,7 +128,7 @@ export class CallStream {
   }
 
   #connect(): void {
-    this.#lastActivityAt = Date.now();
+    this.#lastActivityAt = this.#clock.now();
     this.#options.handlers.onConnection?.("connecting");
     const source = new EventSource(`${this.#options.serverUrl.replace(/\/+$/, "")}/v1/stream`, {
       fetch: this.#fetch,
@@ -175,7 +193,7 @@ export class CallStream {
     });
     const response = await fetchImpl(url, { ...init, headers });
     const touch = () => {
-      this.#lastActivityAt = Date.now();
+      this.#lastActivityAt = this.#clock.now();
     };
     touch();
     const body = response.body?.pipeThrough(
@@ -229,15 +247,15 @@ export class CallStream {
     this.#source = null;
     const delay = this.#delays[Math.min(this.#failures, this.#delays.length - 1)] ?? 0;
     this.#failures += 1;
-    clearTimeout(this.#reconnectTimer);
-    this.#reconnectTimer = setTimeout(() => {
+    this.#timers.clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = this.#timers.setTimeout(() => {
       if (!this.#isClosed) this.#connect();
     }, delay);
   }
 
   #checkSilence(): void {
     if (this.#isClosed || !this.#source || this.#source.readyState !== this.#source.OPEN) return;
-    if (Date.now() - this.#lastActivityAt <= this.#silenceLimitMs) return;
+    if (this.#clock.now() - this.#lastActivityAt <= this.#silenceLimitMs) return;
     this.#options.handlers.onConnection?.("offline");
     this.#source.close();
     this.#source = null;

@@ -1,5 +1,6 @@
 import { BRIEF_LANGUAGE_RETRY_MS } from "@ringback/protocol";
 import { isDaemonUnreachable } from "../daemon/daemon-error.js";
+import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timers.js";
 
 export type BriefLanguageSyncState =
   | { readonly status: "idle" }
@@ -16,13 +17,14 @@ export type BriefLanguageSyncState =
  */
 export class BriefLanguageSync {
   #state: BriefLanguageSyncState = { status: "idle" };
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerHandle | undefined;
   #turn = 0;
 
   constructor(
     private readonly put: (language: string) => Promise<void>,
     private readonly onState: (state: BriefLanguageSyncState) => void = () => undefined,
     private readonly retryMs: number = BRIEF_LANGUAGE_RETRY_MS,
+    private readonly timers: Timers = PLATFORM_TIMERS,
   ) {}
 
   get state(): BriefLanguageSyncState {
@@ -31,13 +33,13 @@ export class BriefLanguageSync {
 
   /** Sends a language now (at start, and on change), replacing any retry of an earlier one. */
   send(language: string): Promise<void> {
-    clearTimeout(this.#timer);
+    this.timers.clearTimeout(this.#timer);
     this.#turn += 1;
     return this.#attempt(language, this.#turn);
   }
 
   stop(): void {
-    clearTimeout(this.#timer);
+    this.timers.clearTimeout(this.#timer);
     this.#turn += 1;
   }
 
@@ -53,7 +55,7 @@ export class BriefLanguageSync {
         return;
       }
       this.#set({ status: "waiting", language, error });
-      this.#timer = setTimeout(() => {
+      this.#timer = this.timers.setTimeout(() => {
         this.#attempt(language, turn).catch(() => undefined);
       }, this.retryMs);
     }
