@@ -4,7 +4,12 @@ import type { PreparedVoice, VoiceOption, VoicePlatform } from "./voice-platform
 import { VoiceUnavailableError } from "./voice-problem.js";
 import { clampSpeed, type VoiceSettings } from "./voice-settings.js";
 
-/** Browsers load their voice list late; a call waits this long for it, then uses the default voice. */
+/**
+ * Browsers load their voice list late, and some platforms (headless Chromium, Linux without speech-dispatcher)
+ * never have one. The list is asked for once, when the app starts; a call waits for it at most until this long
+ * after that, then uses the default voice. A call that comes later never waits, so a platform without voices
+ * rings at once (it used to wait this long on every call).
+ */
 export const VOICES_WAIT_MS = 1_500;
 /** The Web Speech API's own rate range (0.1-10) holds the app's 0.5x-2x, so the app's range applies unchanged. */
 export const SYNTHESIS_RATE_RANGE = { min: 0.1, max: 10 } as const;
@@ -20,33 +25,46 @@ function toOption(voice: SpeechSynthesisVoice): VoiceOption {
   };
 }
 
-async function loadVoices(synthesis: SpeechSynthesis): Promise<SpeechSynthesisVoice[]> {
-  const now = synthesis.getVoices();
-  if (now.length > 0) return now;
-  return new Promise((resolve) => {
+type VoiceListSource = Pick<SpeechSynthesis, "getVoices" | "addEventListener" | "removeEventListener">;
+
+/**
+ * Starts asking the platform for its voices now; what it returns gives the current list, waiting only while
+ * the first list may still come (until `voiceschanged` or `VOICES_WAIT_MS` after the start).
+ */
+export function watchVoiceList(synthesis: VoiceListSource): () => Promise<SpeechSynthesisVoice[]> {
+  if (synthesis.getVoices().length > 0) return async () => synthesis.getVoices();
+  const firstListOrTimeout = new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
       synthesis.removeEventListener("voiceschanged", done);
-      resolve(synthesis.getVoices());
+      resolve();
     };
     const timer = setTimeout(done, VOICES_WAIT_MS);
     synthesis.addEventListener("voiceschanged", done);
   });
+  return async () => {
+    await firstListOrTimeout;
+    return synthesis.getVoices();
+  };
 }
 
 /** The browser's own speech synthesis: no account needed, nothing leaves the device. */
-export function createBrowserSpeech(): VoicePlatform {
-  const synthesis = typeof speechSynthesis === "undefined" ? undefined : speechSynthesis;
+export function createBrowserSpeech(
+  synthesis: SpeechSynthesis | undefined = typeof speechSynthesis === "undefined"
+    ? undefined
+    : speechSynthesis,
+): VoicePlatform {
+  const loadVoices = synthesis ? watchVoiceList(synthesis) : async () => [];
   return {
     id: "browser",
     async listVoices() {
-      return synthesis ? (await loadVoices(synthesis)).map(toOption) : [];
+      return (await loadVoices()).map(toOption);
     },
     async prepare(sentences, language, settings) {
       if (!synthesis || typeof SpeechSynthesisUtterance === "undefined") {
         throw new VoiceUnavailableError({ kind: "no-synthesis" });
       }
-      const voices = await loadVoices(synthesis);
+      const voices = await loadVoices();
       const picked = voiceForLanguage(settings, voices.map(toOption), language);
       const voice = voices.find((candidate) => candidate.voiceURI === picked?.id) ?? null;
       // The whole utterance list is made before the call rings; speaking then starts at once.
