@@ -1,15 +1,13 @@
-import {
-  DaemonClient,
-  NoComputerError,
-  RelayClient,
-  TrackerSettingsController,
-  watchedWorkspaceRows,
-} from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type SettingsBackedState, settingsBackedDaemon } from "../../../test/settings-backed-daemon.js";
-import { type StandInComputer, startStandInComputer } from "../../../test/stand-in-computer.js";
+import { type SettingsBackedState, settingsBackedDaemon } from "../../test/settings-backed-daemon.js";
+import { type StandInComputer, startStandInComputer } from "../../test/stand-in-computer.js";
+import { NoComputerError } from "../daemon/computer-choice.js";
+import { DaemonClient } from "../daemon/daemon-client.js";
+import { RelayClient } from "../relay/relay-client.js";
+import { TrackerSettingsController } from "./tracker-settings-controller.js";
+import { watchedWorkspaceRows } from "./watched-workspaces.js";
 
 const key = generateKey();
 

@@ -1,9 +1,12 @@
-import { ComputerModelController, computerModelForm, DaemonClient, RelayClient } from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type SettingsBackedState, settingsBackedDaemon } from "../../../test/settings-backed-daemon.js";
-import { type StandInComputer, startStandInComputer } from "../../../test/stand-in-computer.js";
+import { type SettingsBackedState, settingsBackedDaemon } from "../../test/settings-backed-daemon.js";
+import { type StandInComputer, startStandInComputer } from "../../test/stand-in-computer.js";
+import { DaemonClient } from "../daemon/daemon-client.js";
+import { RelayClient } from "../relay/relay-client.js";
+import { ComputerModelController } from "./computer-model-controller.js";
+import { computerModelForm } from "./computer-model-form.js";
 
 const key = generateKey();
 const SECRET = "sk-computer-secret-1234";

@@ -1,14 +1,11 @@
-import {
-  DaemonClient,
-  isComputerOffline,
-  isDaemonUnreachable,
-  isRelayError,
-  RelayClient,
-} from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
 import { errorBody, isRingbackError } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type StandInComputer, startStandInComputer } from "../../../test/stand-in-computer.js";
+import { type StandInComputer, startStandInComputer } from "../../test/stand-in-computer.js";
+import { RelayClient } from "../relay/relay-client.js";
+import { isRelayError } from "../relay/relay-error.js";
+import { DaemonClient } from "./daemon-client.js";
+import { isComputerOffline, isDaemonUnreachable } from "./daemon-error.js";
 
 const key = generateKey();
 
