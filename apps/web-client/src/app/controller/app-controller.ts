@@ -1,26 +1,18 @@
-import type { KeyValueStore, ReportLocale, Ringer, RingSchedule } from "@ringback/client";
 import {
-  applyIssueRefresh,
   BriefLanguageSync,
   type BriefLanguageSyncState,
-  type CallAction,
-  type CallEffect,
+  CallCenter,
   type CallRecord,
-  CallRecordsStore,
-  CallStream,
   type CallsModel,
   type ConversationEntry,
+  callerName,
   createAccount,
   DaemonAccess,
-  DaemonClient,
   type DecisionEntry,
-  DeliveryReporter,
-  type DeliveryReportOutcome,
   type DeviceInvitation,
   decideOpen,
   defaultDeviceName,
   defaultReportLanguage,
-  deliveryFromStatus,
   deviceKindOf,
   dispatchDaemonOf,
   EMPTY_CALLS_MODEL,
@@ -30,49 +22,29 @@ import {
   type InterfaceLanguageChoice,
   inviteDevice,
   isDaemonUnreachable,
-  issueRefreshBatches,
   joinWithCode,
   joinWithLink,
+  type KeyValueStore,
   LocalSettings,
-  laterDelivery,
-  loadAnsweredIds,
   missedIdsInTab,
   NoComputerError,
-  newReplyId,
-  OpenCallError,
-  type OpenCallProblem,
-  openRelayedEvent,
   type Pairing,
-  pendingDeliveryReports,
   type QuestionChannel,
+  type ReadingProblem,
   RelayClient,
-  type ReplyDelivery,
+  type ReportLocale,
+  type Ringer,
   RingModesController,
+  type RingSchedule,
   RingtoneFiles,
   RingtonesController,
-  reduceCalls,
   resolveInterfaceLanguage,
   ringingCall,
-  type StatusWriteOutcome,
-  StatusWriter,
   type StreamConnection,
-  saveAnsweredIds,
-  sealReply,
-  withAnswer,
-  withDelivery,
-  withDeliveryReport,
-  withStatus,
+  type UnreadableCall,
 } from "@ringback/client";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
-import {
-  type CallStatusChange,
-  type CallStatusWrite,
-  type DeviceDeliveryOutcome,
-  type IssueRefresh,
-  type RelayedEvent,
-  type ReplyStatusChange,
-  RingbackError,
-} from "@ringback/protocol";
+import { RingbackError } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";
 import { DispatchController } from "../dispatch/dispatch-controller.js";
 import { prepareImageForUpload } from "../dispatch/image-preparation.js";
@@ -82,9 +54,6 @@ import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-p
 import { voiceProblemOf } from "../voice/voice-problem.js";
 import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
 
-/** How often the ring schedule is evaluated for "a non-ringing period begins before answer". */
-export const SCHEDULE_CHECK_MS = 15_000;
-
 export type AppPhase = "loading" | "welcome" | "ready";
 
 /** Why the device is on the welcome page again. */
@@ -92,12 +61,6 @@ export type WelcomeNotice = "device-removed" | "removed-here";
 
 /** Whether the computer's end-to-end key is this device's (Settings › Encryption checks it with a relayed request). */
 export type ComputerKeyCheck = "matches" | "differs" | "offline" | "no-computer";
-
-/** A relayed call this device could not open: shown on the idle page, without content. */
-export interface UnreadableCall {
-  readonly eventId: string;
-  readonly problem: OpenCallProblem;
-}
 
 /** Everything the screens render. */
 export interface AppView {
@@ -157,18 +120,14 @@ export class AppController {
   readonly #listeners = new Set<(view: AppView) => void>();
   readonly #settings: LocalSettings;
   readonly #voiceSettings: VoiceSettingsStore;
-  readonly #records: CallRecordsStore;
   readonly ringModes: RingModesController;
   readonly ringtones: RingtonesController;
   readonly daemon: DaemonAccess;
   readonly dispatch: DispatchController;
   #briefLanguage: BriefLanguageSync | null = null;
   readonly #prepared = new Map<string, { script: BriefScript; voice: PreparedVoice }>();
-  #stream: CallStream | null = null;
-  #writer: StatusWriter | null = null;
-  #deliveryReporter: DeliveryReporter | null = null;
-  #scheduleTimer: ReturnType<typeof setInterval> | undefined;
-  #persisting: Promise<void> = Promise.resolve();
+  /** The calls of the paired device; none before pairing. */
+  #center: CallCenter | null = null;
   #ringingId: string | null = null;
   /** A call the user asked to open from a notification, answered once it rings here. */
   #callToOpen: string | null = null;
@@ -176,10 +135,7 @@ export class AppController {
   constructor(private readonly deps: AppDependencies) {
     this.#settings = new LocalSettings(deps.store);
     this.#voiceSettings = new VoiceSettingsStore(deps.store);
-    this.#records = new CallRecordsStore(deps.store);
-    this.ringModes = new RingModesController(this.#settings, () =>
-      this.#dispatch({ type: "schedule-check" }),
-    );
+    this.ringModes = new RingModesController(this.#settings, () => this.#center?.checkSchedule());
     this.ringtones = new RingtonesController(
       this.#settings,
       new RingtoneFiles(deps.store),
@@ -261,11 +217,8 @@ export class AppController {
   }
 
   stop(): void {
-    this.#stream?.close();
-    this.#writer?.stop();
-    this.#deliveryReporter?.stop();
+    this.#center?.stop();
     this.#briefLanguage?.stop();
-    clearInterval(this.#scheduleTimer);
     this.deps.ringer.stop();
     this.dispatch.stop();
     this.deps.waitingRinger.stop();
@@ -273,7 +226,7 @@ export class AppController {
 
   /** Settles when every record change so far is on the device. */
   persisted(): Promise<void> {
-    return this.#persisting;
+    return this.#center?.persisted() ?? Promise.resolve();
   }
 
   // Welcome ----------------------------------------------------------------------------------------------------
@@ -312,15 +265,15 @@ export class AppController {
   // Calls ------------------------------------------------------------------------------------------------------
 
   answer(eventId: string): void {
-    this.#dispatch({ type: "answer", eventId });
+    this.#center?.answer(eventId);
   }
 
   reject(eventId: string): void {
-    this.#dispatch({ type: "reject", eventId });
+    this.#center?.reject(eventId);
   }
 
   hangUp(eventId: string): void {
-    this.#dispatch({ type: "hang-up", eventId });
+    this.#center?.hangUp(eventId);
     this.#prepared.delete(eventId);
   }
 
@@ -332,27 +285,24 @@ export class AppController {
 
   /** "Later" on the call's notification: it stops ringing here and waits among the missed calls. */
   setCallAside(eventId: string): void {
-    this.#dispatch({ type: "set-aside", eventId });
+    this.#center?.setAside(eventId);
   }
 
   ringShown(eventId: string): void {
-    this.#dispatch({ type: "ring-shown", eventId });
+    this.#center?.ringShown(eventId);
   }
 
   retry(eventId: string): void {
-    this.#dispatch({ type: "retry", eventId });
+    this.#center?.retry(eventId);
   }
 
   ignore(eventId: string): void {
-    this.#dispatch({ type: "ignore", eventId });
+    this.#center?.ignore(eventId);
   }
 
   /** Acknowledge-all: the missed calls of the calls page's current tab. */
   acknowledgeAll(tab: string): void {
-    this.#dispatch({
-      type: "acknowledge-all",
-      eventIds: missedIdsInTab(Object.values(this.#view.calls.records), tab),
-    });
+    this.#center?.acknowledgeAll(missedIdsInTab(Object.values(this.#view.calls.records), tab));
   }
 
   /** The reading script of a call, with the user's form of address. */
@@ -375,54 +325,15 @@ export class AppController {
     }
   }
 
-  /**
-   * The calls page on open: the current priority, update time and project of the calls' tracker issues, asked of the
-   * computer that reported them (`POST /tracker/issues` relayed). A computer that is offline or not set up for the
-   * tracker leaves its calls as they were.
-   */
+  /** The calls page on open: the calls' tracker issues as their computers see them now. */
   async refreshIssues(): Promise<void> {
-    const pairing = this.#requirePairing();
-    const byComputer = new Map<string, CallRecord[]>();
-    for (const record of Object.values(this.#view.calls.records)) {
-      if (!record.issue || !record.fromDeviceId) continue;
-      byComputer.set(record.fromDeviceId, [...(byComputer.get(record.fromDeviceId) ?? []), record]);
-    }
-    const refreshes: IssueRefresh[] = [];
-    for (const [computerId, records] of byComputer) {
-      const daemon = new DaemonClient(this.client(), pairing.key, computerId);
-      try {
-        for (const issues of issueRefreshBatches(records))
-          refreshes.push(...(await daemon.refreshIssues(issues)).issues);
-      } catch {
-        // Offline, timed out, not set up or another key: the calls keep the values they have.
-      }
-    }
-    if (refreshes.length === 0) return;
-    const records = { ...this.#view.calls.records };
-    const changed: CallRecord[] = [];
-    for (const record of Object.values(records)) {
-      const refreshed = applyIssueRefresh(record, refreshes);
-      if (refreshed === record) continue;
-      records[record.eventId] = refreshed;
-      changed.push(refreshed);
-    }
-    this.#update({ calls: { ...this.#view.calls, records } });
-    this.#persisting = this.#persisting
-      .then(async () => {
-        for (const record of changed) await this.#records.save(record);
-      })
-      .catch((error: unknown) => console.error("Could not save call records.", error));
+    await this.#requireCenter().refreshIssues();
   }
 
   // Settings ---------------------------------------------------------------------------------------------------
 
   client(): RelayClient {
-    const pairing = this.#requirePairing();
-    return new RelayClient({
-      serverUrl: pairing.identity.serverUrl,
-      deviceToken: pairing.identity.deviceToken,
-      fetch: this.deps.fetch,
-    });
+    return this.#requireCenter().relay();
   }
 
   async inviteDevice(): Promise<DeviceInvitation> {
@@ -515,25 +426,13 @@ export class AppController {
     eventId: string,
     change: { conversation: ConversationEntry[]; decisions: DecisionEntry[] },
   ): Promise<void> {
-    this.#changeContent(eventId, change);
-    await this.#persisting;
+    this.#requireCenter().changeContent(eventId, change);
+    await this.persisted();
   }
 
-  /**
-   * A reply after hang-up: sealed for the computer that reported the call and sent through the relay; its delivery
-   * status then arrives on the stream and shows in the call's history record.
-   */
+  /** A reply after hang-up, sealed for the computer that reported the call; its delivery status follows. */
   async sendReply(eventId: string, text: string): Promise<void> {
-    const record = this.#view.calls.records[eventId];
-    if (!record) throw new Error("This call is no longer on this device.");
-    const replyId = newReplyId();
-    const request = await sealReply(this.#requirePairing().key, eventId, replyId, text);
-    const accepted = await this.client().sendReply(eventId, request);
-    const sentAt = (this.deps.now?.() ?? new Date()).toISOString();
-    const current = this.#view.calls.records[eventId] ?? record;
-    this.#changeContent(eventId, { replies: [...current.replies, { replyId, text, sentAt }] });
-    this.#setDelivery(eventId, replyId, { status: accepted.status, reason: null, at: sentAt });
-    await this.#persisting;
+    await this.#requireCenter().sendReply(eventId, text);
   }
 
   /** Any tap or key on the page: browsers allow sound from then on, so a later call rings out loud. */
@@ -563,9 +462,7 @@ export class AppController {
   async deviceRemoved(notice: WelcomeNotice = "device-removed"): Promise<void> {
     this.stop();
     await this.#settings.clearPairing();
-    this.#stream = null;
-    this.#writer = null;
-    this.#deliveryReporter = null;
+    this.#center = null;
     this.#update({ phase: "welcome", pairing: null, notice, pairingLink: null });
   }
 
@@ -588,59 +485,38 @@ export class AppController {
     return pairing;
   }
 
+  #requireCenter(): CallCenter {
+    if (!this.#center) throw new Error("This device is not paired.");
+    return this.#center;
+  }
+
   async #enterReady(pairing: Pairing): Promise<void> {
-    const [records, answeredIds, lastEventId] = await Promise.all([
-      this.#records.loadAll(),
-      loadAnsweredIds(this.deps.store),
-      this.#settings.loadLastEventId(),
-    ]);
-    const calls: CallsModel = {
-      records: Object.fromEntries(records.map((record) => [record.eventId, record])),
-      answeredIds,
-    };
-    this.#update({ phase: "ready", pairing, calls, isSoundBlocked: this.deps.ringer.isSoundBlocked });
-    this.#dispatch({ type: "restored" });
-    const client = this.client();
-    this.#writer = new StatusWriter(
-      (eventId, status) => client.writeCallStatus(eventId, status),
-      (eventId, status, outcome) => this.#onStatusWritten(eventId, status, outcome),
-    );
-    this.#deliveryReporter = new DeliveryReporter(
-      (eventId, outcome) => client.reportDelivery(eventId, outcome),
-      (eventId, outcome, result) => this.#onDeliveryReported(eventId, outcome, result),
-    );
-    this.#stream = new CallStream({
-      serverUrl: pairing.identity.serverUrl,
-      deviceToken: pairing.identity.deviceToken,
-      lastEventId,
+    const center = new CallCenter({
+      store: this.deps.store,
+      pairing: () => this.#requirePairing(),
+      schedule: () => this.deps.schedule ?? this.ringModes.schedule,
       fetch: this.deps.fetch,
-      handlers: {
-        onCall: (event) => this.#onCall(event),
-        onReplyStatus: (change) => this.#onReplyStatus(change),
-        onCallStatus: (change) => this.#onCallStatus(change),
-        onCallDelivery: (delivery) =>
-          this.#changeStatus(delivery.eventId, (record) =>
-            withDelivery(record, delivery, this.#thisDeviceId),
-          ),
-        onSynced: ({ resumedFrom, backlogEventIds }) => {
-          // Without a resume id the relay sent every call still open: any other open call here ended elsewhere.
-          if (resumedFrom === null) this.#dispatch({ type: "pending-calls", eventIds: backlogEventIds });
-        },
-        onLastEventId: (id) => this.#settings.saveLastEventId(id),
-        onConnection: (connection) => {
-          this.#update({ connection });
-          if (connection !== "open") return;
-          this.#writer?.flush().catch(() => undefined);
-          this.#reportPendingDeliveries();
-        },
-        onDeviceRemoved: () => {
-          this.deviceRemoved("device-removed").catch(() => undefined);
-        },
+      now: this.deps.now,
+      prepare: (record) => this.#prepareVoice(record),
+      onStep: () => {
+        this.#followRinging();
+        this.#followOpenRequest();
+      },
+      onSettled: (eventId) => this.#closeSettledNotification(eventId),
+      onDeviceRemoved: () => {
+        this.deviceRemoved("device-removed").catch(() => undefined);
       },
     });
-    this.#stream.start();
-    // "A non-ringing period begins before answer": checked often enough that a ringing call stops near the minute.
-    this.#scheduleTimer = setInterval(() => this.#dispatch({ type: "schedule-check" }), SCHEDULE_CHECK_MS);
+    this.#center = center;
+    await center.load();
+    this.#update({
+      phase: "ready",
+      pairing,
+      calls: center.view.calls,
+      isSoundBlocked: this.deps.ringer.isSoundBlocked,
+    });
+    center.subscribe(({ calls, connection, unreadable }) => this.#update({ calls, connection, unreadable }));
+    center.connect();
     this.#briefLanguage = new BriefLanguageSync(
       (language) => this.#putBriefLanguage(language),
       (briefLanguageSync) => this.#update({ briefLanguageSync }),
@@ -660,47 +536,6 @@ export class AppController {
     }
   }
 
-  async #onCall(event: RelayedEvent): Promise<void> {
-    const existing = this.#view.calls.records[event.eventId];
-    let payload = existing?.payload;
-    if (!payload) {
-      try {
-        // The key now, not at connect time: Settings › Encryption may have replaced it.
-        payload = await openRelayedEvent(this.#requirePairing().key, event);
-      } catch (error) {
-        if (!(error instanceof OpenCallError)) throw error;
-        const unreadable = this.#view.unreadable.filter((call) => call.eventId !== event.eventId);
-        this.#update({ unreadable: [...unreadable, { eventId: event.eventId, problem: error.problem }] });
-        return;
-      }
-    }
-    const routing = {
-      eventId: event.eventId,
-      source: event.source,
-      occurredAt: event.occurredAt,
-      fromDeviceId: event.fromDeviceId,
-    };
-    this.#dispatch({ type: "report-received", routing, payload });
-    // A replayed call that was already answered, rejected or acknowledged elsewhere: the relay does not say by
-    // which device; the reducer takes an answer this device remembers as its own.
-    if (event.status !== "pending") {
-      this.#dispatch({ type: "remote-status", eventId: event.eventId, status: event.status, deviceId: null });
-      this.#closeSettledNotification(event.eventId);
-    }
-  }
-
-  #onCallStatus(change: CallStatusChange): void {
-    this.#dispatch({
-      type: "remote-status",
-      eventId: change.eventId,
-      status: change.status,
-      deviceId: change.deviceId,
-    });
-    // Who answered, for the history's delivery line (own answers too: the relay's time is the one all devices see).
-    this.#changeStatus(change.eventId, (record) => withAnswer(record, change));
-    this.#closeSettledNotification(change.eventId);
-  }
-
   /**
    * The call was answered, rejected, acknowledged, ended or expired (here or on another device): a notification the
    * service worker showed for it while the app was closed goes too. The relay pushes no more once a call is settled,
@@ -708,95 +543,6 @@ export class AppController {
    */
   #closeSettledNotification(eventId: string): void {
     this.deps.notifier.close(eventId).catch(() => undefined);
-  }
-
-  async #onReplyStatus(change: ReplyStatusChange): Promise<void> {
-    if (!this.#view.calls.records[change.eventId]) return;
-    const delivery = await deliveryFromStatus(this.#requirePairing().key, change);
-    this.#setDelivery(change.eventId, change.replyId, delivery);
-  }
-
-  /** A reply's delivery status: merged only into the call's status fields. */
-  #setDelivery(eventId: string, replyId: string, delivery: ReplyDelivery): void {
-    this.#changeStatus(eventId, (record) =>
-      withStatus(record, {
-        replyDeliveries: {
-          ...record.status.replyDeliveries,
-          [replyId]: laterDelivery(record.status.replyDeliveries[replyId], delivery),
-        },
-      }),
-    );
-  }
-
-  /** A change of a call's status fields outside the reducer; a call this device has no record of is left alone. */
-  #changeStatus(eventId: string, change: (record: CallRecord) => CallRecord): void {
-    const record = this.#view.calls.records[eventId];
-    if (!record) return;
-    const updated = change(record);
-    if (updated === record) return;
-    const before = this.#view.calls;
-    const calls = { ...before, records: { ...before.records, [eventId]: updated } };
-    this.#persist(before, calls);
-    this.#update({ calls });
-  }
-
-  get #thisDeviceId(): string {
-    return this.#view.pairing?.identity.deviceId ?? "";
-  }
-
-  /** Outcomes this device has not got to the relay yet (offline, or before a restart) are sent on every connect. */
-  #reportPendingDeliveries(): void {
-    const reports = Object.values(this.#view.calls.records).flatMap((record) =>
-      pendingDeliveryReports(record).map((outcome) => ({ eventId: record.eventId, outcome })),
-    );
-    if (reports.length > 0) this.#deliveryReporter?.reportAll(reports).catch(() => undefined);
-  }
-
-  #onDeliveryReported(eventId: string, outcome: DeviceDeliveryOutcome, result: DeliveryReportOutcome): void {
-    if (result.kind === "device-removed") {
-      this.deviceRemoved("device-removed").catch(() => undefined);
-      return;
-    }
-    this.#changeStatus(eventId, (record) =>
-      result.kind === "reported"
-        ? withDeliveryReport(withDelivery(record, result.delivery, this.#thisDeviceId), outcome, "reported")
-        : withDeliveryReport(record, outcome, "abandoned"),
-    );
-  }
-
-  /** What the user said about a call: merged into the stored record's content, its status left as stored. */
-  #changeContent(
-    eventId: string,
-    change: Partial<Pick<CallRecord, "conversation" | "decisions" | "replies">>,
-  ): void {
-    const record = this.#view.calls.records[eventId];
-    if (!record) return;
-    const calls = {
-      ...this.#view.calls,
-      records: { ...this.#view.calls.records, [eventId]: { ...record, ...change } },
-    };
-    this.#update({ calls });
-    this.#persisting = this.#persisting
-      .then(async () => {
-        const { evicted } = await this.#records.saveContent(eventId, change);
-        if (evicted.length > 0) this.#forget(evicted);
-      })
-      .catch((error: unknown) => console.error("Could not save call records.", error));
-  }
-
-  #dispatch(action: CallAction): void {
-    const before = this.#view.calls;
-    const transition = reduceCalls(before, action, {
-      now: this.deps.now?.() ?? new Date(),
-      schedule: this.deps.schedule ?? this.ringModes.schedule,
-      deviceId: this.#view.pairing?.identity.deviceId ?? "",
-    });
-    if (transition.model === before) return;
-    this.#persist(before, transition.model);
-    this.#update({ calls: transition.model });
-    for (const effect of transition.effects) this.#run(effect);
-    this.#followRinging();
-    this.#followOpenRequest();
   }
 
   #followOpenRequest(): void {
@@ -808,70 +554,15 @@ export class AppController {
     if (decision === "answer") this.answer(eventId);
   }
 
-  #persist(before: CallsModel, after: CallsModel): void {
-    const changed = Object.values(after.records).filter(
-      (record) => before.records[record.eventId] !== record,
-    );
-    const isAnsweredChanged = before.answeredIds !== after.answeredIds;
-    this.#persisting = this.#persisting
-      .then(async () => {
-        for (const record of changed) {
-          // The reducer changes only status fields: an existing record merges them into what is stored, so
-          // nothing another context of this device wrote meanwhile (conversation, replies) is lost.
-          const { evicted } = before.records[record.eventId]
-            ? await this.#records.saveLaterStatus(record)
-            : await this.#records.save(record);
-          if (evicted.length > 0) this.#forget(evicted);
-        }
-        if (isAnsweredChanged) await saveAnsweredIds(this.deps.store, after.answeredIds);
-      })
-      .catch((error: unknown) => console.error("Could not save call records.", error));
-  }
-
-  /** Records deleted to make room leave memory too (never the ringing or active call: they are the newest). */
-  #forget(eventIds: readonly string[]): void {
-    const records = { ...this.#view.calls.records };
-    for (const eventId of eventIds) delete records[eventId];
-    this.#update({ calls: { ...this.#view.calls, records } });
-  }
-
-  #run(effect: CallEffect): void {
-    switch (effect.type) {
-      case "prepare-voice":
-        this.#prepareVoice(effect.eventId).catch(() => undefined);
-        return;
-      case "write-status":
-        this.#writer?.enqueue(effect.eventId, effect.status).catch(() => undefined);
-        return;
-      case "report-delivery":
-        this.#deliveryReporter?.report(effect.eventId, effect.outcome).catch(() => undefined);
-        return;
-    }
-  }
-
-  async #prepareVoice(eventId: string): Promise<void> {
-    const record = this.#view.calls.records[eventId];
-    if (!record) return;
+  /** The voice is prepared before the call rings; null when ready, else why it cannot read aloud. */
+  async #prepareVoice(record: CallRecord): Promise<ReadingProblem | null> {
     const script = briefScript(record.payload, { formOfAddress: this.#view.formOfAddress });
     try {
       const voice = await this.deps.voice.prepare(scriptSentences(script), script.language, this.#view.voice);
-      this.#prepared.set(eventId, { script, voice });
-      this.#dispatch({ type: "voice-ready", eventId });
+      this.#prepared.set(record.eventId, { script, voice });
+      return null;
     } catch (error) {
-      this.#dispatch({ type: "voice-failed", eventId, reason: voiceProblemOf(error) });
-    }
-  }
-
-  #onStatusWritten(eventId: string, status: CallStatusWrite, outcome: StatusWriteOutcome): void {
-    if (outcome.kind === "device-removed") {
-      this.deviceRemoved("device-removed").catch(() => undefined);
-      return;
-    }
-    if (status !== "answered") return;
-    if (outcome.kind === "answered-elsewhere") {
-      this.#dispatch({ type: "answer-lost", eventId, status: "answered" });
-    } else if (outcome.kind === "written" && !outcome.result.won && outcome.result.status !== "pending") {
-      this.#dispatch({ type: "answer-lost", eventId, status: outcome.result.status });
+      return voiceProblemOf(error);
     }
   }
 
@@ -899,17 +590,4 @@ export class AppController {
     this.#view = { ...this.#view, ...change };
     for (const listener of this.#listeners) listener(this.#view);
   }
-}
-
-/**
- * Who is calling: the tracker project (after its workspace when several workspaces are watched), else the agent.
- */
-export function callerName(record: CallRecord, isWorkspaceShown = false): string {
-  const project = record.issue?.projectName;
-  if (record.source === "tracker") {
-    const name = project ?? record.payload.report.tracker?.agentName ?? "Tracker";
-    const workspace = record.issue?.workspaceName ?? record.issue?.workspaceId;
-    return isWorkspaceShown && workspace ? `${workspace} / ${name}` : name;
-  }
-  return record.source === "claude-code" ? "Claude Code" : "Codex";
 }

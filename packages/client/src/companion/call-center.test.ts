@@ -1,0 +1,164 @@
+import { aad, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeCallRelay, startFakeCallRelay } from "../../test/fake-call-relay.js";
+import { payloadFor } from "../../test/fixtures.js";
+import { ringingCall } from "../calls/call-machine.js";
+import type { CallRecord, ReadingProblem } from "../calls/call-record.js";
+import { ALWAYS_RING } from "../ring-schedule/ring-schedule.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import { createMemoryStore } from "../storage/memory-key-value.js";
+import { CallCenter, type CallCenterOptions } from "./call-center.js";
+
+const key = generateKey();
+let relay: FakeCallRelay;
+const centers: CallCenter[] = [];
+
+beforeEach(async () => {
+  relay = await startFakeCallRelay();
+});
+
+afterEach(async () => {
+  for (const center of centers.splice(0)) center.stop();
+  await relay.close();
+});
+
+interface Device {
+  readonly center: CallCenter;
+  readonly store: KeyValueStore;
+  readonly settled: string[];
+  removed: boolean;
+}
+
+async function device(
+  deviceId: string,
+  options: { store?: KeyValueStore; key?: E2eKey } & Partial<CallCenterOptions> = {},
+): Promise<Device> {
+  const store = options.store ?? createMemoryStore();
+  const settled: string[] = [];
+  const state: Device = { center: undefined as unknown as CallCenter, store, settled, removed: false };
+  const center = new CallCenter({
+    store,
+    pairing: () => ({
+      identity: { accountId: "a1", deviceId, deviceToken: `token-${deviceId}`, serverUrl: relay.origin },
+      key: options.key ?? key,
+    }),
+    schedule: () => ALWAYS_RING,
+    prepare: options.prepare,
+    onSettled: (eventId) => settled.push(eventId),
+    onDeviceRemoved: () => {
+      state.removed = true;
+    },
+  });
+  centers.push(center);
+  await center.load();
+  center.connect();
+  await until(() => center.view.connection === "open");
+  return Object.assign(state, { center });
+}
+
+async function publish(eventId: string): Promise<void> {
+  relay.publish({
+    eventId,
+    source: "claude-code",
+    occurredAt: new Date().toISOString(),
+    receivedAt: new Date().toISOString(),
+    taskId: null,
+    fromDeviceId: "computer",
+    sealed: await sealJson(
+      key,
+      aad.report(eventId),
+      payloadFor({ eventId, occurredAt: new Date().toISOString() }),
+    ),
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const record = (center: CallCenter, eventId: string): CallRecord | undefined =>
+  center.view.calls.records[eventId];
+
+describe("the call center, on two devices of one account", () => {
+  it("rings both; an answer on one stops the other, which records who answered", async () => {
+    const phone = await device("phone");
+    const laptop = await device("laptop");
+    await publish("e1");
+    await until(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
+    await until(() => ringingCall(laptop.center.view.calls)?.eventId === "e1");
+
+    phone.center.ringShown("e1");
+    phone.center.answer("e1");
+    await until(() => record(laptop.center, "e1")?.status.outcome === "answered-elsewhere");
+    expect(ringingCall(laptop.center.view.calls)).toBeUndefined();
+    expect(record(laptop.center, "e1")?.status.answeredBy?.deviceId).toBe("phone");
+    expect(laptop.settled).toContain("e1");
+    expect(record(phone.center, "e1")?.status.state).toBe("in-call");
+    expect(relay.statusWrites).toEqual(["phone e1 answered"]);
+    await until(() => relay.deliveries.includes("phone e1 shown"));
+  });
+
+  it("keeps the answer across a restart: the same store resumes with Last-Event-ID and does not ring again", async () => {
+    const first = await device("phone");
+    await publish("e1");
+    await until(() => ringingCall(first.center.view.calls)?.eventId === "e1");
+    first.center.answer("e1");
+    first.center.hangUp("e1");
+    await until(() => relay.statusWrites.includes("phone e1 ended"));
+    await first.center.persisted();
+    first.center.stop();
+
+    const again = await device("phone", { store: first.store });
+    expect(relay.resumedFrom.at(-1)).not.toBeNull();
+    await publish("e2");
+    await until(() => ringingCall(again.center.view.calls)?.eventId === "e2");
+    expect(record(again.center, "e1")?.status.state).not.toBe("ringing");
+    expect(Object.keys(again.center.view.calls.records).sort()).toEqual(["e1", "e2"]);
+  });
+
+  it("rings once preparation is done; a failed preparation leaves the call failed until retried", async () => {
+    let release: () => void = () => undefined;
+    const prepared = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const problem: ReadingProblem = { kind: "engine-failed" };
+    let isFailing = true;
+    const slow = await device("phone", { prepare: async () => (await prepared, null) });
+    const failing = await device("laptop", { prepare: async () => (isFailing ? problem : null) });
+    await publish("e1");
+    await until(() => record(slow.center, "e1")?.status.state === "preparing");
+    await until(() => record(failing.center, "e1")?.status.state === "failed");
+    expect(record(failing.center, "e1")?.status.failure).toEqual(problem);
+    expect(ringingCall(slow.center.view.calls)).toBeUndefined();
+    expect(ringingCall(failing.center.view.calls)).toBeUndefined();
+    release();
+    await until(() => ringingCall(slow.center.view.calls)?.eventId === "e1");
+    isFailing = false;
+    failing.center.retry("e1");
+    await until(() => ringingCall(failing.center.view.calls)?.eventId === "e1");
+  });
+
+  it("lists a call sealed with another key as unreadable, without content", async () => {
+    const stranger = await device("phone", { key: generateKey() });
+    await publish("e1");
+    await until(() => stranger.center.view.unreadable.length === 1);
+    expect(stranger.center.view.unreadable[0]).toEqual({ eventId: "e1", problem: "key_mismatch" });
+    expect(record(stranger.center, "e1")).toBeUndefined();
+  });
+
+  it("acknowledges missed calls at once on every device", async () => {
+    const phone = await device("phone");
+    const laptop = await device("laptop");
+    await publish("e1");
+    await until(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
+    phone.center.setAside("e1");
+    await until(() => record(phone.center, "e1")?.status.state === "missed");
+    phone.center.acknowledgeAll(["e1"]);
+    await until(() => record(laptop.center, "e1")?.status.outcome === "acknowledged-elsewhere");
+    expect(relay.statusWrites).toEqual(["phone e1 acknowledged"]);
+  });
+});

@@ -1,0 +1,112 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { CallStatus, RelayedEvent } from "@ringback/protocol";
+import { listenOnLoopback } from "./loopback-server.js";
+import { readBody } from "./stand-in-computer.js";
+
+export interface FakeCallRelay extends AsyncDisposable {
+  readonly origin: string;
+  /** Status writes as they came: `<deviceId> <eventId> <status>`. */
+  readonly statusWrites: string[];
+  /** Delivery reports as they came: `<deviceId> <eventId> <outcome>`. */
+  readonly deliveries: string[];
+  /** Every stream request's Last-Event-ID (null when absent), in order. */
+  readonly resumedFrom: (string | null)[];
+  /** Relays a call to every device's stream, as the relay does after a daemon's report. */
+  publish(event: Omit<RelayedEvent, "seq" | "status">): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The relay's calls side for several devices of one account, on 127.0.0.1: `GET /v1/stream` with backlog, `synced`
+ * and resume by Last-Event-ID, the first-answer-wins status write with its `call-status` fan-out, and delivery
+ * reports with their `call-delivery` fan-out. Device tokens are `token-<deviceId>`.
+ */
+export async function startFakeCallRelay(): Promise<FakeCallRelay> {
+  const entries: { seq: number; event: string; data: unknown }[] = [];
+  const calls = new Map<string, { event: RelayedEvent; status: CallStatus }>();
+  const streams = new Set<ServerResponse>();
+  const statusWrites: string[] = [];
+  const deliveries: string[] = [];
+  const resumedFrom: (string | null)[] = [];
+  let seq = 0;
+
+  const frame = (entry: { seq: number; event: string; data: unknown }) =>
+    `id: ${entry.seq}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`;
+  const append = (event: string, data: (seq: number) => unknown) => {
+    seq += 1;
+    const entry = { seq, event, data: data(seq) };
+    entries.push(entry);
+    for (const stream of streams) stream.write(frame(entry));
+  };
+
+  const server = createServer((request, response) => {
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    const token = /^Bearer token-(.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    if (!token) return json(401, { error: { code: "unauthorized", message: "No token." } });
+    const url = request.url ?? "";
+    if (request.method === "GET" && url === "/v1/stream") {
+      const lastEventId = request.headers["last-event-id"];
+      const from = typeof lastEventId === "string" ? Number(lastEventId) : null;
+      resumedFrom.push(typeof lastEventId === "string" ? lastEventId : null);
+      response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      response.write("retry: 20\n\n");
+      // A first connect gets the calls still open; a resume gets every entry after its id.
+      const backlog =
+        from === null
+          ? entries.filter(
+              (entry) =>
+                entry.event === "call" &&
+                calls.get((entry.data as RelayedEvent).eventId)?.status === "pending",
+            )
+          : entries.filter((entry) => entry.seq > from);
+      for (const entry of backlog) response.write(frame(entry));
+      response.write(`id: ${seq}\nevent: synced\ndata: ${JSON.stringify({ seq })}\n\n`);
+      streams.add(response);
+      request.on("close", () => streams.delete(response));
+      return;
+    }
+    const match = /^\/v1\/calls\/([^/]+)\/(status|deliveries)$/.exec(url);
+    if (request.method !== "POST" || !match) return json(404, { error: { code: "not_found", message: url } });
+    const [, eventId = "", route] = match;
+    const call = calls.get(eventId);
+    if (!call) return json(404, { error: { code: "not_found", message: eventId } });
+    readBody(request)
+      .then((text) => {
+        const body = JSON.parse(text) as { status?: CallStatus; outcome?: string };
+        const at = new Date().toISOString();
+        if (route === "deliveries") {
+          deliveries.push(`${token} ${eventId} ${body.outcome}`);
+          const delivery = { eventId, deviceId: token, deviceName: token, outcome: body.outcome, at };
+          append("call-delivery", (seq) => ({ seq, ...delivery }));
+          return json(200, { seq, ...delivery });
+        }
+        statusWrites.push(`${token} ${eventId} ${body.status}`);
+        if (call.status !== "pending") return json(200, { eventId, status: call.status, won: false });
+        call.status = body.status ?? "pending";
+        append("call-status", (seq) => ({ seq, eventId, status: call.status, deviceId: token, at }));
+        return json(200, { eventId, status: call.status, won: true });
+      })
+      .catch(() => json(400, { error: { code: "invalid_request", message: "Unreadable body." } }));
+  });
+  const { origin, close } = await listenOnLoopback(server);
+  const closeAll = async () => {
+    for (const stream of streams) stream.destroy();
+    await close();
+  };
+  return {
+    origin,
+    statusWrites,
+    deliveries,
+    resumedFrom,
+    publish(event) {
+      append("call", (seq) => {
+        const relayed: RelayedEvent = { ...event, seq, status: "pending" };
+        calls.set(event.eventId, { event: relayed, status: "pending" });
+        return relayed;
+      });
+    },
+    close: closeAll,
+    [Symbol.asyncDispose]: closeAll,
+  };
+}
