@@ -1,5 +1,6 @@
 import type { KeyValueStore, NotificationTexts } from "@ringback/client";
 import {
+  addressed,
   type CallRecord,
   callRecordKey,
   isRelayError,
@@ -13,7 +14,6 @@ import {
   readStoredModes,
 } from "@ringback/client";
 import { PushMessage, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
-import { addressed } from "../app/voice/form-of-address.js";
 import { callNotificationTag } from "../shared/notification-tag.js";
 import { type CallNotice, ringingActions } from "./call-notification.js";
 import { firstSentence } from "./first-sentence.js";

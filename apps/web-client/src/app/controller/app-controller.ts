@@ -1,6 +1,9 @@
+import type { PreparedVoice, VoiceOption, VoicePlatform } from "@ringback/client";
 import {
   BriefLanguageSync,
   type BriefLanguageSyncState,
+  type BriefScript,
+  briefScript,
   CallCenter,
   type CallRecord,
   type CallsModel,
@@ -8,6 +11,7 @@ import {
   callerName,
   createAccount,
   DaemonAccess,
+  DEFAULT_VOICE_SETTINGS,
   type DecisionEntry,
   type DeviceInvitation,
   decideOpen,
@@ -41,7 +45,9 @@ import {
   resolveInterfaceLanguage,
   ringingCall,
   type StreamConnection,
+  scriptSentences,
   type UnreadableCall,
+  type VoiceSettings,
 } from "@ringback/client";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import { RingbackError } from "@ringback/protocol";
@@ -49,10 +55,7 @@ import type { CallNotifier } from "../audio/call-notifications.js";
 import { DispatchController } from "../dispatch/dispatch-controller.js";
 import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import { VoiceSettingsStore } from "../storage/voice-settings-store.js";
-import { type BriefScript, briefScript, scriptSentences } from "../voice/brief-script.js";
-import type { PreparedVoice, VoiceOption, VoicePlatform } from "../voice/voice-platform.js";
 import { voiceProblemOf } from "../voice/voice-problem.js";
-import { DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
 
 export type AppPhase = "loading" | "welcome" | "ready";
 

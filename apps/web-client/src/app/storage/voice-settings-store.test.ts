@@ -1,6 +1,5 @@
-import { createMemoryStore } from "@ringback/client";
+import { createMemoryStore, DEFAULT_VOICE_SETTINGS, SPEECH_SPEED_MAX } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VOICE_SETTINGS, SPEECH_SPEED_MAX } from "../voice/voice-settings.js";
 import { VoiceSettingsStore } from "./voice-settings-store.js";
 
 describe("voice settings store", () => {

@@ -1,6 +1,11 @@
-import { type KeyValueStore, VOICE_SETTINGS_KEY } from "@ringback/client";
+import {
+  clampSpeed,
+  DEFAULT_VOICE_SETTINGS,
+  type KeyValueStore,
+  VOICE_SETTINGS_KEY,
+  type VoiceSettings,
+} from "@ringback/client";
 import { z } from "zod";
-import { clampSpeed, DEFAULT_VOICE_SETTINGS, type VoiceSettings } from "../voice/voice-settings.js";
 
 /** Part 1 stored only `voiceURI` and `speed`; the rest defaults. */
 const StoredVoiceSettings = z.object({

@@ -1,8 +1,8 @@
+import type { PreparedVoice, VoiceOption, VoicePlatform } from "@ringback/client";
+import { clampSpeed, type VoiceSettings } from "@ringback/client";
 import { voiceForLanguage } from "./voice-choice.js";
 import { genderFromVoiceName } from "./voice-gender.js";
-import type { PreparedVoice, VoiceOption, VoicePlatform } from "./voice-platform.js";
 import { VoiceUnavailableError } from "./voice-problem.js";
-import { clampSpeed, type VoiceSettings } from "./voice-settings.js";
 
 /**
  * Browsers load their voice list late, and some platforms (headless Chromium, Linux without speech-dispatcher)

@@ -1,8 +1,8 @@
+import type { PreparedVoice } from "@ringback/client";
+import { briefScript } from "@ringback/client";
 import { describe, expect, it, vi } from "vitest";
 import { payloadFor } from "../../../test/fixtures.js";
-import { briefScript } from "./brief-script.js";
 import { InCallReader } from "./in-call-reader.js";
-import type { PreparedVoice } from "./voice-platform.js";
 import { VoiceUnavailableError } from "./voice-problem.js";
 
 /** A voice that reads a sentence when the test says so: the platform's speech engine is outside the page logic. */

@@ -1,12 +1,11 @@
-import type { BriefScript } from "./brief-script.js";
+import type { BriefScript, PreparedVoice } from "@ringback/client";
 import {
   currentSentence,
   READER_START,
   type ReaderAction,
   type ReaderState,
   reduceReader,
-} from "./reader.js";
-import type { PreparedVoice } from "./voice-platform.js";
+} from "@ringback/client";
 import { type VoiceProblem, voiceProblemOf } from "./voice-problem.js";
 
 export interface InCallReading {

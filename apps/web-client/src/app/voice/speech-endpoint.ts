@@ -1,7 +1,7 @@
+import type { PreparedVoice, VoiceOption, VoicePlatform } from "@ringback/client";
+import { clampSpeed, type SpeechEndpoint } from "@ringback/client";
 import { ANY_LANGUAGE } from "./voice-choice.js";
-import type { PreparedVoice, VoiceOption, VoicePlatform } from "./voice-platform.js";
 import { VoiceUnavailableError } from "./voice-problem.js";
-import { clampSpeed, type SpeechEndpoint } from "./voice-settings.js";
 
 /** OpenAI's `/audio/speech` takes a speed from 0.25 to 4, which holds the app's 0.5x-2x. */
 export const SPEECH_ENDPOINT_SPEED_RANGE = { min: 0.25, max: 4 } as const;

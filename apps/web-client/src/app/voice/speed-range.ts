@@ -1,6 +1,6 @@
+import { clampSpeed, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN, type VoiceSettings } from "@ringback/client";
 import { SYNTHESIS_RATE_RANGE } from "./browser-speech.js";
 import { SPEECH_ENDPOINT_SPEED_RANGE } from "./speech-endpoint.js";
-import { clampSpeed, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN, type VoiceSettings } from "./voice-settings.js";
 
 /**
  * The speeds the chosen platform can read at: the app's 0.5x-2x clamped again by the platform's own range. Null when

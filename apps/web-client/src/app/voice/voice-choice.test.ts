@@ -1,10 +1,10 @@
+import type { VoiceOption } from "@ringback/client";
+import { DEFAULT_VOICE_SETTINGS } from "@ringback/client";
 import { describe, expect, it } from "vitest";
 import { OPENAI_VOICES, speechRequestBody } from "./speech-endpoint.js";
 import { speedRangeOf } from "./speed-range.js";
 import { firstFemaleVoice, voiceForLanguage, withChosenVoice } from "./voice-choice.js";
 import { genderFromVoiceName } from "./voice-gender.js";
-import type { VoiceOption } from "./voice-platform.js";
-import { DEFAULT_VOICE_SETTINGS } from "./voice-settings.js";
 
 const voice = (id: string, language: string, gender?: "female" | "male"): VoiceOption => ({
   id,

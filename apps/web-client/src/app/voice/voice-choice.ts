@@ -1,5 +1,5 @@
-import { pickVoice, type VoiceOption } from "./voice-platform.js";
-import type { VoiceSettings } from "./voice-settings.js";
+import type { VoiceSettings } from "@ringback/client";
+import { pickVoice, type VoiceOption } from "@ringback/client";
 
 /** A voice that speaks every language (the speech endpoints' voices). */
 export const ANY_LANGUAGE = "mul";

@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEFAULT_VOICE_SETTINGS, type SpeechEndpoint } from "@ringback/client";
 import { describe, expect, it } from "vitest";
 import { createBrowserSpeech } from "./browser-speech.js";
 import { createSpeechEndpointPlatform, synthesizeSpeech } from "./speech-endpoint.js";
 import { VoiceUnavailableError, voiceProblemOf } from "./voice-problem.js";
-import { DEFAULT_VOICE_SETTINGS, type SpeechEndpoint } from "./voice-settings.js";
 
 const endpoint = (baseUrl: string): SpeechEndpoint => ({
   baseUrl,

@@ -1,5 +1,5 @@
+import { PROBLEM_TEXTS } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import { PROBLEM_TEXTS } from "../i18n/texts/problems.js";
 import {
   type VoiceProblem,
   VoiceUnavailableError,

@@ -1,5 +1,4 @@
-import type { VoicePlatform } from "./voice-platform.js";
-import type { VoicePlatformId } from "./voice-settings.js";
+import type { VoicePlatform, VoicePlatformId } from "@ringback/client";
 
 /** One voice platform for the app: each call goes to the platform the settings choose. */
 export function routedVoicePlatform(

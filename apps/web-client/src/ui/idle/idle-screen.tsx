@@ -1,6 +1,5 @@
-import { CORE_TEXTS, failedCalls, type ReadingProblem } from "@ringback/client";
+import { CORE_TEXTS, failedCalls, PROBLEM_TEXTS, type ReadingProblem } from "@ringback/client";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
 import { type VoiceProblem, voiceFailureText } from "../../app/voice/voice-problem.js";
 import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";

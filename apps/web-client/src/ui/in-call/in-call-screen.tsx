@@ -1,8 +1,6 @@
 import type { CallRecord } from "@ringback/client";
-import { CORE_TEXTS } from "@ringback/client";
+import { CORE_TEXTS, PROBLEM_TEXTS, trackSentences } from "@ringback/client";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
-import { trackSentences } from "../../app/voice/reader.js";
 import { voiceProblemText } from "../../app/voice/voice-problem.js";
 import { texts } from "../shared/use-texts.js";
 import { QuestionsPanel } from "./questions-panel.js";

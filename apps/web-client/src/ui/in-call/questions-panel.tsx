@@ -1,10 +1,7 @@
-import type { CallRecord } from "@ringback/client";
-import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client";
+import type { CallRecord, QuestionSession } from "@ringback/client";
+import { CORE_TEXTS, IN_CALL_TEXTS, modelProblemText, PROBLEM_TEXTS } from "@ringback/client";
 import { useMemo, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
-import { modelProblemText } from "../../app/questions/model-problem.js";
-import type { QuestionSession } from "../../app/questions/question-session.js";
 import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 import { QuestionModelSettings } from "../settings/question-model-settings.js";
 import { useObservable } from "../shared/use-observable.js";

@@ -1,14 +1,14 @@
 import type { CallRecord } from "@ringback/client";
-import { useEffect, useMemo, useRef } from "preact/hooks";
-import type { AppController } from "../../app/controller/app-controller.js";
 import {
   followReader,
   type ListeningProgress,
+  QuestionSession,
+  READER_START,
   startProgress,
-} from "../../app/questions/listening-progress.js";
-import { QuestionSession } from "../../app/questions/question-session.js";
+} from "@ringback/client";
+import { useEffect, useMemo, useRef } from "preact/hooks";
+import type { AppController } from "../../app/controller/app-controller.js";
 import type { InCallReader, InCallReading } from "../../app/voice/in-call-reader.js";
-import { READER_START } from "../../app/voice/reader.js";
 
 /**
  * The call's question session: follows the reader for the listening progress, pauses it while a question is

@@ -1,7 +1,6 @@
-import { SETTINGS_TEXTS } from "@ringback/client";
+import { defaultFormOfAddress, SETTINGS_TEXTS } from "@ringback/client";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { defaultFormOfAddress } from "../../app/voice/form-of-address.js";
 import { texts } from "../shared/use-texts.js";
 
 interface Props {

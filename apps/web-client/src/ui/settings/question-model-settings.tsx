@@ -1,8 +1,6 @@
-import { SETTINGS_TEXTS } from "@ringback/client";
+import { channelForm, channelFromForm, listModels, SETTINGS_TEXTS } from "@ringback/client";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { listModels } from "../../app/questions/list-models.js";
-import { channelForm, channelFromForm } from "../../app/questions/question-channel-form.js";
 import { errorText } from "../shared/error-text.js";
 import { texts } from "../shared/use-texts.js";
 

@@ -1,8 +1,7 @@
-import { SETTINGS_TEXTS } from "@ringback/client";
+import type { VoiceOption } from "@ringback/client";
+import { SETTINGS_TEXTS, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "@ringback/client";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import type { VoiceOption } from "../../app/voice/voice-platform.js";
-import { SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "../../app/voice/voice-settings.js";
 import { texts } from "../shared/use-texts.js";
 
 interface Props {

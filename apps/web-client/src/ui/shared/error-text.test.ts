@@ -1,5 +1,5 @@
+import { ModelAnswerError } from "@ringback/client";
 import { describe, expect, it } from "vitest";
-import { ModelAnswerError } from "../../app/questions/model-problem.js";
 import { VoiceUnavailableError } from "../../app/voice/voice-problem.js";
 import { errorText } from "./error-text.js";
 

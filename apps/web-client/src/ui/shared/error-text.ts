@@ -1,8 +1,14 @@
 import type { InterfaceLanguage } from "@ringback/client";
-import { CORE_TEXTS, type CoreTexts, isRelayError, PairingLinkError } from "@ringback/client";
+import {
+  CORE_TEXTS,
+  type CoreTexts,
+  isRelayError,
+  ModelAnswerError,
+  modelProblemText,
+  PairingLinkError,
+  PROBLEM_TEXTS,
+} from "@ringback/client";
 import { isE2eError } from "@ringback/e2e-crypto";
-import { PROBLEM_TEXTS } from "../../app/i18n/texts/problems.js";
-import { ModelAnswerError, modelProblemText } from "../../app/questions/model-problem.js";
 import { VoiceUnavailableError, voiceProblemText } from "../../app/voice/voice-problem.js";
 
 const RELAY_CODES: Record<string, keyof CoreTexts> = {

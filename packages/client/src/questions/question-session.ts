@@ -1,7 +1,8 @@
-import type { CallRecord, ConversationEntry, DecisionEntry, QuestionChannel } from "@ringback/client";
-import { Observable } from "@ringback/client";
-import type { BriefScript } from "../voice/brief-script.js";
-import { addressed } from "../voice/form-of-address.js";
+import type { CallRecord, ConversationEntry, DecisionEntry } from "../calls/call-record.js";
+import { Observable } from "../controller/observable.js";
+import type { BriefScript } from "../reading/brief-script.js";
+import { addressed } from "../reading/form-of-address.js";
+import type { QuestionChannel } from "../storage/local-settings.js";
 import type { PreparedVoice, VoicePlatform } from "../voice/voice-platform.js";
 import type { VoiceSettings } from "../voice/voice-settings.js";
 import { AnswerChunker } from "./answer-chunker.js";

@@ -1,8 +1,8 @@
 import { languageName } from "@ringback/brief";
-import type { ConversationEntry, DecisionEntry } from "@ringback/client";
 import type { SealedReportPayload } from "@ringback/protocol";
-import type { BriefScript } from "../voice/brief-script.js";
-import { defaultFormOfAddress } from "../voice/form-of-address.js";
+import type { ConversationEntry, DecisionEntry } from "../calls/call-record.js";
+import type { BriefScript } from "../reading/brief-script.js";
+import { defaultFormOfAddress } from "../reading/form-of-address.js";
 import type { ChatMessage } from "./ask-model.js";
 import { describeProgress, type ListeningProgress } from "./listening-progress.js";
 

@@ -1,6 +1,6 @@
 import { FORM_OF_ADDRESS_PLACEHOLDER } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { payloadFor } from "../../../test/fixtures.js";
+import { payloadFor } from "../../test/fixtures.js";
 import { briefScript, scriptSentences } from "./brief-script.js";
 import { currentSentence, READER_START, reduceReader } from "./reader.js";
 

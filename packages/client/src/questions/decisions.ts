@@ -1,4 +1,4 @@
-import type { DecisionEntry } from "@ringback/client";
+import type { DecisionEntry } from "../calls/call-record.js";
 
 /*
  * A decision is the user's statement that settles an open question of the brief. The rule is kept simple and

@@ -1,4 +1,4 @@
-import { QuestionChannel } from "@ringback/client";
+import { QuestionChannel } from "../storage/local-settings.js";
 
 export interface QuestionChannelForm {
   readonly baseUrl: string;

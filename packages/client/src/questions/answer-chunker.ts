@@ -1,4 +1,4 @@
-import { splitSentences } from "../voice/sentences.js";
+import { splitSentences } from "../reading/sentences.js";
 
 /** A sentence ends at . ! ? … followed by a space or line end, at a CJK full stop, or at a line break. */
 const SENTENCE_END = /[.!?…](?=\s)|[。！？]|\n/gu;

@@ -1,5 +1,5 @@
 import { chatCompletionsUrl } from "@ringback/brief";
-import type { QuestionChannel } from "@ringback/client";
+import type { QuestionChannel } from "../storage/local-settings.js";
 import { ChatStreamParser } from "./chat-stream-parser.js";
 import { ModelAnswerError, statusProblem } from "./model-problem.js";
 

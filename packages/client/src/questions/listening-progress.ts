@@ -1,5 +1,5 @@
-import type { BriefScript } from "../voice/brief-script.js";
-import { type ReaderState, trackSentences } from "../voice/reader.js";
+import type { BriefScript } from "../reading/brief-script.js";
+import { type ReaderState, trackSentences } from "../reading/reader.js";
 
 /** How far the user got in the call: what the model needs to know to answer "what was that last part?". */
 export interface ListeningProgress {

@@ -1,10 +1,11 @@
-import type { CallRecord, QuestionChannel } from "@ringback/client";
 import { startFakeModel } from "@ringback/fake-model";
 import { FORM_OF_ADDRESS_PLACEHOLDER } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { recordFor } from "../../../test/fixtures.js";
-import { briefScript } from "../voice/brief-script.js";
-import { READER_START } from "../voice/reader.js";
+import { recordFor } from "../../test/fixtures.js";
+import type { CallRecord } from "../calls/call-record.js";
+import { briefScript } from "../reading/brief-script.js";
+import { READER_START } from "../reading/reader.js";
+import type { QuestionChannel } from "../storage/local-settings.js";
 import type { VoicePlatform } from "../voice/voice-platform.js";
 import { DEFAULT_VOICE_SETTINGS } from "../voice/voice-settings.js";
 import { startProgress } from "./listening-progress.js";

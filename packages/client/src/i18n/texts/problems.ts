@@ -1,4 +1,4 @@
-import { defineTexts } from "@ringback/client";
+import { defineTexts } from "../text-sets.js";
 
 /**
  * Why the device's language model or a voice engine failed (`ModelProblem`, `VoiceProblem`), one text per kind. A

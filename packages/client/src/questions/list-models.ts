@@ -1,4 +1,4 @@
-import type { QuestionChannel } from "@ringback/client";
+import type { QuestionChannel } from "../storage/local-settings.js";
 import { ModelAnswerError, statusProblem } from "./model-problem.js";
 
 /** `{baseUrl}/models`, whether or not baseUrl ends in `/`; a query string is kept. */

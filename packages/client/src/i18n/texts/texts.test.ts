@@ -1,12 +1,10 @@
-import {
-  COMPUTER_TEXTS,
-  CORE_TEXTS,
-  IN_CALL_TEXTS,
-  NOTIFICATION_TEXTS,
-  SETTINGS_TEXTS,
-} from "@ringback/client";
 import { describe, expect, it } from "vitest";
+import { COMPUTER_TEXTS } from "./computer.js";
+import { CORE_TEXTS } from "./core.js";
+import { IN_CALL_TEXTS } from "./in-call.js";
+import { NOTIFICATION_TEXTS } from "./notifications.js";
 import { PROBLEM_TEXTS } from "./problems.js";
+import { SETTINGS_TEXTS } from "./settings.js";
 
 const SETS = {
   core: CORE_TEXTS,
