@@ -1,41 +1,39 @@
-// A companion in a terminal: joins with a pairing link, then rings (prints) each call and answers it.
+// A companion in a terminal: joins with a pairing link, rings (prints) each call, and answers it on Enter.
 // Run: node examples/minimal-companion.ts '<pairing link>' (after `pnpm --filter @ringback/client build`).
 import {
   ALWAYS_RING,
-  CallStream,
-  type CallsModel,
-  EMPTY_CALLS_MODEL,
+  CallCenter,
+  callerName,
   joinWithLink,
   LocalSettings,
-  openRelayedEvent,
-  RelayClient,
-  reduceCalls,
+  ringingCall,
 } from "@ringback/client";
 import { openFileStore } from "@ringback/client/node";
 
-const settings = new LocalSettings(await openFileStore(".ringback-companion"));
+const store = await openFileStore(".ringback-companion");
+const settings = new LocalSettings(store);
 const pairing =
   (await settings.loadPairing()) ??
   (await joinWithLink(process.argv[2] ?? "", { deviceName: "Terminal", deviceKind: "phone" }));
 await settings.savePairing(pairing);
-const { serverUrl, deviceToken, deviceId } = pairing.identity;
-const relay = new RelayClient({ serverUrl, deviceToken });
-let calls: CallsModel = EMPTY_CALLS_MODEL;
 
-new CallStream({
-  serverUrl,
-  deviceToken,
-  lastEventId: await settings.loadLastEventId(),
-  handlers: {
-    async onCall(event) {
-      const payload = await openRelayedEvent(pairing.key, event);
-      const env = { now: new Date(), schedule: ALWAYS_RING, deviceId };
-      calls = reduceCalls(calls, { type: "report-received", routing: event, payload }, env).model;
-      console.log(`\u0007${payload.brief.title}\n${payload.brief.spoken}`);
-      await relay.writeCallStatus(event.eventId, "answered"); // the other devices stop ringing
-    },
-    onCallStatus: (change) => console.log(`${change.eventId}: ${change.status}`),
-    onLastEventId: (id) => settings.saveLastEventId(id),
-    onDeviceRemoved: () => process.exit(1),
-  },
-}).start();
+const center = new CallCenter({
+  store,
+  pairing: () => pairing,
+  schedule: () => ALWAYS_RING,
+  onDeviceRemoved: () => process.exit(1),
+});
+let ringing: string | null = null;
+center.subscribe(({ calls }) => {
+  const call = ringingCall(calls);
+  if ((call?.eventId ?? null) === ringing) return;
+  ringing = call?.eventId ?? null;
+  if (!call) return console.log("(stopped ringing: answered here or on another device)");
+  console.log(
+    `\u0007${callerName(call)}: ${call.payload.brief.title}\n${call.payload.brief.spoken}\n[Enter] answers`,
+  );
+  center.ringShown(call.eventId);
+});
+process.stdin.on("data", () => ringing && center.answer(ringing)); // the other devices stop ringing
+await center.load();
+center.connect();
