@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   login: () => import("./cli/commands/login.js"),
   pair: () => import("./cli/commands/pair.js"),
   key: () => import("./cli/commands/key.js"),
+  listen: () => import("./cli/commands/listen.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

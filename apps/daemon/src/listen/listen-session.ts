@@ -1,0 +1,149 @@
+import {
+  activeCall,
+  type CallCenter,
+  type CallCenterView,
+  type CallRecord,
+  callerName,
+  ringingCall,
+} from "@ringback/client";
+import type { DesktopNotifier } from "./desktop-notifier.js";
+import { inCallText, ringingText, scriptOf, stoppedText } from "./terminal-call.js";
+
+export interface ListenSessionOptions {
+  readonly center: CallCenter;
+  readonly write: (text: string) => void;
+  readonly notifier: DesktopNotifier | null;
+  readonly quit: () => void;
+}
+
+/**
+ * The terminal companion's screen: follows the call center's view (rings, shows the brief, says why a call stopped
+ * ringing) and turns typed commands into answers, rejections, acknowledgements, hang-ups and replies.
+ */
+export class ListenSession {
+  readonly #center: CallCenter;
+  readonly #write: (text: string) => void;
+  readonly #notifier: DesktopNotifier | null;
+  readonly #quit: () => void;
+  #ringingId: string | null = null;
+  #activeId: string | null = null;
+  /** The last call answered here: `reply` goes to its agent after hang-up too. */
+  #lastAnsweredId: string | null = null;
+  #connection: CallCenterView["connection"] | null = null;
+  readonly #unreadable = new Set<string>();
+
+  constructor(options: ListenSessionOptions) {
+    this.#center = options.center;
+    this.#write = options.write;
+    this.#notifier = options.notifier;
+    this.#quit = options.quit;
+    this.#center.subscribe((view) => this.#follow(view));
+  }
+
+  /** One typed line. */
+  async command(line: string): Promise<void> {
+    const [word = "", ...rest] = line.trim().split(/\s+/);
+    const calls = this.#center.view.calls;
+    const ringing = ringingCall(calls);
+    switch (word.toLowerCase()) {
+      case "":
+        return;
+      case "a":
+      case "answer":
+        if (!ringing) return this.#write("No call is ringing.\n");
+        this.#center.answer(ringing.eventId);
+        return;
+      case "r":
+      case "reject":
+        if (!ringing) return this.#write("No call is ringing.\n");
+        this.#center.reject(ringing.eventId);
+        return;
+      case "k":
+      case "ack":
+      case "acknowledge": {
+        if (ringing) {
+          this.#center.setAside(ringing.eventId);
+          this.#center.acknowledgeAll([ringing.eventId]);
+          return;
+        }
+        const missed = Object.values(calls.records).filter((record) => record.status.state === "missed");
+        if (missed.length === 0) return this.#write("No missed calls.\n");
+        this.#center.acknowledgeAll(missed.map((record) => record.eventId));
+        this.#write(`Acknowledged ${missed.length} missed call${missed.length === 1 ? "" : "s"}.\n`);
+        return;
+      }
+      case "h":
+      case "hang-up":
+      case "hangup": {
+        const active = activeCall(calls);
+        if (!active) return this.#write("No call is in progress.\n");
+        this.#center.hangUp(active.eventId);
+        return;
+      }
+      case "reply":
+        return this.#reply(rest.join(" "));
+      case "q":
+      case "quit":
+        this.#quit();
+        return;
+      default:
+        this.#write(
+          `Unknown command "${word}": a answer, r reject, k acknowledge, h hang up, reply <text>, q quit.\n`,
+        );
+    }
+  }
+
+  async #reply(text: string): Promise<void> {
+    const eventId = this.#activeId ?? this.#lastAnsweredId;
+    if (!eventId)
+      return this.#write("Answer a call first: a reply goes to the agent of the call answered here.\n");
+    if (!text.trim()) return this.#write("reply <text>: the text to send to the agent.\n");
+    try {
+      await this.#center.sendReply(eventId, text.trim());
+      this.#write("Reply sent to the agent's computer.\n");
+    } catch (error) {
+      this.#write(`The reply could not be sent: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+
+  #follow(view: CallCenterView): void {
+    if (view.connection !== this.#connection) {
+      if (view.connection === "open") this.#write("Listening for calls.\n");
+      else if (view.connection === "offline" && this.#connection !== null)
+        this.#write("The relay cannot be reached; reconnecting.\n");
+      this.#connection = view.connection;
+    }
+    for (const { eventId, problem } of view.unreadable) {
+      if (this.#unreadable.has(eventId)) continue;
+      this.#unreadable.add(eventId);
+      this.#write(`A call could not be opened (${problem}): is this terminal's key the computer's?\n`);
+    }
+    this.#followRinging(view);
+    this.#followActive(view);
+  }
+
+  #followRinging(view: CallCenterView): void {
+    const ringing = ringingCall(view.calls);
+    const ringingId = ringing?.eventId ?? null;
+    if (ringingId === this.#ringingId) return;
+    const stopped = this.#ringingId === null ? undefined : view.calls.records[this.#ringingId];
+    this.#ringingId = ringingId;
+    if (stopped && stopped.status.state !== "in-call") this.#write(`${stoppedText(stopped)}\n`);
+    if (!ringing) return;
+    const caller = callerName(ringing);
+    this.#write(ringingText(ringing, caller));
+    this.#notifier?.notify(`Ringback: ${caller}`, scriptOf(ringing).title);
+    this.#center.ringShown(ringing.eventId);
+  }
+
+  #followActive(view: CallCenterView): void {
+    const active: CallRecord | undefined = activeCall(view.calls);
+    const activeId = active?.eventId ?? null;
+    if (activeId === this.#activeId) return;
+    if (this.#activeId !== null) this.#write("Call ended.\n");
+    this.#activeId = activeId;
+    if (!active) return;
+    this.#lastAnsweredId = active.eventId;
+    this.#write(inCallText(active, callerName(active)));
+  }
+}
