@@ -7,9 +7,9 @@ import {
   type TestPushService,
   type TestSubscription,
 } from "../../apps/relay/test/support/test-push-service.ts";
+import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
 import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../packages/client/src/push/push-texts.ts";
-import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { IDENTITY_KEY, RING_MODES_KEY } from "../../packages/client/src/storage/storage-keys.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";

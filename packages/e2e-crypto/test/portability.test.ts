@@ -27,7 +27,9 @@ describe("portability", () => {
     expect(bundle).not.toMatch(/\brequire\(/);
     // Node's Buffer and crypto are only ever looked up on globalThis (fast paths, absent in browsers).
     const nodeGlobals = bundle.match(/[\w.]*\b(process|Buffer)\b/g) ?? [];
-    expect(nodeGlobals.filter((name) => !/^(globalThis\.(process|Buffer)|NodeBuffer)$/.test(name))).toEqual([]);
+    expect(nodeGlobals.filter((name) => !/^(globalThis\.(process|Buffer)|NodeBuffer)$/.test(name))).toEqual(
+      [],
+    );
   });
 
   it("has no runtime dependencies", () => {
