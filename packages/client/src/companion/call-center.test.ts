@@ -127,7 +127,12 @@ describe("the call center, on two devices of one account", () => {
     });
     const problem: ReadingProblem = { kind: "engine-failed" };
     let isFailing = true;
-    const slow = await device("phone", { prepare: async () => (await prepared, null) });
+    const slow = await device("phone", {
+      prepare: async () => {
+        await prepared;
+        return null;
+      },
+    });
     const failing = await device("laptop", { prepare: async () => (isFailing ? problem : null) });
     await publish("e1");
     await until(() => record(slow.center, "e1")?.status.state === "preparing");
