@@ -1,4 +1,4 @@
-import type { AcceptResult } from "@ringback/outbox";
+import type { AcceptResult, FinishedEntry, OutboxEntry } from "@ringback/outbox";
 import type { Report } from "@ringback/protocol";
 import type { ConfigFile } from "./runtime/config-file.js";
 import type { Logger } from "./runtime/logger.js";
@@ -13,6 +13,11 @@ export interface AppContext {
   /** The port the daemon listens on, for the Host check (known only once listening with `--port 0`). */
   port(): number;
   outbox: { enqueue(report: Report): Promise<AcceptResult> };
+  /** What the outbox holds and has finished, for `GET /local/status`. */
+  outboxState: {
+    entries(): readonly Readonly<OutboxEntry>[];
+    finishedEntries(): readonly Readonly<FinishedEntry>[];
+  };
   sessions: SessionsFile;
   /** Tracker settings, watchers, dispatches (runtime/tracker). */
   tracker: TrackerRuntime;

@@ -9,6 +9,7 @@ import { dispatchesRoutes } from "./routes/dispatches.js";
 import { e2eKeyRoutes } from "./routes/e2e-key.js";
 import { llmSettingsRoutes } from "./routes/llm-settings.js";
 import { localPairingRoutes } from "./routes/local-pairing.js";
+import { localStatusRoutes } from "./routes/local-status.js";
 import { reportRoutes } from "./routes/report.js";
 import { trackerIssuesRoutes } from "./routes/tracker-issues.js";
 import { trackerSettingsRoutes } from "./routes/tracker-settings.js";
@@ -22,6 +23,7 @@ export function createApp(context: AppContext): Hono {
   app.route("/", e2eKeyRoutes(context));
   app.route("/", reportRoutes(context));
   app.route("/", localPairingRoutes(context));
+  app.route("/", localStatusRoutes(context));
   app.route("/", trackerSettingsRoutes(context));
   app.route("/", trackerIssuesRoutes(context));
   app.route("/", dispatchOptionsRoutes(context));

@@ -73,6 +73,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     port: () => listeningPort,
     // Hook reports pass a check for tracker-task turns the hook could not recognise (hook-turns.ts).
     outbox: tracker.hookTurns.observe(relayConnection.rememberingReports(outbox)),
+    outboxState: outbox,
     sessions,
     tracker,
     relay: relayConnection,

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   pair: () => import("./cli/commands/pair.js"),
   key: () => import("./cli/commands/key.js"),
   listen: () => import("./cli/commands/listen.js"),
+  doctor: () => import("./cli/commands/doctor.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

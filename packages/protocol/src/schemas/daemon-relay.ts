@@ -95,3 +95,39 @@ export const LocalLoginResult = z.object({
   needsRestart: z.boolean(),
 });
 export type LocalLoginResult = z.infer<typeof LocalLoginResult>;
+
+/** The daemon's relay link: `not-logged-in` without a relay identity (`ringback login`). */
+export const RelayLinkStatus = z.enum(["open", "connecting", "waiting", "refused", "stopped", "not-logged-in"]);
+export type RelayLinkStatus = z.infer<typeof RelayLinkStatus>;
+
+/** The last report the daemon accepted, as its outbox knows it (no text, no brief). */
+export const LocalLastReport = z.object({
+  eventId: z.string(),
+  /** Known while it waits; a finished report keeps only its id, state and time. */
+  source: z.string().nullable(),
+  acceptedAt: z.string().nullable(),
+  /** `accepted` / `generated` while it waits in the outbox; `sent` or `dropped` once finished. */
+  state: z.string(),
+  /** Why it was dropped (relay status and code), or `duplicate_task`; else null. */
+  reason: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** Tries to send it so far, while it waits. */
+  attempts: z.number().int().nonnegative(),
+});
+export type LocalLastReport = z.infer<typeof LocalLastReport>;
+
+/**
+ * `GET /local/status` (local only): what `ringback doctor` asks a running daemon. Identities and counts only:
+ * never a key or a token.
+ */
+export const LocalStatus = z.object({
+  port: z.number().int(),
+  relay: z.object({
+    serverUrl: z.string().nullable(),
+    accountId: z.string().nullable(),
+    deviceId: z.string().nullable(),
+    link: RelayLinkStatus,
+  }),
+  outbox: z.object({ waiting: z.number().int().nonnegative(), lastReport: LocalLastReport.nullable() }),
+});
+export type LocalStatus = z.infer<typeof LocalStatus>;

@@ -1,5 +1,11 @@
 import type { AcceptResult } from "@ringback/outbox";
-import type { LocalLoginRequest, LocalLoginResult, PairingResult, Report } from "@ringback/protocol";
+import type {
+  LocalLoginRequest,
+  LocalLoginResult,
+  PairingResult,
+  RelayLinkStatus,
+  Report,
+} from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
 import type { Logger } from "../logger.js";
@@ -98,6 +104,17 @@ export class RelayConnection {
     this.#link = null;
     if (this.#localInterface) this.#openLink();
     return { ...result, needsRestart: !this.#hasSenderSinceStart };
+  }
+
+  /** The relay's address in use (RINGBACK_SERVER_URL over daemon.json); null when none is set. */
+  get serverUrl(): string | null {
+    return relayAddress(this.#options.config, this.#options.env)?.serverUrl ?? null;
+  }
+
+  /** The link to the relay now; `not-logged-in` without a relay identity. */
+  get linkState(): RelayLinkStatus {
+    if (this.#link) return this.#link.state;
+    return relayAddress(this.#options.config, this.#options.env)?.deviceToken ? "stopped" : "not-logged-in";
   }
 
   /** `ringback pair` / `POST /local/pairing`. */

@@ -1,0 +1,75 @@
+import { join } from "node:path";
+import { DaemonConfig, DEFAULT_LOCAL_PORT } from "@ringback/protocol";
+import { CONFIG_FILE } from "../config-file.js";
+import { LOCAL_KEY_FILE } from "../local-key.js";
+import { readTextIfExists } from "../private-file.js";
+
+/** A bounded local call: a daemon that does not answer within it is as good as down. */
+const LOCAL_CALL_TIMEOUT_MS = 5_000;
+/** The model test runs the brief's own call: it may take the channel's whole timeout. */
+export const MODEL_TEST_TIMEOUT_MS = 120_000;
+
+export interface LocalAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** What doctor knows of the data dir before asking anyone: daemon.json as written, and the local key. */
+export interface DataDirFacts {
+  readonly dataDir: string;
+  /** Null when daemon.json is missing; a string when it cannot be read (what is wrong). */
+  readonly config: DaemonConfig | string | null;
+  readonly localKey: string | null;
+  readonly port: number;
+}
+
+export async function readDataDir(dataDir: string, env: NodeJS.ProcessEnv): Promise<DataDirFacts> {
+  const localKey = (await readTextIfExists(join(dataDir, LOCAL_KEY_FILE)))?.trim() || null;
+  const text = await readTextIfExists(join(dataDir, CONFIG_FILE));
+  let config: DaemonConfig | string | null = null;
+  if (text !== null) {
+    try {
+      config = DaemonConfig.parse(JSON.parse(text));
+    } catch (error) {
+      config = `${join(dataDir, CONFIG_FILE)} cannot be read: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+    }
+  }
+  const override = Number(env.RINGBACK_PORT);
+  const port =
+    env.RINGBACK_PORT && Number.isInteger(override) && override > 0
+      ? override
+      : typeof config === "object" && config !== null
+        ? config.localPort
+        : DEFAULT_LOCAL_PORT;
+  return { dataDir, config, localKey, port };
+}
+
+/** The running daemon's local interface, asked with the local key; null when nothing answers on the port. */
+export class LocalDaemon {
+  constructor(
+    readonly port: number,
+    readonly localKey: string,
+  ) {}
+
+  async ask(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    timeoutMs = LOCAL_CALL_TIMEOUT_MS,
+  ): Promise<LocalAnswer | null> {
+    try {
+      const response = await fetch(`http://127.0.0.1:${this.port}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.localKey}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { status: response.status, body: await response.json().catch(() => null) };
+    } catch {
+      return null;
+    }
+  }
+}
