@@ -77,4 +77,23 @@ describe("relay command-line options", () => {
       expect(() => parseRelayCliOptions(["--push-hosts", bad], {})).toThrow(RelayUsageError);
     }
   });
+
+  it("takes a public address as an https origin (http only on loopback), from --public-url or the environment", () => {
+    expect(parseRelayCliOptions(["--public-url", "https://Ring.Example.com/"], {}).config.publicUrl).toBe(
+      "https://ring.example.com",
+    );
+    expect(
+      parseRelayCliOptions([], { RINGBACK_RELAY_PUBLIC_URL: "https://10.0.0.7:8443" }).config.publicUrl,
+    ).toBe("https://10.0.0.7:8443");
+    expect(parseRelayCliOptions(["--public-url", "http://localhost:8787"], {}).config.publicUrl).toBe(
+      "http://localhost:8787",
+    );
+    expect(() => parseRelayCliOptions(["--public-url", "http://192.168.1.5:8787"], {})).toThrow(
+      /must be https:\/\//,
+    );
+    expect(() => parseRelayCliOptions(["--public-url", "https://ring.example.com/app"], {})).toThrow(
+      /origin only, such as https:\/\/ring\.example\.com/,
+    );
+    expect(() => parseRelayCliOptions(["--public-url", "ring.example.com"], {})).toThrow(RelayUsageError);
+  });
 });

@@ -3,7 +3,12 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_RELAY_PORT } from "@ringback/protocol";
+import { RelayUsageError } from "./cli-options-error.js";
+import { publicUrl } from "./public-address.js";
 import type { RelayConfig } from "./relay-config.js";
+import { readTlsFiles, type TlsFiles } from "./tls-files.js";
+
+export { RelayUsageError } from "./cli-options-error.js";
 
 export const DEFAULT_RELAY_HOST = "127.0.0.1";
 export const DEFAULT_DATA_DIR_NAME = ".ringback-relay";
@@ -18,6 +23,10 @@ export const USAGE = `Usage: ringback-relay [options]
   --open-signup             anyone may create an account, no claim code        RINGBACK_RELAY_OPEN_SIGNUP=1
   --behind-proxy            trust X-Forwarded-For for the client address       RINGBACK_RELAY_BEHIND_PROXY=1
   --web-root DIR            serve the web app from DIR at /                    RINGBACK_RELAY_WEB_ROOT
+  --public-url URL          the https:// address phones reach this relay at,    RINGBACK_RELAY_PUBLIC_URL
+                            put into pairing links (behind Caddy or own TLS)
+  --tls-cert FILE           terminate TLS here: the PEM certificate chain...   RINGBACK_RELAY_TLS_CERT
+  --tls-key FILE            ...and its PEM private key                         RINGBACK_RELAY_TLS_KEY
   --call-expiry-ms MS       unanswered calls expire after MS (default 24 h)    RINGBACK_RELAY_CALL_EXPIRY_MS
   --heartbeat-ms MS         SSE heartbeat interval (default 15 s)              RINGBACK_RELAY_HEARTBEAT_MS
   --sse-retry-ms MS         SSE retry hint to clients (default 2 s)            RINGBACK_RELAY_SSE_RETRY_MS
@@ -34,12 +43,9 @@ export interface RelayCliOptions {
   /** A `postgres://` URL, or null for SQLite in `dataDir`. */
   readonly databaseUrl: string | null;
   readonly config: Partial<RelayConfig>;
+  /** TLS terminated by the relay itself; null for plain HTTP (behind Caddy, or loopback). */
+  readonly tls: TlsFiles | null;
   readonly isHelp: boolean;
-}
-
-/** A bad flag or variable: the message is for the person who typed it. */
-export class RelayUsageError extends Error {
-  override readonly name = "RelayUsageError";
 }
 
 const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
@@ -63,6 +69,9 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "settings-timeout-ms": { type: "string" },
       "push-subject": { type: "string" },
       "push-hosts": { type: "string" },
+      "public-url": { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -72,6 +81,9 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     behindProxy: values["behind-proxy"] ?? isTrue(env.RINGBACK_RELAY_BEHIND_PROXY),
     webRoot: webRoot ? existingDirectory(webRoot) : null,
   };
+  const publicText = values["public-url"] ?? env.RINGBACK_RELAY_PUBLIC_URL;
+  if (publicText !== undefined && publicText.trim() !== "")
+    Object.assign(config, { publicUrl: publicUrl(publicText) });
   const pushSubject = values["push-subject"] ?? env.RINGBACK_RELAY_PUSH_SUBJECT;
   if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
   const pushHosts = values["push-hosts"] ?? env.RINGBACK_RELAY_PUSH_HOSTS;
@@ -93,6 +105,12 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     dataDir: resolve(values.data ?? env.RINGBACK_RELAY_DATA ?? join(homedir(), DEFAULT_DATA_DIR_NAME)),
     databaseUrl: databaseUrl(values.database ?? env.RINGBACK_RELAY_DATABASE),
     config,
+    tls: values.help
+      ? null
+      : readTlsFiles(
+          values["tls-cert"] ?? env.RINGBACK_RELAY_TLS_CERT,
+          values["tls-key"] ?? env.RINGBACK_RELAY_TLS_KEY,
+        ),
     isHelp: values.help ?? false,
   };
 }

@@ -3,7 +3,7 @@ import { stderrLog } from "./log.js";
 import { openRelayBackend } from "./relay-backend.js";
 import { DEFAULT_RELAY_CONFIG } from "./relay-config.js";
 import { prepareClaimCode } from "./runtime/claim-code.js";
-import { startRelayServer } from "./server.js";
+import { RelayListenError, startRelayServer } from "./server.js";
 
 async function main(): Promise<void> {
   const options = parseRelayCliOptions(process.argv.slice(2), process.env);
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     store,
     cluster,
     config: options.config,
+    tls: options.tls,
     log: stderrLog,
   });
   // The VAPID key pair is drawn on the first start (RFC 8292): browsers subscribe against its public key.
@@ -34,11 +35,16 @@ async function main(): Promise<void> {
       ? `data in ${options.dataDir}`
       : `data in PostgreSQL (schema version ${await store.migrationVersion()})`,
   );
+  const publicUrl = options.config.publicUrl ?? null;
+  if (options.tls) stderrLog.line(`TLS with ${options.tls.certPath}`);
   if (claimCode) {
     // The only time the claim code is ever written anywhere: only its hash is stored.
-    stderrLog.line(`claim code ${claimCode} (needed once, to create the first account on this relay)`);
+    stderrLog.line(
+      `claim code ${claimCode} (needed once, to create the first account on this relay${publicUrl ? ` at ${publicUrl}` : ""})`,
+    );
   }
   process.stdout.write(`ringback relay listening on ${server.url}\n`);
+  if (publicUrl) process.stdout.write(`ringback relay public address ${publicUrl}\n`);
 
   let isStopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -60,6 +66,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof RelayListenError) {
+    process.stderr.write(`ringback-relay: ${error.message}\n`);
+    process.exit(1);
+  }
   if (error instanceof RelayUsageError || (error instanceof TypeError && "code" in error)) {
     process.stderr.write(`ringback-relay: ${error.message}\n\n${USAGE}`);
     process.exit(2);

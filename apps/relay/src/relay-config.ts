@@ -54,6 +54,8 @@ export interface RelayConfig {
   readonly behindProxy: boolean;
   /** Static files (the web app) served at `/` with a fallback to index.html; null: none. */
   readonly webRoot: string | null;
+  /** The origin people and devices reach the relay at (`--public-url`), for pairing links; null: the one they used. */
+  readonly publicUrl: string | null;
   readonly callExpiryMs: number;
   readonly replyExpiryMs: number;
   readonly heartbeatMs: number;
@@ -77,6 +79,7 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   openSignup: false,
   behindProxy: false,
   webRoot: null,
+  publicUrl: null,
   callExpiryMs: CALL_EXPIRY_DEFAULT_MS,
   replyExpiryMs: REPLY_EXPIRY_MS,
   heartbeatMs: RELAY_SSE_HEARTBEAT_MS,

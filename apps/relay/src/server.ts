@@ -1,17 +1,26 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { createAdaptorServer } from "@hono/node-server";
 import { createRelay, type Relay, type RelayOptions } from "./relay.js";
+import type { TlsFiles } from "./tls-files.js";
 
 export interface RelayServerOptions extends RelayOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
+  /** Terminate TLS here (`--tls-cert`, `--tls-key`); plain HTTP without. */
+  readonly tls?: TlsFiles | null;
+}
+
+/** The port cannot be bound: the message says which and what to do. */
+export class RelayListenError extends Error {
+  override readonly name = "RelayListenError";
 }
 
 export interface RelayServer {
   readonly relay: Relay;
-  /** `http://host:port` with the port actually bound. */
+  /** `http(s)://host:port` with the port actually bound. */
   readonly url: string;
   readonly port: number;
   /**
@@ -28,17 +37,29 @@ const IDLE_SWEEP_MS = 50;
 /** Listens with the relay's app and its WebSocket upgrade; resolves once the port is bound. */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
   const relay = createRelay(options);
-  const server = createAdaptorServer({ fetch: relay.app.fetch }) as Server;
+  const server = (
+    options.tls
+      ? createAdaptorServer({
+          fetch: relay.app.fetch,
+          createServer: createHttpsServer,
+          serverOptions: { cert: options.tls.cert, key: options.tls.key },
+        })
+      : createAdaptorServer({ fetch: relay.app.fetch })
+  ) as Server;
   server.on("upgrade", relay.handleUpgrade);
   server.listen(options.port, options.host);
-  await once(server, "listening");
+  try {
+    await once(server, "listening");
+  } catch (error) {
+    throw listenError(error, options.host, options.port);
+  }
   relay.startTimers();
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     relay,
-    url: `http://${host}:${port}`,
+    url: `${options.tls ? "https" : "http"}://${host}:${port}`,
     port,
     async close() {
       const closed = once(server, "close");
@@ -56,4 +77,19 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
       }
     },
   };
+}
+
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE")
+    return new RelayListenError(
+      `port ${port} on ${host} is in use (another relay?): stop it, or choose another with --port`,
+    );
+  if (code === "EACCES")
+    return new RelayListenError(
+      `port ${port} on ${host} needs privileges: use a port above 1023 (Caddy can serve 443 in front)`,
+    );
+  if (code === "EADDRNOTAVAIL")
+    return new RelayListenError(`${host} is not an address of this machine: choose another with --host`);
+  return error instanceof Error ? error : new Error(String(error));
 }

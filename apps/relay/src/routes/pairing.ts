@@ -38,7 +38,11 @@ export function pairingRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
         now,
       });
       if (isCreated) {
-        const created: PairingCodeCreated = { code, expiresAt: new Date(expiresAt).toISOString() };
+        const created: PairingCodeCreated = {
+          code,
+          expiresAt: new Date(expiresAt).toISOString(),
+          ...(runtime.config.publicUrl ? { publicUrl: runtime.config.publicUrl } : {}),
+        };
         return c.json(created, 201);
       }
     }

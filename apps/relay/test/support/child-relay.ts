@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Waiters } from "./wait-until.js";
 
 const BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
-const LISTENING = /ringback relay listening on (http:\/\/\S+)/;
+const LISTENING = /ringback relay listening on (https?:\/\/\S+)/;
 const CLAIM_CODE = /claim code (\d{3}-\d{3}-\d{3})/;
 
 /** The built `ringback-relay` bin as a child process (run `pnpm build` first; turbo does before `test`). */

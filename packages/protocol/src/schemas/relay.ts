@@ -104,7 +104,12 @@ export const PairingCodeText = z
   .regex(new RegExp(`^[0-9]{${PAIRING_CODE_DIGITS}}$`), "must be 6 digits");
 
 /** `POST /v1/pairing-codes` (201): single use, valid for PAIRING_CODE_TTL_MS. */
-export const PairingCodeCreated = z.object({ code: PairingCodeText, expiresAt: z.string() });
+export const PairingCodeCreated = z.object({
+  code: PairingCodeText,
+  expiresAt: z.string(),
+  /** The relay's `--public-url` when it has one: the address a new device is to join at (the pairing link's). */
+  publicUrl: z.string().optional(),
+});
 export type PairingCodeCreated = z.infer<typeof PairingCodeCreated>;
 
 /** `POST /v1/pairing-codes/redeem` (no auth): joins the code's account as a new device. */

@@ -7,8 +7,9 @@ import { RelayApi } from "./relay-api.js";
 
 /**
  * `ringback pair` / `POST /local/pairing`: a fresh pairing code from the relay (with this computer's device
- * token) and the link that carries it with the key. The link opens the web app at `RINGBACK_APP_URL`, else at
- * the relay (which serves the app).
+ * token) and the link that carries it with the key. A relay with a public address (`--public-url`, say behind
+ * Caddy while this computer reaches it inside the network) names it: the new device joins there. The link opens the
+ * web app at `RINGBACK_APP_URL`, else at that address (the relay serves the app).
  */
 export async function createPairing(
   config: ConfigFile,
@@ -22,11 +23,12 @@ export async function createPairing(
       "This computer is not logged in to a relay yet: run `ringback login` first.",
     );
   }
-  const { code, expiresAt } = await new RelayApi(relay.serverUrl, fetchImpl).createPairingCode(
+  const { code, expiresAt, publicUrl } = await new RelayApi(relay.serverUrl, fetchImpl).createPairingCode(
     relay.deviceToken,
   );
+  const serverUrl = publicUrl ?? relay.serverUrl;
   const key = currentE2eKey(config);
-  const appUrl = env.RINGBACK_APP_URL?.trim() || relay.serverUrl;
-  const link = formatPairingLink({ serverUrl: relay.serverUrl, code, key }, appUrl);
-  return { serverUrl: relay.serverUrl, code, key, expiresAt, link };
+  const appUrl = env.RINGBACK_APP_URL?.trim() || serverUrl;
+  const link = formatPairingLink({ serverUrl, code, key }, appUrl);
+  return { serverUrl, code, key, expiresAt, link };
 }
