@@ -1,5 +1,5 @@
 // Before `pnpm test`: the system programs the tests drive (Debian's Chromium for the browser tests, PostgreSQL's
-// server binaries and nginx for the relay's multi-instance tests). Missing ones are installed with apt-get when this
+// server binaries and nginx for the relay's multi-instance tests, Caddy and certutil for the HTTPS test). Missing ones are installed with apt-get when this
 // runs as root or with password-less sudo; otherwise it says exactly what to run, and the tests do not start.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -14,6 +14,8 @@ const requirements = [
     apt: "nginx",
     isPresent: () => skipsPostgres || Boolean(process.env.RINGBACK_NGINX_BIN) || hasCommand("nginx"),
   },
+  { apt: "caddy", isPresent: () => Boolean(process.env.CADDY_PATH) || hasCommand("caddy") },
+  { apt: "libnss3-tools", isPresent: () => hasCommand("certutil") },
 ];
 
 function hasPostgresServer() {

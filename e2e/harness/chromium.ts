@@ -3,7 +3,7 @@ import { type Browser, chromium } from "playwright-core";
 
 /** Debian's Chromium (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

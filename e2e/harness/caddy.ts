@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { eventually } from "./eventually.ts";
+import { freePort } from "./free-port.ts";
+
+/** Debian's Caddy (`.ci/run` installs it); CADDY_PATH points elsewhere. */
+export const CADDY_PATH = process.env.CADDY_PATH ?? "/usr/bin/caddy";
+
+export interface CaddyFront extends AsyncDisposable {
+  /** The HTTPS port Caddy serves the site names on. */
+  readonly httpsPort: number;
+  /** Caddy's internal root CA: what a browser or Node must trust for the site's certificate. */
+  readonly rootCertificatePath: string;
+  readonly log: () => string;
+}
+
+/**
+ * A real Caddy in front of `upstream` (`host:port`), as the relay's README deploys it, for `names` (a DNS name and
+ * 127.0.0.1): automatic HTTPS with Caddy's internal CA (`tls internal`: a test cannot reach Let's Encrypt), no
+ * admin endpoint, nothing installed in the system's trust store, everything under `directory`.
+ */
+export async function startCaddy(options: {
+  directory: string;
+  names: readonly string[];
+  upstream: string;
+}): Promise<CaddyFront> {
+  if (!existsSync(CADDY_PATH))
+    throw new Error(`no Caddy at ${CADDY_PATH} (apt install caddy, or set CADDY_PATH)`);
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const storage = join(options.directory, "storage");
+  await mkdir(storage, { recursive: true });
+  const caddyfile = join(options.directory, "Caddyfile");
+  await writeFile(
+    caddyfile,
+    `{
+\tadmin off
+\tskip_install_trust
+\thttp_port ${httpPort}
+\thttps_port ${httpsPort}
+\tstorage file_system ${storage}
+}
+
+${options.names.map((name) => `${name}:${httpsPort}`).join(", ")} {
+\ttls internal
+\treverse_proxy ${options.upstream}
+}
+`,
+  );
+  const child: ChildProcess = spawn(CADDY_PATH, ["run", "--config", caddyfile, "--adapter", "caddyfile"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: options.directory,
+      XDG_DATA_HOME: join(options.directory, "data"),
+      XDG_CONFIG_HOME: join(options.directory, "config"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  let hasExited = false;
+  child.stdout?.on("data", (chunk: Buffer) => {
+    log += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log += chunk.toString("utf8");
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      hasExited = true;
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (!hasExited) child.kill("SIGTERM");
+    await exited;
+  };
+  const rootCertificatePath = join(storage, "pki", "authorities", "local", "root.crt");
+  try {
+    // Ready once it has issued every name's certificate from its own CA.
+    await eventually(
+      () =>
+        hasExited ||
+        options.names.every((name) =>
+          log.includes(`"certificate obtained successfully","identifier":"${name}"`),
+        ),
+      30_000,
+      "Caddy's certificates",
+    );
+    if (hasExited) throw new Error(`Caddy exited:\n${log}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { httpsPort, rootCertificatePath, log: () => log, [Symbol.asyncDispose]: stop };
+}
