@@ -1,15 +1,32 @@
 // The main job: builds what runs, starts the relay (serving the web app) and the daemon on this machine with
 // embedded defaults, creates the account on first run, and prints the pairing link and the command that rings.
+// `--lan` serves the relay on the machine's LAN address over HTTPS with a local CA, for a phone on the same network.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { serveCaCertificate, trustInstructions } from "./lan/ca-download.mjs";
+import { lanAddress } from "./lan/lan-address.mjs";
+import { ensureLocalCertificates } from "./lan/local-ca.mjs";
 
+const { values: options } = parseArgs({
+  options: { lan: { type: "boolean" }, "lan-address": { type: "string" }, help: { type: "boolean" } },
+});
+if (options.help) {
+  process.stdout.write(
+    "pnpm start [--lan [--lan-address IP]]\n\n" +
+      "Without options: the relay and the web app on 127.0.0.1 (this computer only).\n" +
+      "--lan: on this computer's network address over HTTPS with a local certificate authority, so a phone on the\n" +
+      "same network can pair and ring (it trusts the CA once; the steps are printed). --lan-address picks the address.\n",
+  );
+  process.exit(0);
+}
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 const relayPort = Number(process.env.RINGBACK_RELAY_PORT ?? 8787);
-const relayUrl = `http://127.0.0.1:${relayPort}`;
 const dataDir = process.env.RINGBACK_HOME ?? join(homedir(), ".ringback");
 const relayDataDir = process.env.RINGBACK_RELAY_DATA ?? join(homedir(), ".ringback-relay");
 const relayBin = join(root, "apps/relay/dist/main.js");
@@ -17,6 +34,21 @@ const daemonBin = join(root, "apps/daemon/dist/main.js");
 const hookBin = join(root, "apps/hook/dist/ringback-hook.mjs");
 const webRoot = join(root, "apps/web-client/dist");
 const children = [];
+
+let lan = null;
+if (options.lan || options["lan-address"]) {
+  try {
+    const address = lanAddress(options["lan-address"]);
+    lan = { address, ...ensureLocalCertificates(join(relayDataDir, "lan-tls"), address) };
+  } catch (error) {
+    process.stderr.write(`ringback start: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+const relayHost = lan?.address ?? "127.0.0.1";
+const relayUrl = `${lan ? "https" : "http"}://${relayHost}:${relayPort}`;
+/** Node trusts the local CA too: the daemon talks to the relay over the same HTTPS as the phone. */
+const trustEnv = lan ? { NODE_EXTRA_CA_CERTS: lan.caCertPath } : {};
 
 function say(line = "") {
   process.stdout.write(`${line}\n`);
@@ -29,6 +61,7 @@ function fail(message) {
 }
 
 function build() {
+  if (process.env.RINGBACK_START_NO_BUILD === "1") return;
   say("Building the relay, the daemon, the hook and the web app...");
   const filters = ["@ringback/relay", "@ringback/daemon", "@ringback/hook", "@ringback/web-client"].flatMap(
     (name) => ["--filter", `${name}...`],
@@ -64,7 +97,7 @@ function startService(name, args, { ready, env, onStderrLine }) {
 function daemonCli(args, input) {
   const result = spawnSync(process.execPath, [daemonBin, ...args], {
     cwd: root,
-    env: { ...process.env, RINGBACK_HOME: dataDir },
+    env: { ...process.env, ...trustEnv, RINGBACK_HOME: dataDir },
     input,
     encoding: "utf8",
   });
@@ -105,13 +138,14 @@ await startService(
   [
     relayBin,
     "--host",
-    "127.0.0.1",
+    relayHost,
     "--port",
     String(relayPort),
     "--data",
     relayDataDir,
     "--web-root",
     webRoot,
+    ...(lan ? ["--tls-cert", lan.certPath, "--tls-key", lan.keyPath, "--public-url", relayUrl] : []),
   ],
   {
     ready: /^ringback relay listening on /,
@@ -129,12 +163,21 @@ if (!hasRelayIdentity()) {
 
 const daemonLine = await startService("daemon", [daemonBin, "run"], {
   ready: /^ringback daemon listening on /,
-  env: { RINGBACK_HOME: dataDir, RINGBACK_SERVER_URL: relayUrl },
+  env: { ...trustEnv, RINGBACK_HOME: dataDir, RINGBACK_SERVER_URL: relayUrl },
 }).catch((error) => fail(error.message));
 
 say();
 say(`Relay and web app: ${relayUrl}   (data: ${relayDataDir})`);
 say(`Daemon: ${daemonLine.replace(/^ringback daemon listening on /, "")}   (data: ${dataDir})`);
+if (lan) {
+  const caPort = Number(process.env.RINGBACK_CA_PORT ?? relayPort + 1);
+  const download = await serveCaCertificate(lan.caCertPath, lan.address, caPort).catch((error) => fail(error.message));
+  const qrcode = createRequire(join(root, "apps/daemon/package.json"))("qrcode");
+  say();
+  say(trustInstructions(download.url));
+  say();
+  say(await qrcode.toString(download.url, { type: "terminal", small: true }));
+}
 say();
 // `ringback pair` says what to open and how long it is valid.
 say(daemonCli(["pair"]).trimEnd());

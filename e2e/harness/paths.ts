@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-function fromRoot(path: string): string {
+export function fromRoot(path: string): string {
   return fileURLToPath(new URL(`../../${path}`, import.meta.url));
 }
 

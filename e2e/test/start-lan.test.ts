@@ -1,0 +1,147 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { request as httpsRequest } from "node:https";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChromiumHandle } from "../harness/chromium.ts";
+import { Device } from "../harness/device.ts";
+import { eventually } from "../harness/eventually.ts";
+import { freePort } from "../harness/free-port.ts";
+import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
+import { fromRoot } from "../harness/paths.ts";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "../harness/temporary-directory.ts";
+import { launchTrustingChromium } from "../harness/trusting-chromium.ts";
+
+// `pnpm start --lan` as a user runs it (the script itself, the built parts already there), its LAN address forced to
+// 127.0.0.1 so the test needs no network: HTTPS with the local CA it makes, the CA handed out over plain HTTP, and a
+// Chromium that trusts that CA pairing by the printed link and ringing.
+const ADDRESS = "127.0.0.1";
+let directory: TemporaryDirectory;
+let start: ChildProcessWithoutNullStreams;
+let output = "";
+let relayPort: number;
+let caPort: number;
+let chromium: ChromiumHandle;
+
+function startScript(): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [fromRoot("scripts/start.mjs"), "--lan", "--lan-address", ADDRESS], {
+    cwd: fromRoot("."),
+    env: {
+      PATH: process.env.PATH,
+      HOME: join(directory.path, "home"),
+      RINGBACK_HOME: join(directory.path, "home", ".ringback"),
+      RINGBACK_RELAY_DATA: join(directory.path, "relay"),
+      RINGBACK_RELAY_PORT: String(relayPort),
+      RINGBACK_CA_PORT: String(caPort),
+      RINGBACK_START_NO_BUILD: "1",
+    },
+  });
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  return child;
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, ADDRESS);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(true));
+  });
+}
+
+async function stopScript(): Promise<void> {
+  if (!start || start.exitCode !== null || start.signalCode !== null) return;
+  const exited = new Promise((resolve) => start.once("exit", resolve));
+  start.kill("SIGTERM");
+  await exited;
+}
+
+beforeAll(async () => {
+  directory = await makeTemporaryDirectory();
+  relayPort = await freePort();
+  caPort = await freePort();
+  start = startScript();
+  await eventually(
+    () => output.includes("Press Ctrl-C to stop.") || start.exitCode !== null,
+    60_000,
+    "pnpm start --lan",
+  );
+  if (start.exitCode !== null) throw new Error(`start exited:\n${output}`);
+}, 90_000);
+
+afterAll(async () => {
+  await chromium?.[Symbol.asyncDispose]();
+  await stopScript();
+  await directory?.remove();
+});
+
+describe("pnpm start --lan", () => {
+  it("serves the relay over HTTPS on the LAN address with its own CA, and says how to trust the CA on a phone", async () => {
+    const caPath = join(directory.path, "relay", "lan-tls", "ca.crt");
+    const ca = await readFile(caPath, "utf8");
+    expect(output).toContain(`Relay and web app: https://${ADDRESS}:${relayPort}`);
+    expect(output).toContain(`open http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
+    expect(output).toContain("Certificate Trust Settings");
+    expect(output).toContain("Install a certificate › CA certificate");
+    // The CA (never its key) is handed out over plain HTTP, byte for byte.
+    const served = await fetch(`http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
+    expect(served.headers.get("content-type")).toBe("application/x-x509-ca-cert");
+    expect(await served.text()).toBe(ca);
+    // The relay answers over HTTPS for a client that trusts that CA, and nothing over plain HTTP.
+    const health = await new Promise<number>((resolve, reject) =>
+      httpsRequest(`https://${ADDRESS}:${relayPort}/v1/health`, { ca }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+        .on("error", reject)
+        .end(),
+    );
+    expect(health).toBe(200);
+    await expect(fetch(`http://${ADDRESS}:${relayPort}/v1/health`)).rejects.toThrow();
+  });
+
+  it("prints a pairing link to the https address, which pairs a browser that trusts the CA, and a report rings it", async () => {
+    const link = /https:\/\/127\.0\.0\.1:\d+\/#\S+/.exec(output)?.[0];
+    expect(link?.startsWith(`https://${ADDRESS}:${relayPort}/`)).toBe(true);
+    chromium = await launchTrustingChromium({
+      home: join(directory.path, "browser-home"),
+      hostName: "ringback-lan.test",
+      caCertificatePath: join(directory.path, "relay", "lan-tls", "ca.crt"),
+    });
+    await using phone = await Device.join(chromium.browser, "phone", link ?? "");
+    expect(await phone.page.evaluate(() => window.isSecureContext)).toBe(true);
+    const hook = await runHook(
+      "claude-code",
+      claudeStopPayload("Done on the LAN.", { cwd: directory.path }),
+      {
+        home: join(directory.path, "home", ".ringback"),
+      },
+    );
+    expect(hook.stderr).toMatch(/answered 202/);
+    await phone.waitForRinging();
+  });
+
+  it("keeps its CA across restarts, and stops every process it started", async () => {
+    const before = await readFile(join(directory.path, "relay", "lan-tls", "ca.crt"), "utf8");
+    await stopScript();
+    await expect(fetch(`http://${ADDRESS}:${caPort}/ringback-local-ca.crt`)).rejects.toThrow();
+    // The relay and the daemon it started stop with it: the relay's port is free again.
+    await eventually(() => isPortFree(relayPort), 15_000, "the relay to stop");
+    output = "";
+    start = startScript();
+    await eventually(
+      () => output.includes("Press Ctrl-C to stop.") || start.exitCode !== null,
+      60_000,
+      "the restart",
+    );
+    expect(await readFile(join(directory.path, "relay", "lan-tls", "ca.crt"), "utf8")).toBe(before);
+  });
+});
