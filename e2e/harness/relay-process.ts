@@ -37,7 +37,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
     "--data",
     options.dataDir,
     ...(options.isSignupOpen === false ? [] : ["--open-signup"]),
-    ...(webRoot === null ? [] : ["--web-root", webRoot]),
+    ...(webRoot === null ? ["--no-web"] : ["--web-root", webRoot]),
     ...(options.args ?? []),
   ];
   const service = await startServiceProcess({

@@ -96,4 +96,10 @@ describe("relay command-line options", () => {
     );
     expect(() => parseRelayCliOptions(["--public-url", "ring.example.com"], {})).toThrow(RelayUsageError);
   });
+
+  it("serves the web app inside the package unless --no-web (or RINGBACK_RELAY_NO_WEB) says none", () => {
+    expect(parseRelayCliOptions([], {}).isWebless).toBe(false);
+    expect(parseRelayCliOptions(["--no-web"], {}).isWebless).toBe(true);
+    expect(parseRelayCliOptions([], { RINGBACK_RELAY_NO_WEB: "1" }).isWebless).toBe(true);
+  });
 });

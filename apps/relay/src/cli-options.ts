@@ -22,7 +22,9 @@ export const USAGE = `Usage: ringback-relay [options]
                             the data directory; several relays may share it
   --open-signup             anyone may create an account, no claim code        RINGBACK_RELAY_OPEN_SIGNUP=1
   --behind-proxy            trust X-Forwarded-For for the client address       RINGBACK_RELAY_BEHIND_PROXY=1
-  --web-root DIR            serve the web app from DIR at /                    RINGBACK_RELAY_WEB_ROOT
+  --web-root DIR            serve the web app from DIR at / (default: the one   RINGBACK_RELAY_WEB_ROOT
+                            inside this package)
+  --no-web                  serve no web app, the API only                     RINGBACK_RELAY_NO_WEB=1
   --public-url URL          the https:// address phones reach this relay at,    RINGBACK_RELAY_PUBLIC_URL
                             put into pairing links (behind Caddy or own TLS)
   --tls-cert FILE           terminate TLS here: the PEM certificate chain...   RINGBACK_RELAY_TLS_CERT
@@ -43,6 +45,8 @@ export interface RelayCliOptions {
   /** A `postgres://` URL, or null for SQLite in `dataDir`. */
   readonly databaseUrl: string | null;
   readonly config: Partial<RelayConfig>;
+  /** `--no-web`: no web app at all, not even the one inside the package. */
+  readonly isWebless: boolean;
   /** TLS terminated by the relay itself; null for plain HTTP (behind Caddy, or loopback). */
   readonly tls: TlsFiles | null;
   readonly isHelp: boolean;
@@ -63,6 +67,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "open-signup": { type: "boolean" },
       "behind-proxy": { type: "boolean" },
       "web-root": { type: "string" },
+      "no-web": { type: "boolean" },
       "call-expiry-ms": { type: "string" },
       "heartbeat-ms": { type: "string" },
       "sse-retry-ms": { type: "string" },
@@ -105,6 +110,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     dataDir: resolve(values.data ?? env.RINGBACK_RELAY_DATA ?? join(homedir(), DEFAULT_DATA_DIR_NAME)),
     databaseUrl: databaseUrl(values.database ?? env.RINGBACK_RELAY_DATABASE),
     config,
+    isWebless: values["no-web"] ?? isTrue(env.RINGBACK_RELAY_NO_WEB),
     tls: values.help
       ? null
       : readTlsFiles(

@@ -1,3 +1,4 @@
+import { bundledWebApp } from "./bundled-web-app.js";
 import { parseRelayCliOptions, RelayUsageError, USAGE } from "./cli-options.js";
 import { stderrLog } from "./log.js";
 import { openRelayBackend } from "./relay-backend.js";
@@ -17,13 +18,15 @@ async function main(): Promise<void> {
     log: stderrLog,
   });
   const { store, cluster } = backend;
-  const claimCode = await prepareClaimCode(store, { ...DEFAULT_RELAY_CONFIG, ...options.config });
+  const webRoot = options.isWebless ? null : (options.config.webRoot ?? bundledWebApp());
+  const config = { ...options.config, webRoot };
+  const claimCode = await prepareClaimCode(store, { ...DEFAULT_RELAY_CONFIG, ...config });
   const server = await startRelayServer({
     host: options.host,
     port: options.port,
     store,
     cluster,
-    config: options.config,
+    config,
     tls: options.tls,
     log: stderrLog,
   });
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
   );
   const publicUrl = options.config.publicUrl ?? null;
   if (options.tls) stderrLog.line(`TLS with ${options.tls.certPath}`);
+  stderrLog.line(webRoot ? `web app from ${webRoot}` : "no web app (the API only)");
   if (claimCode) {
     // The only time the claim code is ever written anywhere: only its hash is stored.
     stderrLog.line(

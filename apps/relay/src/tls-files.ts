@@ -51,6 +51,7 @@ function readPem(path: string, flag: string): string {
           : `cannot be read (${code})`;
     throw new RelayUsageError(`${flag} ${absolute} ${why}.`);
   }
-  if (!/^-----BEGIN [A-Z0-9 ]+-----\r?$/m.test(text)) throw new RelayUsageError(`${flag} ${absolute} is not a PEM file.`);
+  if (!/^-----BEGIN [A-Z0-9 ]+-----\r?$/m.test(text))
+    throw new RelayUsageError(`${flag} ${absolute} is not a PEM file.`);
   return text;
 }
