@@ -96,14 +96,15 @@ export interface CommandResult extends Exit {
   readonly stderr: string;
 }
 
-/** Runs `node <args>` to its end with `stdin` as its input (in `cwd` when given). */
+/** Runs `node <args>` (or `program <args>`) to its end with `stdin` as its input (in `cwd` when given). */
 export function runCommand(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   stdin = "",
   cwd?: string,
+  program = process.execPath,
 ): Promise<CommandResult> {
-  const child = spawn(process.execPath, [...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(program, [...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -1,0 +1,72 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fromRoot } from "./paths.ts";
+
+/** One published package as `pnpm pack` made it: what npm would download from the registry. */
+export interface PackedPackage {
+  readonly name: string;
+  readonly version: string;
+  readonly tarball: string;
+  /** The package.json inside the tarball (workspace ranges already turned into versions by pnpm). */
+  readonly manifest: Record<string, unknown>;
+  readonly integrity: string;
+  readonly shasum: string;
+}
+
+/** Every package of the workspace that is not private, under packages/ and apps/. */
+export function publishedPackageDirs(): string[] {
+  return ["packages", "apps"].flatMap((folder) =>
+    readdirSync(fromRoot(folder))
+      .map((name) => fromRoot(`${folder}/${name}`))
+      .filter((dir) => {
+        try {
+          return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).private !== true;
+        } catch {
+          return false;
+        }
+      }),
+  );
+}
+
+/** `pnpm pack` of each published package into `destination`, as it would be published. */
+export function packPublishedPackages(destination: string): PackedPackage[] {
+  return publishedPackageDirs().map((dir) => {
+    const printed = execFileSync(
+      "npx",
+      ["--yes", "pnpm@10.34.9", "pack", "--pack-destination", destination],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const tarball =
+      printed
+        .trim()
+        .split("\n")
+        .filter((line) => line.endsWith(".tgz"))
+        .at(-1) ?? "";
+    const manifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+    ) as Record<string, unknown>;
+    const bytes = readFileSync(tarball);
+    return {
+      name: String(manifest.name),
+      version: String(manifest.version),
+      tarball,
+      manifest,
+      integrity: `sha512-${createHash("sha512").update(bytes).digest("base64")}`,
+      shasum: createHash("sha1").update(bytes).digest("hex"),
+    };
+  });
+}
+
+/** The files a tarball holds, without the `package/` prefix. */
+export function tarballFiles(tarball: string): string[] {
+  return execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.replace(/^package\//, ""));
+}
