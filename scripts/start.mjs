@@ -171,7 +171,9 @@ say(`Relay and web app: ${relayUrl}   (data: ${relayDataDir})`);
 say(`Daemon: ${daemonLine.replace(/^ringback daemon listening on /, "")}   (data: ${dataDir})`);
 if (lan) {
   const caPort = Number(process.env.RINGBACK_CA_PORT ?? relayPort + 1);
-  const download = await serveCaCertificate(lan.caCertPath, lan.address, caPort).catch((error) => fail(error.message));
+  const download = await serveCaCertificate(lan.caCertPath, lan.address, caPort).catch((error) =>
+    fail(error.message),
+  );
   const qrcode = createRequire(join(root, "apps/daemon/package.json"))("qrcode");
   say();
   say(trustInstructions(download.url));

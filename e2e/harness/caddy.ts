@@ -6,7 +6,7 @@ import { eventually } from "./eventually.ts";
 import { freePort } from "./free-port.ts";
 
 /** Debian's Caddy (`.ci/run` installs it); CADDY_PATH points elsewhere. */
-export const CADDY_PATH = process.env.CADDY_PATH ?? "/usr/bin/caddy";
+const CADDY_PATH = process.env.CADDY_PATH ?? "/usr/bin/caddy";
 
 export interface CaddyFront extends AsyncDisposable {
   /** The HTTPS port Caddy serves the site names on. */

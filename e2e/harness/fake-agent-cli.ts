@@ -2,14 +2,14 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 
 /** One run of the fake agent CLI: what it was started with, where, and what it read on stdin. */
-export interface AgentCliRun {
+interface AgentCliRun {
   readonly argv: string[];
   readonly cwd: string;
   readonly stdin: string;
 }
 
 /** What the next runs do instead of exiting 0 quietly: write to stderr, exit with another code. */
-export interface AgentCliBehaviour {
+interface AgentCliBehaviour {
   readonly stderr?: string;
   readonly exitCode?: number;
 }

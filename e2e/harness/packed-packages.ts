@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { promisify } from "node:util";
 import { fromRoot } from "./paths.ts";
 
 /** One published package as `pnpm pack` made it: what npm would download from the registry. */
@@ -16,7 +17,7 @@ export interface PackedPackage {
 }
 
 /** Every package of the workspace that is not private, under packages/ and apps/. */
-export function publishedPackageDirs(): string[] {
+function publishedPackageDirs(): string[] {
   return ["packages", "apps"].flatMap((folder) =>
     readdirSync(fromRoot(folder))
       .map((name) => fromRoot(`${folder}/${name}`))
@@ -30,37 +31,50 @@ export function publishedPackageDirs(): string[] {
   );
 }
 
-/** `pnpm pack` of each published package into `destination`, as it would be published. */
-export function packPublishedPackages(destination: string): PackedPackage[] {
-  return publishedPackageDirs().map((dir) => {
-    const printed = execFileSync(
-      "npx",
-      ["--yes", "pnpm@10.34.9", "pack", "--pack-destination", destination],
-      {
-        cwd: dir,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const tarball =
-      printed
-        .trim()
-        .split("\n")
-        .filter((line) => line.endsWith(".tgz"))
-        .at(-1) ?? "";
-    const manifest = JSON.parse(
-      execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
-    ) as Record<string, unknown>;
-    const bytes = readFileSync(tarball);
-    return {
-      name: String(manifest.name),
-      version: String(manifest.version),
-      tarball,
-      manifest,
-      integrity: `sha512-${createHash("sha512").update(bytes).digest("base64")}`,
-      shasum: createHash("sha1").update(bytes).digest("hex"),
-    };
-  });
+/**
+ * The pnpm that runs this test (`npm_execpath` under `pnpm test`), else pnpm through npx: starting npx once per
+ * package is slow on a busy machine.
+ */
+function pnpmCommand(): [string, string[]] {
+  const execPath = process.env.npm_execpath;
+  return execPath && basename(execPath).startsWith("pnpm")
+    ? [process.execPath, [execPath]]
+    : ["npx", ["--yes", "pnpm@10.34.9"]];
+}
+
+/** `pnpm pack` of each published package into `destination`, as it would be published, all at once. */
+export async function packPublishedPackages(destination: string): Promise<PackedPackage[]> {
+  const [command, prefix] = pnpmCommand();
+  return Promise.all(
+    publishedPackageDirs().map(async (dir) => {
+      const { stdout } = await promisify(execFile)(
+        command,
+        [...prefix, "pack", "--pack-destination", destination],
+        {
+          cwd: dir,
+          encoding: "utf8",
+        },
+      );
+      const tarball =
+        stdout
+          .trim()
+          .split("\n")
+          .filter((line) => line.endsWith(".tgz"))
+          .at(-1) ?? "";
+      const manifest = JSON.parse(
+        execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+      ) as Record<string, unknown>;
+      const bytes = readFileSync(tarball);
+      return {
+        name: String(manifest.name),
+        version: String(manifest.version),
+        tarball,
+        manifest,
+        integrity: `sha512-${createHash("sha512").update(bytes).digest("base64")}`,
+        shasum: createHash("sha1").update(bytes).digest("hex"),
+      };
+    }),
+  );
 }
 
 /** The files a tarball holds, without the `package/` prefix. */

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { eventually } from "./eventually.ts";
 
 /** How a child process ended. */
-export interface Exit {
+interface Exit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
 }

@@ -12,7 +12,7 @@ import type { CommandResult } from "./service-process.ts";
 import { makeTemporaryDirectory, type TemporaryDirectory } from "./temporary-directory.ts";
 
 /** The key the harness gives the fake model's channel; the fake accepts any key unless told otherwise. */
-export const FAKE_MODEL_KEY = "sk-e2e-fake-model-0123456789";
+const FAKE_MODEL_KEY = "sk-e2e-fake-model-0123456789";
 
 export interface SystemOptions {
   /**
@@ -33,7 +33,7 @@ export interface SystemOptions {
 }
 
 /** A Claude Code turn (for Codex, build its payload and call `runHook("codex", ...)`). */
-export interface AgentTurn {
+interface AgentTurn {
   /** Default: a new Claude Code session and prompt each time, so each turn is a new event. */
   readonly sessionId?: string;
   readonly promptId?: string;

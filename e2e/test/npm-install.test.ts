@@ -37,7 +37,7 @@ beforeAll(async () => {
   directory = await makeTemporaryDirectory();
   const packed = join(directory.path, "packed");
   await mkdir(packed);
-  packages = packPublishedPackages(packed);
+  packages = await packPublishedPackages(packed);
   registry = await startLocalRegistry(packages);
   prefix = join(directory.path, "prefix");
   home = join(directory.path, "home");
@@ -58,13 +58,14 @@ beforeAll(async () => {
       "--no-audit",
       "--no-fund",
       "--loglevel=error",
+      "--prefer-offline",
       tarballOf("@ringback/daemon"),
       tarballOf("@ringback/hook"),
       tarballOf("@ringback/relay"),
     ],
     { env: { ...process.env, PATH: env.PATH }, maxBuffer: 16 * 1024 * 1024 },
   );
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await chromium?.[Symbol.asyncDispose]();

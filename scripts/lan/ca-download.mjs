@@ -36,7 +36,7 @@ export function trustInstructions(caUrl) {
   return [
     "Your phone must trust this computer's certificate authority once (the relay serves HTTPS with it):",
     `  1. On the phone, on the same network, open ${caUrl} (or scan the first QR code below).`,
-    "  2. iPhone: allow the download; Settings › General › VPN & Device Management › \"Ringback local CA\" › Install;",
+    '  2. iPhone: allow the download; Settings › General › VPN & Device Management › "Ringback local CA" › Install;',
     "     then Settings › General › About › Certificate Trust Settings › turn on full trust for it.",
     "     Android: Settings › Security & privacy › More security settings › Encryption & credentials ›",
     "     Install a certificate › CA certificate › choose ringback-local-ca.crt.",

@@ -37,10 +37,28 @@ export function ensureLocalCertificates(dir, address) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let isCaNew = false;
   if (!existsSync(join(dir, "ca.crt")) || !existsSync(join(dir, "ca.key"))) {
-    openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-      "-days", String(CA_DAYS), "-subj", `/CN=Ringback local CA (${hostname()})`,
-      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-      "-keyout", "ca.key", "-out", "ca.crt");
+    openssl(
+      dir,
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-days",
+      String(CA_DAYS),
+      "-subj",
+      `/CN=Ringback local CA (${hostname()})`,
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.crt",
+    );
     isCaNew = true;
   }
   let isLeafNew = false;
@@ -51,8 +69,24 @@ export function ensureLocalCertificates(dir, address) {
       join(dir, "leaf.ext"),
       `subjectAltName=IP:${address},IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`,
     );
-    openssl(dir, "x509", "-req", "-in", "leaf.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-      "-days", String(LEAF_DAYS), "-extfile", "leaf.ext", "-out", "leaf.crt");
+    openssl(
+      dir,
+      "x509",
+      "-req",
+      "-in",
+      "leaf.csr",
+      "-CA",
+      "ca.crt",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-days",
+      String(LEAF_DAYS),
+      "-extfile",
+      "leaf.ext",
+      "-out",
+      "leaf.crt",
+    );
     isLeafNew = true;
   }
   return {

@@ -177,7 +177,6 @@ describe("ringback doctor", () => {
   it("tells a hook missing for one agent (warn), a stale Codex trust record (fail) and no hook at all (fail)", async () => {
     const codexHooks = join(home, ".codex", "hooks.json");
     const configToml = join(home, ".codex", "config.toml");
-    const hooksText = await readFile(codexHooks, "utf8");
     const tomlText = await readFile(configToml, "utf8");
     try {
       await writeFile(

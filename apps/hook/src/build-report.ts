@@ -17,7 +17,7 @@ export interface BuildReportContext {
 }
 
 /** Why a Stop payload is not reported (spec: Agent completion hook), or `undefined` when it is. */
-export function notReportedReason(
+function notReportedReason(
   adapter: AgentAdapter,
   payload: AgentCompletionPayload,
   env: NodeJS.ProcessEnv,

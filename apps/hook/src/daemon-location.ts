@@ -14,7 +14,7 @@ export interface DaemonLocation {
 }
 
 /** `{data_dir}`: `RINGBACK_HOME`, else `~/.ringback`. */
-export function ringbackDataDir(env: NodeJS.ProcessEnv): string {
+function ringbackDataDir(env: NodeJS.ProcessEnv): string {
   return env.RINGBACK_HOME || join(homedir(), ".ringback");
 }
 

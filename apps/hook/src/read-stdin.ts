@@ -1,5 +1,5 @@
 /** Stop payloads carry the final reply; anything larger than this is not a payload. */
-export const STDIN_MAX_BYTES = 64 * 1024 * 1024;
+const STDIN_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads the whole Stop payload (one JSON object, then EOF). Resolves `undefined` when the input is larger

@@ -1,5 +1,5 @@
 /** The tracker's variables in the environment of an agent it started for a task. */
-export const TRACKER_TASK_VARIABLES = ["MULTICA_TASK_ID", "MULTICA_ISSUE_ID"] as const;
+const TRACKER_TASK_VARIABLES = ["MULTICA_TASK_ID", "MULTICA_ISSUE_ID"] as const;
 
 /**
  * The tracker variable that marks this session as a tracker task, if any: the daemon learns of those

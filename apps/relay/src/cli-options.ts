@@ -10,8 +10,8 @@ import { readTlsFiles, type TlsFiles } from "./tls-files.js";
 
 export { RelayUsageError } from "./cli-options-error.js";
 
-export const DEFAULT_RELAY_HOST = "127.0.0.1";
-export const DEFAULT_DATA_DIR_NAME = ".ringback-relay";
+const DEFAULT_RELAY_HOST = "127.0.0.1";
+const DEFAULT_DATA_DIR_NAME = ".ringback-relay";
 
 export const USAGE = `Usage: ringback-relay [options]
 

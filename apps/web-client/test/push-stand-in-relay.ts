@@ -10,18 +10,18 @@ import { listenOnLoopback } from "./loopback-server.js";
 import { serveBuiltApp } from "./serve-built-app.js";
 import { readBody } from "./stand-in-computer.js";
 
-export interface RelayRequest {
+interface RelayRequest {
   readonly method: string;
   readonly path: string;
 }
 
-export interface CallRead {
+interface CallRead {
   readonly eventId: string;
   readonly authorization: string | undefined;
 }
 
 /** A delivery outcome a device reported (`POST /v1/calls/<eventId>/deliveries`) for a call the relay has. */
-export interface DeliveryPost {
+interface DeliveryPost {
   readonly eventId: string;
   readonly outcome: DeviceDeliveryOutcome;
   readonly authorization: string | undefined;

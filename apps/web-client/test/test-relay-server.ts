@@ -11,29 +11,29 @@ import type {
 import { listenOnLoopback } from "./loopback-server.js";
 import { serveBuiltApp } from "./serve-built-app.js";
 
-export interface StatusWrite {
+interface StatusWrite {
   readonly eventId: string;
   readonly status: CallStatusWrite;
   readonly authorization: string | undefined;
 }
 
 /** One `POST /v1/calls/<eventId>/deliveries` as it reached the stand-in, refused or not. */
-export interface DeliveryWrite {
+interface DeliveryWrite {
   readonly eventId: string;
   readonly outcome: DeviceDeliveryOutcome;
   readonly authorization: string | undefined;
   readonly answeredWith: number;
 }
 
-export interface ReplyWrite {
+interface ReplyWrite {
   readonly eventId: string;
   readonly request: ReplyRequest;
 }
 
 /** How the computer settles the replies the page sends (pushed as `reply-status` on the newest stream). */
-export type ReplyOutcome = Pick<ReplyStatusChange, "status" | "sealedReason" | "plaintextReason">;
+type ReplyOutcome = Pick<ReplyStatusChange, "status" | "sealedReason" | "plaintextReason">;
 /** A fixed outcome, or one made for the reply (a reason sealed for its replyId). */
-export type ReplyOutcomeSource = ReplyOutcome | ((reply: ReplyWrite) => Promise<ReplyOutcome>);
+type ReplyOutcomeSource = ReplyOutcome | ((reply: ReplyWrite) => Promise<ReplyOutcome>);
 
 export interface TestRelayServer extends AsyncDisposable {
   readonly origin: string;

@@ -20,7 +20,7 @@ export interface WorkspaceContext extends UserContext {
 /** What a handler answers; `undefined` when it wrote the response itself. */
 export type Reply = { status: number; body: unknown } | undefined;
 
-export type Scope = "public" | "user" | "workspace";
+type Scope = "public" | "user" | "workspace";
 
 export interface Route {
   method: string;

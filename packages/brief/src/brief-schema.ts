@@ -22,7 +22,7 @@ export type JsonSchema = Record<string, unknown>;
  * `additionalProperties: false`, as OpenAI's strict mode demands; the `$schema` marker is dropped because
  * some OpenAI-compatible servers refuse unknown keywords.
  */
-export function structuredOutputJsonSchema(schema: z.ZodType): JsonSchema {
+function structuredOutputJsonSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _marker, ...jsonSchema } = z.toJSONSchema(schema, { io: "output" });
   return jsonSchema;
 }

@@ -8,7 +8,7 @@ import { redactSecret } from "./redact.js";
 /** The `response_format.json_schema.name` of every brief call. */
 export const BRIEF_SCHEMA_NAME = "brief";
 /** How much of a server's error message an error quotes. */
-export const ERROR_DETAIL_MAX_CHARS = 200;
+const ERROR_DETAIL_MAX_CHARS = 200;
 
 export type ModelCallResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -35,7 +35,7 @@ function displayAddress(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
-export function requestBody(options: Pick<ModelCallOptions<unknown>, "channel" | "messages" | "jsonSchema">) {
+function requestBody(options: Pick<ModelCallOptions<unknown>, "channel" | "messages" | "jsonSchema">) {
   const { channel } = options;
   const responseFormat =
     channel.structuredOutput === "json_object"

@@ -22,7 +22,7 @@ export function briefLanguageInWords(language: string): string {
 }
 
 /** The system prompt of a brief generation call. */
-export function systemPrompt(options: {
+function systemPrompt(options: {
   language: string;
   original: string;
   channel: Pick<LlmChannel, "structuredOutput">;
@@ -60,7 +60,7 @@ function folderName(cwd: string): string {
 }
 
 /** Where the report comes from, in one sentence: agent, folder, or tracker issue and project. */
-export function reportContext(report: Report): string {
+function reportContext(report: Report): string {
   const tracker = report.tracker;
   if (tracker) {
     const issue = [tracker.issueIdentifier, tracker.issueTitle ? `"${tracker.issueTitle}"` : undefined]
@@ -79,7 +79,7 @@ export function reportContext(report: Report): string {
 }
 
 /** The user message that carries the report; the report sits between `<report>` tags. */
-export function reportMessage(report: Report): string {
+function reportMessage(report: Report): string {
   return `${reportContext(report)}\n\n<report>\n${report.text}\n</report>`;
 }
 

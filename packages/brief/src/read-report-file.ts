@@ -7,7 +7,7 @@ function fileName(path: string): string {
 }
 
 /** An event id from a file name: `fix login.md` -> `fix-login`. */
-export function eventIdFromFileName(path: string): string {
+function eventIdFromFileName(path: string): string {
   const stem = fileName(path).replace(/\.[^.]*$/, "");
   const id = stem
     .replace(/[^A-Za-z0-9_-]+/g, "-")

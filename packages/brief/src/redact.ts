@@ -2,8 +2,8 @@
  * Keys shorter than this are placeholders that local servers accept ("ollama", "none"), not secrets;
  * replacing every "none" in a brief would garble it.
  */
-export const REDACTED_SECRET_MIN_CHARS = 8;
-export const REDACTION = "[redacted]";
+const REDACTED_SECRET_MIN_CHARS = 8;
+const REDACTION = "[redacted]";
 
 /** The text with every occurrence of the secret replaced. */
 export function redactSecret(text: string, secret: string): string {

@@ -8,7 +8,7 @@ function quoted(fact: string): string {
 }
 
 /** What was wrong with the draft, as the model is told it. */
-export function rewriteInstructions(check: BriefCheck, language: string): string {
+function rewriteInstructions(check: BriefCheck, language: string): string {
   const problems: string[] = [];
   const notCovered = check.uncoveredFacts.filter((fact) => fact.reason === "not_covered");
   if (notCovered.length > 0) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import { listenOnLoopback } from "./loopback-server.js";
 
-export interface StreamRequest {
+interface StreamRequest {
   readonly headers: IncomingHttpHeaders;
   readonly response: ServerResponse;
 }

@@ -7,7 +7,7 @@ import type * as E2e from "../src/index.js";
 
 export type E2eLibrary = typeof E2e;
 
-export interface SealVector {
+interface SealVector {
   name: string;
   purpose: E2e.AadPurpose;
   id: string;
@@ -20,7 +20,7 @@ export interface SealVector {
   sealed: string;
 }
 
-export interface FailureVector {
+interface FailureVector {
   name: string;
   expect: E2e.E2eErrorCode;
 }
@@ -100,7 +100,10 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
   ];
 }
 
-/** Runs every check in order and reports each, never throwing; what the browser page returns. */
+/**
+ * Runs every check in order and reports each, never throwing; what the browser page returns.
+ * @public (the browser test loads this file in the page and calls it there)
+ */
 export async function runChecks(library: E2eLibrary, vectors: TestVectors): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of vectorChecks(vectors)) {

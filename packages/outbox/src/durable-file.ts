@@ -29,7 +29,7 @@ export async function writeFileDurably(path: string, text: string): Promise<void
   await syncDirectory(dirname(path));
 }
 
-export async function syncDirectory(path: string): Promise<void> {
+async function syncDirectory(path: string): Promise<void> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(path, "r");

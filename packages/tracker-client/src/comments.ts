@@ -108,5 +108,3 @@ export function commentOperations(transport: Transport) {
     },
   };
 }
-
-export type CommentOperations = ReturnType<typeof commentOperations>;

@@ -36,7 +36,7 @@ export interface Issue {
   lastActivityAt: string | null;
 }
 
-export const IssueJson = z
+const IssueJson = z
   .object({
     id: z.string(),
     workspace_id: z.string(),
@@ -137,5 +137,3 @@ function projectFilterFailure(failure: { status: number; message: string }) {
     ? ("project_not_found" as const)
     : undefined;
 }
-
-export type IssueOperations = ReturnType<typeof issueOperations>;

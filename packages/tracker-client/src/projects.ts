@@ -98,5 +98,3 @@ export function projectOperations(transport: Transport) {
     },
   };
 }
-
-export type ProjectOperations = ReturnType<typeof projectOperations>;

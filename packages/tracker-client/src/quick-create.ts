@@ -80,5 +80,3 @@ export function quickCreateOperations(transport: Transport) {
     },
   };
 }
-
-export type QuickCreateOperations = ReturnType<typeof quickCreateOperations>;

@@ -47,5 +47,3 @@ export function statusOperations(transport: Transport) {
     },
   };
 }
-
-export type StatusOperations = ReturnType<typeof statusOperations>;

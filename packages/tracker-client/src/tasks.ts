@@ -186,5 +186,3 @@ export function taskOperations(transport: Transport, agents: AgentOperations) {
     },
   };
 }
-
-export type TaskOperations = ReturnType<typeof taskOperations>;

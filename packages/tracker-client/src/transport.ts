@@ -16,7 +16,7 @@ export const TRACKER_REQUEST_TIMEOUT_MS = 30_000;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export type Log = (line: string) => void;
 
-export interface TrackerRequest {
+interface TrackerRequest {
   method: "GET" | "POST";
   path: string;
   query?: Record<string, QueryValue>;
@@ -51,7 +51,7 @@ function label(request: TrackerRequest): string {
 }
 
 /** The network reason in words: the cause's code and message, or the timeout. */
-export function describeNetworkError(error: unknown, timeoutMs: number): string {
+function describeNetworkError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (!(cause instanceof Error)) return String(cause);

@@ -72,5 +72,3 @@ export function uploadOperations(transport: Transport) {
     },
   };
 }
-
-export type UploadOperations = ReturnType<typeof uploadOperations>;

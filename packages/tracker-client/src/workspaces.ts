@@ -68,5 +68,3 @@ export function workspaceOperations(transport: Transport) {
     },
   };
 }
-
-export type WorkspaceOperations = ReturnType<typeof workspaceOperations>;

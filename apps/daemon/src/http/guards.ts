@@ -5,7 +5,7 @@ import { isLocalKey } from "../runtime/local-key.js";
 const LOOPBACK_HOSTNAMES = ["127.0.0.1", "localhost", "[::1]"];
 
 /** True for `127.0.0.1:<port>`, `localhost:<port>` or `[::1]:<port>` with the daemon's own port. */
-export function isLoopbackHost(host: string | undefined, port: number): boolean {
+function isLoopbackHost(host: string | undefined, port: number): boolean {
   if (!host) return false;
   const normalised = host.toLowerCase();
   return LOOPBACK_HOSTNAMES.some((hostname) => normalised === `${hostname}:${port}`);

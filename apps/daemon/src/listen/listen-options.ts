@@ -4,7 +4,7 @@ import { resolveDataDir } from "../runtime/data-dir.js";
 import { StartError } from "../runtime/start-error.js";
 
 /** How this terminal joins the account the first time; later runs reuse the saved device. */
-export type ListenJoin =
+type ListenJoin =
   | { readonly kind: "link"; readonly link: string }
   | {
       readonly kind: "code";

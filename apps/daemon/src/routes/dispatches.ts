@@ -17,7 +17,7 @@ import { methodNotAllowed } from "../http/method-not-allowed.js";
  * A dispatch body: up to DISPATCH_WORDS_MAX characters (up to 4 bytes each in UTF-8) and the attachment
  * references of any number of images (the spec sets no limit on their number).
  */
-export const DISPATCH_BODY_MAX_BYTES = 1024 * 1024;
+const DISPATCH_BODY_MAX_BYTES = 1024 * 1024;
 
 /**
  * `POST/GET /tracker/dispatches`, `POST /tracker/dispatches/lookup`, `POST /tracker/dispatches/cancel`

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { Logger } from "./logger.js";
 
 /** `{data_dir}`: holds every file of the daemon; only the current user may enter it. */
-export const DATA_DIR_MODE = 0o700;
+const DATA_DIR_MODE = 0o700;
 /** Every file in `{data_dir}`: keys, report text, config. */
 export const DATA_FILE_MODE = 0o600;
 

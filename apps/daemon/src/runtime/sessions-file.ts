@@ -7,7 +7,7 @@ import type { Logger } from "./logger.js";
 /** `{data_dir}/sessions.json`: where each agent session ran, to resume it later with the user's reply. */
 export const SESSIONS_FILE = "sessions.json";
 /** Sessions remembered, most recently reported first kept; a reply to an older one cannot resume it. */
-export const SESSIONS_KEPT = 1000;
+const SESSIONS_KEPT = 1000;
 
 export const SessionRecord = z.object({
   cwd: z.string(),

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The real hook bundle, as `ringback-hook install` registers it. */
-export const HOOK_BIN = fileURLToPath(new URL("../../../hook/dist/ringback-hook.mjs", import.meta.url));
+const HOOK_BIN = fileURLToPath(new URL("../../../hook/dist/ringback-hook.mjs", import.meta.url));
 
 /** Runs `ringback-hook <kind>` with a Stop payload on stdin, as the agent does, and waits for it. */
 export async function runHook(

@@ -6,7 +6,7 @@ import { CONFIG_FILE } from "../../src/runtime/config-file.js";
 import { makeTemporaryDirectory } from "./temporary-directory.js";
 
 export const TEST_PORT = 8790;
-export const TEST_ORIGIN = `http://127.0.0.1:${TEST_PORT}`;
+const TEST_ORIGIN = `http://127.0.0.1:${TEST_PORT}`;
 
 export interface RequestOptions {
   method?: string;

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { eventually } from "./eventually.js";
 
 /** The built `ringback-relay` bin (a devDependency, so turbo builds it before these tests). */
-export const RELAY_BIN = fileURLToPath(new URL("../../../relay/dist/main.js", import.meta.url));
+const RELAY_BIN = fileURLToPath(new URL("../../../relay/dist/main.js", import.meta.url));
 const LISTENING_LINE = /ringback relay listening on (http:\/\/\S+)/;
 const CLAIM_CODE_LINE = /claim code (\d{3}-\d{3}-\d{3})/;
 

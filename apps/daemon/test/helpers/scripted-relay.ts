@@ -2,20 +2,20 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { DaemonEventPost } from "@ringback/protocol";
 
-export interface RelayPost {
+interface RelayPost {
   path: string;
   headers: IncomingHttpHeaders;
   body: DaemonEventPost;
 }
 
 /** What the relay does with one post: answer (after a delay), or cut the connection. */
-export type RelayAnswer = { status: number; body?: unknown; delayMs?: number } | { dropConnection: true };
+type RelayAnswer = { status: number; body?: unknown; delayMs?: number } | { dropConnection: true };
 
 /** Decides the answer to a post; `attempt` counts the posts of this event id so far, from 1. */
 export type RelayScript = (post: RelayPost, attempt: number) => RelayAnswer;
 
 /** Answers like the real relay: idempotent on event id. */
-export const acceptEverything: RelayScript = () => ({ status: 202, body: { ok: true } });
+const acceptEverything: RelayScript = () => ({ status: 202, body: { ok: true } });
 
 /**
  * A relay stand-in on 127.0.0.1 that the test controls. Records every post; `deliveredIds` holds each event

@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { basename, dirname, join } from "node:path";
 
 /** Mode of a file the installer creates: agent settings can hold keys, so only the user reads them. */
-export const NEW_FILE_MODE = 0o600;
+const NEW_FILE_MODE = 0o600;
 
 /**
  * Writes `content` to `path` through a temporary file in the same directory and a rename, so the agent

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { CommandHandler } from "./hook-command.js";
 
 /** JSON with object keys sorted at every depth and no whitespace: the form Codex hashes. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value)

@@ -1,7 +1,7 @@
 import type { AgentKind } from "../agent-kind.js";
 
 /** Seconds each agent gives our Stop hook; the hook itself gives up after 5 s. */
-export const HOOK_HANDLER_TIMEOUT_SECONDS = 10;
+const HOOK_HANDLER_TIMEOUT_SECONDS = 10;
 
 /** One Stop handler as both agents' hook files write it. */
 export interface CommandHandler {

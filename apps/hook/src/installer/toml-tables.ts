@@ -3,9 +3,9 @@
  * other byte: strings, multi-line strings, comments and multi-line arrays are stepped over, never parsed.
  */
 
-export type LineKind = "blank" | "comment" | "header" | "key-value" | "continuation";
+type LineKind = "blank" | "comment" | "header" | "key-value" | "continuation";
 
-export interface TomlTable {
+interface TomlTable {
   /** The header's dotted key (`[hooks.state."x"]` -> ["hooks", "state", "x"]); `undefined` if unreadable. */
   key: string[] | undefined;
   isArrayTable: boolean;
@@ -30,7 +30,7 @@ interface ScanState {
   depth: number;
 }
 
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 

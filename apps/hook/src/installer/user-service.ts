@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import { shellQuote } from "./hook-command.js";
 
-export const SYSTEMD_UNIT_NAME = "ringback.service";
-export const LAUNCHD_LABEL = "app.ringback.daemon";
+const SYSTEMD_UNIT_NAME = "ringback.service";
+const LAUNCHD_LABEL = "app.ringback.daemon";
 
 /** Runs a service-manager command; injectable so tests never touch the real system. */
 export type CommandRunner = (file: string, args: string[]) => { ok: boolean; output: string };
@@ -46,7 +46,7 @@ function systemdQuote(value: string): string {
   return `"${value.replace(/[\\"]/g, "\\$&").replace(/%/g, "%%")}"`;
 }
 
-export function systemdUnit(options: UserServiceOptions & { daemonBinPath: string }): string {
+function systemdUnit(options: UserServiceOptions & { daemonBinPath: string }): string {
   const environment = options.env.RINGBACK_HOME
     ? `Environment=${systemdQuote(`RINGBACK_HOME=${options.env.RINGBACK_HOME}`)}\n`
     : "";
@@ -68,7 +68,7 @@ function xmlText(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-export function launchdPlist(options: UserServiceOptions & { daemonBinPath: string }): string {
+function launchdPlist(options: UserServiceOptions & { daemonBinPath: string }): string {
   const argumentsXml = [options.nodePath, options.daemonBinPath, "run"]
     .map((value) => `    <string>${xmlText(value)}</string>`)
     .join("\n");

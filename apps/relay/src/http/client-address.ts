@@ -18,7 +18,7 @@ export function clientAddress(c: Context<RelayEnv>, isBehindProxy: boolean): str
   return address ? rateLimitBucket(address) : "unknown";
 }
 
-export function rateLimitBucket(address: string): string {
+function rateLimitBucket(address: string): string {
   const mapped = address.match(IPV4_MAPPED);
   if (mapped?.[1]) return mapped[1];
   if (!address.includes(":")) return address;

@@ -11,7 +11,7 @@ import { authenticate } from "./authenticate.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 
 /** Where a computer's daemon opens its link. */
-export const DAEMON_LINK_PATH = "/v1/daemon/link";
+const DAEMON_LINK_PATH = "/v1/daemon/link";
 /** Room around the largest sealed settings result for the JSON message around it. */
 const LINK_MESSAGE_OVERHEAD_BYTES = 4096;
 

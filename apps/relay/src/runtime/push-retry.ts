@@ -1,5 +1,5 @@
 /** A push the push service could not take (429, 5xx, no answer) is tried again after this, doubling... */
-export const PUSH_RETRY_INITIAL_MS = 1000;
+const PUSH_RETRY_INITIAL_MS = 1000;
 /** ...up to this; a `Retry-After` longer than the backoff wins. */
 export const PUSH_RETRY_MAX_MS = 5 * 60_000;
 

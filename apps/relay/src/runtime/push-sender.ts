@@ -4,7 +4,7 @@ import webpush from "web-push";
 import type { PushSubscriptionRecord, VapidKeys } from "../store/store.js";
 
 /** A push service that neither answers nor fails within this long is treated like a 5xx (retried). */
-export const PUSH_SEND_TIMEOUT_MS = 15_000;
+const PUSH_SEND_TIMEOUT_MS = 15_000;
 
 /** How the relay reaches push services: its VAPID contact, and (for tests) the HTTPS agent to use. */
 export interface PushTransport {

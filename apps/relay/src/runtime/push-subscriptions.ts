@@ -52,7 +52,7 @@ export function pushSubscriptionState(
 }
 
 /** True when `hostname` is one of `hosts` or a subdomain of one. */
-export function isPushServiceHost(hostname: string, hosts: readonly string[]): boolean {
+function isPushServiceHost(hostname: string, hosts: readonly string[]): boolean {
   const name = hostname.toLowerCase();
   return hosts.some((host) => name === host || name.endsWith(`.${host}`));
 }

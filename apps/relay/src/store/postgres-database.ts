@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { type ClusterMessage, encodeClusterMessage } from "../cluster/cluster-messages.js";
 
-export { integer, integerOrNull, text, textOrNull } from "./columns.js";
+export { integer, text, textOrNull } from "./columns.js";
 
 export type Sql = postgres.Sql;
 /** A connection that runs queries: the pool, or one transaction. */
@@ -9,7 +9,7 @@ export type Queries = postgres.ISql;
 export type Row = postgres.Row;
 
 /** Connections per relay instance (plus one for LISTEN); the pool queues beyond it. */
-export const POSTGRES_POOL_MAX = 10;
+const POSTGRES_POOL_MAX = 10;
 const CONNECT_TIMEOUT_SECONDS = 10;
 /** A transaction aborted by a deadlock or a serialization conflict is run again this many times. */
 const TRANSACTION_ATTEMPTS_MAX = 4;

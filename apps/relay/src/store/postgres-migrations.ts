@@ -6,7 +6,7 @@ import type { Queries, Sql } from "./postgres-database.js";
  * link and relayed settings requests waiting for the instance that holds the link. Never edit a released
  * migration: add the next one.
  */
-export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {
     version: 1,
     sql: `

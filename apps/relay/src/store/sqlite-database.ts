@@ -6,7 +6,7 @@ export { integer, integerOrNull, text, textOrNull } from "./columns.js";
 export type Row = Record<string, SQLOutputValue>;
 
 /** How long a statement waits for another process's write lock before failing. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /** One `node:sqlite` connection with cached statements and a write-transaction helper. */
 export class SqliteDatabase {

@@ -4,7 +4,7 @@ import type { DatabaseSync } from "node:sqlite";
  * Schema versions in order; each runs once, in its own transaction, and is recorded in `schema_migrations`.
  * Never edit a released migration: add the next one.
  */
-export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {
     version: 1,
     sql: `

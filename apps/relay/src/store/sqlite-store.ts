@@ -12,7 +12,7 @@ import * as replies from "./sqlite-replies.js";
 import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
 
 /** The database file under the relay's data directory. */
-export const SQLITE_FILE_NAME = "relay.db";
+const SQLITE_FILE_NAME = "relay.db";
 
 /**
  * Opens (creating and migrating) `relay.db` in `dataDir`. `node:sqlite` is synchronous, so every operation below

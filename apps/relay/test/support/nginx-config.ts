@@ -4,7 +4,7 @@
  */
 
 /** One relay instance an upstream sends to; a `backup` one only gets requests when the others fail. */
-export interface UpstreamServer {
+interface UpstreamServer {
   readonly port: number;
   readonly isBackup?: boolean;
 }

@@ -7,7 +7,7 @@ import { isPostgresSkipped } from "./postgres-server.js";
 export const describePostgres = describe.skipIf(isPostgresSkipped());
 
 /** The test server's URL; throws the reason it is missing, so the suite fails rather than passing silently. */
-export function postgresUrl(): string {
+function postgresUrl(): string {
   const url = inject("postgresUrl");
   if (!url) throw new Error(inject("postgresError") || "The test PostgreSQL server did not start.");
   return url;

@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** One run of the stand-in agent CLI: its arguments and the directory it ran in. */
-export interface AgentRun {
+interface AgentRun {
   readonly argv: string[];
   readonly cwd: string;
 }

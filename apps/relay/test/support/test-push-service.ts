@@ -52,7 +52,7 @@ export interface ReceivedPush {
 }
 
 /** A scripted answer for the next push to a subscription. */
-export interface ScriptedAnswer {
+interface ScriptedAnswer {
   readonly status: number;
   readonly headers?: Record<string, string>;
   /** The answer waits for this (a push service that is slow to answer). */

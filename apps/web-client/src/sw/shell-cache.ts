@@ -4,7 +4,7 @@
  * The relay API (`v1/`, including the SSE stream) is never cached.
  */
 
-export const SHELL_CACHE_PREFIX = "ringback-shell-";
+const SHELL_CACHE_PREFIX = "ringback-shell-";
 const SHELL_CACHE = `${SHELL_CACHE_PREFIX}${__CACHE_VERSION__}`;
 const INDEX = "index.html";
 const API_PREFIX = "v1/";

@@ -30,8 +30,6 @@ export const RINGBACK_TONE: Tone = {
   cadence: [{ onMs: CALL_WAITING_TONE.onMs, offMs: CALL_WAITING_TONE.offMs }],
 };
 
-export const DEFAULT_INCOMING_TONE = CLASSIC_TONE;
-
 /** The sounding intervals of a tone started at 0 that begin in [fromMs, untilMs), in ms from its start. */
 export function toneBursts(
   tone: Tone,

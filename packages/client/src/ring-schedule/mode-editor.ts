@@ -4,7 +4,6 @@ import {
   normaliseDays,
   RingMode,
   type TimeRange,
-  WEEKDAYS,
   type Weekday,
   WORKDAYS,
 } from "./ring-mode.js";
@@ -93,7 +92,7 @@ export function daysSummary(repeat: readonly number[]): DaysSummary {
 }
 
 /** The week as the editor shows it: Monday first, Sunday last. */
-export const MONDAY_FIRST: readonly Weekday[] = [...WEEKDAYS.slice(1), 0];
+export const MONDAY_FIRST: readonly Weekday[] = [...EVERY_DAY.slice(1), 0];
 
 /** A weekday's short name in a language (8 March 2026 is a Sunday). */
 export function weekdayName(day: Weekday, language: string): string {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Days as `Date.getDay()` numbers them: 0 is Sunday. */
-export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
+const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 export const EVERY_DAY: readonly Weekday[] = WEEKDAYS;
 export const WORKDAYS: readonly Weekday[] = [1, 2, 3, 4, 5];

@@ -97,7 +97,14 @@ export const LocalLoginResult = z.object({
 export type LocalLoginResult = z.infer<typeof LocalLoginResult>;
 
 /** The daemon's relay link: `not-logged-in` without a relay identity (`ringback login`). */
-export const RelayLinkStatus = z.enum(["open", "connecting", "waiting", "refused", "stopped", "not-logged-in"]);
+export const RelayLinkStatus = z.enum([
+  "open",
+  "connecting",
+  "waiting",
+  "refused",
+  "stopped",
+  "not-logged-in",
+]);
 export type RelayLinkStatus = z.infer<typeof RelayLinkStatus>;
 
 /** The last report the daemon accepted, as its outbox knows it (no text, no brief). */

@@ -16,7 +16,7 @@ export async function checkTracker(daemon: LocalDaemon | null): Promise<DoctorCh
     workspaces: settings.data.status.workspaces,
   };
   const listed = await daemon.ask("POST", "/tracker/workspaces", {});
-  if (!listed || listed.status !== 200) {
+  if (listed?.status !== 200) {
     const error = ErrorBody.safeParse(listed?.body);
     const reason = error.success
       ? `${error.data.error.code}: ${error.data.error.message}`

@@ -11,7 +11,7 @@ import {
 import type { z } from "zod";
 
 /** One call to the relay's account API; the relay answers these at once, so a slow one is a broken one. */
-export const RELAY_API_TIMEOUT_MS = 15_000;
+const RELAY_API_TIMEOUT_MS = 15_000;
 
 /** The relay's account, device and pairing routes, as the daemon and `ringback login|pair` use them. */
 export class RelayApi {

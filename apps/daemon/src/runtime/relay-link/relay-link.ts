@@ -10,11 +10,11 @@ import type { Logger } from "../logger.js";
 import { linkReconnectDelayMs } from "./link-backoff.js";
 
 /** Where the relay takes a computer's link. */
-export const DAEMON_LINK_PATH = "/v1/daemon/link";
+const DAEMON_LINK_PATH = "/v1/daemon/link";
 /** A handshake that takes longer is a relay in trouble: give up and try again later. */
-export const LINK_HANDSHAKE_TIMEOUT_MS = 10_000;
+const LINK_HANDSHAKE_TIMEOUT_MS = 10_000;
 /** The relay pings every RELAY_LINK_PING_MS; two missed pings and a margin mean the link is dead. */
-export const LINK_SILENCE_MAX_MS = 2 * RELAY_LINK_PING_MS + 5000;
+const LINK_SILENCE_MAX_MS = 2 * RELAY_LINK_PING_MS + 5000;
 /** How long `stop` waits for the relay to acknowledge the close before cutting the socket. */
 const LINK_CLOSE_WAIT_MS = 2000;
 /** Room around the largest sealed settings request for the JSON message around it. */

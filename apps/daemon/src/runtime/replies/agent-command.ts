@@ -42,7 +42,7 @@ function asOperand(text: string): string {
 }
 
 /** True when `directory` or one of its parents holds `.git` (a directory, or a file in a worktree). */
-export function isInsideGitRepository(directory: string): boolean {
+function isInsideGitRepository(directory: string): boolean {
   let current = resolve(directory);
   for (;;) {
     if (existsSync(join(current, ".git"))) return true;

@@ -4,7 +4,7 @@ import { REPLY_STDERR_TAIL_CHARS } from "@ringback/protocol";
 import type { AgentCommand } from "./agent-command.js";
 
 /** After SIGTERM, the agent gets this long to exit before SIGKILL. */
-export const AGENT_KILL_GRACE_MS = 5000;
+const AGENT_KILL_GRACE_MS = 5000;
 /** After the agent exits, its stderr gets this long to drain (a child it left behind may hold the pipe). */
 const STDERR_DRAIN_MS = 500;
 

@@ -5,9 +5,9 @@ import { BoundedRecordFile } from "../bounded-record-file.js";
 import type { Logger } from "../logger.js";
 
 /** `{data_dir}/event-sessions.json`: which agent session each reported event came from, for replies. */
-export const EVENT_SESSIONS_FILE = "event-sessions.json";
+const EVENT_SESSIONS_FILE = "event-sessions.json";
 /** Events remembered, newest kept; a reply to an older call cannot find its session. */
-export const EVENT_SESSIONS_KEPT = 1000;
+const EVENT_SESSIONS_KEPT = 1000;
 
 export const EventSession = z.object({
   source: LocalAgentSource,

@@ -8,12 +8,11 @@ import { StartError } from "../start-error.js";
 /** `{data_dir}/replies.json`: every reply this daemon has taken on, so none runs twice. */
 export const REPLIES_FILE = "replies.json";
 /** Finished replies remembered; the relay resends only unsettled replies, and never after a day. */
-export const FINISHED_REPLIES_KEPT = 1000;
+const FINISHED_REPLIES_KEPT = 1000;
 /** The failure reason of a reply whose run a daemon stop or crash cut short. */
 export const INTERRUPTED_REASON = "interrupted by a daemon restart";
 
-export const ReplyState = z.enum(["running", "delivered", "failed"]);
-export type ReplyState = z.infer<typeof ReplyState>;
+const ReplyState = z.enum(["running", "delivered", "failed"]);
 
 export const ReplyRecord = z.object({
   eventId: z.string(),

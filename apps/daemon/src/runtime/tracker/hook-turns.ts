@@ -4,9 +4,9 @@ import type { Report } from "@ringback/protocol";
 import type { Logger } from "../logger.js";
 
 /** How far a hook report's time may lie outside the task's run and still be taken for the same turn. */
-export const HOOK_TURN_MATCH_SLACK_MS = 2 * 60_000;
+const HOOK_TURN_MATCH_SLACK_MS = 2 * 60_000;
 /** Hook reports and tracker turns remembered for matching (memory only; matches happen within minutes). */
-export const HOOK_TURNS_KEPT = 500;
+const HOOK_TURNS_KEPT = 500;
 
 /** A finished tracker task as the hook would have seen it: the agent's final words and when it ran. */
 export interface TrackerTurn {

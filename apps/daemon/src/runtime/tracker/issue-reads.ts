@@ -24,7 +24,7 @@ export function issueKey(workspaceId: string, issueId: string): string {
 }
 
 /** The tracker says the issue (or its workspace, for this token) does not exist. */
-export function isGone(error: unknown): boolean {
+function isGone(error: unknown): boolean {
   return isRingbackError(error) && (error.code === "issue_not_found" || error.code === "workspace_not_found");
 }
 

@@ -10,7 +10,7 @@ import type { TaskFinishedHandler } from "./watcher-manager.js";
  * Waits before reading a finished task again when the tracker failed even after the client's own read
  * retries. After the last one the watcher's next catch-up (after a reconnect) tries again.
  */
-export const TASK_REPORT_RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;
+const TASK_REPORT_RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;
 
 export interface TaskCompletionOptions {
   /** The outbox itself: tracker reports never go through the hook-report check. */

@@ -57,7 +57,7 @@ import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import { VoiceSettingsStore } from "../storage/voice-settings-store.js";
 import { voiceProblemOf } from "../voice/voice-problem.js";
 
-export type AppPhase = "loading" | "welcome" | "ready";
+type AppPhase = "loading" | "welcome" | "ready";
 
 /** Why the device is on the welcome page again. */
 export type WelcomeNotice = "device-removed" | "removed-here";

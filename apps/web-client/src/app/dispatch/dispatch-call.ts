@@ -5,7 +5,7 @@ import { DISPATCH_CREATION_POLL_MS, type DispatchRecord } from "@ringback/protoc
 /** The calling screen's stages: calling until the issue exists ("dispatched"), the task failed or was cancelled. */
 export type CallStage = "calling" | "dispatched" | "failed" | "cancelled";
 
-export function callStageOf(record: DispatchRecord): CallStage {
+function callStageOf(record: DispatchRecord): CallStage {
   switch (record.state) {
     case "creating":
       return "calling";

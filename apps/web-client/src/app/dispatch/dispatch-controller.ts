@@ -22,7 +22,7 @@ import { type DispatchView, INITIAL_DISPATCH_VIEW } from "./dispatch-view.js";
 import { DraftImages } from "./draft-images.js";
 import type { ImagePreparer } from "./image-preparation.js";
 
-export type { DispatchStage, DispatchView } from "./dispatch-view.js";
+export type { DispatchView } from "./dispatch-view.js";
 
 export interface DispatchControllerOptions {
   readonly daemon: DispatchDaemon;

@@ -37,7 +37,7 @@ export function dispatchRecord(change: Partial<DispatchRecord> = {}): DispatchRe
   };
 }
 
-export const OPTIONS: DispatchOptions = {
+const OPTIONS: DispatchOptions = {
   workspaceId: "ws1",
   projects: [
     { id: "p1", name: "Website" },

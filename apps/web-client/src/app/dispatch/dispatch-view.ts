@@ -9,7 +9,7 @@ import type { DispatchAgent, DispatchProject, DispatchRecord, StatusEntry } from
 import type { CallStage } from "./dispatch-call.js";
 import type { DraftImage } from "./draft-images.js";
 
-export type DispatchStage = "compose" | "sending" | CallStage;
+type DispatchStage = "compose" | "sending" | CallStage;
 
 export interface DispatchView {
   readonly availability: Availability;

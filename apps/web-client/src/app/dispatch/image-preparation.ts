@@ -17,9 +17,9 @@ export interface PreparedImage {
 export type ImagePreparer = (file: File) => Promise<PreparedImage>;
 
 /** JPEG quality of a converted image: screenshots stay legible, photos stay well under the size threshold. */
-export const CONVERTED_JPEG_QUALITY = 0.85;
+const CONVERTED_JPEG_QUALITY = 0.85;
 
-export class UnreadableImageError extends Error {
+class UnreadableImageError extends Error {
   override readonly name = "UnreadableImageError";
 }
 

@@ -12,7 +12,7 @@ export interface RecognitionLike {
   abort(): void;
 }
 
-export type RecognitionConstructor = new () => RecognitionLike;
+type RecognitionConstructor = new () => RecognitionLike;
 
 /** Where a browser keeps its speech recognition: standard, or the prefixed name Chromium and Safari use. */
 export interface RecognitionScope {

@@ -4,7 +4,7 @@ import { pickVoice, type VoiceOption } from "@ringback/client";
 /** A voice that speaks every language (the speech endpoints' voices). */
 export const ANY_LANGUAGE = "mul";
 
-export function primaryLanguage(tag: string): string {
+function primaryLanguage(tag: string): string {
   return tag.replace("_", "-").split("-")[0]?.toLowerCase() ?? "";
 }
 

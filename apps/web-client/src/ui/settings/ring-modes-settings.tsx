@@ -20,7 +20,7 @@ interface Props {
 }
 
 /** A mode's name as shown: the user's, or the preinstalled mode's name in the interface language. */
-export function modeName(mode: RingMode, t: SettingsTexts): string {
+function modeName(mode: RingMode, t: SettingsTexts): string {
   if (mode.name.trim() !== "") return mode.name;
   if (mode.preset === "work") return t.modeWork;
   if (mode.preset === "sleep") return t.modeSleep;

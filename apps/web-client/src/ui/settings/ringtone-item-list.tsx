@@ -20,7 +20,7 @@ const BUILTIN_NAMES: Record<string, keyof SettingsTexts> = {
   chord: "builtinChord",
 };
 
-export function builtinName(tone: Tone, t: SettingsTexts): string {
+function builtinName(tone: Tone, t: SettingsTexts): string {
   const key = BUILTIN_NAMES[tone.id];
   return key ? (t[key] as string) : tone.id;
 }
