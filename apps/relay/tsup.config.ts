@@ -9,4 +9,8 @@ export default defineConfig({
   banner: { js: "#!/usr/bin/env node" },
   // node:sqlite exists only under its node: name.
   removeNodeProtocol: false,
+  // Bundled with the workspace's patch (patches/postgres@3.4.9.patch): upstream 3.4.9 throws an uncaught TypeError
+  // from a write scheduled just before a connection closes (porsager/postgres#1154), which a PostgreSQL restart
+  // under load triggers and which would stop the relay. A relay installed from npm gets the fixed copy too.
+  noExternal: ["postgres"],
 });

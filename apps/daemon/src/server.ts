@@ -5,16 +5,40 @@ import type { Hono } from "hono";
 import { StartError } from "./runtime/start-error.js";
 
 /** The daemon listens on the IPv4 loopback only: nothing off this computer can reach it. */
-export const LISTEN_HOSTNAME = "127.0.0.1";
+const LISTEN_HOSTNAME = "127.0.0.1";
 
 export interface ListeningServer {
   port: number;
   close(): Promise<void>;
 }
 
+/**
+ * How long a client may take to send its headers and its whole request, and how often that is checked: a local
+ * process that dribbles a request (slowloris) is cut off instead of holding a socket. The hook sends at once.
+ */
+export interface SlowClientLimits {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  readonly checkEveryMs: number;
+}
+
+const SLOW_CLIENT_LIMITS: SlowClientLimits = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 2_000 };
+
 /** Listens on 127.0.0.1:`port` (0: any free port) and resolves with the port once listening. */
-export async function listen(app: Hono, port: number): Promise<ListeningServer> {
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: LISTEN_HOSTNAME }) as Server;
+export async function listen(
+  app: Hono,
+  port: number,
+  limits: SlowClientLimits = SLOW_CLIENT_LIMITS,
+): Promise<ListeningServer> {
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: LISTEN_HOSTNAME,
+    serverOptions: {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      connectionsCheckingInterval: limits.checkEveryMs,
+    },
+  }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       reject(

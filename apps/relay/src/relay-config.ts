@@ -14,17 +14,23 @@ const DAY_MS = 24 * HOUR_MS;
 /** A call nobody answers is expired (and erased) after this; an answered one after this much from its answer. */
 export const CALL_EXPIRY_DEFAULT_MS = DAY_MS;
 /** The `retry:` hint of the SSE stream: how soon a client reconnects after a drop. */
-export const SSE_RETRY_DEFAULT_MS = 2 * SECOND_MS;
+const SSE_RETRY_DEFAULT_MS = 2 * SECOND_MS;
 /** A stream is closed after this, so no proxy or half-open socket keeps one forever; clients resume by seq. */
-export const SSE_STREAM_MAX_DEFAULT_MS = HOUR_MS;
+const SSE_STREAM_MAX_DEFAULT_MS = HOUR_MS;
 /** How often expired calls and replies are swept. */
-export const SWEEP_INTERVAL_DEFAULT_MS = 10 * SECOND_MS;
+const SWEEP_INTERVAL_DEFAULT_MS = 10 * SECOND_MS;
 /** Ended calls and the stream log are kept this long, so a late retry of an event stays idempotent. */
-export const EVENT_RECORD_RETENTION_MS = 30 * DAY_MS;
+const EVENT_RECORD_RETENTION_MS = 30 * DAY_MS;
 /** Failed pairing-code (and claim-code) attempts allowed per client address per window... */
-export const CODE_FAILURES_MAX = 10;
+const CODE_FAILURES_MAX = 10;
 /** ...and the window. Successful redemptions never count. */
-export const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
+const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
+/** Open SSE streams one device may hold; a new one closes the oldest beyond it. */
+const STREAMS_PER_DEVICE_MAX = 4;
+/** Accounts one client address may create per window with open signup... */
+const SIGNUPS_PER_ADDRESS_MAX = 10;
+/** ...and the window. */
+const SIGNUP_WINDOW_MS = HOUR_MS;
 /** `lastSeenAt` is written at most this often per device. */
 export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
 
@@ -32,14 +38,14 @@ export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
  * RFC 8292 `sub` of the relay's VAPID token: how a push service's operator reaches the relay's. A self-hosted relay
  * should set its own (`--push-subject`); Apple's push service refuses `localhost` contacts.
  */
-export const PUSH_SUBJECT_DEFAULT = "mailto:ringback-relay@example.org";
+const PUSH_SUBJECT_DEFAULT = "mailto:ringback-relay@example.org";
 
 /**
  * The browsers' push services (each host and its subdomains): Chrome's, Firefox's, Edge's and Safari's. A device
  * may only subscribe with an endpoint there, so no paired device can make the relay send requests to any other
  * address, such as a service inside the relay's own network (`--push-hosts` changes the list).
  */
-export const PUSH_HOSTS_DEFAULT: readonly string[] = [
+const PUSH_HOSTS_DEFAULT: readonly string[] = [
   "fcm.googleapis.com",
   "android.googleapis.com",
   "push.services.mozilla.com",
@@ -67,6 +73,9 @@ export interface RelayConfig {
   readonly retentionMs: number;
   readonly codeFailuresMax: number;
   readonly codeFailureWindowMs: number;
+  readonly streamsPerDeviceMax: number;
+  readonly signupsPerAddressMax: number;
+  readonly signupWindowMs: number;
   /** The VAPID contact (`mailto:` or `https:`). */
   readonly pushSubject: string;
   /** How often due pushes (repeats, retries) are looked for. */
@@ -91,6 +100,9 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   retentionMs: EVENT_RECORD_RETENTION_MS,
   codeFailuresMax: CODE_FAILURES_MAX,
   codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
+  streamsPerDeviceMax: STREAMS_PER_DEVICE_MAX,
+  signupsPerAddressMax: SIGNUPS_PER_ADDRESS_MAX,
+  signupWindowMs: SIGNUP_WINDOW_MS,
   pushSubject: PUSH_SUBJECT_DEFAULT,
   pushPollMs: PUSH_POLL_DEFAULT_MS,
   pushHosts: PUSH_HOSTS_DEFAULT,

@@ -11,7 +11,22 @@ export interface RelayServerOptions extends RelayOptions {
   readonly port: number;
   /** Terminate TLS here (`--tls-cert`, `--tls-key`); plain HTTP without. */
   readonly tls?: TlsFiles | null;
+  /** Bounds on a client that sends its request slowly (slowloris); the defaults suit production. */
+  readonly slowClientLimits?: SlowClientLimits;
 }
+
+/**
+ * How long a client may take to send its headers and its whole request, and how often that is checked: a client that
+ * dribbles its headers a byte at a time is cut off instead of holding a socket forever. An SSE stream is a request
+ * that was received at once; its long answer is not bounded by these.
+ */
+export interface SlowClientLimits {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  readonly checkEveryMs: number;
+}
+
+const SLOW_CLIENT_LIMITS: SlowClientLimits = { headersMs: 20_000, requestMs: 60_000, checkEveryMs: 5_000 };
 
 /** The port cannot be bound: the message says which and what to do. */
 export class RelayListenError extends Error {
@@ -31,20 +46,26 @@ export interface RelayServer {
 }
 
 /** How long requests in flight may take to finish at shutdown before their connections are dropped. */
-export const SHUTDOWN_GRACE_MS = 5000;
+const SHUTDOWN_GRACE_MS = 5000;
 const IDLE_SWEEP_MS = 50;
 
 /** Listens with the relay's app and its WebSocket upgrade; resolves once the port is bound. */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
   const relay = createRelay(options);
+  const limits = options.slowClientLimits ?? SLOW_CLIENT_LIMITS;
+  const serverOptions = {
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    connectionsCheckingInterval: limits.checkEveryMs,
+  };
   const server = (
     options.tls
       ? createAdaptorServer({
           fetch: relay.app.fetch,
           createServer: createHttpsServer,
-          serverOptions: { cert: options.tls.cert, key: options.tls.key },
+          serverOptions: { ...serverOptions, cert: options.tls.cert, key: options.tls.key },
         })
-      : createAdaptorServer({ fetch: relay.app.fetch })
+      : createAdaptorServer({ fetch: relay.app.fetch, serverOptions })
   ) as Server;
   server.on("upgrade", relay.handleUpgrade);
   server.listen(options.port, options.host);

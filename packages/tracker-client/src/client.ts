@@ -33,6 +33,13 @@ const defaultSleep: Sleep = (ms, signal) => wait(ms, undefined, signal ? { signa
 /** A typed client for the Multica REST API and its realtime connection. */
 export function createTrackerClient(options: TrackerClientOptions) {
   if (!options.token) throw new TrackerError("invalid_tracker_token", "no tracker token was given");
+  // Found by fuzzing: a token with a space or a non-ASCII character cannot go into a header, and fetch's TypeError
+  // looked like an unreachable tracker (three retries, then 502). It is the token that is wrong.
+  if (!/^[\x21-\x7e]+$/.test(options.token))
+    throw new TrackerError(
+      "invalid_tracker_token",
+      "the tracker token has characters no token has (spaces, line breaks or non-ASCII): paste it again",
+    );
   const baseUrl = resolveTrackerApiUrl(options.baseUrl);
   const log = options.log ?? ((line: string) => console.warn(line));
   const sleep = options.sleep ?? defaultSleep;

@@ -19,6 +19,14 @@ describe("tracker errors", () => {
     });
   });
 
+  it("refuse at once a token with characters no token has, without asking the tracker", () => {
+    for (const token of ["mul_abc def", "mul_ab\ncd", "mul_ünïcode", "mul_\u0000"]) {
+      expect(() => createTrackerClient({ token, baseUrl: "http://127.0.0.1:9" })).toThrow(
+        expect.objectContaining({ code: "invalid_tracker_token", status: 422 }),
+      );
+    }
+  });
+
   it("map an unknown workspace on any workspace-scoped call to workspace_not_found", async () => {
     await using tracker = await startTracker();
     const { client } = clientFor(tracker.fake, tracker.token);

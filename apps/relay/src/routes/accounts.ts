@@ -9,7 +9,11 @@ import { limitBody } from "../http/body-limit.js";
 import { clientAddress } from "../http/client-address.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
-import { assertCodeAttemptsLeft, recordFailedCodeAttempt } from "../runtime/code-attempts.js";
+import {
+  assertCodeAttemptsLeft,
+  assertSignupAllowed,
+  recordFailedCodeAttempt,
+} from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { codeDigits, hashSecret, newDeviceToken, newId } from "../runtime/secrets.js";
 
@@ -31,6 +35,7 @@ export function accountRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     const accountId = newId("acc");
     const now = runtime.clock.now();
     if (runtime.config.openSignup) {
+      await assertSignupAllowed(runtime, clientAddress(c, runtime.config.behindProxy));
       await runtime.store.createAccount({ accountId, device, now });
     } else {
       if (await runtime.store.hasAccounts()) throw new RingbackError("claim_code_required", ACCOUNTS_CLOSED);

@@ -21,6 +21,8 @@ export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     const lastEventId = parseLastEventId(c.req.header("Last-Event-ID") ?? c.req.query("lastEventId"));
     await sweepExpired(runtime);
     const device = c.get("device");
+    const closed = runtime.hub.makeRoomFor(device.id, runtime.config.streamsPerDeviceMax);
+    if (closed > 0) runtime.log.line(`stream limit device=${device.id}: closed ${closed} older stream(s)`);
     const connection = runtime.hub.open(device);
     try {
       connection.write(retryFrame(runtime.config.sseRetryMs));

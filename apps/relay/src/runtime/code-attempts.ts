@@ -5,8 +5,8 @@ import type { RelayRuntime } from "./relay-runtime.js";
 export class RateLimitedError extends RingbackError {
   readonly retryAfterSeconds: number;
 
-  constructor(retryAfterMs: number) {
-    super("rate_limited", "Too many wrong codes from this address; try again later.");
+  constructor(retryAfterMs: number, message = "Too many wrong codes from this address; try again later.") {
+    super("rate_limited", message);
     this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   }
 }
@@ -29,4 +29,20 @@ export async function assertCodeAttemptsLeft(runtime: RelayRuntime, address: str
 export async function recordFailedCodeAttempt(runtime: RelayRuntime, address: string): Promise<void> {
   const now = runtime.clock.now();
   await runtime.store.rateLimitHit(bucketKey(address), now, runtime.config.codeFailureWindowMs);
+}
+
+/**
+ * With open signup, accounts created per client address and window: a flood of sign-ups from one place is refused
+ * (429 with `Retry-After`) while everyone else can still sign up. Counted before the account is made.
+ */
+export async function assertSignupAllowed(runtime: RelayRuntime, address: string): Promise<void> {
+  const now = runtime.clock.now();
+  const key = `signups:${address}`;
+  const state = await runtime.store.rateLimitState(key, now);
+  if (state.count >= runtime.config.signupsPerAddressMax)
+    throw new RateLimitedError(
+      state.resetAt - now,
+      "Too many new accounts from this address; try again later.",
+    );
+  await runtime.store.rateLimitHit(key, now, runtime.config.signupWindowMs);
 }

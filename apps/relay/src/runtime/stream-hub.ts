@@ -145,6 +145,18 @@ export class StreamHub {
     }
   }
 
+  /**
+   * Makes room for a new stream of `deviceId`: beyond `keep` open streams the oldest are closed. The newest wins, so
+   * a device that reconnects after a network change is never locked out by its own half-open streams, and a stolen
+   * token cannot hold more than `keep` streams.
+   */
+  makeRoomFor(deviceId: string, keep: number): number {
+    const open = [...(this.#byDevice.get(deviceId) ?? [])];
+    const surplus = open.slice(0, Math.max(0, open.length - keep + 1));
+    for (const connection of surplus) connection.close();
+    return surplus.length;
+  }
+
   isOnline(deviceId: string): boolean {
     return (this.#byDevice.get(deviceId)?.size ?? 0) > 0;
   }

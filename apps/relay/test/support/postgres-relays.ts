@@ -14,7 +14,7 @@ import {
 import { type PostgresSchema, postgresSchema } from "./postgres-schema.js";
 
 /** One relay instance listening on 127.0.0.1 port 0, on the shared schema. */
-export interface RelayInstance {
+interface RelayInstance {
   readonly server: RelayServer;
   readonly backend: RelayBackend;
   readonly url: string;
@@ -34,8 +34,17 @@ export interface PostgresRelays extends AsyncDisposable {
 export async function startPostgresRelays(
   count: number,
   config: Partial<RelayConfig> = {},
+  options: { databaseUrl?: string } = {},
 ): Promise<PostgresRelays> {
-  const schema = await postgresSchema();
+  // A database of the test's own (one it restarts, say) or a fresh schema in the shared test server.
+  const schema: PostgresSchema = options.databaseUrl
+    ? {
+        name: "public",
+        url: options.databaseUrl,
+        drop: async () => {},
+        [Symbol.asyncDispose]: async () => {},
+      }
+    : await postgresSchema();
   const clock = new FakeClock();
   const instances: RelayInstance[] = [];
   try {

@@ -13,15 +13,17 @@ import { join } from "node:path";
 /** Where Debian's `postgresql` package puts the server binaries (one folder per major version). */
 const DEBIAN_POSTGRES_ROOT = "/usr/lib/postgresql";
 /** The superuser of the throwaway cluster (trust auth, loopback only). */
-export const TEST_POSTGRES_USER = "ringback";
+const TEST_POSTGRES_USER = "ringback";
 /** The database tests get schemas in. */
-export const TEST_POSTGRES_DATABASE = "ringback_test";
+const TEST_POSTGRES_DATABASE = "ringback_test";
 const START_TIMEOUT_SECONDS = 30;
 
 export interface PostgresServer {
   /** `postgres://ringback@127.0.0.1:<port>/ringback_test` */
   readonly url: string;
   readonly port: number;
+  /** `pg_ctl restart -m fast`: every connection is cut, the server is back on the same port with the same data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -102,13 +104,14 @@ export async function startPostgresServer(options: { isDurable?: boolean } = {})
       "--locale=C",
     ]);
     let port = 0;
+    let serverOptions = "";
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
       // Unless the bench asks for durability: off, which makes tests fast (it never holds anything worth keeping).
       const durability = options.isDurable
         ? []
         : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"];
-      const serverOptions = [
+      serverOptions = [
         `-p ${port}`,
         "-c listen_addresses=127.0.0.1",
         `-c unix_socket_directories=${dir}`,
@@ -139,6 +142,22 @@ export async function startPostgresServer(options: { isDurable?: boolean } = {})
     return {
       url: `postgres://${TEST_POSTGRES_USER}@127.0.0.1:${port}/${TEST_POSTGRES_DATABASE}`,
       port,
+      async restart() {
+        await run(pgCtl, [
+          "restart",
+          "-D",
+          dataDir,
+          "-m",
+          "fast",
+          "-w",
+          "-t",
+          String(START_TIMEOUT_SECONDS),
+          "-l",
+          join(dir, "server.log"),
+          "-o",
+          serverOptions,
+        ]);
+      },
       async stop() {
         await run(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]).catch(() => {});
         rmSync(dir, { recursive: true, force: true });

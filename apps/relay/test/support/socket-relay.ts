@@ -1,6 +1,6 @@
 import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
 import type { RelayConfig } from "../../src/relay-config.js";
-import { type RelayServer, startRelayServer } from "../../src/server.js";
+import { type RelayServer, type SlowClientLimits, startRelayServer } from "../../src/server.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { RelayStore } from "../../src/store/store.js";
 import { FakeClock } from "./fake-clock.js";
@@ -26,7 +26,10 @@ export interface SocketRelay extends AsyncDisposable {
   pair(token: string, deviceKind?: DeviceKind): Promise<DeviceCredentials>;
 }
 
-export async function socketRelay(config: Partial<RelayConfig> = {}): Promise<SocketRelay> {
+export async function socketRelay(
+  config: Partial<RelayConfig> = {},
+  slowClientLimits?: SlowClientLimits,
+): Promise<SocketRelay> {
   const dir: TempDir = await tempDir();
   const store = openSqliteStore(dir.path);
   const clock = new FakeClock();
@@ -38,6 +41,7 @@ export async function socketRelay(config: Partial<RelayConfig> = {}): Promise<So
     clock,
     log,
     config: { openSignup: true, sseRetryMs: 100, ...config },
+    slowClientLimits,
   });
   const request = (method: string, path: string, options?: RequestOptions) =>
     apiRequest((input, init) => fetch(new URL(input, server.url), init), method, path, options);

@@ -9,22 +9,43 @@ export interface ReceivedEvent {
   readonly data: any;
 }
 
-/** A device's SSE stream through the `eventsource` package, with the device token added by a custom fetch. */
+/**
+ * A device's SSE stream through the `eventsource` package, with the device token added by a custom fetch. An
+ * EventSource gives up on an answer other than 200; with `isPersistent` the client starts over after any refusal
+ * but 401 (from the last id it saw), as the companion's own stream does.
+ */
 export class SseClient implements Disposable {
   readonly events: ReceivedEvent[] = [];
   /** HTTP statuses of failed connection attempts (401 after removal). */
   readonly failures: (number | undefined)[] = [];
   opens = 0;
-  readonly #source: EventSource;
+  #source: EventSource;
   readonly #waiters = new Waiters();
+  readonly #baseUrl: string;
+  readonly #token: string;
+  readonly #isPersistent: boolean;
+  #isClosedByUs = false;
 
-  constructor(baseUrl: string, token: string, options: { lastEventId?: number } = {}) {
-    const url = new URL("/v1/stream", baseUrl);
-    if (options.lastEventId !== undefined) url.searchParams.set("lastEventId", String(options.lastEventId));
-    this.#source = new EventSource(url, {
+  constructor(
+    baseUrl: string,
+    token: string,
+    options: { lastEventId?: number; isPersistent?: boolean } = {},
+  ) {
+    this.#baseUrl = baseUrl;
+    this.#token = token;
+    this.#isPersistent = options.isPersistent ?? false;
+    this.#source = this.#connect(options.lastEventId);
+  }
+
+  #connect(lastEventId: number | undefined): EventSource {
+    const url = new URL("/v1/stream", this.#baseUrl);
+    if (lastEventId !== undefined) url.searchParams.set("lastEventId", String(lastEventId));
+    const token = this.#token;
+    const source = new EventSource(url, {
       fetch: (input, init) =>
         fetch(input, { ...init, headers: { ...init?.headers, Authorization: `Bearer ${token}` } }),
     });
+    this.#source = source;
     for (const type of Object.values(RELAY_SSE_EVENTS)) {
       this.#source.addEventListener(type, (event) => {
         this.events.push({ type, id: event.lastEventId, data: JSON.parse(event.data) });
@@ -36,9 +57,20 @@ export class SseClient implements Disposable {
       this.#waiters.notify();
     });
     this.#source.addEventListener("error", (event) => {
-      this.failures.push((event as unknown as { code?: number }).code);
+      const code = (event as unknown as { code?: number }).code;
+      this.failures.push(code);
       this.#waiters.notify();
+      if (this.#isPersistent && !this.#isClosedByUs && code !== 401 && source.readyState === source.CLOSED)
+        setTimeout(() => {
+          if (!this.#isClosedByUs) this.#connect(this.#lastSeq());
+        }, 100);
     });
+    return source;
+  }
+
+  #lastSeq(): number | undefined {
+    const ids = this.events.map((event) => Number(event.id)).filter((id) => Number.isInteger(id) && id > 0);
+    return ids.length > 0 ? Math.max(...ids) : undefined;
   }
 
   get isClosed(): boolean {
@@ -72,6 +104,7 @@ export class SseClient implements Disposable {
   }
 
   close(): void {
+    this.#isClosedByUs = true;
     this.#source.close();
   }
 

@@ -1,0 +1,256 @@
+import { createServer, type Server } from "node:http";
+import { type AddressInfo, connect } from "node:net";
+import {
+  answerViolation,
+  fuzzSeed,
+  type HostileRequest,
+  hostileRequests,
+  type RouteShape,
+  StatusTally,
+  secretInLines,
+} from "@ringback/hostile-input";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen } from "../src/server.js";
+import { type InProcessDaemon, startInProcessDaemon, TEST_PORT } from "./helpers/in-process-daemon.js";
+
+/** Every route of the daemon's local interface, with its body's field names so validation is reached. */
+const ROUTES: readonly RouteShape[] = [
+  { method: "GET", path: "/llm/settings" },
+  { method: "PUT", path: "/llm/settings", fields: ["baseUrl", "apiKey", "model", "structuredOutput"] },
+  { method: "DELETE", path: "/llm/settings" },
+  { method: "POST", path: "/llm/test", fields: ["baseUrl", "apiKey", "model", "structuredOutput"] },
+  { method: "GET", path: "/brief/language" },
+  { method: "PUT", path: "/brief/language", fields: ["language"] },
+  { method: "GET", path: "/e2e/key" },
+  // A passphrase costs a key derivation (PBKDF2, 600,000 rounds): hostile keys and flags here, passphrases are
+  // tested in e2e-key.test.ts.
+  { method: "PUT", path: "/e2e/key", fields: ["key", "random"] },
+  {
+    method: "POST",
+    path: "/report",
+    fields: ["source", "sessionId", "turnId", "cwd", "text", "occurredAt", "model"],
+  },
+  { method: "POST", path: "/local/pairing", fields: ["deviceName"] },
+  {
+    method: "POST",
+    path: "/local/login",
+    fields: ["serverUrl", "pairing", "passphrase", "claimCode", "deviceName"],
+  },
+  { method: "GET", path: "/local/status" },
+  { method: "GET", path: "/tracker/settings" },
+  { method: "PUT", path: "/tracker/settings", fields: ["token", "workspaceIds"] },
+  { method: "DELETE", path: "/tracker/settings" },
+  { method: "POST", path: "/tracker/workspaces", fields: ["token"] },
+  { method: "POST", path: "/tracker/issues", fields: ["issues"] },
+  { method: "GET", path: "/tracker/dispatch/options" },
+  { method: "POST", path: "/tracker/dispatch/options", fields: ["workspaceId"] },
+  { method: "POST", path: "/tracker/dispatch/issues", fields: ["workspaceId", "projectId", "query"] },
+  { method: "POST", path: "/tracker/dispatch/statuses", fields: ["workspaceId"] },
+  { method: "GET", path: "/tracker/dispatches" },
+  {
+    method: "POST",
+    path: "/tracker/dispatches",
+    fields: ["dispatchId", "workspaceId", "agentId", "prompt", "images"],
+  },
+  { method: "POST", path: "/tracker/dispatches/cancel", fields: ["dispatchId"] },
+  { method: "POST", path: "/tracker/dispatches/lookup", fields: ["dispatchIds"] },
+  { method: "POST", path: "/tracker/uploads", fields: ["workspaceId", "name", "contentType", "data"] },
+];
+const IN_PROCESS_RUNS = 10_500;
+const SOCKET_RUNS = 300;
+const MODEL_KEY = "sk-fuzz-model-key-0123456789abcdef";
+const TRACKER_TOKEN = "mul_fuzz_tracker_token_0123456789";
+const seed = fuzzSeed();
+
+let daemon: InProcessDaemon;
+let tracker: Server;
+const blockedFetches: string[] = [];
+const realFetch = globalThis.fetch;
+
+/** Host and Origin as a local process or a web page would send them: the guards must refuse the wrong ones. */
+const guardHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant({ host: `127.0.0.1:${TEST_PORT}` }) },
+  fc
+    .constantFrom(`localhost:${TEST_PORT}`, "evil.example", `127.0.0.1:${TEST_PORT + 1}`, "", "[::1]")
+    .map((host) => ({
+      host,
+    })),
+  fc.constantFrom("https://evil.example", "null", "http://127.0.0.1").map((origin) => ({
+    host: `127.0.0.1:${TEST_PORT}`,
+    origin,
+  })),
+);
+
+/** The daemon's guards answer with the spec's codes; only the model or tracker being away is a deliberate 5xx. */
+const RULES = (secrets: readonly string[]) => ({
+  secrets,
+  deliberate5xx: ["tracker_unavailable", "computer_offline", "computer_timeout"] as const,
+});
+
+beforeAll(async () => {
+  // Whatever a body asks the daemon to reach, nothing leaves this machine: other hosts fail as if unreachable.
+  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {
+      blockedFetches.push(url.host);
+      throw new TypeError("fetch failed", {
+        cause: Object.assign(new Error("blocked"), { code: "ECONNREFUSED" }),
+      });
+    }
+    return realFetch(input, init);
+  }) as typeof fetch;
+  // A tracker that refuses every token at once (a 401 is never retried), so tracker routes answer without waits.
+  tracker = createServer((_request, response) => {
+    response.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
+  });
+  await new Promise<void>((resolve) => tracker.listen(0, "127.0.0.1", resolve));
+  daemon = await startInProcessDaemon({
+    config: {
+      llm: { primary: { baseUrl: "http://127.0.0.1:9/v1", apiKey: MODEL_KEY, model: "m" } },
+      tracker: { token: TRACKER_TOKEN, workspaces: [] },
+    },
+    env: { DAEMON_TRACKER_API_URL: `http://127.0.0.1:${(tracker.address() as AddressInfo).port}` },
+  });
+});
+
+afterAll(async () => {
+  await daemon?.close();
+  tracker?.close();
+  globalThis.fetch = realFetch;
+});
+
+async function sendInProcess(request: HostileRequest): Promise<{ status: number; body: string } | null> {
+  let built: Request;
+  try {
+    built = new Request(`http://127.0.0.1:${TEST_PORT}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+    });
+  } catch {
+    // A header value or method no HTTP client can send (the raw-socket test sends those).
+    return null;
+  }
+  const response = await daemon.app.fetch(built);
+  return { status: response.status, body: await response.text() };
+}
+
+function sendRaw(port: number, bytes: Uint8Array, waitMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    const finish = () => {
+      socket.destroy();
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0),
+        body: received.slice(received.indexOf("\r\n\r\n") + 4),
+      });
+    };
+    const timer = setTimeout(finish, waitMs);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      finish();
+    });
+    socket.on("data", (chunk) => {
+      received += chunk.toString("utf8");
+    });
+    socket.on("error", () => undefined);
+    socket.write(bytes);
+  });
+}
+
+function wireBytes(request: HostileRequest, framing: number): Uint8Array {
+  const body =
+    request.body === undefined
+      ? new Uint8Array()
+      : typeof request.body === "string"
+        ? Buffer.from(request.body)
+        : request.body;
+  const length =
+    framing === 1 ? Math.max(0, body.length - 3) : framing === 2 ? body.length + 10 : body.length;
+  const headers = Object.entries(request.headers)
+    .map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, "")}`)
+    .join("\r\n");
+  const head = `${request.method} ${request.path.replace(/[ \r\n]/g, "%20") || "/"} HTTP/1.1\r\n${headers}${headers ? "\r\n" : ""}content-length: ${length}\r\nconnection: close\r\n\r\n`;
+  const bytes = Buffer.concat([Buffer.from(head, "latin1"), body]);
+  return framing === 3 ? bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))) : bytes;
+}
+
+describe(`the daemon's local interface under hostile input (seed ${seed}, FUZZ_SEED replays)`, () => {
+  it(`answers ${IN_PROCESS_RUNS} generated requests without a stray 5xx, a bare error or a secret`, async () => {
+    const secrets = [daemon.localKey, MODEL_KEY, TRACKER_TOKEN];
+    const tally = new StatusTally();
+    await fc.assert(
+      fc.asyncProperty(hostileRequests(ROUTES, [daemon.localKey], guardHeaders), async (request) => {
+        const answer = await sendInProcess(request);
+        if (answer === null) return;
+        tally.add(answer.status);
+        const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));
+        if (violation) throw new Error(`${request.method} ${request.path.slice(0, 80)}: ${violation}`);
+      }),
+      { numRuns: IN_PROCESS_RUNS, seed, endOnFailure: true },
+    );
+    console.log(
+      `daemon fuzz, in process: ${tally.total} requests, 0 crashes, statuses ${tally}; ${blockedFetches.length} calls to other hosts kept on this machine`,
+    );
+    expect(tally.total).toBeGreaterThanOrEqual(10_000);
+    expect(secretInLines(daemon.logLines, secrets)).toBeNull();
+    expect((await daemon.request("/brief/language")).status).toBe(200);
+  }, 300_000);
+
+  it(`answers ${SOCKET_RUNS} raw requests on a real socket, broken framing and slow headers included`, async () => {
+    const server = await listen(daemon.app, 0, { headersMs: 400, requestMs: 1_000, checkEveryMs: 100 });
+    try {
+      const secrets = [daemon.localKey, MODEL_KEY, TRACKER_TOKEN];
+      const tally = new StatusTally();
+      const violations: string[] = [];
+      const batch = fc.array(fc.tuple(hostileRequests(ROUTES, [daemon.localKey], guardHeaders), fc.nat(5)), {
+        minLength: 10,
+        maxLength: 10,
+      });
+      await fc.assert(
+        fc.asyncProperty(batch, async (requests) => {
+          const answers = await Promise.all(
+            requests.map(([request, framing]) => sendRaw(server.port, wireBytes(request, framing), 300)),
+          );
+          for (const [index, answer] of answers.entries()) {
+            const request = requests[index]?.[0];
+            tally.add(answer.status);
+            if (answer.status === 0 || !request) continue;
+            const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));
+            // A broken frame is the HTTP parser's 400, before the app: no envelope to expect there.
+            if (violation && answer.status !== 400)
+              violations.push(`${request.method} ${request.path}: ${violation}`);
+          }
+        }),
+        { numRuns: SOCKET_RUNS / 10, seed },
+      );
+      console.log(`daemon fuzz, raw socket: ${tally.total} requests, 0 crashes, statuses ${tally}`);
+      expect(violations).toEqual([]);
+
+      // Slowloris: headers a line at a time are cut off; a normal request still gets its answer meanwhile.
+      const slow = connect(server.port, "127.0.0.1");
+      const closed = new Promise<void>((resolve) => slow.on("close", () => resolve()));
+      slow.on("error", () => undefined);
+      slow.write(`GET /brief/language HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n`);
+      const dribble = setInterval(() => slow.write("x-slow: 1\r\n"), 100);
+      try {
+        const normal = await sendRaw(
+          server.port,
+          Buffer.from(
+            `GET /brief/language HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: close\r\n\r\n`,
+          ),
+          2_000,
+        );
+        expect(normal.status).toBe(403);
+        await closed;
+      } finally {
+        clearInterval(dribble);
+        slow.destroy();
+      }
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { eventBody, inProcessRelay } from "./support/in-process-relay.js";
+import { socketRelay } from "./support/socket-relay.js";
+
+const from = (address: string) => ({ "X-Forwarded-For": address });
+
+describe("abuse limits at the relay", () => {
+  it("locks out an address that guesses pairing codes, while another address still pairs with its code", async () => {
+    await using relay = await inProcessRelay({ behindProxy: true });
+    const computer = await relay.signUp("computer");
+    const code = (await relay.request("POST", "/v1/pairing-codes", { token: computer.deviceToken })).body
+      .code;
+    const guess = (digits: string, address: string) =>
+      relay.request("POST", "/v1/pairing-codes/redeem", {
+        headers: from(address),
+        body: { code: digits, deviceName: "guesser", deviceKind: "phone" },
+      });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const wrong = String(100000 + attempt);
+      expect((await guess(wrong === code ? "999999" : wrong, "203.0.113.7")).body.error.code).toBe(
+        "invalid_pairing_code",
+      );
+    }
+    const locked = await guess(code, "203.0.113.7");
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe("rate_limited");
+    expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // No global lock-out: the owner's phone, from another address, joins with the right code.
+    const joined = await guess(code, "198.51.100.20");
+    expect(joined.status).toBe(201);
+    // The window ends: the locked address may try again.
+    relay.clock.advance(10 * 60 * 1000 + 1);
+    expect((await guess("123123", "203.0.113.7")).body.error.code).toBe("invalid_pairing_code");
+  });
+
+  it("refuses a flood of sign-ups from one address (429), not sign-ups from others, and forgets it after the window", async () => {
+    await using relay = await inProcessRelay({ behindProxy: true });
+    const signUp = (address: string) =>
+      relay.request("POST", "/v1/accounts", {
+        headers: from(address),
+        body: { deviceName: "flood", deviceKind: "computer" },
+      });
+    for (let count = 0; count < 10; count++) expect((await signUp("203.0.113.9")).status).toBe(201);
+    const refused = await signUp("203.0.113.9");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("rate_limited");
+    expect(refused.body.error.message).toBe("Too many new accounts from this address; try again later.");
+    expect((await signUp("198.51.100.21")).status).toBe(201);
+    relay.clock.advance(60 * 60 * 1000 + 1);
+    expect((await signUp("203.0.113.9")).status).toBe(201);
+  });
+
+  it("refuses oversized bodies with 413 and the envelope, before reading them whole", async () => {
+    await using relay = await inProcessRelay();
+    const computer = await relay.signUp("computer");
+    const huge = await relay.request("POST", "/v1/daemon/events", {
+      token: computer.deviceToken,
+      body: eventBody("evt_huge", { sealed: `e2e1.k.iv.${"x".repeat(2 * 1024 * 1024)}` }),
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBe("payload_too_large");
+    const account = await relay.request("POST", "/v1/accounts", {
+      body: { deviceName: "x".repeat(100_000), deviceKind: "phone" },
+    });
+    expect(account.status).toBe(413);
+    expect(account.body.error.code).toBe("payload_too_large");
+  });
+
+  it("keeps at most 4 streams per device: a fifth closes the oldest, other devices untouched", async () => {
+    await using relay = await socketRelay();
+    const computer = await relay.signUp("computer");
+    const phone = await relay.pair(computer.deviceToken, "phone");
+    const open = async (token: string) => {
+      const response = await fetch(new URL("/v1/stream", relay.url), {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let text = "";
+      while (!text.includes("event: synced")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("stream ended before synced");
+        text += new TextDecoder().decode(value);
+      }
+      return reader;
+    };
+    const computerStream = await open(computer.deviceToken);
+    const streams = [];
+    for (let index = 0; index < 5; index++) streams.push(await open(phone.deviceToken));
+    // The oldest of the phone's five ends; reading it finishes.
+    const first = await streams[0]?.read();
+    expect(first?.done).toBe(true);
+    const stillOpen = async (reader: ReadableStreamDefaultReader<Uint8Array>) =>
+      Promise.race([
+        reader.read().then(() => "data"),
+        new Promise((resolve) => setTimeout(() => resolve("open"), 200)),
+      ]);
+    for (const reader of [...streams.slice(1), computerStream]) expect(await stillOpen(reader)).toBe("open");
+    expect(
+      relay.logs.some((line) =>
+        line.includes(`stream limit device=${phone.deviceId}: closed 1 older stream(s)`),
+      ),
+    ).toBe(true);
+    for (const reader of [...streams, computerStream]) await reader.cancel();
+  });
+});
