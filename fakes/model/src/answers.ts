@@ -1,7 +1,7 @@
 /** One answer of the fake model to one model call (chat completions, Messages or Responses). */
 export type FakeAnswer =
   /** The assistant's content as is (any text), with a finish reason (default `stop`). */
-  | { kind: "content"; content: string | null; finishReason?: string }
+  | { kind: "content"; content: string | null; finishReason?: string; refusal?: string }
   /** A brief built from the request itself (the default when nothing is scripted). */
   | { kind: "echo" }
   /** An HTTP error with an OpenAI-style error body. */
@@ -74,6 +74,10 @@ export const answers = {
   /** A rewrite answer: a draft plus the heading for facts still missing. */
   rewrite(overrides: Partial<FakeBriefDraft> = {}, supplementaryHeading = "Also important"): FakeAnswer {
     return answers.json(briefDraft({ supplementaryHeading, ...overrides }));
+  },
+  /** The model refused (OpenAI's `message.refusal`, with no content). */
+  refusal(text = "I'm sorry, I can't help with that."): FakeAnswer {
+    return { kind: "content", content: null, refusal: text };
   },
   /** The provider's content filter stopped the answer. */
   contentFilter(): FakeAnswer {

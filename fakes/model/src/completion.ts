@@ -10,7 +10,13 @@ function approximateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-export function chatCompletion(model: string, content: string | null, finishReason: string, prompt: string) {
+export function chatCompletion(
+  model: string,
+  content: string | null,
+  finishReason: string,
+  prompt: string,
+  refusal: string | null = null,
+) {
   const promptTokens = approximateTokens(prompt);
   const completionTokens = approximateTokens(content ?? "");
   return {
@@ -21,7 +27,7 @@ export function chatCompletion(model: string, content: string | null, finishReas
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content, refusal: null },
+        message: { role: "assistant", content, refusal },
         logprobs: null,
         finish_reason: finishReason,
       },

@@ -140,7 +140,11 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
         case "content": {
           const finishReason = ready.finishReason ?? "stop";
           if (!isStream) {
-            sendJson(response, 200, chatCompletion(model, ready.content, finishReason, JSON.stringify(body)));
+            sendJson(
+              response,
+              200,
+              chatCompletion(model, ready.content, finishReason, JSON.stringify(body), ready.refusal ?? null),
+            );
             return;
           }
           response.writeHead(200, {

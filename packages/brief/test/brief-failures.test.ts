@@ -72,6 +72,15 @@ describe("generateBrief failures give a failed brief", () => {
     expectFailed(brief, 1, "The language model's content filter blocked the brief.");
   });
 
+  it("when the model refuses, quoting its refusal", async () => {
+    await using fake = await startFakeModel();
+    fake.script(answers.refusal("I can't summarise this report."));
+
+    const brief = await generateBrief({ report: report(), channel: channelFor(fake), language: "en-US" });
+
+    expectFailed(brief, 1, "The language model refused: I can't summarise this report.");
+  });
+
   it("on HTTP 500, quoting the server's message", async () => {
     await using fake = await startFakeModel();
     fake.script(answers.serverError());

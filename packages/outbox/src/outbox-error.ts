@@ -1,6 +1,8 @@
 export type OutboxErrorCode =
   | "corrupt_store"
   | "write_failed"
+  /** The disk is full (ENOSPC, EDQUOT): nothing of this change was kept; later changes are tried again. */
+  | "disk_full"
   | "closed"
   | "not_started"
   | "unknown_entry"

@@ -38,6 +38,8 @@ export interface OutboxRecovery {
 interface PendingWrite {
   /** One journal line with its newline; empty for a caller that only waits for what is queued before it. */
   line: string;
+  /** The change this line records; null for a wait on the writes before it. */
+  record: JournalRecord | null;
   resolve(): void;
   reject(error: Error): void;
 }
@@ -63,6 +65,8 @@ export class OutboxStore {
   #snapshotBytes = 0;
   #pending: PendingWrite[] = [];
   #isFlushing = false;
+  /** After a failed write the journal may end in a partial line: the next write rewrites snapshot and journal. */
+  #mustCompact = false;
   #failure: OutboxError | null = null;
   #journalSyncs = 0;
 
@@ -198,13 +202,13 @@ export class OutboxStore {
   #change(record: JournalRecord): Promise<void> {
     if (this.#failure) return Promise.reject(this.#failure);
     applyRecord(this.#contents, record);
-    return this.#write(`${JSON.stringify(record)}\n`);
+    return this.#write(`${JSON.stringify(record)}\n`, record);
   }
 
-  #write(line: string | null): Promise<void> {
+  #write(line: string | null, record: JournalRecord | null = null): Promise<void> {
     if (this.#failure) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => {
-      this.#pending.push({ line: line ?? "", resolve, reject });
+      this.#pending.push({ line: line ?? "", record, resolve, reject });
       if (!this.#isFlushing) {
         this.#isFlushing = true;
         void this.#flush();
@@ -219,16 +223,33 @@ export class OutboxStore {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0);
       try {
-        if (this.#journalBytes >= Math.max(JOURNAL_COMPACT_MIN_BYTES, this.#snapshotBytes)) {
+        if (
+          this.#mustCompact ||
+          this.#journalBytes >= Math.max(JOURNAL_COMPACT_MIN_BYTES, this.#snapshotBytes)
+        ) {
           // The snapshot holds everything in memory, this batch included: it is durable with it.
           await this.#compact();
+          this.#mustCompact = false;
         } else {
           await this.#appendToJournal(batch.map((write) => write.line).join(""));
         }
       } catch (cause) {
-        this.#failure = new OutboxError("write_failed", "the outbox could not be written", { cause });
-        for (const write of [...batch, ...this.#pending.splice(0)]) write.reject(this.#failure);
-        break;
+        if (!isDiskFull(cause)) {
+          this.#failure = new OutboxError("write_failed", "the outbox could not be written", { cause });
+          for (const write of [...batch, ...this.#pending.splice(0)]) write.reject(this.#failure);
+          break;
+        }
+        // A full disk passes: what this batch accepted is taken back (its caller hears it was not kept), and the
+        // next write starts from a fresh snapshot, as the journal may now end in half a line.
+        const failure = new OutboxError("disk_full", "the disk is full: the outbox could not be written", {
+          cause,
+        });
+        for (const write of batch) {
+          if (write.record?.op === "accept") this.#contents.entries.delete(write.record.entry.report.eventId);
+          write.reject(failure);
+        }
+        this.#mustCompact = true;
+        continue;
       }
       for (const write of batch) write.resolve();
     }
@@ -364,4 +385,10 @@ function parseLine<T>(line: string, schema: { safeParse(value: unknown): { succe
   } catch {
     return undefined;
   }
+}
+
+/** ENOSPC or EDQUOT: a full disk or quota, which frees up; anything else is a broken disk. */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
 }

@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
+  storage_full: 507,
   // Decided here: tracker and relay conditions.
   tracker_unavailable: 502,
   computer_offline: 503,
@@ -76,6 +77,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   not_found: "No such path.",
   method_not_allowed: "This path does not take this method.",
   rate_limited: "Too many requests; try again later.",
+  storage_full: "The computer's disk is full: the report was not kept; free some space.",
   internal_error: "An unexpected error; the details are in the log.",
   tracker_unavailable: "The tracker could not be reached or failed.",
   computer_offline: "The computer (its daemon) is not connected to the relay.",

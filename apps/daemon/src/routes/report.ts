@@ -1,4 +1,5 @@
-import { REPORT_BODY_MAX_BYTES, type ReportAccepted, ReportRequest } from "@ringback/protocol";
+import { isOutboxError } from "@ringback/outbox";
+import { REPORT_BODY_MAX_BYTES, type ReportAccepted, ReportRequest, RingbackError } from "@ringback/protocol";
 import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody } from "../http/json-body.js";
@@ -17,7 +18,14 @@ export function reportRoutes(app: AppContext): Hono {
       const report = reportFromRequest(request, app.now());
       const dryRun = context.req.query("dryRun");
       if (dryRun === "1" || dryRun === "true") return context.json({ report }, 200);
-      const result = await app.outbox.enqueue(report);
+      const result = await app.outbox.enqueue(report).catch((error: unknown) => {
+        // Never a false 202: the hook hears that this report was not kept, and the next one is tried again.
+        if (!isOutboxError(error) || error.code !== "disk_full") throw error;
+        app.log(
+          `the disk is full: report ${report.eventId} was not kept (free some space in ${app.config.path})`,
+        );
+        throw new RingbackError("storage_full");
+      });
       app.sessions.remember(request.sessionId, {
         cwd: request.cwd,
         source: request.source,

@@ -1,0 +1,112 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, open, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type DaemonProcess,
+  postReport,
+  readLocalKey,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+import { eventually } from "./helpers/eventually.js";
+import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+const relayIdentity = { deviceToken: "device-token-for-tests-0123456789", accountId: "a", deviceId: "d" };
+
+/** A small tmpfs of the test's own (we are root in CI): the daemon's data dir on a disk that can really fill. */
+function mountSmallDisk(path: string): string | null {
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", path], { stdio: "pipe" });
+    return null;
+  } catch (error) {
+    return `mount -t tmpfs failed (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
+  }
+}
+
+/** Fills the disk to the last byte; returns the filler's path (delete it to give the space back). */
+async function fillDisk(directory: string): Promise<string> {
+  const path = join(directory, "filler.bin");
+  const file = await open(path, "w");
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) await file.write(block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+    // The last partial block: byte by byte until nothing fits.
+    try {
+      for (;;) await file.write(Buffer.alloc(1));
+    } catch {}
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+  return path;
+}
+
+const report = (index: number) => ({
+  source: "claude-code",
+  sessionId: `disk-${index}`,
+  turnId: `turn-${index}`,
+  cwd: "/home/user/project",
+  // Longer than the slack in the last page of the outbox's files, so it needs space the disk no longer has.
+  text: `Turn ${index}: done, all tests pass. ${"The details of the change. ".repeat(2_000)}`,
+});
+
+let base: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: string;
+let skipReason: string | null = null;
+let relay: ScriptedRelay;
+let daemon: DaemonProcess | undefined;
+
+beforeAll(async () => {
+  base = await makeTemporaryDirectory();
+  home = join(base.path, "home");
+  await mkdir(home);
+  skipReason = mountSmallDisk(home);
+  if (skipReason && process.env.CI) throw new Error(`${skipReason}: CI runs as root and must run this test`);
+  relay = await startScriptedRelay();
+});
+
+afterAll(async () => {
+  await daemon?.kill();
+  await relay?.close();
+  if (!skipReason) execFileSync("umount", ["-l", home]);
+  await base?.remove();
+});
+
+describe("the daemon's data directory on a full disk", () => {
+  it("answers the hook 507 storage_full instead of a false 202, recovers when space returns, and loses nothing it accepted", async (context) => {
+    if (skipReason) {
+      console.log(`skipped: ${skipReason}`);
+      context.skip();
+    }
+    await writeFile(join(home, "daemon.json"), JSON.stringify({ relay: relayIdentity }), { mode: 0o600 });
+    daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
+    const localKey = await readLocalKey(home);
+    expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
+    await eventually(() => relay.delivered.size === 1, 15_000);
+
+    // Accepted just before the disk fills: its brief and its sending must still get through.
+    expect((await postReport(daemon, localKey, report(3))).status).toBe(202);
+    const filler = await fillDisk(home);
+    const refused = await postReport(daemon, localKey, report(2));
+    expect(refused.status).toBe(507);
+    expect(await refused.json()).toMatchObject({ error: { code: "storage_full" } });
+    expect(daemon.stderr()).toMatch(/the disk is full: report \S+ was not kept/);
+    // Still up and answering.
+    const language = await fetch(`${daemon.url}/brief/language`, {
+      headers: { authorization: `Bearer ${localKey}` },
+    });
+    expect(language.status).toBe(200);
+
+    await rm(filler);
+    expect((await postReport(daemon, localKey, report(2))).status).toBe(202);
+    await eventually(() => relay.delivered.size === 3, 30_000);
+    // A restart reads back a consistent outbox and sends nothing twice.
+    await daemon.stop();
+    daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
+    expect((await postReport(daemon, localKey, report(4))).status).toBe(202);
+    await eventually(() => relay.delivered.size === 4, 30_000);
+    expect([...relay.delivered.values()]).toEqual([1, 1, 1, 1]);
+  }, 90_000);
+});

@@ -1,0 +1,86 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { aad, openJson } from "@ringback/e2e-crypto";
+import { answers, type FakeAnswer, type FakeModel, startFakeModel } from "@ringback/fake-model";
+import { SealedReportPayload } from "@ringback/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type DaemonProcess,
+  postReport,
+  readDaemonKey,
+  readLocalKey,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+import { eventually } from "./helpers/eventually.js";
+import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+
+const MODEL_KEY = "sk-fault-model-key-0123456789";
+const relayIdentity = { deviceToken: "device-token-for-tests-0123456789", accountId: "a", deviceId: "d" };
+
+let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let relay: ScriptedRelay;
+let model: FakeModel;
+let daemon: DaemonProcess;
+let localKey: string;
+
+beforeAll(async () => {
+  home = await makeTemporaryDirectory();
+  relay = await startScriptedRelay();
+  model = await startFakeModel({ apiKey: MODEL_KEY });
+  // The channel as daemon.json keeps it, with a short time-out so a hanging model costs the test one second.
+  const channel = { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model", timeoutMs: 1_000 };
+  await writeFile(
+    join(home.path, "daemon.json"),
+    JSON.stringify({ relay: relayIdentity, llm: { primary: channel } }),
+    { mode: 0o600 },
+  );
+  daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  localKey = await readLocalKey(home.path);
+});
+
+afterAll(async () => {
+  await daemon?.kill();
+  await Promise.all([relay?.close(), model?.close()]);
+  await home?.remove();
+});
+
+const FAULTS: [string, FakeAnswer, RegExp][] = [
+  ["hangs", answers.hang(), /did not answer within|timed out|time-out/i],
+  ["answers garbage", answers.invalidJson(), /not valid JSON|JSON/i],
+  ["filters the content", answers.contentFilter(), /content filter/i],
+  ["refuses", answers.refusal("I can't summarise this."), /refused/],
+  ["fails with 500", answers.serverError(), /500/],
+];
+
+describe("a report whose model fails still rings, with the agent's own words", () => {
+  it.each(FAULTS)(
+    "when the model %s: a failed brief is sealed and sent, and the report's text with it",
+    async (name, fault, reason) => {
+      model.script(fault);
+      const index = FAULTS.findIndex(([fault]) => fault === name);
+      const text = `Turn ${index}: the importer skips empty rows now; 57 tests pass.`;
+      const before = relay.posts.length;
+      const accepted = await postReport(daemon, localKey, {
+        source: "codex",
+        sessionId: `fault-${index}`,
+        turnId: `turn-${index}`,
+        cwd: "/home/user/project",
+        text,
+      });
+      expect(accepted.status).toBe(202);
+      await eventually(() => relay.posts.length > before, 15_000);
+      const post = relay.posts.at(-1);
+      if (!post) throw new Error("nothing sent");
+      const payload = SealedReportPayload.parse(
+        await openJson(await readDaemonKey(home.path), aad.report(post.body.eventId), post.body.sealed),
+      );
+      expect(payload.brief.meta.status).toBe("failed");
+      expect(payload.brief.meta.error).toMatch(reason);
+      expect(payload.brief.spoken).toBe("");
+      // What the phone reads aloud instead: the agent's words, whole.
+      expect(payload.report.text).toBe(text);
+      expect(JSON.stringify(relay.posts)).not.toContain(MODEL_KEY);
+    },
+  );
+});
