@@ -2,13 +2,14 @@
  * The whole system's figures: the time from the hook's `POST /report` to the ringing screen in Chromium (real
  * relay, daemon and hook processes, an instant fake model), with the daemon's 202 as the baseline measured in the
  * same run, and the web app's gzipped JavaScript as apps/web-client/bench/bundle-size.mjs measures it. Prints one
- * table.
+ * table. Then the soak (bench/soak.ts): RINGBACK_SOAK_MINUTES (30 by default, 0 to leave it out).
  *
  *   pnpm --filter @ringback/e2e bench      (after building the relay, daemon, hook and web client)
  */
 import { measureBundleSize } from "./bundle-size.ts";
 import { percentile } from "./percentile.ts";
 import { measureRingLatency } from "./ring-latency.ts";
+import { runSoak } from "./soak.ts";
 
 const REPORTS = 20;
 const WARM_UP_REPORTS = 2;
@@ -43,3 +44,7 @@ console.table([
   { what: "first load (gzip -9)", size: size.firstLoadGzip },
   { what: "all page JS (gzip -9)", size: size.allPageGzip },
 ]);
+
+// Last, the soak: 30 minutes unless RINGBACK_SOAK_MINUTES says otherwise (0 leaves it out).
+const soakMinutes = Number(process.env.RINGBACK_SOAK_MINUTES ?? 30);
+if (soakMinutes > 0) process.exitCode = (await runSoak(soakMinutes)) ? 0 : 1;

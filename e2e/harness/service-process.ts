@@ -11,6 +11,8 @@ interface Exit {
 export interface ServiceProcess extends AsyncDisposable {
   /** The ready line's match (its groups carry the address the service printed). */
   readonly ready: RegExpMatchArray;
+  /** The process id, for what the bench reads under /proc. */
+  readonly pid: number;
   stdout(): string;
   stderr(): string;
   /** Whether the process has exited. */
@@ -80,6 +82,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     );
   return {
     ready,
+    pid: child.pid ?? 0,
     stdout: () => stdout,
     stderr: () => stderr,
     hasExited: () => exit !== undefined,

@@ -1,0 +1,212 @@
+/**
+ * The soak: real relay and daemon processes under mixed traffic for RINGBACK_SOAK_MINUTES (30 by default) — agent
+ * turns through the real hook, two devices answering, rejecting, acknowledging, reporting deliveries and replying,
+ * dispatches to the tracker simulator, and every stream reconnecting each minute — with the relay's and the daemon's
+ * RSS, open file descriptors and event-loop delay sampled every 10 s, printed as a table, and checked against a
+ * stated bound: from the sample at one sixth of the run (5 minutes of 30) to the end, RSS grows by at most 20 %
+ * (and 16 MiB) and open descriptors by at most 10.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CallStream, newReplyId, sealReply } from "@ringback/client";
+import { parseKey } from "@ringback/e2e-crypto";
+import { DeviceCredentials } from "@ringback/protocol";
+import { callDaemon } from "../harness/daemon-local-api.ts";
+import { makeFakeAgentCli } from "../harness/fake-agent-cli.ts";
+import { startSystem } from "../harness/system.ts";
+import { putTrackerSettings, startTrackerSimulator } from "../harness/tracker-simulator.ts";
+
+const SAMPLE_EVERY_MS = 10_000;
+const TURN_EVERY_MS = 2_000;
+const DISPATCH_EVERY_MS = 30_000;
+const RECONNECT_EVERY_MS = 60_000;
+const RSS_GROWTH_MAX = 0.2;
+const RSS_GROWTH_SLACK_MIB = 16;
+const FD_GROWTH_MAX = 10;
+
+interface Sample {
+  readonly at: string;
+  readonly relayRssMiB: number;
+  readonly relayFds: number;
+  readonly relayLoopP99Ms: string;
+  readonly daemonRssMiB: number;
+  readonly daemonFds: number;
+  readonly daemonLoopP99Ms: string;
+  readonly turns: number;
+  readonly calls: number;
+}
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function openFds(pid: number): Promise<number> {
+  return (await readdir(`/proc/${pid}/fd`)).length;
+}
+
+function latestLoopP99(stderr: string): string {
+  const lines = stderr.match(/ringback-loop-delay p50=\S+ p99=(\S+)/g);
+  return lines?.at(-1)?.match(/p99=(\S+)/)?.[1] ?? "-";
+}
+
+export async function runSoak(minutes: number): Promise<boolean> {
+  const probe = fileURLToPath(new URL("./loop-delay-probe.mjs", import.meta.url));
+  const probeEnv = { NODE_OPTIONS: `--import=${probe}` };
+  const tracker = await startTrackerSimulator();
+  const agentDir = fileURLToPath(new URL("../test-artifacts/soak-agent/", import.meta.url));
+  const agent = await makeFakeAgentCli(agentDir);
+  const system = await startSystem({
+    trackerUrl: tracker.url,
+    daemonEnv: { ...probeEnv, PATH: agent.pathWith() },
+    relay: { env: probeEnv },
+  });
+  const streams: CallStream[] = [];
+  const timers: ReturnType<typeof setInterval>[] = [];
+  let turns = 0;
+  let calls = 0;
+  let failures = 0;
+  try {
+    await putTrackerSettings(system.daemon, {
+      token: tracker.seed.user.token,
+      workspaceIds: [tracker.seed.workspace.id],
+    });
+    const pairing = await system.daemon.pair();
+    const key = parseKey(pairing.key);
+    const redeem = async (name: string) => {
+      const code = name === "phone" ? pairing.code : (await system.daemon.pair()).code;
+      const response = await fetch(`${system.relay.url}/v1/pairing-codes/redeem`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code, deviceName: name, deviceKind: "phone" }),
+      });
+      return DeviceCredentials.parse(await response.json());
+    };
+    const devices = [await redeem("phone"), await redeem("tablet")];
+    const relayPost = (token: string, path: string, body: unknown) =>
+      fetch(`${system.relay.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then(
+        (response) => response.arrayBuffer(),
+        () => {
+          failures++;
+        },
+      );
+
+    // The phone answers, rejects or acknowledges each call and sometimes replies; the tablet reports it shown.
+    const openStream = (device: DeviceCredentials, index: number, lastEventId: string | null) => {
+      const stream = new CallStream({
+        serverUrl: system.relay.url,
+        deviceToken: device.deviceToken,
+        lastEventId,
+        handlers: {
+          onCall: async (event) => {
+            if (event.status !== "pending") return;
+            if (index === 1) {
+              await relayPost(device.deviceToken, `/v1/calls/${event.eventId}/deliveries`, {
+                outcome: "shown",
+              });
+              return;
+            }
+            calls++;
+            const status = ["answered", "answered", "rejected", "acknowledged"][calls % 4];
+            await relayPost(device.deviceToken, `/v1/calls/${event.eventId}/status`, { status });
+            if (status === "answered" && calls % 3 === 0) {
+              const request = await sealReply(key, event.eventId, newReplyId(), `Reply ${calls}: go on.`);
+              await relayPost(device.deviceToken, `/v1/calls/${event.eventId}/replies`, request);
+            }
+          },
+          onCallStatus: () => undefined,
+          onDeviceRemoved: () => {
+            failures++;
+          },
+        },
+      });
+      stream.start();
+      streams[index] = stream;
+    };
+    for (const [index, device] of devices.entries()) openStream(device, index, null);
+
+    timers.push(
+      setInterval(() => {
+        turns++;
+        system.agentFinishes(`Turn ${turns}: the soak goes on; all tests pass.`).catch(() => {
+          failures++;
+        });
+      }, TURN_EVERY_MS),
+      setInterval(() => {
+        const online =
+          tracker.seed.agents.find((candidate) => candidate.name === "Claude") ?? tracker.seed.agents[0];
+        callDaemon(system.daemon, "POST", "/tracker/dispatches", {
+          projectId: tracker.seed.project.id,
+          agentId: online?.id,
+          prompt: `Soak dispatch ${turns}`,
+        }).catch(() => {
+          failures++;
+        });
+      }, DISPATCH_EVERY_MS),
+      setInterval(() => {
+        devices.forEach((device, index) => {
+          const previous = streams[index];
+          previous?.close();
+          openStream(device, index, previous?.lastEventId ?? null);
+        });
+      }, RECONNECT_EVERY_MS),
+    );
+
+    const samples: Sample[] = [];
+    const endAt = Date.now() + minutes * 60_000;
+    while (Date.now() < endAt) {
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+      samples.push({
+        at: `${((Date.now() - (endAt - minutes * 60_000)) / 60_000).toFixed(1)} min`,
+        relayRssMiB: Number((await rssMiB(system.relay.pid)).toFixed(1)),
+        relayFds: await openFds(system.relay.pid),
+        relayLoopP99Ms: latestLoopP99(system.relay.stderr()),
+        daemonRssMiB: Number((await rssMiB(system.daemon.pid)).toFixed(1)),
+        daemonFds: await openFds(system.daemon.pid),
+        daemonLoopP99Ms: latestLoopP99(system.daemon.stderr()),
+        turns,
+        calls,
+      });
+    }
+    console.log(`soak: ${minutes} min of mixed traffic (RINGBACK_SOAK_MINUTES), a sample every 10 s`);
+    console.table(samples);
+    const mark = samples[Math.floor(samples.length / 6)];
+    const last = samples.at(-1);
+    if (!mark || !last) return false;
+    const rssOk = (from: number, to: number) =>
+      to <= Math.max(from * (1 + RSS_GROWTH_MAX), from + RSS_GROWTH_SLACK_MIB);
+    const checks = [
+      [`relay RSS ${mark.relayRssMiB} -> ${last.relayRssMiB} MiB`, rssOk(mark.relayRssMiB, last.relayRssMiB)],
+      [
+        `daemon RSS ${mark.daemonRssMiB} -> ${last.daemonRssMiB} MiB`,
+        rssOk(mark.daemonRssMiB, last.daemonRssMiB),
+      ],
+      [`relay fds ${mark.relayFds} -> ${last.relayFds}`, last.relayFds <= mark.relayFds + FD_GROWTH_MAX],
+      [`daemon fds ${mark.daemonFds} -> ${last.daemonFds}`, last.daemonFds <= mark.daemonFds + FD_GROWTH_MAX],
+      [
+        `both processes up, ${failures} failed requests`,
+        !system.relay.hasExited() && !system.daemon.hasExited(),
+      ],
+    ] as const;
+    for (const [what, isOk] of checks) console.log(`${isOk ? "PASS" : "FAIL"}  ${what}`);
+    console.log(
+      `bound: from ${mark.at} to the end RSS grows <= ${RSS_GROWTH_MAX * 100} % (or ${RSS_GROWTH_SLACK_MIB} MiB), open descriptors <= +${FD_GROWTH_MAX}; ${turns} turns, ${calls} calls answered`,
+    );
+    return checks.every(([, isOk]) => isOk);
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+    for (const stream of streams) stream?.close();
+    await Promise.resolve(system[Symbol.asyncDispose]()).catch(() => undefined);
+    await tracker.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const minutes = Number(process.env.RINGBACK_SOAK_MINUTES ?? 30);
+  process.exitCode = (await runSoak(minutes)) ? 0 : 1;
+}
