@@ -7,7 +7,6 @@
  * (and 16 MiB) and open descriptors by at most 10.
  */
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CallStream, newReplyId, sealReply } from "@ringback/client";
 import { parseKey } from "@ringback/e2e-crypto";
