@@ -45,7 +45,7 @@ const SOCKET_BATCH = 10;
 /** The relay answers 5xx on purpose only when the computer is offline or does not answer in time. */
 const RULES = (secrets: readonly string[]) => ({
   secrets,
-  deliberate5xx: ["computer_offline", "computer_timeout"] as const,
+  deliberate5xx: ["computer_offline", "computer_timeout", "relay_unavailable"] as const,
 });
 const seed = fuzzSeed();
 
