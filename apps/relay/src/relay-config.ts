@@ -25,6 +25,11 @@ const EVENT_RECORD_RETENTION_MS = 30 * DAY_MS;
 const CODE_FAILURES_MAX = 10;
 /** ...and the window. Successful redemptions never count. */
 const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
+/**
+ * Wrong guesses one live pairing code may see, relay-wide, before it is burned: more than one address's limit
+ * (CODE_FAILURES_MAX), so one guesser never burns anyone's code, and few enough that a guess's odds stay tiny.
+ */
+const CODE_WRONG_GUESSES_MAX = 30;
 /** Open SSE streams one device may hold; a new one closes the oldest beyond it. */
 const STREAMS_PER_DEVICE_MAX = 4;
 /** Accounts one client address may create per window with open signup... */
@@ -73,6 +78,7 @@ export interface RelayConfig {
   readonly retentionMs: number;
   readonly codeFailuresMax: number;
   readonly codeFailureWindowMs: number;
+  readonly codeWrongGuessesMax: number;
   readonly streamsPerDeviceMax: number;
   readonly signupsPerAddressMax: number;
   readonly signupWindowMs: number;
@@ -100,6 +106,7 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   retentionMs: EVENT_RECORD_RETENTION_MS,
   codeFailuresMax: CODE_FAILURES_MAX,
   codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
+  codeWrongGuessesMax: CODE_WRONG_GUESSES_MAX,
   streamsPerDeviceMax: STREAMS_PER_DEVICE_MAX,
   signupsPerAddressMax: SIGNUPS_PER_ADDRESS_MAX,
   signupWindowMs: SIGNUP_WINDOW_MS,

@@ -33,6 +33,35 @@ describe("abuse limits at the relay", () => {
     expect((await guess("123123", "203.0.113.7")).body.error.code).toBe("invalid_pairing_code");
   });
 
+  it("burns a code after 30 wrong guesses relay-wide (three addresses' worth), never after one address's", async () => {
+    await using relay = await inProcessRelay({ behindProxy: true });
+    const computer = await relay.signUp("computer");
+    const newCode = async () =>
+      (await relay.request("POST", "/v1/pairing-codes", { token: computer.deviceToken })).body.code as string;
+    const redeem = (digits: string, address: string) =>
+      relay.request("POST", "/v1/pairing-codes/redeem", {
+        headers: from(address),
+        body: { code: digits, deviceName: "phone", deviceKind: "phone" },
+      });
+    const guessAll = async (code: string, addresses: readonly string[]) => {
+      let guess = 0;
+      for (const address of addresses)
+        for (let attempt = 0; attempt < 10; attempt++, guess++) {
+          const wrong = String(200000 + guess);
+          await redeem(wrong === code ? "299999" : wrong, address);
+        }
+    };
+    // One address spends its whole allowance: the code still works for its owner.
+    const first = await newCode();
+    await guessAll(first, ["203.0.113.1"]);
+    expect((await redeem(first, "198.51.100.1")).status).toBe(201);
+    // Three addresses together reach the code's budget: it is burned, and a new code works.
+    const second = await newCode();
+    await guessAll(second, ["203.0.113.2", "203.0.113.3", "203.0.113.4"]);
+    expect((await redeem(second, "198.51.100.1")).body.error.code).toBe("invalid_pairing_code");
+    expect((await redeem(await newCode(), "198.51.100.1")).status).toBe(201);
+  });
+
   it("refuses a flood of sign-ups from one address (429), not sign-ups from others, and forgets it after the window", async () => {
     await using relay = await inProcessRelay({ behindProxy: true });
     const signUp = (address: string) =>

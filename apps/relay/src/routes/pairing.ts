@@ -66,6 +66,7 @@ export function pairingRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
           codeHash: hashSecret(digits),
           device,
           now: runtime.clock.now(),
+          wrongGuessesMax: runtime.config.codeWrongGuessesMax,
         })
       : null;
     if (!joined) {

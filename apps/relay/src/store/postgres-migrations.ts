@@ -157,6 +157,11 @@ const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: st
       CREATE UNIQUE INDEX call_deliveries_by_seq ON call_deliveries(account_id, seq);
     `,
   },
+  {
+    // Wrong guesses a live pairing code has seen, relay-wide: past the budget the code is burned.
+    version: 4,
+    sql: "ALTER TABLE pairing_codes ADD COLUMN wrong_guesses INTEGER NOT NULL DEFAULT 0;",
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

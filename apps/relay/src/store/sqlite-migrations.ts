@@ -131,6 +131,11 @@ const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       CREATE UNIQUE INDEX call_deliveries_by_seq ON call_deliveries(account_id, seq);
     `,
   },
+  {
+    // Wrong guesses a live pairing code has seen, relay-wide: past the budget the code is burned.
+    version: 4,
+    sql: "ALTER TABLE pairing_codes ADD COLUMN wrong_guesses INTEGER NOT NULL DEFAULT 0;",
+  },
 ];
 
 /** Brings the database to the latest version; returns that version. */

@@ -36,6 +36,11 @@ export async function seedPhoneAndTablet(store: RelayStore): Promise<void> {
       expiresAt: T0 + MINUTE_MS,
       now: T0,
     });
-    await store.redeemPairingCode({ codeHash: `code-${id}`, device: contractDevice(id), now: T0 });
+    await store.redeemPairingCode({
+      codeHash: `code-${id}`,
+      device: contractDevice(id),
+      now: T0,
+      wrongGuessesMax: 30,
+    });
   }
 }

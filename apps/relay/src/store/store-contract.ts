@@ -35,7 +35,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
           expiresAt: T0 + MINUTE_MS,
           now: T0,
         });
-        await store.redeemPairingCode({ codeHash, device: extra, now: T0 });
+        await store.redeemPairingCode({ codeHash, device: extra, now: T0, wrongGuessesMax: 30 });
       }
     }
 
@@ -141,12 +141,22 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await account("acc1", device("pc"));
         expect(await store.createPairingCode(code)).toBe(true);
         expect(
-          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 + 1 }),
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: T0 + 1,
+            wrongGuessesMax: 30,
+          }),
         ).toEqual({
           accountId: "acc1",
         });
         expect(
-          await store.redeemPairingCode({ codeHash: "c1", device: device("tab"), now: T0 + 2 }),
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("tab"),
+            now: T0 + 2,
+            wrongGuessesMax: 30,
+          }),
         ).toBeNull();
         expect((await store.findDeviceByTokenHash("hash-phone"))?.accountId).toBe("acc1");
         expect(await store.findDeviceByTokenHash("hash-tab")).toBeNull();
@@ -158,7 +168,12 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         expect(await store.createPairingCode({ ...code, createdBy: "other", now: T0 + 1 })).toBe(false);
         const late = T0 + 10 * MINUTE_MS;
         expect(
-          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: late }),
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: late,
+            wrongGuessesMax: 30,
+          }),
         ).toBeNull();
         expect(await store.createPairingCode({ ...code, now: late, expiresAt: late + MINUTE_MS })).toBe(true);
       });
@@ -168,10 +183,54 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await store.createPairingCode(code);
         await store.createPairingCode({ ...code, codeHash: "c2" });
         expect(
-          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 }),
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: T0,
+            wrongGuessesMax: 30,
+          }),
         ).toBeNull();
         expect(
-          await store.redeemPairingCode({ codeHash: "c2", device: device("phone"), now: T0 }),
+          await store.redeemPairingCode({
+            codeHash: "c2",
+            device: device("phone"),
+            now: T0,
+            wrongGuessesMax: 30,
+          }),
+        ).not.toBeNull();
+      });
+
+      it("burns a live code once wrong guesses, counted against every live code, reach the budget", async () => {
+        await account("acc1", device("pc"), device("laptop"));
+        await store.createPairingCode(code);
+        await store.createPairingCode({ ...code, codeHash: "c2", createdBy: "laptop" });
+        for (let guess = 0; guess < 3; guess++) {
+          const wrong = {
+            codeHash: `wrong-${guess}`,
+            device: device(`x${guess}`),
+            now: T0,
+            wrongGuessesMax: 3,
+          };
+          expect(await store.redeemPairingCode(wrong)).toBeNull();
+        }
+        // Both live codes saw the three guesses: both are burned, the right code too.
+        expect(
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: T0,
+            wrongGuessesMax: 3,
+          }),
+        ).toBeNull();
+        // A code made after the guesses has its whole budget.
+        await store.createPairingCode({ ...code, codeHash: "c3" });
+        expect(
+          await store.redeemPairingCode({
+            codeHash: "c3",
+            device: device("phone"),
+            now: T0,
+            wrongGuessesMax: 3,
+          }),
         ).not.toBeNull();
       });
 
@@ -180,7 +239,12 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await store.createPairingCode({ ...code, createdBy: "laptop" });
         await store.removeDevice({ accountId: "acc1", deviceId: "laptop", now: T0 });
         expect(
-          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 }),
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: T0,
+            wrongGuessesMax: 30,
+          }),
         ).toBeNull();
       });
     });

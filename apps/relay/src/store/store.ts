@@ -279,11 +279,16 @@ export interface RelayStore {
     expiresAt: number;
     now: number;
   }): Promise<boolean>;
-  /** Uses up a live code and adds the device to its account; null when the code is wrong, used or expired. */
+  /**
+   * Uses up a live code and adds the device to its account; null when the code is wrong, used, expired or burned.
+   * A wrong code counts against every live code (a guess names none of them); a code that has seen
+   * `wrongGuessesMax` wrong guesses is burned, so its odds are bounded whatever the number of guessers.
+   */
   redeemPairingCode(input: {
     codeHash: string;
     device: NewDevice;
     now: number;
+    wrongGuessesMax: number;
   }): Promise<{ accountId: string } | null>;
 
   // Rate limits (fixed windows, shared by every relay process).
