@@ -8,6 +8,9 @@ import {
   type RouteShape,
   StatusTally,
   secretInLines,
+  sendInProcess,
+  sendRaw,
+  wireBytes,
 } from "@ringback/hostile-input";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,70 +123,17 @@ afterAll(async () => {
   globalThis.fetch = realFetch;
 });
 
-async function sendInProcess(request: HostileRequest): Promise<{ status: number; body: string } | null> {
-  let built: Request;
-  try {
-    built = new Request(`http://127.0.0.1:${TEST_PORT}${request.path}`, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-    });
-  } catch {
-    // A header value or method no HTTP client can send (the raw-socket test sends those).
-    return null;
-  }
-  const response = await daemon.app.fetch(built);
-  return { status: response.status, body: await response.text() };
-}
-
-function sendRaw(port: number, bytes: Uint8Array, waitMs: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let received = "";
-    const finish = () => {
-      socket.destroy();
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0),
-        body: received.slice(received.indexOf("\r\n\r\n") + 4),
-      });
-    };
-    const timer = setTimeout(finish, waitMs);
-    socket.on("close", () => {
-      clearTimeout(timer);
-      finish();
-    });
-    socket.on("data", (chunk) => {
-      received += chunk.toString("utf8");
-    });
-    socket.on("error", () => undefined);
-    socket.write(bytes);
-  });
-}
-
-function wireBytes(request: HostileRequest, framing: number): Uint8Array {
-  const body =
-    request.body === undefined
-      ? new Uint8Array()
-      : typeof request.body === "string"
-        ? Buffer.from(request.body)
-        : request.body;
-  const length =
-    framing === 1 ? Math.max(0, body.length - 3) : framing === 2 ? body.length + 10 : body.length;
-  const headers = Object.entries(request.headers)
-    .map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, "")}`)
-    .join("\r\n");
-  const head = `${request.method} ${request.path.replace(/[ \r\n]/g, "%20") || "/"} HTTP/1.1\r\n${headers}${headers ? "\r\n" : ""}content-length: ${length}\r\nconnection: close\r\n\r\n`;
-  const bytes = Buffer.concat([Buffer.from(head, "latin1"), body]);
-  return framing === 3 ? bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))) : bytes;
-}
-
 describe(`the daemon's local interface under hostile input (seed ${seed}, FUZZ_SEED replays)`, () => {
   it(`answers ${IN_PROCESS_RUNS} generated requests without a stray 5xx, a bare error or a secret`, async () => {
     const secrets = [daemon.localKey, MODEL_KEY, TRACKER_TOKEN];
     const tally = new StatusTally();
     await fc.assert(
       fc.asyncProperty(hostileRequests(ROUTES, [daemon.localKey], guardHeaders), async (request) => {
-        const answer = await sendInProcess(request);
+        const answer = await sendInProcess(
+          (built) => daemon.app.fetch(built),
+          `http://127.0.0.1:${TEST_PORT}`,
+          request,
+        );
         if (answer === null) return;
         tally.add(answer.status);
         const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));

@@ -7,6 +7,9 @@ import {
   type RouteShape,
   StatusTally,
   secretInLines,
+  sendInProcess,
+  sendRaw,
+  wireBytes,
 } from "@ringback/hostile-input";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -60,83 +63,6 @@ const extraHeaders = fc.record(
   { requiredKeys: [] },
 );
 
-/** The request as the relay's app receives it in process; an event stream's answer is read up to its status. */
-async function sendInProcess(
-  app: { fetch: (request: Request) => Response | Promise<Response> },
-  request: HostileRequest,
-): Promise<{ status: number; body: string } | null> {
-  let built: Request;
-  try {
-    built = new Request(`http://relay.test${request.path}`, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-    });
-  } catch {
-    // A header value or method no HTTP client can send (the raw-socket test sends those).
-    return null;
-  }
-  const response = await app.fetch(built);
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
-    await response.body?.cancel();
-    return { status: response.status, body: "" };
-  }
-  return { status: response.status, body: await response.text() };
-}
-
-/** One raw HTTP/1.1 exchange on a socket; resolves with the status line's code (0 when the server just closed). */
-function sendRaw(port: number, bytes: Uint8Array, waitMs = 2_000): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let received = "";
-    const finish = () => {
-      socket.destroy();
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
-      resolve({ status, body: received.slice(received.indexOf("\r\n\r\n") + 4) });
-    };
-    const timer = setTimeout(finish, waitMs);
-    socket.on("data", (chunk) => {
-      received += chunk.toString("utf8");
-      // One answer is enough (an event stream never ends).
-      if (
-        /\r\n\r\n/.test(received) &&
-        !/text\/event-stream/.test(received) &&
-        /content-length: (\d+)/i.test(received)
-      ) {
-        const length = Number(/content-length: (\d+)/i.exec(received)?.[1]);
-        if (Buffer.byteLength(received.slice(received.indexOf("\r\n\r\n") + 4)) >= length) {
-          clearTimeout(timer);
-          finish();
-        }
-      }
-    });
-    socket.on("close", () => {
-      clearTimeout(timer);
-      finish();
-    });
-    socket.on("error", () => undefined);
-    socket.write(bytes);
-  });
-}
-
-/** The request on the wire, sometimes with its framing broken: a Content-Length too small or too large, or cut. */
-function wireBytes(request: HostileRequest, framing: number): Uint8Array {
-  const body =
-    request.body === undefined
-      ? new Uint8Array()
-      : typeof request.body === "string"
-        ? Buffer.from(request.body)
-        : request.body;
-  const length =
-    framing === 1 ? Math.max(0, body.length - 3) : framing === 2 ? body.length + 10 : body.length;
-  const headers = Object.entries(request.headers)
-    .map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, "")}`)
-    .join("\r\n");
-  const head = `${request.method} ${request.path.replace(/[ \r\n]/g, "%20") || "/"} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers}${headers ? "\r\n" : ""}content-length: ${length}\r\nconnection: close\r\n\r\n`;
-  const bytes = Buffer.concat([Buffer.from(head, "latin1"), body]);
-  return framing === 3 ? bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))) : bytes;
-}
-
 describe(`the relay under hostile input (seed ${seed}, FUZZ_SEED replays)`, () => {
   it(`answers ${IN_PROCESS_RUNS} generated requests in process without a crash, a stray 5xx, a bare error or a secret`, async () => {
     await using relay = await inProcessRelay();
@@ -150,7 +76,11 @@ describe(`the relay under hostile input (seed ${seed}, FUZZ_SEED replays)`, () =
     const tally = new StatusTally();
     await fc.assert(
       fc.asyncProperty(hostileRequests(ROUTES, secrets, extraHeaders), async (request) => {
-        const answer = await sendInProcess(relay.relay.app, request);
+        const answer = await sendInProcess(
+          (built) => relay.relay.app.fetch(built),
+          "http://relay.test",
+          request,
+        );
         if (answer === null) return true;
         tally.add(answer.status);
         const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));

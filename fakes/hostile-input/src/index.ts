@@ -6,6 +6,7 @@ export {
   secretInLines,
 } from "./invariants.js";
 export { nastyBody, nastyString, type WireBody, wrongTypedBody } from "./nasty-bodies.js";
+export { type RawAnswer, sendInProcess, sendRaw, wireBytes } from "./raw-http.js";
 export { type HostileRequest, hostileRequests, type RouteShape } from "./requests.js";
 
 /** The seed of this run: `FUZZ_SEED` replays a failure; otherwise a fresh one, printed with the figures. */

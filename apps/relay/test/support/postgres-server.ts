@@ -105,6 +105,18 @@ export async function startPostgresServer(options: { isDurable?: boolean } = {})
     ]);
     let port = 0;
     let serverOptions = "";
+    /** What `pg_ctl start` and `restart` take: the data, wait for it, the log, the server's options. */
+    const startArgs = () => [
+      "-D",
+      dataDir,
+      "-w",
+      "-t",
+      String(START_TIMEOUT_SECONDS),
+      "-l",
+      join(dir, "server.log"),
+      "-o",
+      serverOptions,
+    ];
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
       // Unless the bench asks for durability: off, which makes tests fast (it never holds anything worth keeping).
@@ -119,18 +131,7 @@ export async function startPostgresServer(options: { isDurable?: boolean } = {})
         "-c max_connections=300",
       ].join(" ");
       try {
-        await run(pgCtl, [
-          "start",
-          "-D",
-          dataDir,
-          "-w",
-          "-t",
-          String(START_TIMEOUT_SECONDS),
-          "-l",
-          join(dir, "server.log"),
-          "-o",
-          serverOptions,
-        ]);
+        await run(pgCtl, ["start", ...startArgs()]);
         break;
       } catch (error) {
         // Another process may have taken the port between the probe and the start.
@@ -143,20 +144,7 @@ export async function startPostgresServer(options: { isDurable?: boolean } = {})
       url: `postgres://${TEST_POSTGRES_USER}@127.0.0.1:${port}/${TEST_POSTGRES_DATABASE}`,
       port,
       async restart() {
-        await run(pgCtl, [
-          "restart",
-          "-D",
-          dataDir,
-          "-m",
-          "fast",
-          "-w",
-          "-t",
-          String(START_TIMEOUT_SECONDS),
-          "-l",
-          join(dir, "server.log"),
-          "-o",
-          serverOptions,
-        ]);
+        await run(pgCtl, ["restart", "-m", "fast", ...startArgs()]);
       },
       async stop() {
         await run(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]).catch(() => {});
