@@ -3,7 +3,6 @@ import { type AddressInfo, connect } from "node:net";
 import {
   answerViolation,
   fuzzSeed,
-  type HostileRequest,
   hostileRequests,
   type RouteShape,
   StatusTally,

@@ -2,7 +2,6 @@ import { connect } from "node:net";
 import {
   answerViolation,
   fuzzSeed,
-  type HostileRequest,
   hostileRequests,
   type RouteShape,
   StatusTally,

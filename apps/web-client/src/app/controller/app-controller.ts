@@ -14,6 +14,7 @@ import {
   DEFAULT_VOICE_SETTINGS,
   type DecisionEntry,
   type DeviceInvitation,
+  DispatchController,
   decideOpen,
   defaultDeviceName,
   defaultReportLanguage,
@@ -52,7 +53,6 @@ import {
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import { RingbackError } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";
-import { DispatchController } from "../dispatch/dispatch-controller.js";
 import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import { VoiceSettingsStore } from "../storage/voice-settings-store.js";
 import { voiceProblemOf } from "../voice/voice-problem.js";

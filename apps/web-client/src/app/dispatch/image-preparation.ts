@@ -1,20 +1,11 @@
-import { CONVERTED_IMAGE_TYPE, convertedName, convertedSize, needsConversion } from "@ringback/client";
-import { blobToBase64 } from "./blob-base64.js";
-
-/** An image ready for `POST /tracker/uploads`: its name, type and base64 bytes, converted when the rule says so. */
-export interface PreparedImage {
-  readonly name: string;
-  readonly type: string;
-  readonly bytes: number;
-  /** Base64 of the bytes that are uploaded. */
-  readonly data: string;
-  readonly isConverted: boolean;
-  /** What the screen shows as a thumbnail: the uploaded bytes. */
-  readonly blob: Blob;
-}
-
-/** Reads a picked, pasted or dropped file and makes it ready to upload. */
-export type ImagePreparer = (file: File) => Promise<PreparedImage>;
+import {
+  blobToBase64,
+  CONVERTED_IMAGE_TYPE,
+  convertedName,
+  convertedSize,
+  needsConversion,
+  type PreparedImage,
+} from "@ringback/client";
 
 /** JPEG quality of a converted image: screenshots stay legible, photos stay well under the size threshold. */
 const CONVERTED_JPEG_QUALITY = 0.85;

@@ -1,6 +1,5 @@
-import type { DISPATCH_TEXTS } from "@ringback/client";
+import type { DISPATCH_TEXTS, DispatchController, DispatchView } from "@ringback/client";
 import type { DispatchRecord } from "@ringback/protocol";
-import type { DispatchController, DispatchView } from "../../app/dispatch/dispatch-controller.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 

@@ -1,6 +1,5 @@
-import type { DISPATCH_TEXTS } from "@ringback/client";
+import type { DISPATCH_TEXTS, DispatchController, DispatchView } from "@ringback/client";
 import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
-import type { DispatchController, DispatchView } from "../../app/dispatch/dispatch-controller.js";
 import { blockerText } from "./blocker-text.js";
 import { ImageAttachments, imageFilesOf } from "./image-attachments.js";
 import { IssuePicker } from "./issue-picker.js";

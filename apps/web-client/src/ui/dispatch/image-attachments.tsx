@@ -1,7 +1,5 @@
-import type { DISPATCH_TEXTS } from "@ringback/client";
+import type { DISPATCH_TEXTS, DispatchController, DraftImage } from "@ringback/client";
 import { useEffect, useState } from "preact/hooks";
-import type { DispatchController } from "../../app/dispatch/dispatch-controller.js";
-import type { DraftImage } from "../../app/dispatch/draft-images.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 

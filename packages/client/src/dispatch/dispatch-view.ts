@@ -1,13 +1,9 @@
-import type {
-  Availability,
-  DispatchBlocker,
-  DispatchMode,
-  DispatchProblem,
-  IssueSearchView,
-} from "@ringback/client";
 import type { DispatchAgent, DispatchProject, DispatchRecord, StatusEntry } from "@ringback/protocol";
+import type { Availability, DispatchBlocker, DispatchMode } from "./dispatch-blocker.js";
 import type { CallStage } from "./dispatch-call.js";
+import type { DispatchProblem } from "./dispatch-problem.js";
 import type { DraftImage } from "./draft-images.js";
+import type { IssueSearchView } from "./issue-search.js";
 
 type DispatchStage = "compose" | "sending" | CallStage;
 

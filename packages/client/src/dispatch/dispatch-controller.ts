@@ -1,26 +1,19 @@
-import type {
-  DispatchClient,
-  DispatchDaemon,
-  DispatchLastUsed,
-  LocalSettings,
-  Ringer,
-  RingSound,
-} from "@ringback/client";
-import {
-  availabilityOf,
-  type DispatchMode,
-  dispatchBlocker,
-  dispatchProblem,
-  IssueSearch,
-  keepOrDefault,
-  Observable,
-} from "@ringback/client";
 import { type Attachment, DISPATCH_OPTIONS_POLL_MS, type DispatchRecord } from "@ringback/protocol";
+import type { RingSound } from "../audio/ring-sound.js";
+import type { Ringer } from "../audio/ringer.js";
+import { Observable } from "../controller/observable.js";
+import type { DispatchLastUsed, LocalSettings } from "../storage/local-settings.js";
+import { availabilityOf } from "./availability.js";
+import { type DispatchMode, dispatchBlocker } from "./dispatch-blocker.js";
 import { type CallProgress, DispatchCall } from "./dispatch-call.js";
+import type { DispatchClient, DispatchDaemon } from "./dispatch-daemon.js";
+import { dispatchProblem } from "./dispatch-problem.js";
 import { dispatchRequest, nextLastUsed } from "./dispatch-request.js";
 import { type DispatchView, INITIAL_DISPATCH_VIEW } from "./dispatch-view.js";
 import { DraftImages } from "./draft-images.js";
-import type { ImagePreparer } from "./image-preparation.js";
+import { IssueSearch } from "./issue-search.js";
+import type { ImagePreparer } from "./prepared-image.js";
+import { keepOrDefault } from "./selection-defaults.js";
 
 export type { DispatchView } from "./dispatch-view.js";
 

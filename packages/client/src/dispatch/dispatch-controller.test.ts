@@ -1,7 +1,5 @@
-import { createMemoryStore, LocalSettings, RINGBACK_TONE, toneSound } from "@ringback/client";
 import { DISPATCH_CREATION_POLL_MS, DISPATCH_OPTIONS_POLL_MS, DISPATCH_WORDS_MAX } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DispatchController } from "./dispatch-controller.js";
 import {
   dispatchRecord,
   FakeDispatchDaemon,
@@ -9,7 +7,12 @@ import {
   preparedImage,
   RecordingRinger,
   refusedWith,
-} from "./dispatch-test-doubles.js";
+} from "../../test/dispatch-test-doubles.js";
+import { toneSound } from "../audio/ring-sound.js";
+import { RINGBACK_TONE } from "../audio/tones.js";
+import { LocalSettings } from "../storage/local-settings.js";
+import { createMemoryStore } from "../storage/memory-key-value.js";
+import { DispatchController } from "./dispatch-controller.js";
 
 const WAITING_TONE = toneSound(RINGBACK_TONE);
 

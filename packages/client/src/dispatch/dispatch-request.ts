@@ -1,5 +1,5 @@
-import type { DispatchLastUsed } from "@ringback/client";
 import type { Attachment, CreateDispatchRequest } from "@ringback/protocol";
+import type { DispatchLastUsed } from "../storage/local-settings.js";
 import type { DispatchView } from "./dispatch-view.js";
 
 type Draft = Pick<DispatchView, "mode" | "workspaceId" | "projectId" | "agentId" | "issueId" | "words">;

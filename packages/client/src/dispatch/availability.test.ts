@@ -1,7 +1,9 @@
-import { availabilityOf, NoComputerError, RelayError } from "@ringback/client";
 import { RingbackError } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { FakeDispatchDaemon } from "./dispatch-test-doubles.js";
+import { FakeDispatchDaemon } from "../../test/dispatch-test-doubles.js";
+import { NoComputerError } from "../daemon/computer-choice.js";
+import { RelayError } from "../relay/relay-error.js";
+import { availabilityOf } from "./availability.js";
 
 describe("whether the computer can take a dispatch", () => {
   it("is ready with the options when the computer is online and its daemon answers", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { imageFile, preparedImage } from "./dispatch-test-doubles.js";
+import { imageFile, preparedImage } from "../../test/dispatch-test-doubles.js";
 import { type DraftImage, DraftImages } from "./draft-images.js";
-import type { PreparedImage } from "./image-preparation.js";
+import type { PreparedImage } from "./prepared-image.js";
 
 describe("the draft's images", () => {
   it("keeps image files only, in the order added, each prepared", async () => {

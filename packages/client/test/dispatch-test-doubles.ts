@@ -1,4 +1,3 @@
-import type { DispatchClient, DispatchDaemon, Ringer, RingSound } from "@ringback/client";
 import {
   type Attachment,
   type CreateDispatchRequest,
@@ -8,7 +7,10 @@ import {
   RingbackError,
   type UploadRequest,
 } from "@ringback/protocol";
-import type { PreparedImage } from "./image-preparation.js";
+import type { RingSound } from "../src/audio/ring-sound.js";
+import type { Ringer } from "../src/audio/ringer.js";
+import type { DispatchClient, DispatchDaemon } from "../src/dispatch/dispatch-daemon.js";
+import type { PreparedImage } from "../src/dispatch/prepared-image.js";
 
 /** A dispatch record as the daemon returns it, with the fields a test names. */
 export function dispatchRecord(change: Partial<DispatchRecord> = {}): DispatchRecord {

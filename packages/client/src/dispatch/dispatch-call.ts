@@ -1,6 +1,8 @@
-import type { DispatchClient, Ringer, RingSound } from "@ringback/client";
-import { type DispatchProblem, dispatchProblem } from "@ringback/client";
 import { DISPATCH_CREATION_POLL_MS, type DispatchRecord } from "@ringback/protocol";
+import type { RingSound } from "../audio/ring-sound.js";
+import type { Ringer } from "../audio/ringer.js";
+import type { DispatchClient } from "./dispatch-daemon.js";
+import { type DispatchProblem, dispatchProblem } from "./dispatch-problem.js";
 
 /** The calling screen's stages: calling until the issue exists ("dispatched"), the task failed or was cancelled. */
 export type CallStage = "calling" | "dispatched" | "failed" | "cancelled";

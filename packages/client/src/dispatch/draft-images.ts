@@ -1,4 +1,4 @@
-import type { ImagePreparer, PreparedImage } from "./image-preparation.js";
+import type { ImagePreparer, PreparedImage } from "./prepared-image.js";
 
 /** An image of the draft as the screen shows it; `prepared` once read (and converted when needed). */
 export interface DraftImage {
