@@ -47,8 +47,9 @@ async function main(): Promise<void> {
       `claim code ${claimCode} (needed once, to create the first account on this relay${publicUrl ? ` at ${publicUrl}` : ""})`,
     );
   }
-  process.stdout.write(`ringback relay listening on ${server.url}\n`);
+  // The public address first: the listening line is what tools wait for, and everything is said by then.
   if (publicUrl) process.stdout.write(`ringback relay public address ${publicUrl}\n`);
+  process.stdout.write(`ringback relay listening on ${server.url}\n`);
 
   let isStopping = false;
   const stop = (signal: NodeJS.Signals) => {
