@@ -43,6 +43,10 @@ export class Device implements AsyncDisposable {
     const context = await browser.newContext({ viewport: VIEWPORT, locale: LOCALE });
     await installRingStopwatch(context);
     const device = new Device(name, context, await context.newPage());
+    const consoleErrors: string[] = [];
+    device.page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
     try {
       await device.page.goto(pairingLink);
       await device.page.getByTestId("welcome-screen").waitFor({ timeout: UI_WAIT_MS });
@@ -51,8 +55,16 @@ export class Device implements AsyncDisposable {
       await device.page.getByTestId("idle-screen").waitFor({ timeout: UI_WAIT_MS });
       await device.waitForStream();
     } catch (error) {
+      // What the page showed and said, so a failure on a busy CI machine can be told from a broken app.
+      const body = await device.page
+        .locator("body")
+        .innerText({ timeout: 1_000 })
+        .catch(() => "(unreadable)");
+      const seen = `page ${device.page.url().split("#")[0]}; body: ${body.slice(0, 200)}; page errors: ${
+        device.pageErrors.join(" | ") || "none"
+      }; console errors: ${consoleErrors.join(" | ") || "none"}`;
       await context.close();
-      throw error;
+      throw new Error(`${name} could not join: ${String(error)}\n${seen}`, { cause: error });
     }
     return device;
   }
