@@ -1,11 +1,18 @@
 import { createServer } from "node:net";
 
-/** A port free right now on 127.0.0.1 (for a program that must be told its port before it starts). */
+/** Ports this process has handed out: the kernel may offer a just-closed port again, to two callers in a row. */
+const handedOut = new Set<number>();
+
+/** A port free right now on 127.0.0.1 (for a program that must be told its port before it starts), never one given before. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== "object" || address === null) throw new Error("no free port on 127.0.0.1");
-  return address.port;
+  for (;;) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    await new Promise((resolve) => server.close(resolve));
+    if (typeof address !== "object" || address === null) throw new Error("no free port on 127.0.0.1");
+    if (handedOut.has(address.port)) continue;
+    handedOut.add(address.port);
+    return address.port;
+  }
 }
