@@ -1,15 +1,18 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { aad, type E2eKey, generateKey, keyId, sealJson } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
+import { LAST_SEALED_MESSAGE_FILE } from "../src/runtime/last-sealed-message.js";
 import { runCli } from "./helpers/cli-process.js";
 import {
   type DaemonProcess,
   daemonEnv,
   postReport,
   readDaemonConfig,
+  readDaemonKey,
   readLocalKey,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
@@ -19,6 +22,8 @@ import { type RelayProcess, startRelayProcess } from "./helpers/relay-process.js
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const MODEL_KEY = "sk-doctor-model-key-0123456789";
+const SAME_PASSPHRASE =
+  "set the same passphrase in the app's Settings › Encryption and on this computer: ringback key";
 
 /**
  * One computer set up as a user would (relay, `ringback login`, `ringback run`, `ringback install`, a model and a
@@ -127,6 +132,9 @@ describe("ringback doctor", () => {
       `${eventId} was sent; its call is pending (test phone: shown)`,
     );
     expect(result.byId("daemon")?.summary).toBe(`running on 127.0.0.1:${daemon.port}`);
+    // No device has sent a sealed settings request or reply yet.
+    expect(result.byId("key")?.details).toMatchObject({ lastSealedMessage: null });
+    expect(result.byId("key")?.details.devicesKeyId).toContain("not known yet");
     for (const check of result.checks) {
       expect(Object.keys(check).sort()).toEqual(["details", "fix", "id", "status", "summary"]);
       expect(check.fix).toBeNull();
@@ -140,6 +148,133 @@ describe("ringback doctor", () => {
     for (const secret of [localKey, MODEL_KEY, trackerToken, config.relay?.deviceToken, config.e2e?.key]) {
       expect(secret && secret.length > 8).toBe(true);
       expect(`${result.stdout}${result.stderr}${text.stdout}${text.stderr}`).not.toContain(secret);
+    }
+  }, 30_000);
+
+  it("fails on the key when a device's last sealed message used another key, and is ok when it used the same", async () => {
+    const { relay: identity } = await readDaemonConfig(home);
+    const browser = await pairDevice(relay.url, identity?.deviceToken ?? "", "browser");
+    const computerKey = await readDaemonKey(home);
+    const computerKeyId = await keyId(computerKey);
+    const otherKey = generateKey();
+    const otherKeyId = await keyId(otherKey);
+    const sealedTexts: string[] = [];
+    let requestCount = 0;
+    /** A relayed settings request from the browser, sealed as the app seals it (with `key`). */
+    const settingsRequest = async (key: E2eKey) => {
+      requestCount += 1;
+      const requestId = `doctor-settings-${requestCount}`;
+      const sealed = await sealJson(key, aad.settingsRequest(requestId), {
+        method: "GET",
+        path: "/llm/settings",
+      });
+      sealedTexts.push(sealed);
+      return relayCall(relay.url, "POST", `/v1/devices/${identity?.deviceId}/settings`, {
+        token: browser.deviceToken,
+        body: { requestId, sealed },
+      });
+    };
+    const lastSealedMessage = async () =>
+      JSON.parse(await readFile(join(home, LAST_SEALED_MESSAGE_FILE), "utf8")).messages.latest as {
+        kind: string;
+      };
+
+    expect(await settingsRequest(otherKey)).toMatchObject({
+      status: 400,
+      body: { error: { code: "undecryptable_request" } },
+    });
+    const other = await doctor();
+    expect(other.byId("key")).toMatchObject({
+      status: "fail",
+      fix: SAME_PASSPHRASE,
+      details: {
+        keyId: computerKeyId,
+        devicesKeyId: otherKeyId,
+        lastSealedMessage: { keyId: otherKeyId, kind: "settings-request", isOpened: false },
+      },
+    });
+    expect(other.byId("key")?.summary).toMatch(
+      new RegExp(
+        `^the devices' last sealed message \\(a settings request, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\) ` +
+          `used key ${otherKeyId}, this computer's is ${computerKeyId} \\(generated\\)`,
+      ),
+    );
+    expect(other.code).toBe(1);
+    const text = await runCli(["doctor"], env());
+    expect(text.stdout).toMatch(
+      /^fail {2}key {15}the devices' last sealed message .* — fix: set the same passphrase/m,
+    );
+
+    // A reply sealed with another key tells the same.
+    const report = {
+      source: "claude-code",
+      sessionId: "s2",
+      turnId: "t1",
+      cwd: directory.path,
+      text: "Done.",
+    };
+    expect((await postReport(daemon, localKey, report)).status).toBe(202);
+    let eventId = "";
+    await eventually(async () => {
+      const status = (await local("GET", "/local/status")) as {
+        outbox: { lastReport: { eventId: string; state: string } | null };
+      };
+      eventId = status.outbox.lastReport?.eventId ?? "";
+      return status.outbox.lastReport?.state === "sent";
+    });
+    const reply = await sealJson(otherKey, aad.reply(eventId), { replyId: "doctor-reply-1", text: "Go on." });
+    sealedTexts.push(reply);
+    expect(
+      (
+        await relayCall(relay.url, "POST", `/v1/calls/${eventId}/replies`, {
+          token: browser.deviceToken,
+          body: { replyId: "doctor-reply-1", sealed: reply },
+        })
+      ).status,
+    ).toBe(202);
+    await eventually(async () => (await lastSealedMessage()).kind === "reply");
+    const otherReply = await doctor();
+    expect(otherReply.byId("key")).toMatchObject({ status: "fail", fix: SAME_PASSPHRASE });
+    expect(otherReply.byId("key")?.summary).toContain(`(a reply, `);
+    expect(otherReply.byId("key")?.summary).toContain(`used key ${otherKeyId}`);
+
+    expect((await settingsRequest(computerKey)).status).toBe(200);
+    const same = await doctor();
+    expect(same.byId("key")).toMatchObject({
+      status: "ok",
+      fix: null,
+      details: {
+        keyId: computerKeyId,
+        devicesKeyId: computerKeyId,
+        lastSealedMessage: { keyId: computerKeyId, kind: "settings-request", isOpened: true },
+      },
+    });
+    expect(same.byId("key")?.summary).toMatch(
+      new RegExp(
+        `^end-to-end key ${computerKeyId} \\(generated\\); the devices' last sealed message ` +
+          `\\(a settings request, [^)]+ UTC\\) used the same key$`,
+      ),
+    );
+    expect(same.code).toBe(0);
+
+    // The file is private and holds the key id, the kind, the time and whether it opened: no sealed text.
+    const path = join(home, LAST_SEALED_MESSAGE_FILE);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({
+      version: 1,
+      messages: {
+        latest: {
+          keyId: computerKeyId,
+          kind: "settings-request",
+          receivedAt: expect.any(String),
+          isOpened: true,
+        },
+      },
+    });
+    for (const sealed of sealedTexts) {
+      const ciphertext = sealed.split(".")[3] ?? "";
+      expect(ciphertext.length).toBeGreaterThan(16);
+      expect(`${daemon.stdout()}${daemon.stderr()}`).not.toContain(ciphertext);
     }
   }, 30_000);
 
@@ -224,7 +359,10 @@ describe("ringback doctor", () => {
         status: "warn",
         summary: "not checked: the daemon is not running",
       });
+    // What the devices' last sealed message used is kept in the data dir: known with the daemon down.
     expect(result.byId("key")?.status).toBe("ok");
+    expect(result.byId("key")?.summary).toContain("the devices' last sealed message (a settings request, ");
+    expect(result.byId("key")?.summary).toContain("used the same key");
     expect(result.code).toBe(1);
   });
 

@@ -21,3 +21,4 @@ export { openJson, openString } from "./open.js";
 export { deriveKeyFromPassphrase } from "./passphrase.js";
 export type { SealOptions } from "./seal.js";
 export { sealJson, sealString } from "./seal.js";
+export { sealedKeyId } from "./sealed-format.js";

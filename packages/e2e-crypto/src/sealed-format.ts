@@ -35,6 +35,14 @@ export function parseSealed(sealed: string): SealedParts {
   return { keyId, iv, ciphertext };
 }
 
+/**
+ * The key id a sealed string names, read without a key and without opening it: tells which key a sender used
+ * (the id is not a secret). A string that is not a well-formed sealed one is `corrupted`, as in `openString`.
+ */
+export function sealedKeyId(sealed: string): string {
+  return parseSealed(sealed).keyId;
+}
+
 function corrupted(message: string): E2eError {
   return new E2eError("corrupted", message);
 }

@@ -37,16 +37,22 @@ export class BoundedRecordFile<T> {
     const records = new Map<string, T>();
     if (text !== null) {
       await tightenFileMode(path, log);
-      const content = z.object({ version: z.literal(1), [field]: z.record(z.string(), options.record) });
-      const parsed = content.safeParse(safeJsonParse(text));
-      if (parsed.success) {
-        for (const [id, record] of Object.entries(parsed.data[field] as Record<string, T>))
-          records.set(id, record);
-      } else {
-        log(`${path} could not be read; ${options.unreadableMessage}`);
-      }
+      const parsed = parseRecords(text, field, options.record);
+      if (parsed) for (const [id, record] of parsed) records.set(id, record);
+      else log(`${path} could not be read; ${options.unreadableMessage}`);
     }
     return new BoundedRecordFile(options, records);
+  }
+
+  /**
+   * The records of such a file as it is now, for a reader that changes nothing (`ringback doctor`): no mode
+   * change, no log. Null when the file is missing or cannot be read.
+   */
+  static async read<T>(
+    options: Pick<BoundedRecordFileOptions<T>, "path" | "field" | "record">,
+  ): Promise<Map<string, T> | null> {
+    const text = await readTextIfExists(options.path);
+    return text === null ? null : parseRecords(text, options.field, options.record);
   }
 
   get(id: string): T | undefined {
@@ -90,6 +96,14 @@ export class BoundedRecordFile<T> {
       this.#writing = null;
     }
   }
+}
+
+/** `{version: 1, [field]: {id: record}}`, oldest first; null when the text is not that. */
+function parseRecords<T>(text: string, field: string, record: z.ZodType<T>): Map<string, T> | null {
+  const content = z.object({ version: z.literal(1), [field]: z.record(z.string(), record) });
+  const parsed = content.safeParse(safeJsonParse(text));
+  if (!parsed.success) return null;
+  return new Map(Object.entries(parsed.data[field] as Record<string, T>));
 }
 
 function safeJsonParse(text: string): unknown {

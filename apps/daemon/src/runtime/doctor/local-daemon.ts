@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { DaemonConfig, DEFAULT_LOCAL_PORT } from "@ringback/protocol";
 import { CONFIG_FILE } from "../config-file.js";
+import { type LastSealedMessage, readLastSealedMessage } from "../last-sealed-message.js";
 import { LOCAL_KEY_FILE } from "../local-key.js";
 import { readTextIfExists } from "../private-file.js";
 
@@ -14,13 +15,18 @@ export interface LocalAnswer {
   readonly body: unknown;
 }
 
-/** What doctor knows of the data dir before asking anyone: daemon.json as written, and the local key. */
+/**
+ * What doctor knows of the data dir before asking anyone: daemon.json as written, the local key, and the key id
+ * of the last sealed message a device sent.
+ */
 export interface DataDirFacts {
   readonly dataDir: string;
   /** Null when daemon.json is missing; a string when it cannot be read (what is wrong). */
   readonly config: DaemonConfig | string | null;
   readonly localKey: string | null;
   readonly port: number;
+  /** Null until a device has sent a sealed settings request or reply (or when its file cannot be read). */
+  readonly lastSealedMessage: LastSealedMessage | null;
 }
 
 export async function readDataDir(dataDir: string, env: NodeJS.ProcessEnv): Promise<DataDirFacts> {
@@ -41,7 +47,7 @@ export async function readDataDir(dataDir: string, env: NodeJS.ProcessEnv): Prom
       : typeof config === "object" && config !== null
         ? config.localPort
         : DEFAULT_LOCAL_PORT;
-  return { dataDir, config, localKey, port };
+  return { dataDir, config, localKey, port, lastSealedMessage: await readLastSealedMessage(dataDir) };
 }
 
 /** The running daemon's local interface, asked with the local key; null when nothing answers on the port. */

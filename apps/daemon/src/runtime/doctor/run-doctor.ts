@@ -19,7 +19,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
   const isLoggedIn = Boolean(daemon.status?.relay.deviceId ?? config?.relay?.deviceToken);
   const [relay, key, model, tracker, lastReport] = await Promise.all([
     checkRelay(serverUrl, daemon.status, isLoggedIn),
-    checkKey(config),
+    checkKey(config, facts.lastSealedMessage),
     checkModel(daemon.daemon),
     checkTracker(daemon.daemon),
     checkLastReport(daemon.status, config),

@@ -8,6 +8,7 @@ import type {
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
+import { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import { relayAddress } from "../relay-address.js";
 import { EventSessions } from "../replies/event-sessions.js";
@@ -45,14 +46,21 @@ export class RelayConnection {
   readonly #options: RelayConnectionOptions;
   readonly #eventSessions: EventSessions;
   readonly #replies: ReplyRunner;
+  readonly #lastSealedMessage: LastSealedMessageFile;
   /** Whether the outbox got a relay sender at start: without one, reports wait until the next start. */
   readonly #hasSenderSinceStart: boolean;
   #localInterface: LocalInterfaceAccess | null = null;
   #link: RelayLink | null = null;
 
-  private constructor(options: RelayConnectionOptions, eventSessions: EventSessions, replies: RepliesFile) {
+  private constructor(
+    options: RelayConnectionOptions,
+    eventSessions: EventSessions,
+    replies: RepliesFile,
+    lastSealedMessage: LastSealedMessageFile,
+  ) {
     this.#options = options;
     this.#eventSessions = eventSessions;
+    this.#lastSealedMessage = lastSealedMessage;
     this.#hasSenderSinceStart = relayAddress(options.config, options.env) !== undefined;
     this.#replies = new ReplyRunner({
       replies,
@@ -65,14 +73,19 @@ export class RelayConnection {
         this.#link?.send(status);
       },
       runTimeoutMs: options.replyRunTimeoutMs,
+      lastSealedMessage,
     });
   }
 
-  /** Reads the replies and event-session files (replies cut short by the last stop are marked failed). */
+  /**
+   * Reads the replies, event-session and last-sealed-message files (replies cut short by the last stop are
+   * marked failed).
+   */
   static async load(options: RelayConnectionOptions): Promise<RelayConnection> {
     const replies = await RepliesFile.load(options.dataDir, options.log, new Date());
     const eventSessions = await EventSessions.load(options.dataDir, options.log);
-    return new RelayConnection(options, eventSessions, replies);
+    const lastSealedMessage = await LastSealedMessageFile.load(options.dataDir, options.log);
+    return new RelayConnection(options, eventSessions, replies, lastSealedMessage);
   }
 
   /** The outbox as the report route sees it: every local agent report is remembered for its replies. */
@@ -128,6 +141,7 @@ export class RelayConnection {
     await this.#link?.stop();
     this.#link = null;
     await this.#eventSessions.flush();
+    await this.#lastSealedMessage.flush();
   }
 
   #openLink(): void {
@@ -166,6 +180,7 @@ export class RelayConnection {
         app: access.app,
         localKey: access.localKey,
         port: access.port(),
+        lastSealedMessage: this.#lastSealedMessage,
       });
       link.send(answer);
     } catch (error) {

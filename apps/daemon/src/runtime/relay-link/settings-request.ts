@@ -7,6 +7,7 @@ import {
   SettingsRequestPlaintext,
   type SettingsResultPlaintext,
 } from "@ringback/protocol";
+import type { LastSealedMessageFile } from "../last-sealed-message.js";
 
 type LinkSettingsRequest = Extract<RelayToDaemonMessage, { type: "settings-request" }>;
 
@@ -22,6 +23,8 @@ export interface SettingsRequestContext {
   localKey: string;
   /** The port the local interface listens on: the Host its guard accepts. */
   port: number;
+  /** Where the key id of each request is kept for `ringback doctor`, before the answer goes back. */
+  lastSealedMessage?: LastSealedMessageFile;
 }
 
 /**
@@ -34,20 +37,21 @@ const LOCAL_ONLY_PREFIXES = ["/e2e", "/local", "/report"];
  * Answers a relayed settings request: opens it (AAD settings-request/<requestId>), runs it through the local
  * interface itself, with the local key and a loopback Host, so every guard and handler is the local one, and
  * seals the answer (AAD settings-result/<requestId>). A request sealed with another key gets a plaintext 400
- * `undecryptable_request`; a local-only path a plaintext 403 `not_relayed`.
+ * `undecryptable_request`; a local-only path a plaintext 403 `not_relayed`. Either way the key id it names is
+ * kept for `ringback doctor`.
  */
 export async function answerSettingsRequest(
   message: LinkSettingsRequest,
   context: SettingsRequestContext,
 ): Promise<DaemonToRelayMessage> {
   const { requestId } = message;
-  let opened: unknown;
-  try {
-    opened = await openJson(context.key, aad.settingsRequest(requestId), message.sealed);
-  } catch {
-    return settingsError(requestId, "undecryptable_request");
-  }
-  const parsed = SettingsRequestPlaintext.safeParse(opened);
+  const opened = await openJson(context.key, aad.settingsRequest(requestId), message.sealed).then(
+    (value) => ({ value }),
+    () => null,
+  );
+  await context.lastSealedMessage?.record("settings-request", message.sealed, opened !== null);
+  if (!opened) return settingsError(requestId, "undecryptable_request");
+  const parsed = SettingsRequestPlaintext.safeParse(opened.value);
   const result = !parsed.success
     ? {
         status: 400,

@@ -7,6 +7,7 @@ import {
   type RelayToDaemonMessage,
   ReplyPlaintext,
 } from "@ringback/protocol";
+import type { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import type { SessionsFile } from "../sessions-file.js";
 import { agentCommand } from "./agent-command.js";
@@ -29,6 +30,8 @@ export interface ReplyRunnerOptions {
   report(status: LinkReplyStatus): void;
   runTimeoutMs?: number;
   now?: () => Date;
+  /** Where the key id of each new reply is kept for `ringback doctor`. */
+  lastSealedMessage?: LastSealedMessageFile;
 }
 
 /**
@@ -106,17 +109,23 @@ export class ReplyRunner {
     }
   }
 
-  /** The reply's text, or undefined when it was sealed with another key or is not a reply to this id. */
+  /**
+   * The reply's text, or undefined when it was sealed with another key or is not a reply to this id. The key id
+   * it names is kept for `ringback doctor` either way.
+   */
   async #open(message: LinkReply): Promise<string | undefined> {
+    let opened: unknown;
     try {
-      const opened = ReplyPlaintext.safeParse(
-        await openJson(this.#options.key(), aad.reply(message.eventId), message.sealed),
-      );
-      // The associated data names the event only: the id inside keeps a reply from being replayed as another.
-      if (opened.success && opened.data.replyId === message.replyId) return opened.data.text;
+      opened = await openJson(this.#options.key(), aad.reply(message.eventId), message.sealed);
     } catch {
       // Sealed with another key, or altered: the same answer for both, it carries no content.
+      await this.#options.lastSealedMessage?.record("reply", message.sealed, false, this.#now());
+      return undefined;
     }
+    await this.#options.lastSealedMessage?.record("reply", message.sealed, true, this.#now());
+    const reply = ReplyPlaintext.safeParse(opened);
+    // The associated data names the event only: the id inside keeps a reply from being replayed as another.
+    if (reply.success && reply.data.replyId === message.replyId) return reply.data.text;
     return undefined;
   }
 
