@@ -50,10 +50,8 @@ export async function packPublishedPackages(destination: string): Promise<Packed
       const { stdout } = await promisify(execFile)(
         command,
         [...prefix, "pack", "--pack-destination", destination],
-        {
-          cwd: dir,
-          encoding: "utf8",
-        },
+        // Bounded, so a stuck pack fails with its output instead of holding the suite's hook until it times out.
+        { cwd: dir, encoding: "utf8", timeout: 120_000 },
       );
       const tarball =
         stdout

@@ -57,15 +57,20 @@ beforeAll(async () => {
       `--@ringback:registry=${registry.url}`,
       "--no-audit",
       "--no-fund",
-      "--loglevel=error",
+      // npm's own fetch bound is 5 minutes with retries, so one stalled connection to the registry used to hold
+      // the whole install for 10 minutes; a short bound with more retries rides it out, and its http log lines
+      // (in the error, with the command's other output) say which fetch stalled if it still fails.
+      "--loglevel=http",
+      "--fetch-timeout=20000",
+      "--fetch-retries=6",
       "--prefer-offline",
       tarballOf("@ringback/daemon"),
       tarballOf("@ringback/hook"),
       tarballOf("@ringback/relay"),
     ],
-    { env: { ...process.env, PATH: env.PATH }, maxBuffer: 16 * 1024 * 1024 },
+    { env: { ...process.env, PATH: env.PATH }, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
   );
-}, 600_000);
+}, 300_000);
 
 afterAll(async () => {
   await chromium?.[Symbol.asyncDispose]();
