@@ -58,7 +58,8 @@ export class Device implements AsyncDisposable {
       // What the page showed and said, so a failure on a busy CI machine can be told from a broken app.
       const body = await device.page
         .locator("body")
-        .innerText({ timeout: 1_000 })
+        .textContent({ timeout: 1_000 })
+        .then((text) => text ?? "")
         .catch(() => "(unreadable)");
       const seen = `page ${device.page.url().split("#")[0]}; body: ${body.slice(0, 200)}; page errors: ${
         device.pageErrors.join(" | ") || "none"
