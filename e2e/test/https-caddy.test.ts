@@ -14,8 +14,8 @@ import { readDeviceValue } from "../harness/device-storage.ts";
 import { eventually } from "../harness/eventually.ts";
 import { freePort } from "../harness/free-port.ts";
 import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
-import { injectPushService } from "../harness/injected-push-service.ts";
-import { relayPushPublicKey, relayPushSubscription } from "../harness/push-subscription.ts";
+import { turnPushOn } from "../harness/push-settings.ts";
+import { relayPushSubscription } from "../harness/push-subscription.ts";
 import { type RelayProcess, startRelay } from "../harness/relay-process.ts";
 import { makeTemporaryDirectory, type TemporaryDirectory } from "../harness/temporary-directory.ts";
 import { launchTrustingChromium } from "../harness/trusting-chromium.ts";
@@ -103,14 +103,7 @@ describe("a relay behind Caddy with automatic HTTPS, reached by a phone at its p
 
   it("subscribes to Web Push from the secure origin", async () => {
     await phone.context.grantPermissions(["notifications"], { origin: publicUrl });
-    const relayKey = await relayPushPublicKey(relay.url);
-    const subscription = pushService.subscribe(relayKey);
-    await injectPushService(phone.context, subscription, relayKey);
-    await phone.page.reload();
-    await phone.page.getByTestId("nav-settings").click({ timeout: UI_WAIT_MS });
-    const pushSettings = phone.page.getByTestId("push-settings");
-    await pushSettings.getByTestId("push-on").click();
-    await pushSettings.getByTestId("push-off").waitFor({ timeout: UI_WAIT_MS });
+    const subscription = await turnPushOn(phone, pushService, relay.url);
     const { deviceToken } = DeviceCredentials.parse(await readDeviceValue(phone.page, IDENTITY_KEY));
     await eventually(
       async () => (await relayPushSubscription(relay.url, deviceToken)).subscribed === true,

@@ -15,8 +15,8 @@ import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
 import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";
 import { eventually } from "../harness/eventually.ts";
-import { injectPushService } from "../harness/injected-push-service.ts";
-import { relayPushPublicKey, relayPushSubscription } from "../harness/push-subscription.ts";
+import { turnPushOn } from "../harness/push-settings.ts";
+import { relayPushSubscription } from "../harness/push-subscription.ts";
 import { NEVER_RING_MODE } from "../harness/ring-modes.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
 
@@ -50,16 +50,10 @@ beforeAll(async () => {
   await phone.context.grantPermissions(["notifications"], { origin: system.relay.url });
   const identity = DeviceCredentials.parse(await readDeviceValue(phone.page, IDENTITY_KEY));
   phoneToken = identity.deviceToken;
-  const relayKey = await relayPushPublicKey(system.relay.url);
-  subscription = pushService.subscribe(relayKey);
-  await injectPushService(phone.context, subscription, relayKey);
   // The person turns ringing-when-closed on in Settings: the page subscribes with the relay's key and registers the
   // subscription at the relay, ringing again at the longest interval offered, so each test reads its call's first push.
-  await phone.page.reload();
-  await phone.page.getByTestId("nav-settings").click({ timeout: UI_WAIT_MS });
+  subscription = await turnPushOn(phone, pushService, system.relay.url);
   const pushSettings = phone.page.getByTestId("push-settings");
-  await pushSettings.getByTestId("push-on").click();
-  await pushSettings.getByTestId("push-off").waitFor({ timeout: UI_WAIT_MS });
   expect(await pushSettings.getByTestId("push-status").textContent()).toBe(PUSH_TEXTS.en.on);
   await pushSettings.getByTestId("push-repeat").selectOption(String(LONGEST_REPEAT_SECONDS));
   await eventually(

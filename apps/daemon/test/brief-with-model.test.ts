@@ -1,24 +1,22 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, openJson } from "@ringback/e2e-crypto";
 import { answers, briefDraft, type FakeModel, startFakeModel } from "@ringback/fake-model";
-import { CONCURRENT_BRIEF_GENERATIONS, SealedReportPayload } from "@ringback/protocol";
+import { CONCURRENT_BRIEF_GENERATIONS } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
   daemonEnv,
+  openReportPost,
   postReport,
-  readDaemonKey,
   readLocalKey,
   runDaemonCommand,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
 import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { type ScriptedRelay, startScriptedRelay, TEST_RELAY_IDENTITY } from "./helpers/scripted-relay.js";
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const MODEL_KEY = "sk-test-model-key-0123456789";
-const relayIdentity = { deviceToken: "device-token-for-tests-0123456789", accountId: "a", deviceId: "d" };
 
 let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 let relay: ScriptedRelay;
@@ -39,7 +37,9 @@ afterEach(async () => {
 });
 
 async function startWithModel(): Promise<{ daemon: DaemonProcess; localKey: string }> {
-  await writeFile(join(home.path, "daemon.json"), JSON.stringify({ relay: relayIdentity }), { mode: 0o600 });
+  await writeFile(join(home.path, "daemon.json"), JSON.stringify({ relay: TEST_RELAY_IDENTITY }), {
+    mode: 0o600,
+  });
   daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
   const localKey = await readLocalKey(home.path);
   const saved = await fetch(`${daemon.url}/llm/settings`, {
@@ -67,11 +67,7 @@ describe("briefs written by a language model configured through PUT /llm/setting
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
     await eventually(() => relay.posts.length === 1);
 
-    const post = relay.posts[0]!;
-    const key = await readDaemonKey(home.path);
-    const payload = SealedReportPayload.parse(
-      await openJson(key, aad.report(post.body.eventId), post.body.sealed),
-    );
+    const payload = await openReportPost(home.path, relay.posts[0]!);
     expect(payload.brief.meta).toMatchObject({
       status: "generated",
       llmCalls: 1,
@@ -113,7 +109,8 @@ describe("briefs written by a language model configured through PUT /llm/setting
 });
 
 describe("ringback brief-eval", () => {
-  it("prints coverage and exits 0 for a good brief, without sending anything", async () => {
+  /** A computer with the fake model configured and a report file to evaluate; the file's path. */
+  async function greenBuildReportWithModel(): Promise<string> {
     await writeFile(
       join(home.path, "daemon.json"),
       JSON.stringify({ llm: { primary: { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model" } } }),
@@ -121,6 +118,11 @@ describe("ringback brief-eval", () => {
     );
     const file = join(home.path, "report.txt");
     await writeFile(file, "The build is green. All 42 tests pass.");
+    return file;
+  }
+
+  it("prints coverage and exits 0 for a good brief, without sending anything", async () => {
+    const file = await greenBuildReportWithModel();
     model.script(answers.json(briefDraft({ spoken: "Green build: all 42 tests pass." })));
     const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
     expect(result.stderr).toBe("");
@@ -130,13 +132,7 @@ describe("ringback brief-eval", () => {
   });
 
   it("exits 1 when a critical fact stays uncovered", async () => {
-    await writeFile(
-      join(home.path, "daemon.json"),
-      JSON.stringify({ llm: { primary: { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model" } } }),
-      { mode: 0o600 },
-    );
-    const file = join(home.path, "report.txt");
-    await writeFile(file, "The build is green. All 42 tests pass.");
+    const file = await greenBuildReportWithModel();
     const uncovered = briefDraft({
       spoken: "The build is green.",
       criticalFacts: [{ fact: "All 42 tests pass.", covered: false }],

@@ -1,15 +1,14 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, openJson } from "@ringback/e2e-crypto";
-import { NO_LANGUAGE_MODEL_ERROR, SealedReportPayload } from "@ringback/protocol";
+import { NO_LANGUAGE_MODEL_ERROR } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import {
   type DaemonProcess,
   daemonEnv,
+  openReportPost,
   postReport,
   readDaemonConfig,
-  readDaemonKey,
   readLocalKey,
   runDaemonCommand,
   startDaemonProcess,
@@ -52,8 +51,7 @@ async function startDaemon(config?: object): Promise<DaemonProcess> {
 async function openPost(index: number) {
   const post = relay.posts[index];
   if (!post) throw new Error(`no post ${index}`);
-  const key = await readDaemonKey(home.path);
-  return SealedReportPayload.parse(await openJson(key, aad.report(post.body.eventId), post.body.sealed));
+  return openReportPost(home.path, post);
 }
 
 const relayIdentity = { deviceToken: DEVICE_TOKEN, accountId: "acct_1", deviceId: "dev_1" };

@@ -9,10 +9,8 @@ import {
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
 import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { type ScriptedRelay, startScriptedRelay, TEST_RELAY_IDENTITY } from "./helpers/scripted-relay.js";
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
-
-const relayIdentity = { deviceToken: "device-token-for-tests-0123456789", accountId: "a", deviceId: "d" };
 
 /** A small tmpfs of the test's own (we are root in CI): the daemon's data dir on a disk that can really fill. */
 function mountSmallDisk(path: string): string | null {
@@ -80,7 +78,9 @@ describe("the daemon's data directory on a full disk", () => {
       console.log(`skipped: ${skipReason}`);
       context.skip();
     }
-    await writeFile(join(home, "daemon.json"), JSON.stringify({ relay: relayIdentity }), { mode: 0o600 });
+    await writeFile(join(home, "daemon.json"), JSON.stringify({ relay: TEST_RELAY_IDENTITY }), {
+      mode: 0o600,
+    });
     daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
     const localKey = await readLocalKey(home);
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);

@@ -1,22 +1,19 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, openJson } from "@ringback/e2e-crypto";
 import { answers, type FakeAnswer, type FakeModel, startFakeModel } from "@ringback/fake-model";
-import { SealedReportPayload } from "@ringback/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
+  openReportPost,
   postReport,
-  readDaemonKey,
   readLocalKey,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
 import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
+import { type ScriptedRelay, startScriptedRelay, TEST_RELAY_IDENTITY } from "./helpers/scripted-relay.js";
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const MODEL_KEY = "sk-fault-model-key-0123456789";
-const relayIdentity = { deviceToken: "device-token-for-tests-0123456789", accountId: "a", deviceId: "d" };
 
 let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 let relay: ScriptedRelay;
@@ -32,7 +29,7 @@ beforeAll(async () => {
   const channel = { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model", timeoutMs: 1_000 };
   await writeFile(
     join(home.path, "daemon.json"),
-    JSON.stringify({ relay: relayIdentity, llm: { primary: channel } }),
+    JSON.stringify({ relay: TEST_RELAY_IDENTITY, llm: { primary: channel } }),
     { mode: 0o600 },
   );
   daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
@@ -72,9 +69,7 @@ describe("a report whose model fails still rings, with the agent's own words", (
       await eventually(() => relay.posts.length > before, 15_000);
       const post = relay.posts.at(-1);
       if (!post) throw new Error("nothing sent");
-      const payload = SealedReportPayload.parse(
-        await openJson(await readDaemonKey(home.path), aad.report(post.body.eventId), post.body.sealed),
-      );
+      const payload = await openReportPost(home.path, post);
       expect(payload.brief.meta.status).toBe("failed");
       expect(payload.brief.meta.error).toMatch(reason);
       expect(payload.brief.spoken).toBe("");

@@ -1,15 +1,14 @@
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import {
-  answerViolation,
+  dribbleHeaders,
+  fuzzInProcess,
+  fuzzRawSocket,
   fuzzSeed,
   hostileRequests,
   type RouteShape,
-  StatusTally,
   secretInLines,
-  sendInProcess,
   sendRaw,
-  wireBytes,
 } from "@ringback/hostile-input";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,21 +124,14 @@ afterAll(async () => {
 describe(`the daemon's local interface under hostile input (seed ${seed}, FUZZ_SEED replays)`, () => {
   it(`answers ${IN_PROCESS_RUNS} generated requests without a stray 5xx, a bare error or a secret`, async () => {
     const secrets = [daemon.localKey, MODEL_KEY, TRACKER_TOKEN];
-    const tally = new StatusTally();
-    await fc.assert(
-      fc.asyncProperty(hostileRequests(ROUTES, [daemon.localKey], guardHeaders), async (request) => {
-        const answer = await sendInProcess(
-          (built) => daemon.app.fetch(built),
-          `http://127.0.0.1:${TEST_PORT}`,
-          request,
-        );
-        if (answer === null) return;
-        tally.add(answer.status);
-        const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));
-        if (violation) throw new Error(`${request.method} ${request.path.slice(0, 80)}: ${violation}`);
-      }),
-      { numRuns: IN_PROCESS_RUNS, seed, endOnFailure: true },
-    );
+    const tally = await fuzzInProcess({
+      requests: hostileRequests(ROUTES, [daemon.localKey], guardHeaders),
+      fetch: (built) => daemon.app.fetch(built),
+      origin: `http://127.0.0.1:${TEST_PORT}`,
+      rules: RULES(secrets),
+      runs: IN_PROCESS_RUNS,
+      seed,
+    });
     console.log(
       `daemon fuzz, in process: ${tally.total} requests, 0 crashes, statuses ${tally}; ${blockedFetches.length} calls to other hosts kept on this machine`,
     );
@@ -152,52 +144,31 @@ describe(`the daemon's local interface under hostile input (seed ${seed}, FUZZ_S
     const server = await listen(daemon.app, 0, { headersMs: 400, requestMs: 1_000, checkEveryMs: 100 });
     try {
       const secrets = [daemon.localKey, MODEL_KEY, TRACKER_TOKEN];
-      const tally = new StatusTally();
-      const violations: string[] = [];
-      const batch = fc.array(fc.tuple(hostileRequests(ROUTES, [daemon.localKey], guardHeaders), fc.nat(5)), {
-        minLength: 10,
-        maxLength: 10,
+      const { tally, violations } = await fuzzRawSocket({
+        requests: hostileRequests(ROUTES, [daemon.localKey], guardHeaders),
+        port: server.port,
+        rules: RULES(secrets),
+        runs: SOCKET_RUNS,
+        batch: 10,
+        seed,
       });
-      await fc.assert(
-        fc.asyncProperty(batch, async (requests) => {
-          const answers = await Promise.all(
-            requests.map(([request, framing]) => sendRaw(server.port, wireBytes(request, framing), 300)),
-          );
-          for (const [index, answer] of answers.entries()) {
-            const request = requests[index]?.[0];
-            tally.add(answer.status);
-            if (answer.status === 0 || !request) continue;
-            const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));
-            // A broken frame is the HTTP parser's 400, before the app: no envelope to expect there.
-            if (violation && answer.status !== 400)
-              violations.push(`${request.method} ${request.path}: ${violation}`);
-          }
-        }),
-        { numRuns: SOCKET_RUNS / 10, seed },
-      );
       console.log(`daemon fuzz, raw socket: ${tally.total} requests, 0 crashes, statuses ${tally}`);
       expect(violations).toEqual([]);
 
       // Slowloris: headers a line at a time are cut off; a normal request still gets its answer meanwhile.
-      const slow = connect(server.port, "127.0.0.1");
-      const closed = new Promise<void>((resolve) => slow.on("close", () => resolve()));
-      slow.on("error", () => undefined);
-      slow.write(`GET /brief/language HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n`);
-      const dribble = setInterval(() => slow.write("x-slow: 1\r\n"), 100);
-      try {
-        const normal = await sendRaw(
-          server.port,
-          Buffer.from(
-            `GET /brief/language HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: close\r\n\r\n`,
-          ),
-          2_000,
-        );
-        expect(normal.status).toBe(403);
-        await closed;
-      } finally {
-        clearInterval(dribble);
-        slow.destroy();
-      }
+      using slow = dribbleHeaders(
+        server.port,
+        `GET /brief/language HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n`,
+      );
+      const normal = await sendRaw(
+        server.port,
+        Buffer.from(
+          `GET /brief/language HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: close\r\n\r\n`,
+        ),
+        2_000,
+      );
+      expect(normal.status).toBe(403);
+      await slow.closed;
     } finally {
       await server.close();
     }

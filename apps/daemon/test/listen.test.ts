@@ -1,9 +1,9 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ALWAYS_RING, CallCenter, createMemoryStore, newCallRecord, withStatus } from "@ringback/client";
+import { ALWAYS_RING, CallCenter, createMemoryStore, withStatus } from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
-import { SealedReportPayload } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordFor } from "../../../packages/client/test/fixtures.js";
 import { findDesktopNotifier } from "../src/listen/desktop-notifier.js";
 import { parseListenOptions } from "../src/listen/listen-options.js";
 import { ListenSession } from "../src/listen/listen-session.js";
@@ -22,32 +22,23 @@ afterEach(async () => {
 
 const AT = "2026-11-25T10:00:00.000Z";
 
+/** A Codex call about the CSV importer, as the terminal receives it; its brief failed when `isBriefFailed`. */
 function callRecord(options: { isBriefFailed?: boolean } = {}) {
-  const payload = SealedReportPayload.parse({
-    report: {
-      eventId: "e1",
-      source: "codex",
-      occurredAt: AT,
-      text: "Fixed the CSV importer.\nAll 57 tests pass.",
-    },
-    brief: {
-      title: "CSV importer fixed",
-      spoken: options.isBriefFailed ? "" : "The importer skips empty rows now. Every test passes.",
-      cards: options.isBriefFailed ? [] : [{ title: "Tests", body: "57 of 57 pass." }],
-      openQuestions: options.isBriefFailed ? [] : ["Release today?"],
-      criticalFacts: [],
-      supplementary: null,
-      meta: {
-        status: options.isBriefFailed ? "failed" : "generated",
-        llmCalls: options.isBriefFailed ? 0 : 1,
-        model: options.isBriefFailed ? null : "m",
-        language: "en-US",
-        error: options.isBriefFailed ? "The model did not answer." : null,
-        generatedAt: AT,
-      },
-    },
+  return recordFor({
+    eventId: "e1",
+    source: "codex",
+    occurredAt: AT,
+    text: "Fixed the CSV importer.\nAll 57 tests pass.",
+    isBriefFailed: options.isBriefFailed,
+    brief: options.isBriefFailed
+      ? { title: "CSV importer fixed" }
+      : {
+          title: "CSV importer fixed",
+          spoken: "The importer skips empty rows now. Every test passes.",
+          cards: [{ title: "Tests", body: "57 of 57 pass." }],
+          openQuestions: ["Release today?"],
+        },
   });
-  return newCallRecord({ eventId: "e1", source: "codex", occurredAt: AT }, payload, new Date(AT));
 }
 
 describe("ringback listen's options", () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChildRelay } from "./support/child-relay.js";
 import { DaemonProcess, readDaemonIdentity, runDaemonCli, setLocalPort } from "./support/daemon-process.js";
 import { runClaudeStopHook } from "./support/hook-process.js";
-import { type ApiResponse, apiRequest, type RequestOptions } from "./support/in-process-relay.js";
+import { type ApiResponse, type RequestOptions, requestAt } from "./support/in-process-relay.js";
 import { describePostgres } from "./support/postgres-schema.js";
 import { freePort } from "./support/postgres-server.js";
 import { LISTENERS, type RelaysBehindNginx, startRelaysBehindNginx } from "./support/relays-behind-nginx.js";
@@ -88,8 +88,7 @@ async function addClient(kind: "phone" | "browser", url: string): Promise<Client
   const pair = await runDaemonCli(home, ["pair", "--json"]);
   expect(pair.code, pair.stderr).toBe(0);
   const pairing = PairingResult.parse(JSON.parse(pair.stdout));
-  const request = (method: string, path: string, options?: RequestOptions) =>
-    apiRequest((input, init) => fetch(new URL(input, url), init), method, path, options);
+  const request = requestAt(url);
   const joined = await request("POST", "/v1/pairing-codes/redeem", {
     body: { code: pairing.code, deviceName: `my ${kind}`, deviceKind: kind },
   });

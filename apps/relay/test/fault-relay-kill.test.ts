@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
-import { apiRequest, eventBody, pair, type RequestOptions, signUp } from "./support/in-process-relay.js";
+import { eventBody, pair, requestAt, signUp } from "./support/in-process-relay.js";
 import { SseClient } from "./support/sse-client.js";
 import { tempDir } from "./support/temp-dir.js";
 
@@ -29,8 +29,7 @@ describe("the relay (SQLite, the built bin) killed with SIGKILL while reports fl
     let relay = await ChildRelay.start({ dataDir: dir.path, args });
     const port = relay.port;
     const url = relay.url;
-    const request = (method: string, path: string, options?: RequestOptions) =>
-      apiRequest((input, init) => fetch(new URL(input, url), init), method, path, options);
+    const request = requestAt(url);
     const computer = await signUp(request, "computer");
     const devices = [
       await pair(request, computer.deviceToken, "phone"),

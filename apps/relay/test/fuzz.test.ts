@@ -1,14 +1,11 @@
-import { connect } from "node:net";
 import {
-  answerViolation,
+  dribbleHeaders,
+  fuzzInProcess,
+  fuzzRawSocket,
   fuzzSeed,
   hostileRequests,
   type RouteShape,
-  StatusTally,
   secretInLines,
-  sendInProcess,
-  sendRaw,
-  wireBytes,
 } from "@ringback/hostile-input";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -72,21 +69,14 @@ describe(`the relay under hostile input (seed ${seed}, FUZZ_SEED replays)`, () =
       body: eventBody("evt_fuzz"),
     });
     const secrets = [computer.deviceToken, phone.deviceToken];
-    const tally = new StatusTally();
-    await fc.assert(
-      fc.asyncProperty(hostileRequests(ROUTES, secrets, extraHeaders), async (request) => {
-        const answer = await sendInProcess(
-          (built) => relay.relay.app.fetch(built),
-          "http://relay.test",
-          request,
-        );
-        if (answer === null) return true;
-        tally.add(answer.status);
-        const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));
-        if (violation) throw new Error(`${request.method} ${request.path.slice(0, 80)}: ${violation}`);
-      }),
-      { numRuns: IN_PROCESS_RUNS, seed, endOnFailure: true },
-    );
+    const tally = await fuzzInProcess({
+      requests: hostileRequests(ROUTES, secrets, extraHeaders),
+      fetch: (built) => relay.relay.app.fetch(built),
+      origin: "http://relay.test",
+      rules: RULES(secrets),
+      runs: IN_PROCESS_RUNS,
+      seed,
+    });
     console.log(`relay fuzz, in process: ${tally.total} requests, 0 crashes, statuses ${tally}`);
     expect(tally.total).toBeGreaterThanOrEqual(10_000);
     expect(secretInLines(relay.logs, secrets)).toBeNull();
@@ -98,32 +88,14 @@ describe(`the relay under hostile input (seed ${seed}, FUZZ_SEED replays)`, () =
     const computer = await relay.signUp("computer");
     const secrets = [computer.deviceToken];
     const port = Number(new URL(relay.url).port);
-    const tally = new StatusTally();
-    const violations: string[] = [];
-    const batch = fc.array(fc.tuple(hostileRequests(ROUTES, secrets, extraHeaders), fc.nat(5)), {
-      minLength: SOCKET_BATCH,
-      maxLength: SOCKET_BATCH,
+    const { tally, violations } = await fuzzRawSocket({
+      requests: hostileRequests(ROUTES, secrets, extraHeaders),
+      port,
+      rules: RULES(secrets),
+      runs: SOCKET_RUNS,
+      batch: SOCKET_BATCH,
+      seed,
     });
-    await fc.assert(
-      fc.asyncProperty(batch, async (requests) => {
-        // Ten at once, as clients come: a request whose framing is cut or too long waits out its time.
-        const answers = await Promise.all(
-          requests.map(([request, framing]) => sendRaw(port, wireBytes(request, framing), 300)),
-        );
-        for (const [index, answer] of answers.entries()) {
-          const request = requests[index]?.[0];
-          tally.add(answer.status);
-          // A cut or over-long request may get no answer at all (the server waits, then closes): never a crash.
-          if (answer.status === 0 || !request) continue;
-          const violation = answerViolation({ ...answer, method: request.method }, RULES(secrets));
-          // A broken frame is the HTTP parser's 400, before the app: no envelope to expect there.
-          if (violation && answer.status !== 400)
-            violations.push(`${request.method} ${request.path.slice(0, 60)}: ${violation}`);
-        }
-        return true;
-      }),
-      { numRuns: SOCKET_RUNS / SOCKET_BATCH, seed },
-    );
     console.log(`relay fuzz, raw socket: ${tally.total} requests, 0 crashes, statuses ${tally}`);
     expect(violations).toEqual([]);
     expect(secretInLines(relay.logs, secrets)).toBeNull();
@@ -131,23 +103,14 @@ describe(`the relay under hostile input (seed ${seed}, FUZZ_SEED replays)`, () =
   }, 300_000);
 
   it("cuts off a client that dribbles its headers (slowloris), and keeps answering others", async () => {
-    await using relay = await socketRelay({}, { headersMs: 400, requestMs: 1_000, checkEveryMs: 100 });
+    await using relay = await socketRelay(
+      {},
+      { slowClientLimits: { headersMs: 400, requestMs: 1_000, checkEveryMs: 100 } },
+    );
     const port = Number(new URL(relay.url).port);
-    const socket = connect(port, "127.0.0.1");
-    const closed = new Promise<number>((resolve) => {
-      const started = Date.now();
-      socket.on("close", () => resolve(Date.now() - started));
-      socket.on("error", () => undefined);
-    });
-    socket.write("GET /v1/health HTTP/1.1\r\nhost: 127.0.0.1\r\n");
-    const dribble = setInterval(() => socket.write("x-slow: 1\r\n"), 100);
-    try {
-      expect((await relay.request("GET", "/v1/health")).status).toBe(200);
-      const closedAfterMs = await closed;
-      expect(closedAfterMs).toBeLessThan(5_000);
-    } finally {
-      clearInterval(dribble);
-      socket.destroy();
-    }
+    using slow = dribbleHeaders(port, "GET /v1/health HTTP/1.1\r\nhost: 127.0.0.1\r\n");
+    expect((await relay.request("GET", "/v1/health")).status).toBe(200);
+    const closedAfterMs = await slow.closed;
+    expect(closedAfterMs).toBeLessThan(5_000);
   });
 });

@@ -5,7 +5,7 @@ import { aad, generateKey, openJson, openString, sealJson, sealString } from "@r
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
 import { DaemonClient } from "./support/daemon-client.js";
-import { apiRequest, type RequestOptions, signUp } from "./support/in-process-relay.js";
+import { requestAt, signUp } from "./support/in-process-relay.js";
 import { SseClient } from "./support/sse-client.js";
 import { tempDir } from "./support/temp-dir.js";
 
@@ -25,8 +25,7 @@ describe("invariant: the relay stores and logs no plaintext", () => {
     };
     const key = generateKey();
     await using relay = await ChildRelay.start({ dataDir: dir.path });
-    const request = (method: string, path: string, options?: RequestOptions) =>
-      apiRequest((input, init) => fetch(new URL(input, relay.url), init), method, path, options);
+    const request = requestAt(relay.url);
 
     const claimCode = relay.claimCode;
     if (!claimCode) throw new Error("no claim code printed");

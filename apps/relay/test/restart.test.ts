@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
-import { apiRequest, eventBody, pair, type RequestOptions, signUp } from "./support/in-process-relay.js";
+import { eventBody, pair, requestAt, signUp } from "./support/in-process-relay.js";
 import { SseClient } from "./support/sse-client.js";
 import { tempDir } from "./support/temp-dir.js";
 
@@ -16,8 +16,7 @@ describe("relay restart (the built bin as a child process)", () => {
     try {
       const port = relay.port;
       const url = relay.url;
-      const request = (method: string, path: string, options?: RequestOptions) =>
-        apiRequest((input, init) => fetch(new URL(input, url), init), method, path, options);
+      const request = requestAt(url);
       const computer = await signUp(request, "computer");
       const phone = await pair(request, computer.deviceToken, "phone");
       const browser = await pair(request, computer.deviceToken, "browser");
@@ -66,8 +65,7 @@ describe("relay restart (the built bin as a child process)", () => {
     const first = await ChildRelay.start({ dataDir: dir.path });
     const claimCode = first.claimCode;
     expect(claimCode).toMatch(/^\d{3}-\d{3}-\d{3}$/);
-    const request = (method: string, path: string, options?: RequestOptions) =>
-      apiRequest((input, init) => fetch(new URL(input, first.url), init), method, path, options);
+    const request = requestAt(first.url);
     const created = await signUp(request, "computer", claimCode ?? undefined);
     expect(created.accountId).toMatch(/^acc_/);
     expect((await first.stop("SIGTERM")).code).toBe(0);

@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
-import { type SettingsBackedState, settingsBackedDaemon } from "./settings-backed-daemon.js";
+import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import { startTestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
@@ -49,12 +49,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     expectBuiltAppAndChromium();
     fake = await startFakeMultica();
     model = await startFakeModel({ apiKey: TESTED_MODEL_KEY });
-    const user = fake.state.addUser();
-    token = user.token;
-    workspaces = {
-      ring: fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] }).id,
-      docs: fake.state.addWorkspace({ name: "Docs", slug: "docs", members: [user.id] }).id,
-    };
+    ({ token, workspaceIds: workspaces } = trackerAccount(fake));
     const backed = settingsBackedDaemon({ trackerUrl: fake.url });
     state = backed.state;
     let key: Promise<E2eKey> | null = null;

@@ -1,4 +1,5 @@
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
+import { forwardRequest } from "./forward-request.js";
 import { listenOnLoopback } from "./loopback-server.js";
 
 export interface CorsProxy extends AsyncDisposable {
@@ -23,21 +24,7 @@ export async function startCorsProxy(target: string): Promise<CorsProxy> {
       response.writeHead(204, cors).end();
       return;
     }
-    const forwarded = httpRequest(
-      {
-        host: base.hostname,
-        port: base.port,
-        method: request.method,
-        path: request.url,
-        headers: { ...request.headers, host: base.host },
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
-        answer.pipe(response);
-      },
-    );
-    forwarded.on("error", () => response.destroy());
-    request.pipe(forwarded);
+    forwardRequest(request, response, base, cors);
   });
   const { origin, close } = await listenOnLoopback(server);
   return {

@@ -1,6 +1,7 @@
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import { type E2eKey, isE2eError } from "@ringback/e2e-crypto";
 import { type DeviceInfo, ERROR_STATUS, errorBody } from "@ringback/protocol";
+import { forwardRequest } from "./forward-request.js";
 import { listenOnLoopback } from "./loopback-server.js";
 import { answerRelayedSettings, readBody, type StandInDaemon } from "./stand-in-computer.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
@@ -60,21 +61,7 @@ export async function startDispatchRelayServer(
       json(ERROR_STATUS.computer_offline, errorBody("computer_offline"));
       return;
     }
-    const forwarded = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: request.method,
-        path: request.url,
-        headers: { ...request.headers, host: upstream.host },
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    forwarded.on("error", () => response.destroy());
-    request.pipe(forwarded);
+    forwardRequest(request, response, upstream);
   });
   const listening = await listenOnLoopback(server);
   const close = async () => {

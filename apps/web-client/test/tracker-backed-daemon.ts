@@ -12,6 +12,7 @@ import {
   UploadRequest,
 } from "@ringback/protocol";
 import { createTrackerClient } from "@ringback/tracker-client";
+import { dispatchRecord } from "../../../packages/client/test/dispatch-test-doubles.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
 
 export interface TrackerBackedDaemonOptions {
@@ -127,28 +128,18 @@ export function trackerBackedDaemon(options: TrackerBackedDaemonOptions): {
           attachmentIds: body.attachments.map((attachment) => attachment.id),
         });
         const now = new Date().toISOString();
-        const record: DispatchRecord = {
+        // Creating, no issue yet: the fields not named here are dispatchRecord's own (no agent name, no issue).
+        const record = dispatchRecord({
           id: taskId,
-          kind: "issue",
-          state: "creating",
           workspaceId,
           projectId: body.projectId,
           agentId: body.agentId,
-          agentName: "",
           prompt: body.prompt,
           images: body.attachments.length,
           taskId,
-          issueId: null,
-          issueNumber: null,
-          issueIdentifier: null,
-          title: null,
-          status: null,
-          priority: null,
-          error: null,
           createdAt: now,
           updatedAt: now,
-          taskCompletedAt: null,
-        };
+        });
         records.unshift(record);
         return { dispatch: record };
       }

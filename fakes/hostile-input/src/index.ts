@@ -1,4 +1,12 @@
 export {
+  type DribblingClient,
+  dribbleHeaders,
+  fuzzInProcess,
+  fuzzRawSocket,
+  type InProcessRun,
+  type RawSocketRun,
+} from "./fuzz-runs.js";
+export {
   type AnswerRules,
   answerViolation,
   type ReceivedAnswer,

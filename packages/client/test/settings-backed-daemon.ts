@@ -1,4 +1,5 @@
 import { testConnection } from "@ringback/brief";
+import type { FakeMultica } from "@ringback/fake-multica";
 import {
   ERROR_STATUS,
   type ErrorCode,
@@ -20,6 +21,21 @@ import {
 import { createTrackerClient } from "@ringback/tracker-client";
 import type { ZodType } from "zod";
 import type { StandInDaemon } from "./stand-in-computer.js";
+
+/** The tracker account Settings › Tracker is tried with: a simulator user and its workspaces Ringback and Docs. */
+export function trackerAccount(fake: FakeMultica): {
+  token: string;
+  workspaceIds: { ring: string; docs: string };
+} {
+  const user = fake.state.addUser();
+  return {
+    token: user.token,
+    workspaceIds: {
+      ring: fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] }).id,
+      docs: fake.state.addWorkspace({ name: "Docs", slug: "docs", members: [user.id] }).id,
+    },
+  };
+}
 
 /** What the stand-in daemon keeps, as daemon.json would: the secrets stay here and only their hints go out. */
 export interface SettingsBackedState {

@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
-import { DaemonConfig } from "@ringback/protocol";
+import { aad, type E2eKey, openJson, parseKey } from "@ringback/e2e-crypto";
+import { DaemonConfig, type DaemonEventPost, SealedReportPayload } from "@ringback/protocol";
 import { CONFIG_FILE } from "../../src/runtime/config-file.js";
 import { LOCAL_KEY_FILE } from "../../src/runtime/local-key.js";
 
@@ -132,6 +132,15 @@ export async function readDaemonKey(home: string): Promise<E2eKey> {
   const { e2e } = await readDaemonConfig(home);
   if (!e2e) throw new Error("daemon.json has no e2e key");
   return parseKey(e2e.key);
+}
+
+/** The report and brief of a post to the relay, opened with the daemon's key as a device opens them. */
+export async function openReportPost(
+  home: string,
+  post: { body: Pick<DaemonEventPost, "eventId" | "sealed"> },
+): Promise<SealedReportPayload> {
+  const key = await readDaemonKey(home);
+  return SealedReportPayload.parse(await openJson(key, aad.report(post.body.eventId), post.body.sealed));
 }
 
 /** Posts to the daemon as the hook does: loopback Host (fetch sets it), the local key, JSON. */

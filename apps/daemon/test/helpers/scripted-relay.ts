@@ -8,6 +8,13 @@ interface RelayPost {
   body: DaemonEventPost;
 }
 
+/** The relay identity a test's daemon.json holds; the scripted relay takes any token. */
+export const TEST_RELAY_IDENTITY = {
+  deviceToken: "device-token-for-tests-0123456789",
+  accountId: "a",
+  deviceId: "d",
+};
+
 /** What the relay does with one post: answer (after a delay), or cut the connection. */
 type RelayAnswer = { status: number; body?: unknown; delayMs?: number } | { dropConnection: true };
 

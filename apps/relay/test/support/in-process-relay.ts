@@ -67,7 +67,13 @@ export async function inProcessRelay(config: Partial<RelayConfig> = {}): Promise
 type Fetcher = (input: string, init: RequestInit) => Response | Promise<Response>;
 type Requester = (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>;
 
-export async function apiRequest(
+/** Requests to the relay listening at `url` (a server or a child process), over a real socket. */
+export function requestAt(url: string): Requester {
+  return (method, path, options) =>
+    apiRequest((input, init) => fetch(new URL(input, url), init), method, path, options);
+}
+
+async function apiRequest(
   fetcher: Fetcher,
   method: string,
   path: string,

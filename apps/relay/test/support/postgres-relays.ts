@@ -1,14 +1,14 @@
 import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
 import { openRelayBackend, type RelayBackend } from "../../src/relay-backend.js";
 import type { RelayConfig } from "../../src/relay-config.js";
-import { type RelayServer, startRelayServer } from "../../src/server.js";
+import { type RelayServer, type RelayServerOptions, startRelayServer } from "../../src/server.js";
 import { FakeClock } from "./fake-clock.js";
 import {
   type ApiResponse,
-  apiRequest,
   captureLog,
   pair,
   type RequestOptions,
+  requestAt,
   signUp,
 } from "./in-process-relay.js";
 import { type PostgresSchema, postgresSchema } from "./postgres-schema.js";
@@ -34,7 +34,7 @@ export interface PostgresRelays extends AsyncDisposable {
 export async function startPostgresRelays(
   count: number,
   config: Partial<RelayConfig> = {},
-  options: { databaseUrl?: string } = {},
+  options: { databaseUrl?: string; pushAgent?: RelayServerOptions["pushAgent"] } = {},
 ): Promise<PostgresRelays> {
   // A database of the test's own (one it restarts, say) or a fresh schema in the shared test server.
   const schema: PostgresSchema = options.databaseUrl
@@ -58,10 +58,10 @@ export async function startPostgresRelays(
         cluster: backend.cluster,
         clock,
         log,
+        pushAgent: options.pushAgent,
         config: { openSignup: true, sseRetryMs: 100, ...config },
       });
-      const request = (method: string, path: string, options?: RequestOptions) =>
-        apiRequest((input, init) => fetch(new URL(input, server.url), init), method, path, options);
+      const request = requestAt(server.url);
       instances.push({ server, backend, url: server.url, logs, request });
     }
   } catch (error) {

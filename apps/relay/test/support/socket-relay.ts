@@ -1,15 +1,20 @@
 import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
 import type { RelayConfig } from "../../src/relay-config.js";
-import { type RelayServer, type SlowClientLimits, startRelayServer } from "../../src/server.js";
+import {
+  type RelayServer,
+  type RelayServerOptions,
+  type SlowClientLimits,
+  startRelayServer,
+} from "../../src/server.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { RelayStore } from "../../src/store/store.js";
 import { FakeClock } from "./fake-clock.js";
 import {
   type ApiResponse,
-  apiRequest,
   captureLog,
   pair,
   type RequestOptions,
+  requestAt,
   signUp,
 } from "./in-process-relay.js";
 import { type TempDir, tempDir } from "./temp-dir.js";
@@ -21,14 +26,21 @@ export interface SocketRelay extends AsyncDisposable {
   readonly store: RelayStore;
   readonly clock: FakeClock;
   readonly logs: string[];
+  readonly dataDir: string;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   signUp(deviceKind?: DeviceKind): Promise<DeviceCredentials>;
   pair(token: string, deviceKind?: DeviceKind): Promise<DeviceCredentials>;
 }
 
+/** The server's own options a test may set: bounds on slow clients, the agent push requests go out through. */
+interface SocketRelayServerOptions {
+  readonly slowClientLimits?: SlowClientLimits;
+  readonly pushAgent?: RelayServerOptions["pushAgent"];
+}
+
 export async function socketRelay(
   config: Partial<RelayConfig> = {},
-  slowClientLimits?: SlowClientLimits,
+  serverOptions: SocketRelayServerOptions = {},
 ): Promise<SocketRelay> {
   const dir: TempDir = await tempDir();
   const store = openSqliteStore(dir.path);
@@ -41,16 +53,16 @@ export async function socketRelay(
     clock,
     log,
     config: { openSignup: true, sseRetryMs: 100, ...config },
-    slowClientLimits,
+    ...serverOptions,
   });
-  const request = (method: string, path: string, options?: RequestOptions) =>
-    apiRequest((input, init) => fetch(new URL(input, server.url), init), method, path, options);
+  const request = requestAt(server.url);
   return {
     server,
     url: server.url,
     store,
     clock,
     logs,
+    dataDir: dir.path,
     request,
     signUp: (deviceKind = "computer") => signUp(request, deviceKind),
     pair: (token, deviceKind = "phone") => pair(request, token, deviceKind),

@@ -15,7 +15,13 @@ import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import { ringingActions } from "./call-notification.js";
 import { pushedCall } from "./push-call.js";
-import { pairedTestStore, TEST_RELAY_URL, testPush } from "./worker-test-fixtures.js";
+import {
+  offlineFetch,
+  pairedTestStore,
+  silentFetch,
+  TEST_RELAY_URL,
+  testPush,
+} from "./worker-test-fixtures.js";
 
 const SERVER = TEST_RELAY_URL;
 const ENGLISH = NOTIFICATION_TEXTS.en;
@@ -131,10 +137,7 @@ describe("a pushed call in the service worker", () => {
       title: "Missed call: Invoice rounding",
       actions: [],
     });
-    const offline = (async () => {
-      throw new TypeError("fetch failed");
-    }) as typeof fetch;
-    expect(await pushedCall(push("ev1"), store, offline)).toMatchObject({ kind: "missed", actions: [] });
+    expect(await pushedCall(push("ev1"), store, offlineFetch)).toMatchObject({ kind: "missed", actions: [] });
     expect(await store.get(callRecordKey("ev1"))).toBeUndefined();
   });
 
@@ -160,10 +163,7 @@ describe("a pushed call in the service worker", () => {
 
   it("rings without the brief when the relay cannot be reached", async () => {
     const store = await pairedStore();
-    const offline = (async () => {
-      throw new TypeError("fetch failed");
-    }) as typeof fetch;
-    expect(await pushedCall(push("ev1"), store, offline)).toMatchObject({
+    expect(await pushedCall(push("ev1"), store, offlineFetch)).toMatchObject({
       kind: "show",
       title: ENGLISH.genericCallTitle,
     });
@@ -171,14 +171,7 @@ describe("a pushed call in the service worker", () => {
 
   it("rings without the brief when the relay does not answer in time", async () => {
     const store = await pairedStore();
-    const signals: AbortSignal[] = [];
-    const silent = ((_input: RequestInfo | URL, init?: RequestInit) => {
-      const signal = init?.signal as AbortSignal;
-      signals.push(signal);
-      return new Promise<Response>((_resolve, reject) => {
-        signal.addEventListener("abort", () => reject(signal.reason));
-      });
-    }) as typeof fetch;
+    const { fetchImpl: silent, signals } = silentFetch();
     expect(await pushedCall(push("ev1"), store, silent, undefined, [], 50)).toMatchObject({
       kind: "show",
       title: ENGLISH.genericCallTitle,
@@ -289,10 +282,7 @@ describe("a pushed call in the service worker", () => {
     it("shows a plain missed call without storing anything when the relay cannot be reached", async () => {
       const store = await pairedStore();
       await store.set(RING_MODES_KEY, [neverRing]);
-      const offline = (async () => {
-        throw new TypeError("fetch failed");
-      }) as typeof fetch;
-      expect(await pushedCall(push("ev1"), store, offline, () => arrival)).toEqual({
+      expect(await pushedCall(push("ev1"), store, offlineFetch, () => arrival)).toEqual({
         kind: "missed",
         eventId: "ev1",
         title: "Missed call: Ringback",
@@ -326,10 +316,7 @@ describe("a pushed call in the service worker", () => {
     it("shows the plain missed call in Chinese when the interface follows a Chinese system", async () => {
       const store = await pairedStore();
       await store.set(RING_MODES_KEY, [neverRing]);
-      const offline = (async () => {
-        throw new TypeError("fetch failed");
-      }) as typeof fetch;
-      expect(await pushedCall(push("ev1"), store, offline, () => arrival, ["zh-CN", "en-US"])).toEqual({
+      expect(await pushedCall(push("ev1"), store, offlineFetch, () => arrival, ["zh-CN", "en-US"])).toEqual({
         kind: "missed",
         eventId: "ev1",
         title: "未接来电：Ringback",

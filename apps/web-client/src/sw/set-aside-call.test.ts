@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import { pushedCall } from "./push-call.js";
 import { setCallAside } from "./set-aside-call.js";
-import { pairedTestStore, testPush } from "./worker-test-fixtures.js";
+import { offlineFetch, pairedTestStore, testPush } from "./worker-test-fixtures.js";
 
 const key = generateKey();
 const laterAt = new Date("2026-03-02T10:00:30.000Z");
@@ -50,10 +50,6 @@ function relayServing(events: Record<string, RelayedEvent>) {
   }) as typeof fetch;
   return { fetchImpl, requests };
 }
-
-const offline = (async () => {
-  throw new TypeError("fetch failed");
-}) as typeof fetch;
 
 const push = (eventId: string) => testPush(eventId, 2);
 
@@ -121,7 +117,7 @@ describe("Later on a ringing call's notification", () => {
 
   it("still keeps the call from ringing here when the relay cannot give it or another key sealed it", async () => {
     const store = await pairedStore();
-    expect(await setCallAside("ev1", store, offline)).toBe("set-aside");
+    expect(await setCallAside("ev1", store, offlineFetch)).toBe("set-aside");
     const foreign = relayServing({ ev2: await relayedEvent("ev2", generateKey()) });
     expect(await setCallAside("ev2", store, foreign.fetchImpl)).toBe("set-aside");
     expect(await store.get(callRecordKey("ev1"))).toBeUndefined();

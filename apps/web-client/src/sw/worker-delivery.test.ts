@@ -2,7 +2,7 @@ import { createMemoryStore } from "@ringback/client";
 import type { CallDelivery } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { reportWorkerDelivery } from "./worker-delivery.js";
-import { pairedTestStore } from "./worker-test-fixtures.js";
+import { offlineFetch, pairedTestStore, silentFetch } from "./worker-test-fixtures.js";
 
 interface Posted {
   readonly url: string;
@@ -50,18 +50,8 @@ describe("the service worker's delivery reports", () => {
     const refusing = (async () =>
       Response.json({ error: { code: "call_not_found", message: "gone" } }, { status: 404 })) as typeof fetch;
     expect(await reportWorkerDelivery("ev1", "opened", store, refusing)).toBe(false);
-    const offline = (async () => {
-      throw new TypeError("fetch failed");
-    }) as typeof fetch;
-    expect(await reportWorkerDelivery("ev1", "opened", store, offline)).toBe(false);
-    const signals: AbortSignal[] = [];
-    const silent = ((_input: RequestInfo | URL, init?: RequestInit) => {
-      const signal = init?.signal as AbortSignal;
-      signals.push(signal);
-      return new Promise<Response>((_resolve, reject) => {
-        signal.addEventListener("abort", () => reject(signal.reason));
-      });
-    }) as typeof fetch;
+    expect(await reportWorkerDelivery("ev1", "opened", store, offlineFetch)).toBe(false);
+    const { fetchImpl: silent, signals } = silentFetch();
     expect(await reportWorkerDelivery("ev1", "shown", store, silent, 50)).toBe(false);
     expect(signals.map((signal) => signal.aborted)).toEqual([true]);
   });

@@ -34,3 +34,21 @@ export function testPush(eventId: string, attempt = 1): PushCallMessage {
     attempt,
   };
 }
+
+/** A relay that cannot be reached: every request fails as `fetch` fails offline. */
+export const offlineFetch = (async () => {
+  throw new TypeError("fetch failed");
+}) as typeof fetch;
+
+/** A relay that never answers: each request waits until it is aborted; `signals` holds each request's signal. */
+export function silentFetch(): { fetchImpl: typeof fetch; signals: AbortSignal[] } {
+  const signals: AbortSignal[] = [];
+  const fetchImpl = ((_input: RequestInfo | URL, init?: RequestInit) => {
+    const signal = init?.signal as AbortSignal;
+    signals.push(signal);
+    return new Promise<Response>((_resolve, reject) => {
+      signal.addEventListener("abort", () => reject(signal.reason));
+    });
+  }) as typeof fetch;
+  return { fetchImpl, signals };
+}

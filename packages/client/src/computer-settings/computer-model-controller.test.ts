@@ -41,6 +41,14 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     controller = new ComputerModelController(async () => client);
   });
 
+  /** A channel the computer already keeps, with its key. */
+  const SAVED_CHANNEL = {
+    baseUrl: "https://old.example/v1",
+    model: "old",
+    apiKey: SECRET,
+    structuredOutput: "json_schema" as const,
+  };
+
   const form = {
     baseUrl: " https://models.example/v1 ",
     model: " brief-model ",
@@ -75,12 +83,7 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
   });
 
   it("keeps the saved key when the key field is left empty", async () => {
-    state.llm = {
-      baseUrl: "https://old.example/v1",
-      model: "old",
-      apiKey: SECRET,
-      structuredOutput: "json_schema",
-    };
+    state.llm = { ...SAVED_CHANNEL };
     await controller.load();
     expect(await controller.save({ ...form, model: "newer" })).toBe(true);
     expect(computer.requests.at(-1)?.body).not.toHaveProperty("apiKey");
@@ -103,12 +106,7 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
   });
 
   it("removes the channel", async () => {
-    state.llm = {
-      baseUrl: "https://old.example/v1",
-      model: "old",
-      apiKey: SECRET,
-      structuredOutput: "json_schema",
-    };
+    state.llm = { ...SAVED_CHANNEL };
     await controller.load();
     expect(await controller.remove()).toBe(true);
     expect(controller.view).toMatchObject({ channel: null, notice: "removed" });

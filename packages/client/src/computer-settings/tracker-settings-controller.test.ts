@@ -1,7 +1,11 @@
 import { generateKey } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type SettingsBackedState, settingsBackedDaemon } from "../../test/settings-backed-daemon.js";
+import {
+  type SettingsBackedState,
+  settingsBackedDaemon,
+  trackerAccount,
+} from "../../test/settings-backed-daemon.js";
 import { type StandInComputer, startStandInComputer } from "../../test/stand-in-computer.js";
 import { NoComputerError } from "../daemon/computer-choice.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
@@ -22,12 +26,7 @@ describe("Settings › Tracker against the Multica simulator, relayed through a 
 
   beforeAll(async () => {
     fake = await startFakeMultica();
-    const user = fake.state.addUser();
-    token = user.token;
-    workspaceIds = {
-      ring: fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] }).id,
-      docs: fake.state.addWorkspace({ name: "Docs", slug: "docs", members: [user.id] }).id,
-    };
+    ({ token, workspaceIds } = trackerAccount(fake));
     const backed = settingsBackedDaemon({ trackerUrl: fake.url });
     state = backed.state;
     computer = await startStandInComputer(key, backed.daemon);

@@ -6,18 +6,18 @@ import {
   PushSubscriptionState as PushSubscriptionStateSchema,
 } from "@ringback/protocol";
 import type { ZodType } from "zod";
-import { RelayError, relayErrorFrom } from "../relay/relay-error.js";
+import { type RelayConnection, requestRelay } from "../relay/relay-request.js";
 
 /** This device's push routes at the relay (`/v1/push/*`); every answer is checked against the protocol schema. */
 export class PushRelay {
-  readonly #serverUrl: string;
-  readonly #deviceToken: string;
-  readonly #fetch: typeof fetch;
+  readonly #connection: RelayConnection;
 
   constructor(options: { serverUrl: string; deviceToken: string; fetch?: typeof fetch }) {
-    this.#serverUrl = options.serverUrl.replace(/\/+$/, "");
-    this.#deviceToken = options.deviceToken;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#connection = {
+      serverUrl: options.serverUrl.replace(/\/+$/, ""),
+      deviceToken: options.deviceToken,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    };
   }
 
   /** `GET /v1/push/public-key`: the relay's VAPID key, the `applicationServerKey` to subscribe with. */
@@ -38,31 +38,7 @@ export class PushRelay {
     return this.#request("DELETE", "/v1/push/subscription", PushSubscriptionStateSchema);
   }
 
-  async #request<T>(method: string, path: string, schema: ZodType<T>, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {
-      Accept: "application/json",
-      Authorization: `Bearer ${this.#deviceToken}`,
-    };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    let response: Response;
-    try {
-      response = await this.#fetch(`${this.#serverUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (cause) {
-      throw new RelayError(null, null, `The relay at ${this.#serverUrl} could not be reached.`, { cause });
-    }
-    if (!response.ok) throw await relayErrorFrom(response);
-    const parsed = schema.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success) {
-      throw new RelayError(
-        response.status,
-        null,
-        `The relay's answer to ${method} ${path} has an unexpected shape.`,
-      );
-    }
-    return parsed.data;
+  #request<T>(method: string, path: string, schema: ZodType<T>, body?: unknown): Promise<T> {
+    return requestRelay(this.#connection, method, path, schema, body);
   }
 }

@@ -84,14 +84,25 @@ describe("call stream", () => {
     await relay.close();
   });
 
-  it("sends the device token, and hands events over in stream order after each one is handled", async () => {
-    const { log, synced, handlers } = recorder();
-    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
+  /** A stream from no last id, started, its first request answered as an open SSE stream. */
+  async function openStream() {
+    const recorded = recorder();
+    stream = new CallStream({
+      serverUrl: relay.origin,
+      deviceToken: TOKEN,
+      lastEventId: null,
+      handlers: recorded.handlers,
+    });
     stream.start();
     const first = await relay.request(0);
+    openSse(first.response);
+    return { ...recorded, first };
+  }
+
+  it("sends the device token, and hands events over in stream order after each one is handled", async () => {
+    const { log, synced, first } = await openStream();
     expect(first.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(first.headers["last-event-id"]).toBeUndefined();
-    openSse(first.response);
     sendSse(first.response, "call", relayedEvent("e1", 1), 1);
     sendSse(first.response, "call-status", statusChange("e1", 2), 2);
     sendSse(first.response, "synced", { seq: 2 }, 2);
@@ -101,12 +112,8 @@ describe("call stream", () => {
   });
 
   it("hands call-delivery frames over in stream order, after the call they belong to, keeping their ids", async () => {
-    const { log, synced, handlers } = recorder();
-    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    stream.start();
-    const first = await relay.request(0);
-    openSse(first.response);
+    const { log, synced, first } = await openStream();
     sendSse(first.response, "call", relayedEvent("e1", 1), 1);
     sendSse(first.response, "call-delivery", deliveryOf("e1", 2), 2);
     // Not a delivery outcome: skipped like any frame the page cannot read.
@@ -158,11 +165,7 @@ describe("call stream", () => {
   });
 
   it("reports the device removed when the relay says so on the stream", async () => {
-    const { removed, handlers } = recorder();
-    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
-    stream.start();
-    const first = await relay.request(0);
-    openSse(first.response);
+    const { removed, first } = await openStream();
     sendSse(first.response, "device-removed", { deviceId: "me" });
     await until(() => removed.mock.calls.length === 1);
   });
@@ -242,12 +245,8 @@ describe("call stream", () => {
   });
 
   it("skips an event it cannot read without stopping the stream or keeping its id", async () => {
-    const { log, synced, handlers } = recorder();
-    stream = new CallStream({ serverUrl: relay.origin, deviceToken: TOKEN, lastEventId: null, handlers });
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    stream.start();
-    const first = await relay.request(0);
-    openSse(first.response);
+    const { log, synced, first } = await openStream();
     sendSse(first.response, "call", { not: "an event" }, 1);
     sendSse(first.response, "call", relayedEvent("e2", 2), 2);
     sendSse(first.response, "synced", { seq: 2 }, 2);

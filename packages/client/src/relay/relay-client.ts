@@ -27,7 +27,7 @@ import {
   SettingsRelayResult as SettingsRelayResultSchema,
 } from "@ringback/protocol";
 import type { ZodType } from "zod";
-import { RelayError, relayErrorFrom } from "./relay-error.js";
+import { type RelayConnection, requestRelay } from "./relay-request.js";
 
 export interface RelayClientOptions {
   /** The relay's base address, without `/v1`. */
@@ -40,13 +40,15 @@ export interface RelayClientOptions {
 /** The relay's REST routes (v1) that the web app uses. Every answer is checked against the protocol schema. */
 export class RelayClient {
   readonly serverUrl: string;
-  readonly #deviceToken: string | undefined;
-  readonly #fetch: typeof fetch;
+  readonly #connection: RelayConnection;
 
   constructor(options: RelayClientOptions) {
     this.serverUrl = options.serverUrl.replace(/\/+$/, "");
-    this.#deviceToken = options.deviceToken;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#connection = {
+      serverUrl: this.serverUrl,
+      deviceToken: options.deviceToken,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    };
   }
 
   /** `GET /v1/setup`: whether creating an account needs the claim code. */
@@ -124,29 +126,7 @@ export class RelayClient {
     );
   }
 
-  async #request<T>(method: string, path: string, schema: ZodType<T>, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (this.#deviceToken) headers.Authorization = `Bearer ${this.#deviceToken}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    let response: Response;
-    try {
-      response = await this.#fetch(`${this.serverUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (cause) {
-      throw new RelayError(null, null, `The relay at ${this.serverUrl} could not be reached.`, { cause });
-    }
-    if (!response.ok) throw await relayErrorFrom(response);
-    const parsed = schema.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success) {
-      throw new RelayError(
-        response.status,
-        null,
-        `The relay's answer to ${method} ${path} has an unexpected shape.`,
-      );
-    }
-    return parsed.data;
+  #request<T>(method: string, path: string, schema: ZodType<T>, body?: unknown): Promise<T> {
+    return requestRelay(this.#connection, method, path, schema, body);
   }
 }
