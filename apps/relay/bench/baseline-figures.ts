@@ -1,5 +1,5 @@
 import type { Agent } from "node:http";
-import { type Credentials, SMALL_SEALED_BYTES, subscribe } from "./bench-client.ts";
+import { type Credentials, SMALL_SEALED_BYTES, subscribe, tokensOf } from "./bench-client.ts";
 import type { Cleanup } from "./cleanup.ts";
 import { fanOut, type Throughput } from "./measures.ts";
 import { startBareSseProcess } from "./relay-process.ts";
@@ -20,10 +20,10 @@ export interface StreamMemory {
   readonly rss: number;
 }
 
-/** Who posts and who subscribes. */
+/** Who posts, and the devices that subscribe (one stream each). */
 export interface Posting {
   readonly poster: Credentials;
-  readonly subscriber: Credentials;
+  readonly subscribers: readonly Credentials[];
 }
 
 /**
@@ -32,18 +32,21 @@ export interface Posting {
  */
 export interface Target {
   readonly server: ServerProcess;
-  freshAccount(): Promise<Posting>;
+  freshAccount(subscribers: number): Promise<Posting>;
 }
 
 const BARE_TOKEN: Credentials = { deviceToken: "bare" };
-const BARE_POSTING: Posting = { poster: BARE_TOKEN, subscriber: BARE_TOKEN };
+const barePosting = (subscribers: number): Posting => ({
+  poster: BARE_TOKEN,
+  subscribers: Array.from({ length: subscribers }, () => BARE_TOKEN),
+});
 const SETTLE_MS = 500;
 
 async function withBare<T>(cleanup: Cleanup, measure: (bare: Target) => Promise<T>): Promise<T> {
   const bare = await startBareSseProcess();
   cleanup.add(() => bare.stop());
   try {
-    return await measure({ server: bare, freshAccount: async () => BARE_POSTING });
+    return await measure({ server: bare, freshAccount: async (subscribers) => barePosting(subscribers) });
   } finally {
     await bare.stop();
   }
@@ -64,8 +67,8 @@ export async function fanOutAgainstBare(
   options: { subscribers: number; events: number; concurrency: number; rounds: number },
 ): Promise<AgainstBare<Throughput>> {
   const measure = async (target: Target): Promise<Throughput> => {
-    const { poster, subscriber } = await target.freshAccount();
-    const streams = await subscribe(target.server.url, subscriber.deviceToken, options.subscribers, agent);
+    const { poster, subscribers } = await target.freshAccount(options.subscribers);
+    const streams = await subscribe(target.server.url, tokensOf(subscribers), agent);
     try {
       const run = (events: number) =>
         fanOut(
@@ -98,11 +101,13 @@ async function streamMemory(target: Target, count: number, agent: Agent): Promis
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     return target.server.memoryAfterGc();
   };
-  const { subscriber } = await target.freshAccount();
+  const { subscribers } = await target.freshAccount(count);
   const before = await settled();
-  const streams = await subscribe(target.server.url, subscriber.deviceToken, count, agent);
+  const streams = await subscribe(target.server.url, tokensOf(subscribers), agent);
   try {
     const after = await settled();
+    const open = streams.filter((stream) => stream.isOpen).length;
+    if (open < count) throw new Error(`${count - open} of ${count} idle streams were ended by the server`);
     return {
       rss: after.rss,
       rssPerStream: after.rss / count,

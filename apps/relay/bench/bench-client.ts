@@ -60,18 +60,62 @@ export function postEvent(
   };
 }
 
-/** Opens `count` SSE streams of the device `token`. */
+/** Devices that make pairing codes at once while pairing many (each device has one live code at a time). */
+const PAIRING_CHAINS = 8;
+
+/**
+ * `count` more phones on the account of `creator`, each paired by a code of its own, as a person adds devices:
+ * one stream per device, so the relay's limit of open streams per device never closes a measured stream.
+ */
+export async function pairDevices(
+  baseUrl: string,
+  creator: Credentials,
+  count: number,
+): Promise<Credentials[]> {
+  const pairOne = async (by: Credentials) => {
+    const { code } = (await api(baseUrl, "/v1/pairing-codes", by.deviceToken, {})) as { code: string };
+    return (await api(baseUrl, "/v1/pairing-codes/redeem", null, {
+      code,
+      deviceName: "bench phone",
+      deviceKind: "phone",
+    })) as Credentials;
+  };
+  const devices: Credentials[] = [];
+  let started = 0;
+  const chain = async (by: Credentials) => {
+    while (started < count) {
+      started++;
+      devices.push(await pairOne(by));
+    }
+  };
+  // The first devices paired make codes too, so pairing runs PAIRING_CHAINS at a time.
+  const creators = [creator];
+  while (creators.length < PAIRING_CHAINS && started < count) {
+    started++;
+    const device = await pairOne(creator);
+    devices.push(device);
+    creators.push(device);
+  }
+  await Promise.all(creators.map(chain));
+  return devices;
+}
+
+export const tokensOf = (devices: readonly Credentials[]): string[] =>
+  devices.map((device) => device.deviceToken);
+
+/** Opens one SSE stream per device token. */
 export async function subscribe(
   baseUrl: string,
-  token: string,
-  count: number,
+  tokens: readonly string[],
   agent: Agent,
 ): Promise<SseSubscriber[]> {
   const subscribers: SseSubscriber[] = [];
-  for (let start = 0; start < count; start += SUBSCRIBE_BATCH) {
-    const batch = Array.from({ length: Math.min(SUBSCRIBE_BATCH, count - start) }, () => new SseSubscriber());
-    await Promise.all(batch.map((subscriber) => subscriber.open(baseUrl, token, agent)));
-    subscribers.push(...batch);
+  for (let start = 0; start < tokens.length; start += SUBSCRIBE_BATCH) {
+    const batch = tokens
+      .slice(start, start + SUBSCRIBE_BATCH)
+      .map((token) => ({ token, stream: new SseSubscriber() }));
+    await Promise.all(batch.map(({ token, stream }) => stream.open(baseUrl, token, agent)));
+    subscribers.push(...batch.map(({ stream }) => stream));
   }
   return subscribers;
 }

@@ -8,7 +8,14 @@ import {
   startPostgresServer,
 } from "../test/support/postgres-server.ts";
 import { fanOutAgainstBare, idleStreamsAgainstBare, type Target } from "./baseline-figures.ts";
-import { createAccount, SEALED_BYTES, SMALL_SEALED_BYTES, subscribe } from "./bench-client.ts";
+import {
+  createAccount,
+  pairDevices,
+  SEALED_BYTES,
+  SMALL_SEALED_BYTES,
+  subscribe,
+  tokensOf,
+} from "./bench-client.ts";
 import { Cleanup } from "./cleanup.ts";
 import { type Deployment, postgresDeployment, sqliteDeployment } from "./deployments.ts";
 import { ensureOpenFiles } from "./fd-limit.ts";
@@ -59,7 +66,8 @@ type Account = Awaited<ReturnType<typeof createAccount>>;
 /** Report-to-client latency to 1 and 100 streams of one relay on SQLite. */
 async function sqliteLatency(deployment: Deployment, { computer, phone }: Account): Promise<string[][]> {
   const measure = async (subscribers: number, events: number) => {
-    const streams = await subscribe(deployment.url, phone.deviceToken, subscribers, agent);
+    const devices = [phone, ...(await pairDevices(deployment.url, computer, subscribers - 1))];
+    const streams = await subscribe(deployment.url, tokensOf(devices), agent);
     const result = await latency(deployment.url, computer.deviceToken, streams, events);
     closeAll(streams);
     return result;
@@ -97,7 +105,8 @@ interface ThousandStreams {
  */
 async function thousandStreams(name: string, deployment: Deployment): Promise<ThousandStreams> {
   const { computer, phone } = await createAccount(deployment.url);
-  const streams = await subscribe(deployment.url, phone.deviceToken, FAN_OUT_SUBSCRIBERS, agent);
+  const devices = [phone, ...(await pairDevices(deployment.url, computer, FAN_OUT_SUBSCRIBERS - 1))];
+  const streams = await subscribe(deployment.url, tokensOf(devices), agent);
   progress(`${name}: ${streams.length} streams open`);
   try {
     const measured = await latency(deployment.url, computer.deviceToken, streams, LATENCY_EVENTS.thousand);
@@ -161,9 +170,12 @@ async function run(): Promise<BenchTables> {
   if (!sqlite.relay) throw new Error("The SQLite deployment has one relay.");
   const relayTarget: Target = {
     server: sqlite.relay,
-    freshAccount: async () => {
+    freshAccount: async (subscribers) => {
       const { computer, phone } = await createAccount(sqlite.url);
-      return { poster: computer, subscriber: phone };
+      return {
+        poster: computer,
+        subscribers: [phone, ...(await pairDevices(sqlite.url, computer, subscribers - 1))],
+      };
     },
   };
   // First, on a relay that has served nothing yet.

@@ -13,6 +13,18 @@ export interface Throughput {
   readonly deliveriesPerSecond: number;
 }
 
+/**
+ * Rejects when the server ends any of `streams`: a measure waiting for every stream would otherwise wait until the
+ * bench's budget runs out (the relay closes a device's oldest streams beyond its limit, for one).
+ */
+export function streamEnded(streams: readonly SseSubscriber[]): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    for (const stream of streams)
+      stream.onEnd = () =>
+        reject(new Error("the server ended a measured SSE stream before the measure finished"));
+  });
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
@@ -25,6 +37,7 @@ export async function latency(
   events: number,
 ): Promise<Latency> {
   const samples: number[] = [];
+  const ended = streamEnded(streams);
   for (let index = 0; index < events; index++) {
     let remaining = streams.length;
     let postedAt = 0;
@@ -41,23 +54,24 @@ export async function latency(
     postedAt = performance.now();
     const posted = postEvent(baseUrl, computerToken);
     current = posted.eventId;
-    await Promise.all([posted.done, delivered]);
+    await Promise.race([Promise.all([posted.done, delivered]), ended]);
   }
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length };
 }
 
-/** Resolves once each stream has had `events` more calls. */
+/** Resolves once each stream has had `events` more calls; rejects when the server ends one of them. */
 function everyEventDelivered(streams: readonly SseSubscriber[], events: number): Promise<void> {
   const target = streams.map((stream) => stream.calls + events);
   let finished = 0;
-  return new Promise<void>((resolve) => {
+  const delivered = new Promise<void>((resolve) => {
     streams.forEach((stream, index) => {
       stream.onCall = () => {
         if (stream.calls === target[index] && ++finished === streams.length) resolve();
       };
     });
   });
+  return Promise.race([delivered, streamEnded(streams)]);
 }
 
 /**
@@ -80,8 +94,7 @@ export async function fanOut(
       await postEvent(baseUrl, computerToken, sealedBytes).done;
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, sender));
-  await allDelivered;
+  await Promise.all([...Array.from({ length: concurrency }, sender), allDelivered]);
   const seconds = (performance.now() - started) / 1000;
   return { eventsPerSecond: events / seconds, deliveriesPerSecond: (events * streams.length) / seconds };
 }
@@ -101,12 +114,14 @@ export async function fanOutAtRate(
   const allDelivered = everyEventDelivered(streams, events);
   const started = performance.now();
   const posts: Promise<unknown>[] = [];
-  for (let index = 0; index < events; index++) {
-    const due = started + (index * 1000) / eventsPerSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    posts.push(postEvent(baseUrl, computerToken, sealedBytes).done);
-  }
-  await Promise.all(posts);
-  await allDelivered;
+  const posting = (async () => {
+    for (let index = 0; index < events; index++) {
+      const due = started + (index * 1000) / eventsPerSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      posts.push(postEvent(baseUrl, computerToken, sealedBytes).done);
+    }
+    await Promise.all(posts);
+  })();
+  await Promise.all([posting, allDelivered]);
 }

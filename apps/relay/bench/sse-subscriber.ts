@@ -14,7 +14,11 @@ export class SseSubscriber {
   #tail: Buffer | null = null;
   #request: ClientRequest | null = null;
   onCall: (eventId: string) => void = () => {};
+  /** Called when the server ends the stream (not when `close()` does). */
+  onEnd: () => void = () => {};
   calls = 0;
+  /** Whether the stream is open: opened, and neither ended by the server nor closed here. */
+  isOpen = false;
 
   open(baseUrl: string, token: string, agent: Agent): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -26,6 +30,12 @@ export class SseSubscriber {
         }
         response.on("data", (chunk: Buffer) => this.#feed(chunk));
         response.on("error", () => {});
+        response.on("end", () => {
+          if (!this.isOpen) return;
+          this.isOpen = false;
+          this.onEnd();
+        });
+        this.isOpen = true;
         resolve();
       });
       this.#request.on("error", reject);
@@ -34,6 +44,7 @@ export class SseSubscriber {
   }
 
   close(): void {
+    this.isOpen = false;
     this.#request?.destroy();
   }
 
