@@ -3,9 +3,6 @@ import { HOOK_TIMEOUT_MS } from "./protocol-constants.js";
 import { runHook } from "./run-hook.js";
 import { HOOK_VERSION } from "./version.js";
 
-// Built-ins on the report path come from the runtime, not `import`: see post-report.ts.
-const { parseArgs } = process.getBuiltinModule("node:util");
-
 export const USAGE = `usage: ringback-hook <${AGENT_KINDS.join("|")}> [--dry-run]
        ringback-hook install [--claude-home DIR] [--codex-home DIR] [--daemon-bin PATH] [--no-service]
        ringback-hook uninstall [--claude-home DIR] [--codex-home DIR] [--no-service]
@@ -17,19 +14,16 @@ const EXIT_GRACE_MS = 500;
 async function runHookCommand(argv: string[]): Promise<number> {
   const watchdog = setTimeout(() => process.exit(0), HOOK_TIMEOUT_MS + EXIT_GRACE_MS);
   watchdog.unref();
-  // Unknown options are ignored, not fatal: a newer agent config must never break the agent.
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: { "dry-run": { type: "boolean" } },
-  });
-  const kind = positionals[0];
-  if (isAgentKind(kind)) await runHook(kind, { dryRun: values["dry-run"] === true });
+  // Read by hand, not with node:util's parseArgs, which every agent turn would load. Unknown options are ignored,
+  // not fatal: a newer agent config must never break the agent.
+  const kind = argv[commandIndexOf(argv)];
+  if (isAgentKind(kind)) await runHook(kind, { dryRun: argv.includes("--dry-run") });
   return 0;
 }
 
 async function installerCommand(command: "install" | "uninstall", argv: string[]): Promise<number> {
+  // Built-ins come from the runtime, not `import`: see post-report.ts.
+  const { parseArgs } = process.getBuiltinModule("node:util");
   const { values } = parseArgs({
     args: argv,
     allowPositionals: false,

@@ -2,7 +2,6 @@ import { DEFAULT_LOCAL_PORT } from "./protocol-constants.js";
 
 // Built-ins on the report path come from the runtime, not `import`: see post-report.ts.
 const { readFileSync } = process.getBuiltinModule("node:fs");
-const { homedir } = process.getBuiltinModule("node:os");
 const { join } = process.getBuiltinModule("node:path");
 
 /** Where the hook finds the daemon: its port and the local API key. */
@@ -13,9 +12,12 @@ export interface DaemonLocation {
   key: string | undefined;
 }
 
-/** `{data_dir}`: `RINGBACK_HOME`, else `~/.ringback`. */
+/**
+ * `{data_dir}`: `RINGBACK_HOME`, else `~/.ringback`. `HOME` is what `os.homedir()` reads first; node:os is loaded
+ * only without it, as it would be on every agent turn otherwise.
+ */
 function ringbackDataDir(env: NodeJS.ProcessEnv): string {
-  return env.RINGBACK_HOME || join(homedir(), ".ringback");
+  return env.RINGBACK_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".ringback");
 }
 
 function isPort(value: unknown): value is number {

@@ -11,6 +11,10 @@ if (isHookRun) {
 ringbackHookCli(argv).then(
   (code) => {
     process.exitCode = code;
+    // A hook run ends as soon as its answer is in, without waiting for its sockets and streams to wind down,
+    // unless output is still on its way (a pipe can be asynchronous outside Linux).
+    if (isHookRun && process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
+      process.exit();
   },
   () => {
     process.exitCode = isHookRun ? 0 : 1;
