@@ -24,7 +24,7 @@ import { fanOut, fanOutAtRate, type Latency, latency, type Throughput } from "./
 import type { SseSubscriber } from "./sse-subscriber.ts";
 
 /**
- * The bench takes about a minute on a quiet 2-core machine; past this (a hang, or a machine busy with other work)
+ * The bench takes about 80 s on a quiet 2-core machine; past this (a hang, or a machine busy with other work)
  * it stops everything it started and fails.
  */
 const BENCH_BUDGET_MS = 300_000;
