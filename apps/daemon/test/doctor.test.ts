@@ -87,26 +87,26 @@ afterAll(async () => {
   await directory?.remove();
 });
 
+/** Posts an agent report to the daemon and waits until its outbox has sent it to the relay; its event id. */
+async function reportSent(sessionId: string, text: string): Promise<string> {
+  const report = { source: "claude-code", sessionId, turnId: "t1", cwd: directory.path, text };
+  expect((await postReport(daemon, localKey, report)).status).toBe(202);
+  let eventId = "";
+  await eventually(async () => {
+    const status = (await local("GET", "/local/status")) as {
+      outbox: { lastReport: { eventId: string; state: string } | null };
+    };
+    eventId = status.outbox.lastReport?.eventId ?? "";
+    return status.outbox.lastReport?.state === "sent";
+  });
+  return eventId;
+}
+
 describe("ringback doctor", () => {
   it("is all ok on a computer set up as the README says, with a report that rang a phone", async () => {
     const { relay: identity } = await readDaemonConfig(home);
     const phone = await pairDevice(relay.url, identity?.deviceToken ?? "", "phone");
-    const report = {
-      source: "claude-code",
-      sessionId: "s1",
-      turnId: "t1",
-      cwd: directory.path,
-      text: "Done: all 9 tests pass.",
-    };
-    expect((await postReport(daemon, localKey, report)).status).toBe(202);
-    let eventId = "";
-    await eventually(async () => {
-      const status = (await local("GET", "/local/status")) as {
-        outbox: { lastReport: { eventId: string; state: string } | null };
-      };
-      eventId = status.outbox.lastReport?.eventId ?? "";
-      return status.outbox.lastReport?.state === "sent";
-    });
+    const eventId = await reportSent("s1", "Done: all 9 tests pass.");
     expect(
       (
         await relayCall(relay.url, "POST", `/v1/calls/${eventId}/deliveries`, {
@@ -206,22 +206,7 @@ describe("ringback doctor", () => {
     );
 
     // A reply sealed with another key tells the same.
-    const report = {
-      source: "claude-code",
-      sessionId: "s2",
-      turnId: "t1",
-      cwd: directory.path,
-      text: "Done.",
-    };
-    expect((await postReport(daemon, localKey, report)).status).toBe(202);
-    let eventId = "";
-    await eventually(async () => {
-      const status = (await local("GET", "/local/status")) as {
-        outbox: { lastReport: { eventId: string; state: string } | null };
-      };
-      eventId = status.outbox.lastReport?.eventId ?? "";
-      return status.outbox.lastReport?.state === "sent";
-    });
+    const eventId = await reportSent("s2", "Done.");
     const reply = await sealJson(otherKey, aad.reply(eventId), { replyId: "doctor-reply-1", text: "Go on." });
     sealedTexts.push(reply);
     expect(
