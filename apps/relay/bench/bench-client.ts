@@ -82,21 +82,20 @@ export async function pairDevices(
   };
   const devices: Credentials[] = [];
   let started = 0;
-  const chain = async (by: Credentials) => {
-    while (started < count) {
-      started++;
-      devices.push(await pairOne(by));
-    }
+  const pairNext = async (by: Credentials) => {
+    started++;
+    const device = await pairOne(by);
+    devices.push(device);
+    return device;
   };
   // The first devices paired make codes too, so pairing runs PAIRING_CHAINS at a time.
   const creators = [creator];
-  while (creators.length < PAIRING_CHAINS && started < count) {
-    started++;
-    const device = await pairOne(creator);
-    devices.push(device);
-    creators.push(device);
-  }
-  await Promise.all(creators.map(chain));
+  while (creators.length < PAIRING_CHAINS && started < count) creators.push(await pairNext(creator));
+  await Promise.all(
+    creators.map(async (by) => {
+      while (started < count) await pairNext(by);
+    }),
+  );
   return devices;
 }
 
@@ -111,11 +110,12 @@ export async function subscribe(
 ): Promise<SseSubscriber[]> {
   const subscribers: SseSubscriber[] = [];
   for (let start = 0; start < tokens.length; start += SUBSCRIBE_BATCH) {
-    const batch = tokens
-      .slice(start, start + SUBSCRIBE_BATCH)
-      .map((token) => ({ token, stream: new SseSubscriber() }));
-    await Promise.all(batch.map(({ token, stream }) => stream.open(baseUrl, token, agent)));
-    subscribers.push(...batch.map(({ stream }) => stream));
+    const batch = tokens.slice(start, start + SUBSCRIBE_BATCH).map((token) => {
+      const stream = new SseSubscriber();
+      subscribers.push(stream);
+      return stream.open(baseUrl, token, agent);
+    });
+    await Promise.all(batch);
   }
   return subscribers;
 }
