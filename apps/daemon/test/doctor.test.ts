@@ -175,14 +175,20 @@ describe("ringback doctor", () => {
       });
     };
     const lastSealedMessage = async () =>
-      JSON.parse(await readFile(join(home, LAST_SEALED_MESSAGE_FILE), "utf8")).messages.latest as {
-        kind: string;
-      };
+      JSON.parse(await readFile(join(home, LAST_SEALED_MESSAGE_FILE), "utf8").catch(() => '{"messages":{}}'))
+        .messages.latest as { kind: string; keyId: string } | undefined;
+    /** The daemon keeps the key id in the background: waits until its file names `id` for `kind`. */
+    const keptAs = (kind: string, id: string) =>
+      eventually(async () => {
+        const latest = await lastSealedMessage();
+        return latest?.kind === kind && latest.keyId === id;
+      });
 
     expect(await settingsRequest(otherKey)).toMatchObject({
       status: 400,
       body: { error: { code: "undecryptable_request" } },
     });
+    await keptAs("settings-request", otherKeyId);
     const other = await doctor();
     expect(other.byId("key")).toMatchObject({
       status: "fail",
@@ -217,13 +223,14 @@ describe("ringback doctor", () => {
         })
       ).status,
     ).toBe(202);
-    await eventually(async () => (await lastSealedMessage()).kind === "reply");
+    await keptAs("reply", otherKeyId);
     const otherReply = await doctor();
     expect(otherReply.byId("key")).toMatchObject({ status: "fail", fix: SAME_PASSPHRASE });
     expect(otherReply.byId("key")?.summary).toContain(`(a reply, `);
     expect(otherReply.byId("key")?.summary).toContain(`used key ${otherKeyId}`);
 
     expect((await settingsRequest(computerKey)).status).toBe(200);
+    await keptAs("settings-request", computerKeyId);
     const same = await doctor();
     expect(same.byId("key")).toMatchObject({
       status: "ok",

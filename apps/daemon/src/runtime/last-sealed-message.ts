@@ -47,10 +47,11 @@ export class LastSealedMessageFile {
   }
 
   /**
-   * Keeps the key id a device's sealed message names (read from its header, not opened here) as the latest;
-   * resolves once it is on disk. A string that is not a sealed one names no key and changes nothing.
+   * Keeps the key id a device's sealed message names (read from its header, not opened here) as the latest. The
+   * file is written in the background: the message it comes with never waits for this bookkeeping. A string that
+   * is not a sealed one names no key and changes nothing.
    */
-  async record(kind: SealedMessageKind, sealed: string, isOpened: boolean, now = new Date()): Promise<void> {
+  record(kind: SealedMessageKind, sealed: string, isOpened: boolean, now = new Date()): void {
     let keyId: string;
     try {
       keyId = sealedKeyId(sealed);
@@ -58,7 +59,6 @@ export class LastSealedMessageFile {
       return;
     }
     this.#file.set(LATEST, { keyId, kind, receivedAt: now.toISOString(), isOpened });
-    await this.#file.flush();
   }
 
   /** Waits until the file holds the latest record. */

@@ -23,7 +23,7 @@ export interface SettingsRequestContext {
   localKey: string;
   /** The port the local interface listens on: the Host its guard accepts. */
   port: number;
-  /** Where the key id of each request is kept for `ringback doctor`, before the answer goes back. */
+  /** Where the key id of each request is kept for `ringback doctor`. */
   lastSealedMessage?: LastSealedMessageFile;
 }
 
@@ -49,7 +49,7 @@ export async function answerSettingsRequest(
     (value) => ({ value }),
     () => null,
   );
-  await context.lastSealedMessage?.record("settings-request", message.sealed, opened !== null);
+  context.lastSealedMessage?.record("settings-request", message.sealed, opened !== null);
   if (!opened) return settingsError(requestId, "undecryptable_request");
   const parsed = SettingsRequestPlaintext.safeParse(opened.value);
   const result = !parsed.success

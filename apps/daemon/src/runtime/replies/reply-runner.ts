@@ -119,10 +119,10 @@ export class ReplyRunner {
       opened = await openJson(this.#options.key(), aad.reply(message.eventId), message.sealed);
     } catch {
       // Sealed with another key, or altered: the same answer for both, it carries no content.
-      await this.#options.lastSealedMessage?.record("reply", message.sealed, false, this.#now());
+      this.#options.lastSealedMessage?.record("reply", message.sealed, false, this.#now());
       return undefined;
     }
-    await this.#options.lastSealedMessage?.record("reply", message.sealed, true, this.#now());
+    this.#options.lastSealedMessage?.record("reply", message.sealed, true, this.#now());
     const reply = ReplyPlaintext.safeParse(opened);
     // The associated data names the event only: the id inside keeps a reply from being replayed as another.
     if (reply.success && reply.data.replyId === message.replyId) return reply.data.text;
