@@ -13,12 +13,15 @@ export type BriefLanguageSyncState =
 
 /**
  * Keeps the daemon's brief language equal to the app's report language: `PUT /brief/language` at start and on
- * every change, again every 30 seconds while the daemon cannot be reached, never again after a rejection.
+ * every change, one at a time and in order, again every 30 seconds while the daemon cannot be reached, never again
+ * after a rejection.
  */
 export class BriefLanguageSync {
   #state: BriefLanguageSyncState = { status: "idle" };
   #timer: TimerHandle | undefined;
   #turn = 0;
+  /** The PUT under way: the next waits for it, so an older language can never land after a newer one. */
+  #putting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly put: (language: string) => Promise<void>,
@@ -45,8 +48,14 @@ export class BriefLanguageSync {
 
   async #attempt(language: string, turn: number): Promise<void> {
     this.#set({ status: "sending", language });
+    // Relayed PUTs travel and run independently: sent while another is under way, they could run out of order.
+    // One at a time, and one superseded while it waited is not sent at all.
+    const put = this.#putting
+      .catch(() => undefined)
+      .then(() => (turn === this.#turn ? this.put(language) : undefined));
+    this.#putting = put;
     try {
-      await this.put(language);
+      await put;
       if (turn === this.#turn) this.#set({ status: "saved", language });
     } catch (error) {
       if (turn !== this.#turn) return;

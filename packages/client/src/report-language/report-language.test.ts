@@ -80,6 +80,26 @@ describe("brief language sent to the daemon", () => {
     expect(sync.state.status).toBe("rejected");
   });
 
+  it("sends a language changed while the last is under way only once that one is done, never out of order", async () => {
+    const settled: Array<() => void> = [];
+    const put = vi.fn((_language: string) => new Promise<void>((resolve) => settled.push(() => resolve())));
+    const sync = new BriefLanguageSync(put);
+    const atStart = sync.send("en-US");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(put.mock.calls.map(([language]) => language)).toEqual(["en-US"]);
+    const changed = sync.send("de-DE");
+    const changedAgain = sync.send("fr-FR");
+    await vi.advanceTimersByTimeAsync(0);
+    // en-US is still under way: the later two wait, and de-DE, superseded while it waited, is never sent.
+    expect(put.mock.calls.map(([language]) => language)).toEqual(["en-US"]);
+    settled.shift()?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(put.mock.calls.map(([language]) => language)).toEqual(["en-US", "fr-FR"]);
+    settled.shift()?.();
+    await Promise.all([atStart, changed, changedAgain]);
+    expect(sync.state).toEqual({ status: "saved", language: "fr-FR" });
+  });
+
   it("sends a changed language at once, dropping the retry of the old one", async () => {
     const put = vi
       .fn<(language: string) => Promise<void>>()
