@@ -1,4 +1,5 @@
 import { AGENT_KINDS, isAgentKind } from "./agent-kind.js";
+import { isDebugRequested } from "./debug-log.js";
 import { HOOK_TIMEOUT_MS } from "./protocol-constants.js";
 import { runHook } from "./run-hook.js";
 import { HOOK_VERSION } from "./version.js";
@@ -56,6 +57,11 @@ function commandIndexOf(argv: string[]): number {
 export function isInstallerRun(argv: string[]): boolean {
   const command = argv[commandIndexOf(argv)];
   return command === "install" || command === "uninstall";
+}
+
+/** Whether these arguments and environment make a hook run that writes nothing at all (the one agents make). */
+export function isSilentHookRun(argv: string[], env: NodeJS.ProcessEnv): boolean {
+  return isAgentKind(argv[commandIndexOf(argv)]) && !argv.includes("--dry-run") && !isDebugRequested(env);
 }
 
 /**

@@ -6,9 +6,9 @@ export function isDebugRequested(env: NodeJS.ProcessEnv): boolean {
   return env.RINGBACK_HOOK_DEBUG === "1";
 }
 
-export function createDebugLog(enabled: boolean, stderr: NodeJS.WritableStream = process.stderr): DebugLog {
+export function createDebugLog(enabled: boolean, stderr?: NodeJS.WritableStream): DebugLog {
   if (!enabled) return () => {};
   return (message) => {
-    stderr.write(`ringback-hook: ${message}\n`);
+    (stderr ?? process.stderr).write(`ringback-hook: ${message}\n`);
   };
 }

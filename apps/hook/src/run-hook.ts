@@ -1,9 +1,12 @@
 import type { AgentAdapter } from "./agent-adapter.js";
 import type { AgentKind } from "./agent-kind.js";
 import { buildReport } from "./build-report.js";
+import { streamChannel } from "./byte-channel.js";
 import { locateDaemon } from "./daemon-location.js";
 import { createDebugLog, isDebugRequested } from "./debug-log.js";
 import { reportBody } from "./fit-body-limit.js";
+import { libuvTransport } from "./libuv-transport.js";
+import { netTransport, processStdin } from "./net-transport.js";
 import { claudeCodeAdapter } from "./payload-claude-code.js";
 import { codexAdapter } from "./payload-codex.js";
 import { postReport } from "./post-report.js";
@@ -17,6 +20,10 @@ export interface RunHookOptions {
   /** Print the report on stdout instead of posting it (for people, never for agents). */
   dryRun?: boolean;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where the Stop payload comes from. Without it the hook reads the process's own stdin, through libuv's handle on
+   * descriptor 0 where it can: pass `process.stdin` when something in the process already reads from it.
+   */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -31,7 +38,8 @@ export interface RunHookOptions {
  */
 export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
-  const stdin = options.stdin ?? process.stdin;
+  const transport = libuvTransport(env) ?? netTransport;
+  const stdin = options.stdin ? streamChannel(options.stdin, false) : (transport.stdin() ?? processStdin());
   const timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
   const log = createDebugLog(options.dryRun === true || isDebugRequested(env), options.stderr);
   const budget = AbortSignal.timeout(timeoutMs);
@@ -57,12 +65,13 @@ export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Pr
 
     const daemon = locateDaemon(env);
     if (!daemon.key) return log(`not sent: no local-api.key in ${daemon.dataDir} (the daemon has never run)`);
-    const outcome = await postReport({ port: daemon.port, key: daemon.key }, body, budget);
-    if ("error" in outcome) log(`not sent to 127.0.0.1:${daemon.port}: ${outcome.error}`);
-    else log(`daemon on 127.0.0.1:${daemon.port} answered ${outcome.status}`);
+    const outcome = await postReport(transport, { port: daemon.port, key: daemon.key }, body, budget);
+    const over = `over ${transport.name}`;
+    if ("error" in outcome) log(`not sent to 127.0.0.1:${daemon.port} ${over}: ${outcome.error}`);
+    else log(`daemon on 127.0.0.1:${daemon.port} answered ${outcome.status} ${over}`);
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    if (stdin === process.stdin) process.stdin.destroy();
+    stdin.close();
   }
 }

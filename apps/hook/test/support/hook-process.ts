@@ -27,16 +27,22 @@ export interface ProcessResult {
 
 export interface RunOptions {
   args: string[];
-  stdin?: string;
+  /** What the child reads on stdin, or a function that writes it (and ends it) as an agent would. */
+  stdin?: string | ((stdin: NodeJS.WritableStream) => void);
   /** The whole environment of the child: nothing is inherited, so no MULTICA_* or debug variable leaks in. */
   env: NodeJS.ProcessEnv;
   bundle?: string;
   cwd?: string;
+  /** The Node.js binary (default: the one running the tests). */
+  node?: string;
+  /** Options for that Node.js, before the bundle. */
+  nodeOptions?: string[];
 }
 
 /** Runs the real bundle as a child process, the way an agent runs its Stop hook. */
 export function runBundle(options: RunOptions): Promise<ProcessResult> {
-  return runProcess(process.execPath, [options.bundle ?? HOOK_BUNDLE, ...options.args], options);
+  const args = [...(options.nodeOptions ?? []), options.bundle ?? HOOK_BUNDLE, ...options.args];
+  return runProcess(options.node ?? process.execPath, args, options);
 }
 
 /** Runs a command through `/bin/sh -c`, as Claude Code runs a hook command. */
@@ -58,7 +64,8 @@ function runProcess(file: string, args: string[], options: Omit<RunOptions, "arg
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
     child.stdin.on("error", () => {});
-    child.stdin.end(options.stdin ?? "");
+    if (typeof options.stdin === "function") options.stdin(child.stdin);
+    else child.stdin.end(options.stdin ?? "");
   });
 }
 

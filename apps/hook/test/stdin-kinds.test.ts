@@ -1,0 +1,126 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ReportRequest } from "@ringback/protocol";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPORT_BODY_MAX_BYTES } from "../src/protocol-constants.js";
+import { type FakeDaemon, startFakeDaemon } from "./support/fake-daemon.js";
+import { type Payload, readPayload, stdinFor } from "./support/fixtures.js";
+import {
+  assertBundleBuilt,
+  HOOK_BUNDLE,
+  hookEnv,
+  runBundle,
+  runShellCommand,
+  writeRingbackHome,
+} from "./support/hook-process.js";
+import { makeTempDir, type TempDir } from "./support/temp-dir.js";
+
+beforeAll(assertBundleBuilt);
+
+const HOOK = `"${process.execPath}" "${HOOK_BUNDLE}" claude-code`;
+
+interface Setup extends AsyncDisposable {
+  home: TempDir;
+  daemon: FakeDaemon;
+  payload: Payload;
+  /** The payload as Claude Code writes it, in a file. */
+  payloadFile: string;
+}
+
+async function setUp(payloadChanges: Payload = {}): Promise<Setup> {
+  const home = await makeTempDir();
+  const daemon = await startFakeDaemon(202);
+  await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
+  const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null, ...payloadChanges };
+  const payloadFile = join(home.path, "payload.json");
+  await writeFile(payloadFile, stdinFor("claude-code", payload));
+  return {
+    home,
+    daemon,
+    payload,
+    payloadFile,
+    [Symbol.asyncDispose]: async () => {
+      await daemon[Symbol.asyncDispose]();
+      await home[Symbol.asyncDispose]();
+    },
+  };
+}
+
+function reportedTexts(daemon: FakeDaemon): string[] {
+  return daemon.requests.map((request) => ReportRequest.parse(JSON.parse(request.body)).text);
+}
+
+/** Writes `text` in `pieces`, `pauseMs` apart, then ends it: an agent that writes its payload slowly. */
+function writeSlowly(text: string, pieces: number, pauseMs: number) {
+  return (stdin: NodeJS.WritableStream) => {
+    const size = Math.ceil(text.length / pieces);
+    const writePiece = (index: number) => {
+      if (index === pieces) return stdin.end();
+      stdin.write(text.slice(index * size, (index + 1) * size));
+      setTimeout(() => writePiece(index + 1), pauseMs);
+    };
+    writePiece(0);
+  };
+}
+
+// Both transports read every kind of stdin an agent or a person may give the hook.
+describe.each([
+  { transport: "libuv handles", env: {} },
+  { transport: "node:net", env: { RINGBACK_HOOK_TRANSPORT: "net" } },
+])("ringback-hook over $transport reads its stdin", ({ transport, env }) => {
+  const debugEnv = (home: TempDir) => hookEnv(home.path, { ...env, RINGBACK_HOOK_DEBUG: "1" });
+
+  it("from a shell pipe", async () => {
+    await using setup = await setUp();
+    const result = await runShellCommand(`cat "${setup.payloadFile}" | ${HOOK}`, {
+      env: debugEnv(setup.home),
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toContain(`answered 202 over ${transport}`);
+    expect(reportedTexts(setup.daemon)).toEqual([setup.payload.last_assistant_message]);
+  });
+
+  it("from a file", async () => {
+    await using setup = await setUp();
+    const result = await runShellCommand(`${HOOK} < "${setup.payloadFile}"`, { env: debugEnv(setup.home) });
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(reportedTexts(setup.daemon)).toEqual([setup.payload.last_assistant_message]);
+  });
+
+  it("written slowly, in pieces", async () => {
+    await using setup = await setUp();
+    const result = await runBundle({
+      args: ["claude-code"],
+      stdin: writeSlowly(stdinFor("claude-code", setup.payload), 4, 60),
+      env: debugEnv(setup.home),
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(reportedTexts(setup.daemon)).toEqual([setup.payload.last_assistant_message]);
+  });
+
+  it("larger than a pipe holds, and reports it cut to the daemon's body limit", async () => {
+    const reply = "Refactored the billing module. ".repeat(100_000);
+    await using setup = await setUp({ last_assistant_message: reply });
+    const result = await runShellCommand(`cat "${setup.payloadFile}" | ${HOOK}`, {
+      env: debugEnv(setup.home),
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(setup.daemon.requests).toHaveLength(1);
+    expect(Buffer.byteLength(setup.daemon.requests[0]?.body ?? "")).toBeLessThanOrEqual(
+      REPORT_BODY_MAX_BYTES,
+    );
+    const [text] = reportedTexts(setup.daemon);
+    expect(text?.length).toBeGreaterThan(700_000);
+    expect(reply.startsWith((text ?? "").slice(0, 700_000))).toBe(true);
+  });
+
+  it("from /dev/null or a closed stdin, reporting nothing", async () => {
+    await using setup = await setUp();
+    for (const redirect of ["< /dev/null", "<&-"]) {
+      const result = await runShellCommand(`${HOOK} ${redirect}`, { env: debugEnv(setup.home) });
+      expect(result).toMatchObject({ code: 0, stdout: "" });
+      expect(result.stderr).toContain("not reported: stdin is not JSON");
+    }
+    expect(setup.daemon.requests).toHaveLength(0);
+  });
+});
