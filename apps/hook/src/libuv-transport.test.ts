@@ -10,7 +10,9 @@ describe("libuvTransport", () => {
       expect(libuvTransport({}, version)).toBeUndefined();
   });
 
-  it("is not given with RINGBACK_HOOK_TRANSPORT=net or when deprecations are made loud", () => {
+  it("is not given on Windows, with RINGBACK_HOOK_TRANSPORT=net, or when deprecations are made loud", () => {
+    expect(libuvTransport({}, "24.21.0", "win32")).toBeUndefined();
+    expect(libuvTransport({}, "24.21.0", "darwin")).toBeDefined();
     expect(libuvTransport({ RINGBACK_HOOK_TRANSPORT: "net" })).toBeUndefined();
     expect(libuvTransport({ NODE_OPTIONS: "--max-old-space-size=64 --pending-deprecation" })).toBeUndefined();
     expect(libuvTransport({ NODE_OPTIONS: "--throw-deprecation" })).toBeUndefined();

@@ -4,8 +4,9 @@ import type { ByteChannel, Transport } from "./byte-channel.js";
  * The fast transport: libuv's pipe and TCP handles, the very ones node:net wraps, reached through `process.binding`.
  * The report path then loads neither node:net nor node:stream, which were about 4 ms of every agent turn: most of
  * what the hook cost beyond starting Node. These handles are Node's internals, so they are used only on the majors
- * the tests run the hook on (test/node-majors.test.ts); anywhere else, when a member is missing, when deprecations
- * are made loud, or with `RINGBACK_HOOK_TRANSPORT=net`, the hook uses node:net (net-transport.ts).
+ * the tests run the hook on (test/node-majors.test.ts), and not on Windows, whose pipes node:net opens otherwise;
+ * anywhere else, when a member is missing, when deprecations are made loud, or with `RINGBACK_HOOK_TRANSPORT=net`,
+ * the hook uses node:net (net-transport.ts).
  */
 const TESTED_NODE_MAJORS = [22, 24, 26];
 
@@ -246,8 +247,9 @@ function tcpChannel(bindings: Bindings, port: number): ByteChannel {
 export function libuvTransport(
   env: NodeJS.ProcessEnv,
   nodeVersion: string = process.versions.node,
+  platform: NodeJS.Platform = process.platform,
 ): Transport | undefined {
-  if (env.RINGBACK_HOOK_TRANSPORT === "net") return undefined;
+  if (env.RINGBACK_HOOK_TRANSPORT === "net" || platform === "win32") return undefined;
   const major = Number(nodeVersion.split(".")[0]);
   if (!TESTED_NODE_MAJORS.includes(major) || deprecationsAreLoud(env)) return undefined;
   const bindings = loadBindings();
