@@ -58,3 +58,31 @@ export function streamChannel(stream: DuplexLike, owned: boolean): ByteChannel {
     },
   };
 }
+
+/**
+ * `primary`, with `fallback` opening any stream `primary` throws on while opening it: a change in what the fast
+ * transport relies on then costs speed, not a report. Nothing has been sent when opening throws. The name says
+ * when the fallback was taken, for the debug log.
+ */
+export function withFallback(primary: Transport, fallback: Transport): Transport {
+  let primaryFailed = false;
+  const open = <T>(fromPrimary: () => T, fromFallback: () => T): T => {
+    try {
+      return fromPrimary();
+    } catch {
+      primaryFailed = true;
+      return fromFallback();
+    }
+  };
+  return {
+    get name() {
+      return primaryFailed ? `${fallback.name} (${primary.name} failed to open)` : primary.name;
+    },
+    stdin: () => open(primary.stdin, fallback.stdin),
+    connect: (port) =>
+      open(
+        () => primary.connect(port),
+        () => fallback.connect(port),
+      ),
+  };
+}

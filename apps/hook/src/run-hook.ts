@@ -1,7 +1,7 @@
 import type { AgentAdapter } from "./agent-adapter.js";
 import type { AgentKind } from "./agent-kind.js";
 import { buildReport } from "./build-report.js";
-import { streamChannel } from "./byte-channel.js";
+import { streamChannel, withFallback } from "./byte-channel.js";
 import { locateDaemon } from "./daemon-location.js";
 import { createDebugLog, isDebugRequested } from "./debug-log.js";
 import { reportBody } from "./fit-body-limit.js";
@@ -38,7 +38,8 @@ export interface RunHookOptions {
  */
 export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
-  const transport = libuvTransport(env) ?? netTransport;
+  const fastTransport = libuvTransport(env);
+  const transport = fastTransport ? withFallback(fastTransport, netTransport) : netTransport;
   const stdin = options.stdin ? streamChannel(options.stdin, false) : (transport.stdin() ?? processStdin());
   const timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
   const log = createDebugLog(options.dryRun === true || isDebugRequested(env), options.stderr);

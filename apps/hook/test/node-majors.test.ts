@@ -91,3 +91,15 @@ describe.each(majors)("ringback-hook on Node $major", ({ major, path }) => {
     }
   });
 });
+
+it("still reports over node:net when a libuv handle throws as it is made (a Node that changed it)", async () => {
+  // node:net takes its own reference to the real TCP handle first; the hook then finds one that throws.
+  const changedTcp = `data:text/javascript,process.getBuiltinModule("node:net");const t=process.binding("tcp_wrap");const real=t.TCP;t.TCP=function(){throw new TypeError("changed")};t.TCP.prototype=real.prototype`;
+  const { result, texts, expectedText } = await runOn(process.execPath, { RINGBACK_HOOK_DEBUG: "1" }, [
+    "--import",
+    changedTcp,
+  ]);
+  expect(result).toMatchObject({ code: 0, stdout: "" });
+  expect(result.stderr).toMatch(/answered 202 over node:net \(libuv handles failed to open\)\n$/);
+  expect(texts).toEqual([expectedText]);
+});
