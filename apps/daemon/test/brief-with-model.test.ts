@@ -13,7 +13,11 @@ import {
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
 import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay, TEST_RELAY_IDENTITY } from "./helpers/scripted-relay.js";
+import {
+  type ScriptedRelay,
+  startScriptedRelay,
+  writeDaemonConfigForTestRelay,
+} from "./helpers/scripted-relay.js";
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const MODEL_KEY = "sk-test-model-key-0123456789";
@@ -37,9 +41,7 @@ afterEach(async () => {
 });
 
 async function startWithModel(): Promise<{ daemon: DaemonProcess; localKey: string }> {
-  await writeFile(join(home.path, "daemon.json"), JSON.stringify({ relay: TEST_RELAY_IDENTITY }), {
-    mode: 0o600,
-  });
+  await writeDaemonConfigForTestRelay(home.path);
   daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
   const localKey = await readLocalKey(home.path);
   const saved = await fetch(`${daemon.url}/llm/settings`, {

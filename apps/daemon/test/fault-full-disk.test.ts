@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, open, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,7 +9,11 @@ import {
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
 import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay, TEST_RELAY_IDENTITY } from "./helpers/scripted-relay.js";
+import {
+  type ScriptedRelay,
+  startScriptedRelay,
+  writeDaemonConfigForTestRelay,
+} from "./helpers/scripted-relay.js";
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 /** A small tmpfs of the test's own (we are root in CI): the daemon's data dir on a disk that can really fill. */
@@ -78,9 +82,7 @@ describe("the daemon's data directory on a full disk", () => {
       console.log(`skipped: ${skipReason}`);
       context.skip();
     }
-    await writeFile(join(home, "daemon.json"), JSON.stringify({ relay: TEST_RELAY_IDENTITY }), {
-      mode: 0o600,
-    });
+    await writeDaemonConfigForTestRelay(home);
     daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
     const localKey = await readLocalKey(home);
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);

@@ -1,5 +1,3 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { answers, type FakeAnswer, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,7 +8,11 @@ import {
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
 import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay, TEST_RELAY_IDENTITY } from "./helpers/scripted-relay.js";
+import {
+  type ScriptedRelay,
+  startScriptedRelay,
+  writeDaemonConfigForTestRelay,
+} from "./helpers/scripted-relay.js";
 import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const MODEL_KEY = "sk-fault-model-key-0123456789";
@@ -27,11 +29,7 @@ beforeAll(async () => {
   model = await startFakeModel({ apiKey: MODEL_KEY });
   // The channel as daemon.json keeps it, with a short time-out so a hanging model costs the test one second.
   const channel = { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model", timeoutMs: 1_000 };
-  await writeFile(
-    join(home.path, "daemon.json"),
-    JSON.stringify({ relay: TEST_RELAY_IDENTITY, llm: { primary: channel } }),
-    { mode: 0o600 },
-  );
+  await writeDaemonConfigForTestRelay(home.path, { llm: { primary: channel } });
   daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
   localKey = await readLocalKey(home.path);
 });

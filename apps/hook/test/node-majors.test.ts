@@ -25,24 +25,19 @@ function loadedModules(stderr: string): string[] {
 }
 
 async function runOn(node: string, env: NodeJS.ProcessEnv = {}, nodeOptions: string[] = []) {
-  const home = await makeTempDir();
-  const daemon = await startFakeDaemon(202);
-  try {
-    await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
-    const payload: Payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
-    const result = await runBundle({
-      node,
-      nodeOptions,
-      args: ["claude-code"],
-      stdin: stdinFor("claude-code", payload),
-      env: hookEnv(home.path, env),
-    });
-    const texts = daemon.requests.map((request) => ReportRequest.parse(JSON.parse(request.body)).text);
-    return { result, texts, expectedText: payload.last_assistant_message };
-  } finally {
-    await daemon[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  }
+  await using home = await makeTempDir();
+  await using daemon = await startFakeDaemon(202);
+  await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
+  const payload: Payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
+  const result = await runBundle({
+    node,
+    nodeOptions,
+    args: ["claude-code"],
+    stdin: stdinFor("claude-code", payload),
+    env: hookEnv(home.path, env),
+  });
+  const texts = daemon.requests.map((request) => ReportRequest.parse(JSON.parse(request.body)).text);
+  return { result, texts, expectedText: payload.last_assistant_message };
 }
 
 describe.each(majors)("ringback-hook on Node $major", ({ major, path }) => {

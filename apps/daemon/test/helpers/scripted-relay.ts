@@ -1,5 +1,7 @@
+import { writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { DaemonEventPost } from "@ringback/protocol";
 
 interface RelayPost {
@@ -14,6 +16,16 @@ export const TEST_RELAY_IDENTITY = {
   accountId: "a",
   deviceId: "d",
 };
+
+/** Writes `{home}/daemon.json` (600) linked to the scripted relay, with `extra` fields such as `llm`. */
+export function writeDaemonConfigForTestRelay(
+  home: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  return writeFile(join(home, "daemon.json"), JSON.stringify({ relay: TEST_RELAY_IDENTITY, ...extra }), {
+    mode: 0o600,
+  });
+}
 
 /** What the relay does with one post: answer (after a delay), or cut the connection. */
 type RelayAnswer = { status: number; body?: unknown; delayMs?: number } | { dropConnection: true };

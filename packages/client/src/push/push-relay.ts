@@ -6,18 +6,14 @@ import {
   PushSubscriptionState as PushSubscriptionStateSchema,
 } from "@ringback/protocol";
 import type { ZodType } from "zod";
-import { type RelayConnection, requestRelay } from "../relay/relay-request.js";
+import { type RelayConnection, relayConnection, requestRelay } from "../relay/relay-request.js";
 
 /** This device's push routes at the relay (`/v1/push/*`); every answer is checked against the protocol schema. */
 export class PushRelay {
   readonly #connection: RelayConnection;
 
   constructor(options: { serverUrl: string; deviceToken: string; fetch?: typeof fetch }) {
-    this.#connection = {
-      serverUrl: options.serverUrl.replace(/\/+$/, ""),
-      deviceToken: options.deviceToken,
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    };
+    this.#connection = relayConnection(options);
   }
 
   /** `GET /v1/push/public-key`: the relay's VAPID key, the `applicationServerKey` to subscribe with. */

@@ -27,7 +27,7 @@ import {
   SettingsRelayResult as SettingsRelayResultSchema,
 } from "@ringback/protocol";
 import type { ZodType } from "zod";
-import { type RelayConnection, requestRelay } from "./relay-request.js";
+import { type RelayConnection, relayConnection, requestRelay } from "./relay-request.js";
 
 export interface RelayClientOptions {
   /** The relay's base address, without `/v1`. */
@@ -43,12 +43,8 @@ export class RelayClient {
   readonly #connection: RelayConnection;
 
   constructor(options: RelayClientOptions) {
-    this.serverUrl = options.serverUrl.replace(/\/+$/, "");
-    this.#connection = {
-      serverUrl: this.serverUrl,
-      deviceToken: options.deviceToken,
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    };
+    this.#connection = relayConnection(options);
+    this.serverUrl = this.#connection.serverUrl;
   }
 
   /** `GET /v1/setup`: whether creating an account needs the claim code. */

@@ -10,6 +10,19 @@ export interface RelayConnection {
   readonly fetch: typeof fetch;
 }
 
+/** A connection from a client's options: the address without a trailing slash, the global `fetch` by default. */
+export function relayConnection(options: {
+  serverUrl: string;
+  deviceToken?: string | undefined;
+  fetch?: typeof fetch | undefined;
+}): RelayConnection {
+  return {
+    serverUrl: options.serverUrl.replace(/\/+$/, ""),
+    deviceToken: options.deviceToken,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  };
+}
+
 /**
  * One JSON request to a relay route, its answer checked against `schema`. Fails with a `RelayError`: status null
  * when the relay could not be reached, the relay's code for a refusal, and an answer of another shape.

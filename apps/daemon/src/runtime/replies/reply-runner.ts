@@ -114,19 +114,15 @@ export class ReplyRunner {
    * it names is kept for `ringback doctor` either way.
    */
   async #open(message: LinkReply): Promise<string | undefined> {
-    let opened: unknown;
-    try {
-      opened = await openJson(this.#options.key(), aad.reply(message.eventId), message.sealed);
-    } catch {
-      // Sealed with another key, or altered: the same answer for both, it carries no content.
-      this.#options.lastSealedMessage?.record("reply", message.sealed, false, this.#now());
-      return undefined;
-    }
-    this.#options.lastSealedMessage?.record("reply", message.sealed, true, this.#now());
-    const reply = ReplyPlaintext.safeParse(opened);
+    // Sealed with another key, or altered: the same answer for both, it carries no content.
+    const opened = await openJson(this.#options.key(), aad.reply(message.eventId), message.sealed).then(
+      (value) => ({ value }),
+      () => null,
+    );
+    this.#options.lastSealedMessage?.record("reply", message.sealed, opened !== null, this.#now());
+    const reply = ReplyPlaintext.safeParse(opened?.value);
     // The associated data names the event only: the id inside keeps a reply from being replayed as another.
-    if (reply.success && reply.data.replyId === message.replyId) return reply.data.text;
-    return undefined;
+    return reply.success && reply.data.replyId === message.replyId ? reply.data.text : undefined;
   }
 
   /** Where to resume, or why it cannot be. */
