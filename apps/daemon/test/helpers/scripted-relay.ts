@@ -11,7 +11,7 @@ interface RelayPost {
 }
 
 /** The relay identity a test's daemon.json holds; the scripted relay takes any token. */
-export const TEST_RELAY_IDENTITY = {
+const TEST_RELAY_IDENTITY = {
   deviceToken: "device-token-for-tests-0123456789",
   accountId: "a",
   deviceId: "d",
