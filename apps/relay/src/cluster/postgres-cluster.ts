@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RelayLog } from "../log.js";
+import { type ClusterMessage, decodeClusterMessage } from "../store/cluster-messages.js";
 import { notify, type PostgresDatabase } from "../store/postgres-database.js";
-import { type ClusterMessage, decodeClusterMessage } from "./cluster-messages.js";
 import { LINK_LEASE_MS, LINK_LEASE_RENEW_MS, LinkLeases } from "./postgres-link-leases.js";
 import { SettingsExchange } from "./postgres-settings-exchange.js";
 import type { ClusterHandlers, LinkLease, RelayCluster, SettingsAnswer } from "./relay-cluster.js";

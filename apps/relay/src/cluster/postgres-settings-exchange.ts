@@ -1,5 +1,4 @@
 import { isErrorCode, RingbackError } from "@ringback/protocol";
-import { inFlightError, SettingsWaiters } from "../runtime/settings-waiters.js";
 import {
   isUniqueViolation,
   notify,
@@ -9,6 +8,7 @@ import {
 } from "../store/postgres-database.js";
 import type { LinkLeases } from "./postgres-link-leases.js";
 import type { SettingsAnswer } from "./relay-cluster.js";
+import { inFlightError, SettingsWaiters } from "./settings-waiters.js";
 
 /** A request row left behind by an instance that stopped while waiting is removed after this. */
 const ORPHANED_REQUEST_MINUTES = 10;

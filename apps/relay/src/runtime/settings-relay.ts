@@ -1,7 +1,7 @@
 import { ERROR_STATUS, isErrorCode, isRingbackError, RingbackError } from "@ringback/protocol";
 import type { RelayCluster, SettingsAnswer } from "../cluster/relay-cluster.js";
+import { inFlightError, SettingsWaiters } from "../cluster/settings-waiters.js";
 import type { DaemonLinks } from "./daemon-links.js";
-import { inFlightError, SettingsWaiters } from "./settings-waiters.js";
 
 const UNAUTHORIZED_STATUS = 401;
 

@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { type ClusterMessage, encodeClusterMessage } from "../cluster/cluster-messages.js";
+import { type ClusterMessage, encodeClusterMessage } from "./cluster-messages.js";
 
 export { integer, text, textOrNull } from "./columns.js";
 
