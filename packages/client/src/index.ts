@@ -7,6 +7,7 @@ export * from "./calls/call-order.js";
 export * from "./calls/call-record.js";
 export * from "./calls/caller-name.js";
 export * from "./calls/calls-page.js";
+export * from "./calls/delivery-entries.js";
 export * from "./calls/delivery-trail.js";
 export * from "./calls/issue-refresh.js";
 export * from "./calls/open-request.js";

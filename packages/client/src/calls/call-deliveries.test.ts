@@ -3,14 +3,9 @@ import { describe, expect, it } from "vitest";
 import { recordFor, secondsAfter, T0 } from "../../test/fixtures.js";
 import { CallRecordsStore } from "../storage/call-records.js";
 import { createMemoryStore } from "../storage/memory-key-value.js";
-import {
-  mergeDeliveries,
-  pendingDeliveryReports,
-  withAnswer,
-  withDelivery,
-  withDeliveryReport,
-} from "./call-deliveries.js";
+import { pendingDeliveryReports, withAnswer, withDelivery, withDeliveryReport } from "./call-deliveries.js";
 import { type CallRecord, mergeLaterStatus } from "./call-record.js";
+import { mergeDeliveries } from "./delivery-entries.js";
 
 const THIS_DEVICE = "dev_laptop";
 

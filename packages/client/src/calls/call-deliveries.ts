@@ -4,57 +4,19 @@ import type {
   DeliveryOutcome,
   DeviceDeliveryOutcome,
 } from "@ringback/protocol";
-import type { CallRecord, DeliveryEntry, DeliveryReportState } from "./call-record.js";
+import type { CallRecord } from "./call-record.js";
+import {
+  DEVICE_DELIVERY_OUTCOMES,
+  type DeliveryEntry,
+  type DeliveryReportState,
+  mergeDeliveries,
+  mergeDeliveryReports,
+} from "./delivery-entries.js";
 
 /*
  * A call's delivery outcomes on each device, kept in its record's status fields: the relay's `call-delivery` frames
  * (one per device and outcome, replayed on every resume) and this device's own reports of them.
  */
-
-type DeliveryReports = NonNullable<CallRecord["status"]["deliveryReports"]>;
-
-/** The device outcomes this device reports about itself, in the order a call reaches them. */
-const DEVICE_DELIVERY_OUTCOMES: readonly DeviceDeliveryOutcome[] = ["shown", "opened"];
-
-const REPORT_STATE_RANK: Record<DeliveryReportState, number> = { pending: 0, abandoned: 1, reported: 2 };
-
-function isSameStep(a: DeliveryEntry, b: DeliveryEntry): boolean {
-  return a.deviceId === b.deviceId && a.outcome === b.outcome;
-}
-
-/**
- * Entries of both lists, one per (device, outcome), the earlier time kept; `existing` itself when `later` adds
- * nothing, so a replayed frame changes no record. Undefined when neither list exists (an older record).
- */
-export function mergeDeliveries(
-  existing: readonly DeliveryEntry[] | undefined,
-  later: readonly DeliveryEntry[] | undefined,
-): readonly DeliveryEntry[] | undefined {
-  if (!later) return existing;
-  let merged = existing ?? [];
-  for (const entry of later) {
-    const index = merged.findIndex((kept) => isSameStep(kept, entry));
-    const kept = merged[index];
-    if (kept && Date.parse(kept.at) <= Date.parse(entry.at)) continue;
-    merged = kept ? merged.map((other, at) => (at === index ? entry : other)) : [...merged, entry];
-  }
-  return merged;
-}
-
-/** Report states of both sides, each outcome at its most settled (reported, then abandoned, then pending). */
-export function mergeDeliveryReports(
-  existing: DeliveryReports | undefined,
-  later: DeliveryReports | undefined,
-): DeliveryReports | undefined {
-  if (!existing || !later) return later ?? existing;
-  const merged: Partial<Record<DeviceDeliveryOutcome, DeliveryReportState>> = { ...existing };
-  for (const outcome of DEVICE_DELIVERY_OUTCOMES) {
-    const state = later[outcome];
-    const kept = merged[outcome];
-    if (state && (!kept || REPORT_STATE_RANK[state] > REPORT_STATE_RANK[kept])) merged[outcome] = state;
-  }
-  return merged;
-}
 
 function isDeviceOutcome(outcome: DeliveryOutcome): outcome is DeviceDeliveryOutcome {
   return (DEVICE_DELIVERY_OUTCOMES as readonly string[]).includes(outcome);

@@ -1,11 +1,15 @@
 import type {
-  CallDelivery,
   CallStatusWrite,
   DeviceDeliveryOutcome,
   ReportSource,
   SealedReportPayload,
 } from "@ringback/protocol";
-import { mergeDeliveries, mergeDeliveryReports } from "./call-deliveries.js";
+import {
+  type DeliveryEntry,
+  type DeliveryReportState,
+  mergeDeliveries,
+  mergeDeliveryReports,
+} from "./delivery-entries.js";
 
 /** The states of the spec's "Call lifecycle in the companion app" table, plus `failed` (voice generation failed). */
 export type CallState =
@@ -54,16 +58,6 @@ export interface ReplyDelivery {
   readonly isReasonUnreadable?: boolean;
   readonly at: string;
 }
-
-/** How far the call got on one device (`pushed`, `shown`, `opened`), as the relay recorded it. */
-export type DeliveryEntry = Pick<CallDelivery, "deviceId" | "deviceName" | "outcome" | "at">;
-
-/**
- * This device's report of one of its own outcomes: `pending` until the relay has it (kept across restarts, so a
- * report that failed is sent again), `reported` once it has, `abandoned` when the relay refused it for good (404: the
- * call is gone).
- */
-export type DeliveryReportState = "pending" | "reported" | "abandoned";
 
 /** The device that answered the call, as the relay's `call-status` said. */
 export interface CallAnswer {
