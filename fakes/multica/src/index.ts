@@ -10,6 +10,6 @@ export { RequestLog } from "./request-log.js";
 export { UPLOAD_MAX_BYTES } from "./routes/uploads.js";
 export type { FakeMultica, FakeMulticaOptions } from "./start.js";
 export { startFakeMultica } from "./start.js";
-export type { EventListener } from "./state.js";
 export { FakeMulticaState } from "./state.js";
 export type { CompleteQuickCreateOptions, FailTaskOptions, FinishTaskOptions } from "./task-lifecycle.js";
+export type { EventListener } from "./tracker-store.js";

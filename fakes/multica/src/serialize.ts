@@ -1,8 +1,8 @@
 import type { AgentRecord, CommentRecord, IssueRecord, ProjectRecord } from "./records.js";
-import type { FakeMulticaState } from "./state.js";
+import type { TrackerStore } from "./tracker-store.js";
 
 /** `IssueResponse`: the stored record plus the fields the tracker computes at read time. */
-export function issueJson(state: FakeMulticaState, issue: IssueRecord): Record<string, unknown> {
+export function issueJson(state: TrackerStore, issue: IssueRecord): Record<string, unknown> {
   const json: Record<string, unknown> = {
     ...issue,
     identifier: state.identifierOf(issue),
@@ -34,7 +34,7 @@ export function agentJson(agent: AgentRecord): Record<string, unknown> {
 }
 
 /** `ProjectResponse` with its counts; `done_count` counts done and cancelled issues. */
-export function projectJson(state: FakeMulticaState, project: ProjectRecord): Record<string, unknown> {
+export function projectJson(state: TrackerStore, project: ProjectRecord): Record<string, unknown> {
   let issueCount = 0;
   let doneCount = 0;
   for (const issue of state.issues.values()) {

@@ -1,8 +1,8 @@
 import type { CommentRecord, IssueRecord, Priority, TaskRecord } from "./records.js";
 import { TERMINAL_TASK_STATUSES } from "./records.js";
 import { commentCreatedPayload, issueJson } from "./serialize.js";
-import type { FakeMulticaState } from "./state.js";
 import { secondsTimestamp } from "./timestamps.js";
+import type { TrackerStore } from "./tracker-store.js";
 
 export interface FinishTaskOptions {
   /** The agent's report comment; `null` posts none (as for an empty output). Default: a short report. */
@@ -31,12 +31,7 @@ export function isTerminal(task: TaskRecord): boolean {
   return TERMINAL_TASK_STATUSES.includes(task.status);
 }
 
-function taskEvent(
-  state: FakeMulticaState,
-  task: TaskRecord,
-  type: string,
-  extra: Record<string, unknown> = {},
-) {
+function taskEvent(state: TrackerStore, task: TaskRecord, type: string, extra: Record<string, unknown> = {}) {
   state.emit(task.workspace_id, {
     type,
     payload: {
@@ -57,7 +52,7 @@ function taskEvent(
  * arrives.
  */
 export function finishTask(
-  state: FakeMulticaState,
+  state: TrackerStore,
   taskId: string,
   options: FinishTaskOptions = {},
 ): { task: TaskRecord; comment: CommentRecord | null } {
@@ -90,7 +85,7 @@ export function finishTask(
 }
 
 export function failTask(
-  state: FakeMulticaState,
+  state: TrackerStore,
   taskId: string,
   options: FailTaskOptions = {},
 ): { task: TaskRecord; retry: TaskRecord | null } {
@@ -115,7 +110,7 @@ export function failTask(
 }
 
 /** Cancels a task; cancelling a finished task changes nothing (the tracker's cancel is idempotent). */
-export function cancelTask(state: FakeMulticaState, taskId: string): TaskRecord {
+export function cancelTask(state: TrackerStore, taskId: string): TaskRecord {
   const task = state.requireTask(taskId);
   if (isTerminal(task)) return task;
   task.status = "cancelled";
@@ -130,7 +125,7 @@ export function cancelTask(state: FakeMulticaState, taskId: string): TaskRecord 
  * carries `issue_id: ""` (the pre-link row) and the task is linked to the issue afterwards.
  */
 export function completeQuickCreate(
-  state: FakeMulticaState,
+  state: TrackerStore,
   taskId: string,
   options: CompleteQuickCreateOptions,
 ): { issue: IssueRecord; task: TaskRecord; followUp: TaskRecord | null } {
