@@ -1,4 +1,4 @@
-import { type LlmChannel, MODEL_CALL_TIMEOUT_DEFAULT_MS } from "@ringback/protocol";
+import { chatCompletionsUrl, type LlmChannel, MODEL_CALL_TIMEOUT_DEFAULT_MS } from "@ringback/protocol";
 import type { z } from "zod";
 import type { JsonSchema } from "./brief-schema.js";
 import { parseStructuredAnswer } from "./parse-answer.js";
@@ -21,13 +21,6 @@ export interface ModelCallOptions<T> {
   jsonSchema: JsonSchema;
   signal?: AbortSignal | undefined;
   fetch?: typeof fetch | undefined;
-}
-
-/** `{baseUrl}/chat/completions`, whether or not baseUrl ends in `/`; a query string is kept. */
-export function chatCompletionsUrl(baseUrl: string): URL {
-  const url = new URL(baseUrl);
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
-  return url;
 }
 
 /** The address named in errors: no credentials, no query string (either may carry a secret). */

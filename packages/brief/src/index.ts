@@ -4,13 +4,12 @@ export {
   briefRewriteJsonSchema,
   type JsonSchema,
 } from "./brief-schema.js";
-export { BRIEF_SCHEMA_NAME, chatCompletionsUrl } from "./call-model.js";
+export { BRIEF_SCHEMA_NAME } from "./call-model.js";
 export { type BriefCheck, characterCount, checkBrief, maxSpokenChars, type UncoveredFact } from "./checks.js";
 export { type BriefEvaluation, type EvaluateBriefsOptions, evaluateBriefs } from "./evaluate.js";
 export { FAILED_BRIEF_TITLE_MAX_CHARS, failedBrief, reportTitle } from "./failed-brief.js";
 export { evaluationFailed, evaluationProblems, formatEvaluation } from "./format-evaluation.js";
 export { type GenerateBriefOptions, generateBrief } from "./generate-brief.js";
-export { languageName } from "./language-name.js";
 export { readReportFile } from "./read-report-file.js";
 export {
   CONNECTION_TEST_LANGUAGE,

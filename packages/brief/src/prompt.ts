@@ -1,7 +1,6 @@
-import { FORM_OF_ADDRESS_PLACEHOLDER, type LlmChannel, type Report } from "@ringback/protocol";
+import { FORM_OF_ADDRESS_PLACEHOLDER, type LlmChannel, languageName, type Report } from "@ringback/protocol";
 import type { JsonSchema } from "./brief-schema.js";
 import { maxSpokenChars } from "./checks.js";
-import { languageName } from "./language-name.js";
 
 /** One message of a chat-completion request. */
 export interface ChatMessage {

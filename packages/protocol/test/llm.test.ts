@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { LlmChannel, LlmSettingsResponse, PutLlmSettingsRequest, secretHint } from "../src/index.js";
+import {
+  chatCompletionsUrl,
+  LlmChannel,
+  LlmSettingsResponse,
+  PutLlmSettingsRequest,
+  secretHint,
+} from "../src/index.js";
 
 describe("language-model channel", () => {
   it("accepts the spec's PUT /llm/settings body and defaults structuredOutput to json_schema", () => {
@@ -56,5 +62,16 @@ describe("language-model channel", () => {
     expect(secretHint("sk-1234567890abcdef")).toBe("****cdef");
     expect(secretHint("abc")).toBe("****");
     expect(secretHint("abcdefgh")).toBe("****gh");
+  });
+});
+
+describe("chatCompletionsUrl", () => {
+  it.each([
+    ["http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/v1/chat/completions"],
+    ["http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1/chat/completions"],
+    ["https://api.example.com", "https://api.example.com/chat/completions"],
+    ["https://api.example.com/v1?api-version=2", "https://api.example.com/v1/chat/completions?api-version=2"],
+  ])("appends /chat/completions to %s", (baseUrl, expected) => {
+    expect(chatCompletionsUrl(baseUrl).href).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { chatCompletionsUrl } from "@ringback/brief";
+import { chatCompletionsUrl } from "@ringback/protocol";
 import type { QuestionChannel } from "../storage/local-settings.js";
 import { ChatStreamParser } from "./chat-stream-parser.js";
 import { ModelAnswerError, statusProblem } from "./model-problem.js";

@@ -1,5 +1,4 @@
-import { languageName } from "@ringback/brief";
-import type { SealedReportPayload } from "@ringback/protocol";
+import { languageName, type SealedReportPayload } from "@ringback/protocol";
 import type { ConversationEntry, DecisionEntry } from "../calls/call-record.js";
 import type { BriefScript } from "../reading/brief-script.js";
 import { defaultFormOfAddress } from "../reading/form-of-address.js";

@@ -28,6 +28,16 @@ export const LlmChannel = z.object({
 });
 export type LlmChannel = z.infer<typeof LlmChannel>;
 
+/**
+ * `{baseUrl}/chat/completions`, whether or not baseUrl ends in `/`; a query string is kept. The address of every
+ * OpenAI-compatible call: the computer's briefs and the device's in-call answers.
+ */
+export function chatCompletionsUrl(baseUrl: string): URL {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+  return url;
+}
+
 /** The channel as returned: never the key, only its hint. */
 export const LlmChannelPublic = z.object({
   baseUrl: z.string(),

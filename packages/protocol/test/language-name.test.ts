@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { languageName } from "./language-name.js";
+import { languageName } from "../src/index.js";
 
 describe("languageName", () => {
   it("names a language-region tag in English words", () => {
