@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from "vitest";
+import { describeStoreContract } from "../../test/store-contract/store-contract-suite.js";
 import { describePostgres, type PostgresSchema, postgresSchema } from "../../test/support/postgres-schema.js";
 import { openPostgresStore } from "./postgres-store.js";
-import { describeStoreContract } from "./store-contract.js";
 
 describePostgres("postgres store", () => {
   const schemas: PostgresSchema[] = [];

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { describeStoreContract } from "../../test/store-contract/store-contract-suite.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import { describeStoreContract } from "./store-contract.js";
 
 const dirs: string[] = [];
 async function freshDir(): Promise<string> {

@@ -14,9 +14,10 @@ import type {
 
 /*
  * Everything the relay keeps, behind one interface so a second implementation (PostgreSQL) can replace SQLite
- * and pass the same contract suite (store-contract.ts). The business rules that must hold across several relay
- * processes (first answer wins, idempotent events and replies, one call per tracker task, per-account sequence
- * numbers, pairing codes used once, rate-limit counters) are each one atomic operation here, never kept in memory.
+ * and pass the same contract suite (test/store-contract/store-contract-suite.ts). The business rules that must hold
+ * across several relay processes (first answer wins, idempotent events and replies, one call per tracker task,
+ * per-account sequence numbers, pairing codes used once, rate-limit counters) are each one atomic operation here,
+ * never kept in memory.
  * Times are epoch milliseconds; the routes turn them into ISO strings.
  */
 

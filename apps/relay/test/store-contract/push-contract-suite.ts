@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type NewEvent, type RelayStore, SETTLED_PUSH_TAKE_WAIT_MS } from "./store.js";
-import { contractEvent, MINUTE_MS, seedPhoneAndTablet, T0 } from "./store-contract-fixtures.js";
+import { type NewEvent, type RelayStore, SETTLED_PUSH_TAKE_WAIT_MS } from "../../src/store/store.js";
+import { contractEvent, MINUTE_MS, seedPhoneAndTablet, T0 } from "./contract-fixtures.js";
 
 const SECOND_MS = 1000;
 
@@ -20,7 +20,7 @@ function event(overrides: Partial<NewEvent> = {}): NewEvent {
   return contractEvent({ source: "codex", ...overrides });
 }
 
-/** The Web Push part of the RelayStore contract (VAPID keys, subscriptions, push schedule); see store-contract.ts. */
+/** The Web Push part of the RelayStore contract (VAPID keys, subscriptions, push schedule); see store-contract-suite.ts. */
 export function describePushStoreContract(name: string, makeStore: () => Promise<RelayStore>): void {
   describe(`RelayStore contract, Web Push: ${name}`, () => {
     let store: RelayStore;

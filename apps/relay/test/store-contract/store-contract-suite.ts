@@ -1,9 +1,9 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { NewDevice, RelayStore } from "./store.js";
-import { describeDeliveryStoreContract } from "./store-contract-deliveries.js";
-import { contractEvent, MINUTE_MS, T0 } from "./store-contract-fixtures.js";
-import { describePushStoreContract } from "./store-contract-push.js";
+import type { NewDevice, RelayStore } from "../../src/store/store.js";
+import { contractEvent, MINUTE_MS, T0 } from "./contract-fixtures.js";
+import { describeDeliveryStoreContract } from "./delivery-contract-suite.js";
+import { describePushStoreContract } from "./push-contract-suite.js";
 
 function device(id: string, kind: DeviceKind = "computer"): NewDevice {
   return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };

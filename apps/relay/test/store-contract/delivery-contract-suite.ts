@@ -1,15 +1,12 @@
 import type { DeliveryOutcome } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { NewDelivery, RelayStore } from "./store.js";
-import {
-  contractDevice,
-  contractEvent,
-  MINUTE_MS,
-  seedPhoneAndTablet,
-  T0,
-} from "./store-contract-fixtures.js";
+import type { NewDelivery, RelayStore } from "../../src/store/store.js";
+import { contractDevice, contractEvent, MINUTE_MS, seedPhoneAndTablet, T0 } from "./contract-fixtures.js";
 
-/** The delivery-outcome part of the RelayStore contract (one record per call, device and outcome); see store-contract.ts. */
+/**
+ * The delivery-outcome part of the RelayStore contract (one record per call, device and outcome); see
+ * store-contract-suite.ts.
+ */
 export function describeDeliveryStoreContract(name: string, makeStore: () => Promise<RelayStore>): void {
   describe(`RelayStore contract, delivery outcomes: ${name}`, () => {
     let store: RelayStore;

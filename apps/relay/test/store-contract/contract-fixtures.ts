@@ -1,5 +1,5 @@
 import type { DeviceKind } from "@ringback/protocol";
-import type { NewDevice, NewEvent, RelayStore } from "./store.js";
+import type { NewDevice, NewEvent, RelayStore } from "../../src/store/store.js";
 
 /** What the RelayStore contract suites build their data from. */
 export const MINUTE_MS = 60_000;
