@@ -1,11 +1,13 @@
 // Package hygiene, run by `pnpm test` after the suites: every published package packed as it would be published and
-// checked with publint (strict) and Are the Types Wrong (ESM only: the packages ship ESM, no CommonJS), then knip over
-// the whole workspace (unused files, exports, dependencies). Any finding fails the run.
+// checked with publint (strict), Are the Types Wrong (ESM only: the packages ship ESM, no CommonJS) and for imports
+// its manifest does not declare (package-imports.mjs: what its built code imports or carries a copy of must be a
+// dependency), then knip over the whole workspace (unused files, exports, dependencies). Any finding fails the run.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { undeclaredImports } from "./package-imports.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -57,6 +59,19 @@ try {
     // A command-line tool without a library entry has no types to check.
     if (manifest.exports || manifest.types)
       run(`attw ${manifest.name}`, bin("attw"), [tarball, "--profile", "esm-only", "--format", "ascii"]);
+    const unpacked = join(packed, manifest.name.replace("/", "+"));
+    mkdirSync(unpacked);
+    const untar = run(`unpack ${manifest.name}`, "tar", [
+      "-xzf",
+      tarball,
+      "-C",
+      unpacked,
+      "--strip-components=1",
+    ]);
+    if (untar.status === 0) {
+      const findings = await undeclaredImports({ sourceDir: dir, unpackedDir: unpacked });
+      if (findings.length > 0) failures.push(`undeclared imports:\n${findings.join("\n")}\n`);
+    }
     process.stdout.write(`checked ${manifest.name}\n`);
   }
 } finally {
@@ -69,5 +84,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 process.stdout.write(
-  `publint and attw clean for ${published.length} published packages; knip clean for the workspace\n`,
+  `publint, attw and declared imports clean for ${published.length} published packages; knip clean for the workspace\n`,
 );
