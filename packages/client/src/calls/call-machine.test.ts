@@ -1,4 +1,4 @@
-import { ANSWERED_IDS_MAX, LATE_CALL_THRESHOLD_MS } from "@ringback/protocol";
+import { ANSWERED_IDS_MAX, type CallDelivery, LATE_CALL_THRESHOLD_MS } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor, type ReportFixture, routingFor, secondsAfter, T0 } from "../../test/fixtures.js";
 import {
@@ -561,5 +561,185 @@ describe("delivery outcomes this device reports", () => {
     settled.dispatch({ type: "ring-shown", eventId: "e1" });
     expect(settled.takeEffects()).toEqual([]);
     expect(settled.status("e1")?.shownAt).toBe(T0.toISOString());
+  });
+});
+
+const deliveryOf = (
+  eventId: string,
+  deviceId: string,
+  outcome: CallDelivery["outcome"],
+  at = T0,
+): CallDelivery => ({
+  seq: 1,
+  eventId,
+  deviceId,
+  deviceName: `name of ${deviceId}`,
+  outcome,
+  at: at.toISOString(),
+});
+
+describe("record changes: what a record says, never a lifecycle step", () => {
+  it("delivery-received keeps another device's step and settles this device's own report", () => {
+    const phone = device("device-a");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.takeEffects();
+    phone.dispatch({ type: "delivery-received", delivery: deliveryOf("e1", "device-b", "shown") });
+    phone.dispatch({ type: "delivery-received", delivery: deliveryOf("e1", "device-a", "shown") });
+    expect(phone.status("e1")?.deliveries?.map((entry) => `${entry.deviceId} ${entry.outcome}`)).toEqual([
+      "device-b shown",
+      "device-a shown",
+    ]);
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "reported" });
+    expect(phone.state("e1")).toBe("ringing");
+    expect(phone.takeEffects()).toEqual([]);
+    const replayed = phone.dispatch({
+      type: "delivery-received",
+      delivery: deliveryOf("e1", "device-b", "shown"),
+    });
+    expect(replayed.model).toBe(phone.model);
+  });
+
+  it("answer-announced records the device the relay names as the one that answered", () => {
+    const phone = device("device-a");
+    phone.ring({ eventId: "e1" });
+    const at = secondsAfter(T0, 5).toISOString();
+    const answered = { seq: 3, eventId: "e1", status: "answered" as const, deviceId: "device-b", at };
+    phone.dispatch({ type: "answer-announced", change: answered });
+    expect(phone.status("e1")?.answeredBy).toEqual({ deviceId: "device-b", at });
+    // Ending the call is the lifecycle's `remote-status`, not this change.
+    expect(phone.state("e1")).toBe("ringing");
+    const before = phone.model;
+    phone.dispatch({ type: "answer-announced", change: { ...answered, status: "rejected" } });
+    expect(phone.model).toBe(before);
+  });
+
+  it("delivery-reported settles this device's report and keeps the delivery the relay recorded", () => {
+    const phone = device("device-a");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.dispatch({
+      type: "delivery-reported",
+      eventId: "e1",
+      outcome: "shown",
+      delivery: deliveryOf("e1", "device-a", "shown"),
+    });
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "reported" });
+    expect(phone.status("e1")?.deliveries).toEqual([
+      { deviceId: "device-a", deviceName: "name of device-a", outcome: "shown", at: T0.toISOString() },
+    ]);
+  });
+
+  it("delivery-abandoned gives up a pending report, never one the relay already has", () => {
+    const phone = device("device-a");
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "ring-shown", eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({
+      type: "delivery-reported",
+      eventId: "e1",
+      outcome: "shown",
+      delivery: deliveryOf("e1", "device-a", "shown"),
+    });
+    phone.dispatch({ type: "delivery-abandoned", eventId: "e1", outcome: "opened" });
+    phone.dispatch({ type: "delivery-abandoned", eventId: "e1", outcome: "shown" });
+    expect(phone.status("e1")?.deliveryReports).toEqual({ shown: "reported", opened: "abandoned" });
+  });
+
+  it("reply-sent keeps the reply and the relay's first status, both stamped now", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "hang-up", eventId: "e1" });
+    phone.takeEffects();
+    const sentAt = secondsAfter(T0, 30);
+    phone.setNow(sentAt);
+    phone.dispatch({ type: "reply-sent", eventId: "e1", replyId: "r1", text: "Ship it.", status: "queued" });
+    expect(phone.model.records.e1?.replies).toEqual([
+      { replyId: "r1", text: "Ship it.", sentAt: sentAt.toISOString() },
+    ]);
+    expect(phone.status("e1")?.replyDeliveries).toEqual({
+      r1: { status: "queued", reason: null, at: sentAt.toISOString() },
+    });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered" });
+    expect(phone.takeEffects()).toEqual([]);
+  });
+
+  it("reply-status settles a reply's delivery; a late queued status never replaces it", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "reply-sent", eventId: "e1", replyId: "r1", text: "Ship it.", status: "queued" });
+    const delivered = { status: "delivered", reason: null, at: secondsAfter(T0, 10).toISOString() };
+    phone.dispatch({ type: "reply-status", eventId: "e1", replyId: "r1", delivery: delivered });
+    phone.dispatch({
+      type: "reply-status",
+      eventId: "e1",
+      replyId: "r1",
+      delivery: { status: "queued", reason: null, at: secondsAfter(T0, 11).toISOString() },
+    });
+    expect(phone.status("e1")?.replyDeliveries).toEqual({ r1: delivered });
+  });
+
+  it("content-changed merges the conversation and decisions into the record, its status untouched", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    const status = phone.status("e1");
+    const conversation = [{ role: "user" as const, text: "Which tests?", at: T0.toISOString() }];
+    const decisions = [{ text: "Ship it today.", at: T0.toISOString(), question: "Ship it today?" }];
+    phone.dispatch({ type: "content-changed", eventId: "e1", change: { conversation, decisions } });
+    expect(phone.model.records.e1).toMatchObject({ conversation, decisions, replies: [] });
+    expect(phone.status("e1")).toBe(status);
+  });
+
+  it("issues-refreshed takes the issues' current values and leaves the ring queue as it is", () => {
+    const phone = device();
+    phone.ring({ eventId: "medium", priority: "medium" });
+    phone.ring({ eventId: "low", priority: "low" });
+    const untouched = phone.model.records.medium;
+    expect(phone.state("low")).toBe("queued");
+    const refresh = {
+      workspaceId: "ws1",
+      issueId: "issue-low",
+      projectId: "p2",
+      projectName: "Billing",
+      priority: "urgent",
+      updatedAt: secondsAfter(T0, 60).toISOString(),
+    };
+    phone.dispatch({ type: "issues-refreshed", refreshes: [refresh] });
+    expect(phone.model.records.low?.issue).toMatchObject({
+      projectId: "p2",
+      projectName: "Billing",
+      priority: "urgent",
+      updatedAt: refresh.updatedAt,
+    });
+    expect(phone.model.records.medium).toBe(untouched);
+    // The more urgent call rings at the queue's next step, not because of the refresh.
+    expect(phone.state("medium")).toBe("ringing");
+    expect(phone.state("low")).toBe("queued");
+  });
+
+  it("records-evicted lets the records storage deleted go, and keeps the answered ids", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "hang-up", eventId: "e1" });
+    phone.ring({ eventId: "e2" });
+    phone.dispatch({ type: "records-evicted", eventIds: ["e1"] });
+    expect(Object.keys(phone.model.records)).toEqual(["e2"]);
+    expect(phone.model.answeredIds).toEqual(["e1"]);
+    const before = phone.model;
+    phone.dispatch({ type: "records-evicted", eventIds: ["e1"] });
+    expect(phone.model).toBe(before);
+  });
+
+  it("a change for a call this device has no record of changes nothing", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    const before = phone.model;
+    phone.dispatch({ type: "content-changed", eventId: "gone", change: { conversation: [] } });
+    phone.dispatch({ type: "reply-sent", eventId: "gone", replyId: "r1", text: "Hi", status: "queued" });
+    phone.dispatch({ type: "delivery-received", delivery: deliveryOf("gone", "device-b", "shown") });
+    expect(phone.model).toBe(before);
   });
 });

@@ -20,6 +20,7 @@ import {
   WAITING_STATES,
   withStatus,
 } from "./call-record.js";
+import { type CallRecordChange, changeRecords, isCallRecordChange } from "./call-record-changes.js";
 
 /**
  * The call lifecycle of the spec ("Call lifecycle in the companion app") as one pure reducer: every row of the
@@ -43,7 +44,8 @@ export interface CallEnvironment {
 /** A call status as the relay announces it (SSE `call-status`, or the answer to this device's write). */
 export type RemoteCallStatus = CallStatusChange["status"];
 
-export type CallAction =
+/** A step of the lifecycle: a call may change state, ring, stop ringing, or have something sent for it. */
+export type CallLifecycleAction =
   | { readonly type: "report-received"; readonly routing: CallRouting; readonly payload: SealedReportPayload }
   | { readonly type: "voice-ready"; readonly eventId: string }
   | { readonly type: "voice-failed"; readonly eventId: string; readonly reason: ReadingProblem }
@@ -66,6 +68,9 @@ export type CallAction =
   | { readonly type: "schedule-check" }
   | { readonly type: "restored" };
 
+/** Every change of the calls model: a step of the lifecycle, or a change of what a record says. */
+export type CallAction = CallLifecycleAction | CallRecordChange;
+
 export type CallEffect =
   | { readonly type: "prepare-voice"; readonly eventId: string }
   | { readonly type: "write-status"; readonly eventId: string; readonly status: CallStatusWrite }
@@ -86,8 +91,12 @@ const LOST_ANSWER_OUTCOMES: Record<RemoteCallStatus, CallOutcome> = {
 
 export const EMPTY_CALLS_MODEL: CallsModel = { records: {}, answeredIds: [] };
 
-/** Applies one action, then lets the ring queue move on. */
+/** Applies one action; after a lifecycle step the ring queue moves on, a record change leaves it as it is. */
 export function reduceCalls(model: CallsModel, action: CallAction, env: CallEnvironment): CallTransition {
+  if (isCallRecordChange(action)) {
+    const records = changeRecords(model.records, action, env);
+    return { model: records === model.records ? model : { ...model, records }, effects: [] };
+  }
   const draft = new Draft(model, env);
   applyAction(draft, action);
   advanceRingQueue(draft);
@@ -188,7 +197,7 @@ class Draft {
   }
 }
 
-function applyAction(draft: Draft, action: CallAction) {
+function applyAction(draft: Draft, action: CallLifecycleAction) {
   switch (action.type) {
     case "report-received":
       return receiveReport(draft, action.routing, action.payload);
@@ -332,7 +341,7 @@ function acknowledgeAll(draft: Draft, eventIds: readonly string[]): void {
   }
 }
 
-function remoteStatus(draft: Draft, action: Extract<CallAction, { type: "remote-status" }>): void {
+function remoteStatus(draft: Draft, action: Extract<CallLifecycleAction, { type: "remote-status" }>): void {
   const record = draft.get(action.eventId);
   if (!record) return;
   const isOwnEcho =

@@ -1,53 +1,31 @@
-import type {
-  CallStatusChange,
-  CallStatusWrite,
-  DeviceDeliveryOutcome,
-  IssueRefresh,
-  RelayedEvent,
-  ReplyStatusChange,
-} from "@ringback/protocol";
-import {
-  pendingDeliveryReports,
-  withAnswer,
-  withDelivery,
-  withDeliveryReport,
-} from "../calls/call-deliveries.js";
 import {
   type CallAction,
   type CallEffect,
+  type CallEnvironment,
+  type CallLifecycleAction,
   type CallsModel,
   EMPTY_CALLS_MODEL,
   reduceCalls,
 } from "../calls/call-machine.js";
-import {
-  type CallRecord,
-  type ReadingProblem,
-  type ReplyDelivery,
-  withStatus,
-} from "../calls/call-record.js";
-import { applyIssueRefresh, issueRefreshBatches } from "../calls/issue-refresh.js";
-import { DeliveryReporter, type DeliveryReportOutcome } from "../controller/delivery-reporter.js";
+import type { CallRecord, ReadingProblem } from "../calls/call-record.js";
+import type { CallContent, CallRecordChange } from "../calls/call-record-changes.js";
 import { Observable } from "../controller/observable.js";
-import { type StatusWriteOutcome, StatusWriter } from "../controller/status-writer.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
-import { CallStream, type StreamConnection } from "../relay/call-stream.js";
-import { OpenCallError, type OpenCallProblem, openRelayedEvent } from "../relay/open-call.js";
+import type { StreamConnection } from "../relay/call-stream.js";
 import { RelayClient } from "../relay/relay-client.js";
-import { deliveryFromStatus, laterDelivery, newReplyId, sealReply } from "../replies/reply.js";
+import { newReplyId, sealReply } from "../replies/reply.js";
 import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
 import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timers.js";
-import { CallRecordsStore, loadAnsweredIds, saveAnsweredIds } from "../storage/call-records.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { LocalSettings, type Pairing } from "../storage/local-settings.js";
+import { CallPersistence } from "./call-persistence.js";
+import { CallRelayLink, type UnreadableCall } from "./call-relay-link.js";
+import { askIssueRefreshes } from "./issue-refreshes.js";
+
+export type { UnreadableCall } from "./call-relay-link.js";
 
 /** How often the ring schedule is evaluated for "a non-ringing period begins before answer". */
 export const SCHEDULE_CHECK_MS = 15_000;
-
-/** A relayed call this device could not open: shown without content. */
-export interface UnreadableCall {
-  readonly eventId: string;
-  readonly problem: OpenCallProblem;
-}
 
 /** The calls as a companion shows them. */
 export interface CallCenterView {
@@ -84,18 +62,15 @@ export interface CallCenterOptions {
  * A companion's calls, whatever shows them: loads the stored records, keeps the relay stream, runs the call
  * reducer (spec "Call lifecycle in the companion app") and its effects (status write-back, delivery reports,
  * preparation), persists records, and takes the user's answers, rejections, acknowledgements and replies. A UI
- * renders its view and follows `ringingCall(view.calls)`.
+ * renders its view and follows `ringingCall(view.calls)`. Every change of a call record is an action of the reducer.
  */
 export class CallCenter extends Observable<CallCenterView> {
   readonly #options: CallCenterOptions;
   readonly #settings: LocalSettings;
-  readonly #records: CallRecordsStore;
+  readonly #persistence: CallPersistence;
   readonly #timers: Timers;
-  #stream: CallStream | null = null;
-  #writer: StatusWriter | null = null;
-  #reporter: DeliveryReporter | null = null;
+  #link: CallRelayLink | null = null;
   #scheduleTimer: TimerHandle | undefined;
-  #persisting: Promise<void> = Promise.resolve();
   #lastEventId: string | null = null;
   #isStopped = false;
 
@@ -103,82 +78,60 @@ export class CallCenter extends Observable<CallCenterView> {
     super({ calls: EMPTY_CALLS_MODEL, connection: "connecting", unreadable: [] });
     this.#options = options;
     this.#settings = new LocalSettings(options.store);
-    this.#records = new CallRecordsStore(options.store);
+    this.#persistence = new CallPersistence(
+      options.store,
+      (eventIds) => this.#change({ type: "records-evicted", eventIds }),
+      options.logError,
+    );
     this.#timers = options.timers ?? PLATFORM_TIMERS;
   }
 
   /** Reads the stored calls; nothing rings yet. */
   async load(): Promise<void> {
-    const [records, answeredIds, lastEventId] = await Promise.all([
-      this.#records.loadAll(),
-      loadAnsweredIds(this.#options.store),
+    const [calls, lastEventId] = await Promise.all([
+      this.#persistence.load(),
       this.#settings.loadLastEventId(),
     ]);
     this.#lastEventId = lastEventId;
-    this.update({
-      calls: { records: Object.fromEntries(records.map((record) => [record.eventId, record])), answeredIds },
-    });
+    // The model the reducer starts from: the records as stored, nothing changed.
+    this.update({ calls });
   }
 
   /** Applies the restart rules to the loaded calls, then subscribes to the relay (resuming with Last-Event-ID). */
   connect(): void {
     this.#dispatch({ type: "restored" });
-    const client = this.relay();
-    this.#writer = new StatusWriter(
-      (eventId, status) => client.writeCallStatus(eventId, status),
-      (eventId, status, outcome) => this.#onStatusWritten(eventId, status, outcome),
-      undefined,
-      this.#timers,
-    );
-    this.#reporter = new DeliveryReporter(
-      (eventId, outcome) => client.reportDelivery(eventId, outcome),
-      (eventId, outcome, result) => this.#onDeliveryReported(eventId, outcome, result),
-      undefined,
-      this.#timers,
-    );
-    const { identity } = this.#options.pairing();
-    this.#stream = new CallStream({
-      serverUrl: identity.serverUrl,
-      deviceToken: identity.deviceToken,
-      lastEventId: this.#lastEventId,
+    this.#link = new CallRelayLink({
+      pairing: this.#options.pairing,
+      relay: this.relay(),
       fetch: this.#options.fetch,
       timers: this.#timers,
-      handlers: {
-        onCall: (event) => this.#onCall(event),
-        onReplyStatus: (change) => this.#onReplyStatus(change),
-        onCallStatus: (change) => this.#onCallStatus(change),
-        onCallDelivery: (delivery) =>
-          this.#changeStatus(delivery.eventId, (record) => withDelivery(record, delivery, this.#deviceId)),
-        onSynced: ({ resumedFrom, backlogEventIds }) => {
-          // Without a resume id the relay sent every call still open: any other open call here ended elsewhere.
-          if (resumedFrom === null) this.#dispatch({ type: "pending-calls", eventIds: backlogEventIds });
-        },
-        onLastEventId: (id) => this.#settings.saveLastEventId(id),
-        onConnection: (connection) => {
-          this.update({ connection });
-          if (connection !== "open") return;
-          this.#writer?.flush().catch(() => undefined);
-          this.#reportPendingDeliveries();
-        },
-        onDeviceRemoved: () => this.#options.onDeviceRemoved(),
+      lastEventId: this.#lastEventId,
+      saveLastEventId: (id) => this.#settings.saveLastEventId(id),
+      calls: () => this.view.calls,
+      dispatch: (action) => this.#dispatch(action),
+      change: (change) => this.#change(change),
+      onUnreadable: (call) => {
+        const others = this.view.unreadable.filter((other) => other.eventId !== call.eventId);
+        this.update({ unreadable: [...others, call] });
       },
+      onConnection: (connection) => this.update({ connection }),
+      onSettled: (eventId) => this.#options.onSettled?.(eventId),
+      onDeviceRemoved: () => this.#options.onDeviceRemoved(),
     });
-    this.#stream.start();
+    this.#link.start();
     // "A non-ringing period begins before answer": checked often enough that a ringing call stops near the minute.
     this.#scheduleTimer = this.#timers.setInterval(() => this.checkSchedule(), SCHEDULE_CHECK_MS);
   }
 
   stop(): void {
     this.#isStopped = true;
-    this.#stream?.close();
-    this.#writer?.stop();
-    this.#reporter?.stop();
+    this.#link?.stop();
     this.#timers.clearInterval(this.#scheduleTimer);
   }
 
   /** Settles when every record change so far is stored. */
   persisted(): Promise<void> {
-    return this.#persisting;
+    return this.#persistence.persisted();
   }
 
   /** The relay as this device: its own address and token. */
@@ -241,30 +194,13 @@ export class CallCenter extends Observable<CallCenterView> {
     const replyId = newReplyId();
     const request = await sealReply(this.#options.pairing().key, eventId, replyId, text);
     const accepted = await this.relay().sendReply(eventId, request);
-    const sentAt = this.#now().toISOString();
-    const current = this.view.calls.records[eventId] ?? record;
-    this.changeContent(eventId, { replies: [...current.replies, { replyId, text, sentAt }] });
-    this.#setDelivery(eventId, replyId, { status: accepted.status, reason: null, at: sentAt });
-    await this.#persisting;
+    this.#change({ type: "reply-sent", eventId, replyId, text, status: accepted.status });
+    await this.persisted();
   }
 
   /** What the user said about a call: merged into the stored record's content, its status left as stored. */
-  changeContent(
-    eventId: string,
-    change: Partial<Pick<CallRecord, "conversation" | "decisions" | "replies">>,
-  ): void {
-    const record = this.view.calls.records[eventId];
-    if (!record) return;
-    this.update({
-      calls: {
-        ...this.view.calls,
-        records: { ...this.view.calls.records, [eventId]: { ...record, ...change } },
-      },
-    });
-    this.#afterSaving(async () => {
-      const { evicted } = await this.#records.saveContent(eventId, change);
-      if (evicted.length > 0) this.#forget(evicted);
-    });
+  changeContent(eventId: string, change: Partial<CallContent>): void {
+    this.#change({ type: "content-changed", eventId, change });
   }
 
   /**
@@ -273,161 +209,46 @@ export class CallCenter extends Observable<CallCenterView> {
    * its calls as they were.
    */
   async refreshIssues(): Promise<void> {
-    const pairing = this.#options.pairing();
-    const byComputer = new Map<string, CallRecord[]>();
-    for (const record of Object.values(this.view.calls.records)) {
-      if (!record.issue || !record.fromDeviceId) continue;
-      byComputer.set(record.fromDeviceId, [...(byComputer.get(record.fromDeviceId) ?? []), record]);
-    }
-    const refreshes: IssueRefresh[] = [];
-    for (const [computerId, records] of byComputer) {
-      const daemon = new DaemonClient(this.relay(), pairing.key, computerId);
-      try {
-        for (const issues of issueRefreshBatches(records))
-          refreshes.push(...(await daemon.refreshIssues(issues)).issues);
-      } catch {
-        // Offline, timed out, not set up or another key: the calls keep the values they have.
-      }
-    }
-    if (refreshes.length === 0) return;
-    const records = { ...this.view.calls.records };
-    const changed: CallRecord[] = [];
-    for (const record of Object.values(records)) {
-      const refreshed = applyIssueRefresh(record, refreshes);
-      if (refreshed === record) continue;
-      records[record.eventId] = refreshed;
-      changed.push(refreshed);
-    }
-    this.update({ calls: { ...this.view.calls, records } });
-    this.#afterSaving(async () => {
-      for (const record of changed) await this.#records.save(record);
-    });
-  }
-
-  get #deviceId(): string {
-    return this.#options.pairing().identity.deviceId;
-  }
-
-  #now(): Date {
-    return this.#options.now?.() ?? new Date();
-  }
-
-  async #onCall(event: RelayedEvent): Promise<void> {
-    let payload = this.view.calls.records[event.eventId]?.payload;
-    if (!payload) {
-      try {
-        // The key now, not at connect time: it may have been replaced since.
-        payload = await openRelayedEvent(this.#options.pairing().key, event);
-      } catch (error) {
-        if (!(error instanceof OpenCallError)) throw error;
-        const unreadable = this.view.unreadable.filter((call) => call.eventId !== event.eventId);
-        this.update({ unreadable: [...unreadable, { eventId: event.eventId, problem: error.problem }] });
-        return;
-      }
-    }
-    const routing = {
-      eventId: event.eventId,
-      source: event.source,
-      occurredAt: event.occurredAt,
-      fromDeviceId: event.fromDeviceId,
-    };
-    this.#dispatch({ type: "report-received", routing, payload });
-    // A replayed call that was already answered, rejected or acknowledged elsewhere: the relay does not say by
-    // which device; the reducer takes an answer this device remembers as its own.
-    if (event.status !== "pending") {
-      this.#dispatch({ type: "remote-status", eventId: event.eventId, status: event.status, deviceId: null });
-      this.#options.onSettled?.(event.eventId);
-    }
-  }
-
-  #onCallStatus(change: CallStatusChange): void {
-    this.#dispatch({
-      type: "remote-status",
-      eventId: change.eventId,
-      status: change.status,
-      deviceId: change.deviceId,
-    });
-    // Who answered, for the history's delivery line (own answers too: the relay's time is the one all devices see).
-    this.#changeStatus(change.eventId, (record) => withAnswer(record, change));
-    this.#options.onSettled?.(change.eventId);
-  }
-
-  async #onReplyStatus(change: ReplyStatusChange): Promise<void> {
-    if (!this.view.calls.records[change.eventId]) return;
-    const delivery = await deliveryFromStatus(this.#options.pairing().key, change);
-    this.#setDelivery(change.eventId, change.replyId, delivery);
-  }
-
-  /** A reply's delivery status: merged only into the call's status fields. */
-  #setDelivery(eventId: string, replyId: string, delivery: ReplyDelivery): void {
-    this.#changeStatus(eventId, (record) =>
-      withStatus(record, {
-        replyDeliveries: {
-          ...record.status.replyDeliveries,
-          [replyId]: laterDelivery(record.status.replyDeliveries[replyId], delivery),
-        },
-      }),
+    const { key } = this.#options.pairing();
+    const refreshes = await askIssueRefreshes(
+      Object.values(this.view.calls.records),
+      (computerId) => new DaemonClient(this.relay(), key, computerId),
     );
+    if (refreshes.length > 0) this.#change({ type: "issues-refreshed", refreshes });
   }
 
-  /** A change of a call's status fields outside the reducer; a call this device has no record of is left alone. */
-  #changeStatus(eventId: string, change: (record: CallRecord) => CallRecord): void {
-    const record = this.view.calls.records[eventId];
-    if (!record) return;
-    const updated = change(record);
-    if (updated === record) return;
-    const before = this.view.calls;
-    const calls = { ...before, records: { ...before.records, [eventId]: updated } };
-    this.#persist(before, calls);
-    this.update({ calls });
-  }
-
-  /** Outcomes this device has not got to the relay yet (offline, or before a restart) are sent on every connect. */
-  #reportPendingDeliveries(): void {
-    const reports = Object.values(this.view.calls.records).flatMap((record) =>
-      pendingDeliveryReports(record).map((outcome) => ({ eventId: record.eventId, outcome })),
-    );
-    if (reports.length > 0) this.#reporter?.reportAll(reports).catch(() => undefined);
-  }
-
-  #onDeliveryReported(eventId: string, outcome: DeviceDeliveryOutcome, result: DeliveryReportOutcome): void {
-    if (result.kind === "device-removed") {
-      this.#options.onDeviceRemoved();
-      return;
-    }
-    this.#changeStatus(eventId, (record) =>
-      result.kind === "reported"
-        ? withDeliveryReport(withDelivery(record, result.delivery, this.#deviceId), outcome, "reported")
-        : withDeliveryReport(record, outcome, "abandoned"),
-    );
-  }
-
-  #onStatusWritten(eventId: string, status: CallStatusWrite, outcome: StatusWriteOutcome): void {
-    if (outcome.kind === "device-removed") {
-      this.#options.onDeviceRemoved();
-      return;
-    }
-    if (status !== "answered") return;
-    if (outcome.kind === "answered-elsewhere") {
-      this.#dispatch({ type: "answer-lost", eventId, status: "answered" });
-    } else if (outcome.kind === "written" && !outcome.result.won && outcome.result.status !== "pending") {
-      this.#dispatch({ type: "answer-lost", eventId, status: outcome.result.status });
-    }
-  }
-
-  #dispatch(action: CallAction): void {
+  /** A step of the lifecycle: none once stopped; ringing may start or stop after it. */
+  #dispatch(action: CallLifecycleAction): void {
     if (this.#isStopped) return;
+    if (this.#apply(action)) this.#options.onStep?.();
+  }
+
+  /** A change of what a record says, no lifecycle step: kept after stop too (a reply the relay took meanwhile). */
+  #change(change: CallRecordChange): void {
+    this.#apply(change);
+  }
+
+  /** Runs the reducer: stores and shows what changed and runs its effects; false when nothing changed. */
+  #apply(action: CallAction): boolean {
     const before = this.view.calls;
-    const transition = reduceCalls(before, action, {
-      now: this.#now(),
-      schedule: this.#options.schedule(),
-      deviceId: this.#deviceId,
-    });
-    if (transition.model === before) return;
-    this.#persist(before, transition.model);
+    const transition = reduceCalls(before, action, this.#environment());
+    if (transition.model === before) return false;
+    this.#persistence.save(action, before, transition.model);
     this.update({ calls: transition.model });
     for (const effect of transition.effects) this.#run(effect);
-    this.#options.onStep?.();
+    return true;
+  }
+
+  /** What the reducer reads; who this device is only when an action needs it (a note kept after removal does not). */
+  #environment(): CallEnvironment {
+    const { pairing, schedule, now } = this.#options;
+    return {
+      now: now?.() ?? new Date(),
+      schedule: schedule(),
+      get deviceId() {
+        return pairing().identity.deviceId;
+      },
+    };
   }
 
   #run(effect: CallEffect): void {
@@ -436,10 +257,10 @@ export class CallCenter extends Observable<CallCenterView> {
         this.#prepare(effect.eventId).catch(() => undefined);
         return;
       case "write-status":
-        this.#writer?.enqueue(effect.eventId, effect.status).catch(() => undefined);
+        this.#link?.writeStatus(effect.eventId, effect.status);
         return;
       case "report-delivery":
-        this.#reporter?.report(effect.eventId, effect.outcome).catch(() => undefined);
+        this.#link?.reportDelivery(effect.eventId, effect.outcome);
         return;
     }
   }
@@ -453,37 +274,5 @@ export class CallCenter extends Observable<CallCenterView> {
         ? { type: "voice-ready", eventId }
         : { type: "voice-failed", eventId, reason: problem },
     );
-  }
-
-  #persist(before: CallsModel, after: CallsModel): void {
-    const changed = Object.values(after.records).filter(
-      (record) => before.records[record.eventId] !== record,
-    );
-    const isAnsweredChanged = before.answeredIds !== after.answeredIds;
-    this.#afterSaving(async () => {
-      for (const record of changed) {
-        // The reducer changes only status fields: an existing record merges them into what is stored, so nothing
-        // another context of this device wrote meanwhile (conversation, replies) is lost.
-        const { evicted } = before.records[record.eventId]
-          ? await this.#records.saveLaterStatus(record)
-          : await this.#records.save(record);
-        if (evicted.length > 0) this.#forget(evicted);
-      }
-      if (isAnsweredChanged) await saveAnsweredIds(this.#options.store, after.answeredIds);
-    });
-  }
-
-  #afterSaving(save: () => Promise<void>): void {
-    const logError = this.#options.logError ?? ((message, error) => console.error(message, error));
-    this.#persisting = this.#persisting
-      .then(save)
-      .catch((error: unknown) => logError("Could not save call records.", error));
-  }
-
-  /** Records deleted to make room leave memory too (never the ringing or active call: they are the newest). */
-  #forget(eventIds: readonly string[]): void {
-    const records = { ...this.view.calls.records };
-    for (const eventId of eventIds) delete records[eventId];
-    this.update({ calls: { ...this.view.calls, records } });
   }
 }

@@ -1,0 +1,210 @@
+import type {
+  CallStatusChange,
+  CallStatusWrite,
+  DeviceDeliveryOutcome,
+  RelayedEvent,
+  ReplyStatusChange,
+} from "@ringback/protocol";
+import { pendingDeliveryReports } from "../calls/call-deliveries.js";
+import type { CallLifecycleAction, CallsModel } from "../calls/call-machine.js";
+import type { CallRecordChange } from "../calls/call-record-changes.js";
+import { DeliveryReporter, type DeliveryReportOutcome } from "../controller/delivery-reporter.js";
+import { type StatusWriteOutcome, StatusWriter } from "../controller/status-writer.js";
+import { CallStream, type StreamConnection } from "../relay/call-stream.js";
+import { OpenCallError, type OpenCallProblem, openRelayedEvent } from "../relay/open-call.js";
+import type { RelayClient } from "../relay/relay-client.js";
+import { deliveryFromStatus } from "../replies/reply.js";
+import type { Timers } from "../runtime/timers.js";
+import type { Pairing } from "../storage/local-settings.js";
+
+/** A relayed call this device could not open: shown without content. */
+export interface UnreadableCall {
+  readonly eventId: string;
+  readonly problem: OpenCallProblem;
+}
+
+export interface CallRelayLinkOptions {
+  /** The device's pairing, read when needed: its key may be replaced while the calls run. */
+  readonly pairing: () => Pairing;
+  /** The relay as this device, for status writes and delivery reports. */
+  readonly relay: RelayClient;
+  readonly fetch?: typeof fetch;
+  readonly timers: Timers;
+  /** Where the stream resumes (null: the relay sends every call still open). */
+  readonly lastEventId: string | null;
+  readonly saveLastEventId: (id: string) => Promise<void>;
+  /** The calls as they are now. */
+  readonly calls: () => CallsModel;
+  /** A step of the call lifecycle. */
+  readonly dispatch: (action: CallLifecycleAction) => void;
+  /** A change of what a record says. */
+  readonly change: (change: CallRecordChange) => void;
+  readonly onUnreadable: (call: UnreadableCall) => void;
+  readonly onConnection: (connection: StreamConnection) => void;
+  /** The call was answered, rejected, acknowledged, ended or expired, here or on another device. */
+  readonly onSettled?: (eventId: string) => void;
+  /** 401, or the relay said the device is removed. */
+  readonly onDeviceRemoved: () => void;
+}
+
+/**
+ * The calls' link to the relay: the event stream (resumed with Last-Event-ID) turned into reducer actions, and the
+ * status writes and delivery reports the reducer asks for, retried in the background and sent again on reconnect.
+ */
+export class CallRelayLink {
+  readonly #options: CallRelayLinkOptions;
+  readonly #writer: StatusWriter;
+  readonly #reporter: DeliveryReporter;
+  readonly #stream: CallStream;
+
+  constructor(options: CallRelayLinkOptions) {
+    this.#options = options;
+    const { relay, timers } = options;
+    this.#writer = new StatusWriter(
+      (eventId, status) => relay.writeCallStatus(eventId, status),
+      (eventId, status, outcome) => this.#onStatusWritten(eventId, status, outcome),
+      undefined,
+      timers,
+    );
+    this.#reporter = new DeliveryReporter(
+      (eventId, outcome) => relay.reportDelivery(eventId, outcome),
+      (eventId, outcome, result) => this.#onDeliveryReported(eventId, outcome, result),
+      undefined,
+      timers,
+    );
+    const { identity } = options.pairing();
+    this.#stream = new CallStream({
+      serverUrl: identity.serverUrl,
+      deviceToken: identity.deviceToken,
+      lastEventId: options.lastEventId,
+      fetch: options.fetch,
+      timers,
+      handlers: {
+        onCall: (event) => this.#onCall(event),
+        onReplyStatus: (change) => this.#onReplyStatus(change),
+        onCallStatus: (change) => this.#onCallStatus(change),
+        onCallDelivery: (delivery) => options.change({ type: "delivery-received", delivery }),
+        onSynced: ({ resumedFrom, backlogEventIds }) => {
+          // Without a resume id the relay sent every call still open: any other open call here ended elsewhere.
+          if (resumedFrom === null) options.dispatch({ type: "pending-calls", eventIds: backlogEventIds });
+        },
+        onLastEventId: (id) => options.saveLastEventId(id),
+        onConnection: (connection) => {
+          options.onConnection(connection);
+          if (connection !== "open") return;
+          this.#writer.flush().catch(() => undefined);
+          this.#reportPendingDeliveries();
+        },
+        onDeviceRemoved: () => options.onDeviceRemoved(),
+      },
+    });
+  }
+
+  start(): void {
+    this.#stream.start();
+  }
+
+  stop(): void {
+    this.#stream.close();
+    this.#writer.stop();
+    this.#reporter.stop();
+  }
+
+  /** The reducer's `write-status` effect. */
+  writeStatus(eventId: string, status: CallStatusWrite): void {
+    this.#writer.enqueue(eventId, status).catch(() => undefined);
+  }
+
+  /** The reducer's `report-delivery` effect. */
+  reportDelivery(eventId: string, outcome: DeviceDeliveryOutcome): void {
+    this.#reporter.report(eventId, outcome).catch(() => undefined);
+  }
+
+  async #onCall(event: RelayedEvent): Promise<void> {
+    let payload = this.#options.calls().records[event.eventId]?.payload;
+    if (!payload) {
+      try {
+        // The key now, not at connect time: it may have been replaced since.
+        payload = await openRelayedEvent(this.#options.pairing().key, event);
+      } catch (error) {
+        if (!(error instanceof OpenCallError)) throw error;
+        this.#options.onUnreadable({ eventId: event.eventId, problem: error.problem });
+        return;
+      }
+    }
+    const routing = {
+      eventId: event.eventId,
+      source: event.source,
+      occurredAt: event.occurredAt,
+      fromDeviceId: event.fromDeviceId,
+    };
+    this.#options.dispatch({ type: "report-received", routing, payload });
+    // A replayed call that was already answered, rejected or acknowledged elsewhere: the relay does not say by
+    // which device; the reducer takes an answer this device remembers as its own.
+    if (event.status !== "pending") {
+      this.#options.dispatch({
+        type: "remote-status",
+        eventId: event.eventId,
+        status: event.status,
+        deviceId: null,
+      });
+      this.#options.onSettled?.(event.eventId);
+    }
+  }
+
+  #onCallStatus(change: CallStatusChange): void {
+    this.#options.dispatch({
+      type: "remote-status",
+      eventId: change.eventId,
+      status: change.status,
+      deviceId: change.deviceId,
+    });
+    // Who answered, for the history's delivery line (own answers too: the relay's time is the one all devices see).
+    this.#options.change({ type: "answer-announced", change });
+    this.#options.onSettled?.(change.eventId);
+  }
+
+  async #onReplyStatus(change: ReplyStatusChange): Promise<void> {
+    if (!this.#options.calls().records[change.eventId]) return;
+    const delivery = await deliveryFromStatus(this.#options.pairing().key, change);
+    this.#options.change({
+      type: "reply-status",
+      eventId: change.eventId,
+      replyId: change.replyId,
+      delivery,
+    });
+  }
+
+  /** Outcomes this device has not got to the relay yet (offline, or before a restart) are sent on every connect. */
+  #reportPendingDeliveries(): void {
+    const reports = Object.values(this.#options.calls().records).flatMap((record) =>
+      pendingDeliveryReports(record).map((outcome) => ({ eventId: record.eventId, outcome })),
+    );
+    if (reports.length > 0) this.#reporter.reportAll(reports).catch(() => undefined);
+  }
+
+  #onDeliveryReported(eventId: string, outcome: DeviceDeliveryOutcome, result: DeliveryReportOutcome): void {
+    if (result.kind === "device-removed") {
+      this.#options.onDeviceRemoved();
+      return;
+    }
+    this.#options.change(
+      result.kind === "reported"
+        ? { type: "delivery-reported", eventId, outcome, delivery: result.delivery }
+        : { type: "delivery-abandoned", eventId, outcome },
+    );
+  }
+
+  #onStatusWritten(eventId: string, status: CallStatusWrite, outcome: StatusWriteOutcome): void {
+    if (outcome.kind === "device-removed") {
+      this.#options.onDeviceRemoved();
+      return;
+    }
+    if (status !== "answered") return;
+    if (outcome.kind === "answered-elsewhere") {
+      this.#options.dispatch({ type: "answer-lost", eventId, status: "answered" });
+    } else if (outcome.kind === "written" && !outcome.result.won && outcome.result.status !== "pending") {
+      this.#options.dispatch({ type: "answer-lost", eventId, status: outcome.result.status });
+    }
+  }
+}
