@@ -1,6 +1,7 @@
 // Rings you once: feeds the real hook a Claude Code Stop payload, as Claude Code itself would.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,14 +19,19 @@ const payload = {
   stop_hook_active: false,
   last_assistant_message: text,
 };
-const result = spawnSync(
-  process.execPath,
-  [resolve(root, "apps/hook/dist/ringback-hook.mjs"), "claude-code"],
-  {
-    input: JSON.stringify(payload),
-    env: { ...process.env, RINGBACK_HOOK_DEBUG: "1" },
-    encoding: "utf8",
-  },
-);
+const hook = resolve(root, "apps/hook/dist/ringback-hook.mjs");
+if (!existsSync(hook)) {
+  process.stderr.write(
+    "ring: the hook is not built: run `pnpm --filter @ringback/hook build` (or `pnpm start`, which builds it)\n",
+  );
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, [hook, "claude-code"], {
+  input: JSON.stringify(payload),
+  env: { ...process.env, RINGBACK_HOOK_DEBUG: "1" },
+  encoding: "utf8",
+});
+// The hook always exits 0 (an agent must never be disturbed); its debug line says whether the daemon took the report,
+// and if not, why and what to do.
 process.stderr.write(result.stderr);
-process.exit(result.status ?? 1);
+process.exit(result.status === 0 && /^ringback-hook: sent: /m.test(result.stderr) ? 0 : 1);

@@ -7,7 +7,14 @@ import { HOOK_VERSION } from "./version.js";
 export const USAGE = `usage: ringback-hook <${AGENT_KINDS.join("|")}> [--dry-run]
        ringback-hook install [--claude-home DIR] [--codex-home DIR] [--daemon-bin PATH] [--no-service]
        ringback-hook uninstall [--claude-home DIR] [--codex-home DIR] [--no-service]
-       ringback-hook --version`;
+       ringback-hook --version | --help
+
+  <${AGENT_KINDS.join("|")}>  what the agent runs when a turn ends: reads its Stop payload on stdin and posts
+                       the report to the daemon; prints nothing and exits 0 whatever happens
+  --dry-run            print the report instead of posting it
+  install, uninstall   add or remove the Stop hook in Claude Code and Codex (and the daemon's user service)
+Environment: RINGBACK_HOOK_DEBUG=1 says on stderr whether the report was sent, and if not, why and what to do;
+RINGBACK_HOME is the daemon's data directory (default ~/.ringback).`;
 
 /** Past the budget the process ends whatever it is waiting for: an agent must never wait on the hook. */
 const EXIT_GRACE_MS = 500;
@@ -73,6 +80,10 @@ export async function ringbackHookCli(argv: string[]): Promise<number> {
     process.stdout.write(`${HOOK_VERSION}\n`);
     return 0;
   }
+  if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const commandIndex = commandIndexOf(argv);
   const command = argv[commandIndex];
   if (isAgentKind(command)) return runHookCommand(argv);
@@ -91,7 +102,8 @@ export async function ringbackHookCli(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  // A wrong agent kind in an agent's config must not break the agent: say so, exit 0.
-  process.stderr.write(`ringback-hook: unknown command ${JSON.stringify(command ?? "")}\n${USAGE}\n`);
+  // A wrong agent kind in an agent's config must not break the agent: say so on stderr, exit 0.
+  const problem = command === undefined ? "no command given" : `unknown command ${JSON.stringify(command)}`;
+  process.stderr.write(`ringback-hook: ${problem}\n${USAGE}\n`);
   return 0;
 }

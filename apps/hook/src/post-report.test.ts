@@ -1,10 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Transport } from "./byte-channel.js";
-import { libuvTransport } from "./libuv-transport.js";
-import { netTransport } from "./net-transport.js";
-import { postReport } from "./post-report.js";
+import { connectToDaemon, postReport } from "./post-report.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -26,12 +23,19 @@ function rawDaemon(answer: (socket: Socket) => void): Promise<number> {
   return listen(server);
 }
 
-const budget = () => AbortSignal.timeout(5_000);
+/** A budget that never runs out: these tests wait on what the sockets do, never on the clock. */
+const noDeadline = () => new AbortController().signal;
 
-const fastTransport = libuvTransport({});
-if (!fastTransport) throw new Error(`the libuv transport is not available on Node ${process.version}`);
+/** The hook's own connection, handed to `watch` as it is made, so a test can wait on what it does. */
+function watchedConnection(watch: (socket: Socket) => void) {
+  return (port: number) => {
+    const socket = connectToDaemon(port);
+    watch(socket);
+    return socket;
+  };
+}
 
-describe.each([fastTransport, netTransport])("postReport over $name", (transport: Transport) => {
+describe("postReport", () => {
   it("sends a request a real HTTP server reads whole: path, headers, the key and the exact UTF-8 body", async () => {
     const seen: { method?: string; url?: string; headers?: IncomingHttpHeaders; body?: string } = {};
     const server = createServer((request, response) => {
@@ -50,9 +54,9 @@ describe.each([fastTransport, netTransport])("postReport over $name", (transport
     const port = await listen(server);
     const body = JSON.stringify({ text: "fini — 完成 ✓ 🎉" });
 
-    const outcome = await postReport(transport, { port, key: "local-key-1" }, body, budget());
+    const outcome = await postReport({ port, key: "local-key-1" }, body, noDeadline());
 
-    expect(outcome).toEqual({ status: 202 });
+    expect(outcome).toEqual({ kind: "answered", status: 202 });
     expect(seen).toMatchObject({ method: "POST", url: "/report", body });
     expect(seen.headers).toMatchObject({
       host: `127.0.0.1:${port}`,
@@ -64,69 +68,146 @@ describe.each([fastTransport, netTransport])("postReport over $name", (transport
     expect(seen.headers?.origin).toBeUndefined();
   });
 
-  it("sends a body larger than the socket's buffers whole, to a slow reader", async () => {
-    // 8 MiB of multi-byte text overflows the kernel's buffers, so the write completes later, in pieces.
+  it("sends a body larger than the socket's buffers whole, to a reader that starts once the sender waits", async () => {
+    // 8 MiB of multi-byte text: more than the kernel takes at once, so the rest waits in the hook's socket.
     const body = JSON.stringify({ text: "é完🎉".repeat((8 * 1024 * 1024) / 9) });
+    let senderWaits: () => void = () => {};
+    const sending = new Promise<void>((resolve) => {
+      senderWaits = resolve;
+    });
+    let queuedOnceConnected = 0;
+    const watch = (client: Socket) =>
+      // Once connected, the request is handed to the kernel in that same turn; what it could not take stays queued.
+      client.once("connect", () =>
+        setImmediate(() => {
+          queuedOnceConnected = client.writableLength;
+          senderWaits();
+        }),
+      );
     const chunks: Buffer[] = [];
     const port = await listen(
       createTcpServer((socket) => {
         socket.pause();
-        let bytes = 0;
-        // Reads what has arrived every few milliseconds, so the sender waits on a full buffer in between.
-        const reader = setInterval(() => {
-          for (let chunk = socket.read(); chunk !== null; chunk = socket.read()) {
-            chunks.push(chunk as Buffer);
-            bytes += (chunk as Buffer).length;
-          }
-          const headBytes = Buffer.concat(chunks.slice(0, 1)).indexOf("\r\n\r\n") + 4;
-          if (headBytes > 3 && bytes - headBytes >= Buffer.byteLength(body)) {
-            clearInterval(reader);
-            socket.end("HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n");
-          }
-        }, 5);
-        socket.on("close", () => clearInterval(reader));
+        void sending.then(() => {
+          let bytes = 0;
+          socket.on("data", (chunk: Buffer) => {
+            chunks.push(chunk);
+            bytes += chunk.length;
+            const headBytes = Buffer.concat(chunks.slice(0, 1)).indexOf("\r\n\r\n") + 4;
+            if (headBytes > 3 && bytes - headBytes >= Buffer.byteLength(body))
+              socket.end("HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n");
+          });
+          socket.resume();
+        });
       }),
     );
 
-    expect(await postReport(transport, { port, key: "k" }, body, budget())).toEqual({ status: 202 });
+    const outcome = await postReport({ port, key: "k" }, body, noDeadline(), watchedConnection(watch));
+
+    expect(outcome).toEqual({ kind: "answered", status: 202 });
+    expect(queuedOnceConnected).toBeGreaterThan(0);
     const text = Buffer.concat(chunks).toString("utf8");
     expect(text.slice(text.indexOf("\r\n\r\n") + 4)).toBe(body);
     expect(text).toContain(`Content-Length: ${Buffer.byteLength(body)}\r\n`);
   });
 
   it("reads a status line that arrives in pieces", async () => {
+    let server: Socket | undefined;
     const port = await rawDaemon((socket) => {
-      socket.write("HTTP/1.1 4");
-      setTimeout(() => socket.end("13 Content Too Large\r\ncontent-length: 0\r\n\r\n"), 20);
+      server = socket;
+      socket.write("HTTP/1.1 2");
     });
-    expect(await postReport(transport, { port, key: "k" }, "{}", budget())).toEqual({ status: 413 });
+    // The rest is sent only once the hook has read the first piece.
+    const watch = (client: Socket) =>
+      client.once("data", () => server?.end("02 Accepted\r\ncontent-length: 0\r\n\r\n"));
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline(), watchedConnection(watch))).toEqual({
+      kind: "answered",
+      status: 202,
+    });
+  });
+
+  it("reads the daemon's error body when it refuses the report, even in pieces", async () => {
+    const errorBody = JSON.stringify({
+      error: { code: "storage_full", message: "The computer's disk is full: free some space — 磁盘已满." },
+    });
+    const answer = Buffer.from(
+      `HTTP/1.1 507 Insufficient Storage\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(errorBody)}\r\n\r\n${errorBody}`,
+    );
+    // Cut inside a multi-byte character, after the status line.
+    const cut = answer.indexOf("磁") + 1;
+    let server: Socket | undefined;
+    const port = await rawDaemon((socket) => {
+      server = socket;
+      socket.write(answer.subarray(0, cut));
+    });
+    const watch = (client: Socket) => client.once("data", () => server?.end(answer.subarray(cut)));
+
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline(), watchedConnection(watch))).toEqual({
+      kind: "answered",
+      status: 507,
+      error: JSON.parse(errorBody).error,
+    });
+  });
+
+  it("reads a refusal's error body sent chunked, as node:http sends one without a length", async () => {
+    const error = { code: "unauthorized", message: "The local API key is missing or wrong." };
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(401, { "Content-Type": "application/json" });
+        response.write(JSON.stringify({ error }).slice(0, 10));
+        response.end(JSON.stringify({ error }).slice(10));
+      });
+    });
+    const port = await listen(server);
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({
+      kind: "answered",
+      status: 401,
+      error,
+    });
+  });
+
+  it("gives the status alone when a refusal has no error body", async () => {
+    const port = await rawDaemon((socket) => socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\noops"));
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({
+      kind: "answered",
+      status: 500,
+    });
   });
 
   it("says so when the answer is not HTTP", async () => {
     const port = await rawDaemon((socket) => socket.end("SSH-2.0-OpenSSH_9.2\r\n"));
-    expect(await postReport(transport, { port, key: "k" }, "{}", budget())).toEqual({
-      error: "the answer is not HTTP",
-    });
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({ kind: "not-http" });
   });
 
   it("says so when the daemon closes the connection without an answer", async () => {
     const port = await rawDaemon((socket) => socket.end());
-    expect(await postReport(transport, { port, key: "k" }, "{}", budget())).toEqual({
-      error: "the daemon closed the connection without an answer",
-    });
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({ kind: "closed" });
   });
 
   it("gives up when the budget ends before an answer", async () => {
-    const port = await rawDaemon(() => {});
-    expect(await postReport(transport, { port, key: "k" }, "{}", AbortSignal.timeout(100))).toEqual({
-      error: "no answer within the hook's budget",
+    const budget = new AbortController();
+    // The budget runs out once the daemon has the request and says nothing.
+    const port = await rawDaemon(() => budget.abort());
+    expect(await postReport({ port, key: "k" }, "{}", budget.signal)).toEqual({ kind: "timed-out" });
+  });
+
+  it("keeps the status when the budget ends while a refusal's body is still arriving", async () => {
+    const budget = new AbortController();
+    const port = await rawDaemon((socket) =>
+      socket.write("HTTP/1.1 401 Unauthorized\r\ncontent-length: 90\r\n"),
+    );
+    // Aborted once the hook has read the status line, while the body it announced is still to come.
+    const watch = (client: Socket) => client.once("data", () => setImmediate(() => budget.abort()));
+    expect(await postReport({ port, key: "k" }, "{}", budget.signal, watchedConnection(watch))).toEqual({
+      kind: "answered",
+      status: 401,
     });
   });
 
-  it("reports a refused connection", async () => {
+  it("says the daemon is not running when nothing listens on its port", async () => {
     const port = await listen(createTcpServer());
     await new Promise((resolve) => servers.pop()?.close(resolve));
-    const outcome = await postReport(transport, { port, key: "k" }, "{}", budget());
-    expect(outcome).toEqual({ error: expect.stringContaining("ECONNREFUSED") });
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({ kind: "refused" });
   });
 });

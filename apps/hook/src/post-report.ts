@@ -1,21 +1,50 @@
-import type { Transport } from "./byte-channel.js";
+import type { Socket } from "node:net";
 
 // Built-ins on the report path are taken from the runtime (`process.getBuiltinModule`) rather than imported: an ESM
 // `import` of a built-in builds its whole namespace (for node:http that loads undici, zlib and http2, about 30 ms of
-// every hook run). The request is written on a plain connection, not with node:http, whose client's first request
-// runs cold code for about 4 ms. The daemon is ours and local, and only the status line of its answer is read.
+// every hook run). The request is written on a plain node:net socket, not with node:http, whose client's first
+// request runs cold code for about 4 ms. The daemon is ours and local: of a 2xx answer only the status line is read.
 
-/** How a `POST /report` ended: the daemon's status, or why there was none. */
-export type PostOutcome = { status: number } | { error: string };
+/** The daemon's error body (`{"error":{"code","message"}}`, protocol's `ErrorBody`) when it refused a report. */
+export interface DaemonError {
+  code: string;
+  message: string;
+}
+
+/** How a `POST /report` ended. */
+export type PostOutcome =
+  /** The daemon answered; a refusal carries its error body when it sent one. */
+  | { kind: "answered"; status: number; error?: DaemonError }
+  /** Nothing listens on the port: the daemon is not running. */
+  | { kind: "refused" }
+  /** No status line within the budget. */
+  | { kind: "timed-out" }
+  /** The connection closed before a status line. */
+  | { kind: "closed" }
+  /** What answered does not speak HTTP: not the daemon. */
+  | { kind: "not-http" }
+  /** Any other failure of the connection, with the system's words. */
+  | { kind: "failed"; reason: string };
 
 export interface PostTarget {
   port: number;
   key: string;
 }
 
+/** Opens the connection to the daemon on 127.0.0.1; tests pass their own to watch the socket. */
+export type ConnectToDaemon = (port: number) => Socket;
+
 const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})[ \r]/;
 /** A status line longer than this is not from the daemon. */
 const STATUS_LINE_MAX_BYTES = 1024;
+/** A refusal's answer is read up to this size (the daemon's error bodies are a line of text). */
+const ERROR_ANSWER_MAX_BYTES = 16 * 1024;
+
+export const connectToDaemon: ConnectToDaemon = (port) => {
+  const socket = process.getBuiltinModule("node:net").connect({ host: "127.0.0.1", port });
+  socket.setNoDelay(true);
+  return socket;
+};
 
 function request(target: PostTarget, body: string): string {
   return [
@@ -30,46 +59,93 @@ function request(target: PostTarget, body: string): string {
   ].join("\r\n");
 }
 
-/** The outcome once the status line is in, `undefined` while it may still be arriving. */
-function outcomeOf(received: string): PostOutcome | undefined {
+/** The status once its line is in, `"not-http"` when what arrived cannot be one, `undefined` while it may come. */
+function statusOf(received: string): number | "not-http" | undefined {
   if (!received.includes("\n") && received.length < STATUS_LINE_MAX_BYTES) return undefined;
   const status = STATUS_LINE.exec(received)?.[1];
-  return status ? { status: Number(status) } : { error: "the answer is not HTTP" };
+  return status ? Number(status) : "not-http";
+}
+
+/** The body of a whole answer (the daemon closes the connection after it), chunked or not. */
+function bodyOf(answer: Buffer): Buffer | undefined {
+  const headEnd = answer.indexOf("\r\n\r\n");
+  if (headEnd === -1) return undefined;
+  const body = answer.subarray(headEnd + 4);
+  if (!/^transfer-encoding:[ \t]*chunked[ \t]*$/im.test(answer.toString("latin1", 0, headEnd))) return body;
+  const pieces: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const lineEnd = body.indexOf("\r\n", at);
+    if (lineEnd === -1) return undefined;
+    const size = Number.parseInt(body.toString("latin1", at, lineEnd), 16);
+    if (!(size >= 0)) return undefined;
+    if (size === 0) return Buffer.concat(pieces);
+    pieces.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+/** The daemon's error body (`{"error":{"code","message"}}`) in a whole answer, if it sent one. */
+function errorOf(answer: Buffer): DaemonError | undefined {
+  try {
+    const error = (
+      JSON.parse(bodyOf(answer)?.toString("utf8") ?? "") as { error?: Partial<DaemonError> } | null
+    )?.error;
+    if (typeof error?.code === "string" && typeof error.message === "string")
+      return { code: error.code, message: error.message };
+  } catch {
+    // Not the daemon's error body: the status says enough.
+  }
+  return undefined;
 }
 
 /**
  * Posts the report to the daemon on 127.0.0.1 with the local key, in one write. Sends no `Origin` (the daemon
- * refuses any) and no keep-alive (the process ends right after). Resolves with the status as soon as the status
- * line has arrived. Never rejects; `signal` bounds the whole exchange.
+ * refuses any) and no keep-alive (the process ends right after). A 2xx resolves as soon as its status line has
+ * arrived; a refusal once the daemon has closed the connection after its error body. Never rejects; `signal` bounds
+ * the whole exchange.
  */
 export function postReport(
-  transport: Transport,
   target: PostTarget,
   body: string,
   signal: AbortSignal,
+  connect: ConnectToDaemon = connectToDaemon,
 ): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let done = false;
-    let received = "";
-    const connection = transport.connect(target.port);
+    let received = Buffer.alloc(0);
+    let status: number | undefined;
+    const socket = connect(target.port);
     const finish = (outcome: PostOutcome) => {
       if (done) return;
       done = true;
       signal.removeEventListener("abort", onAbort);
-      connection.close();
+      socket.destroy();
       resolve(outcome);
     };
-    const onAbort = () => finish({ error: "no answer within the hook's budget" });
+    const answered = () => {
+      const error = errorOf(received);
+      finish({ kind: "answered", status: status as number, ...(error ? { error } : {}) });
+    };
+    const onAbort = () => (status === undefined ? finish({ kind: "timed-out" }) : answered());
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort);
-    connection.read(
-      (chunk) => {
-        received += chunk.toString("latin1");
-        const outcome = outcomeOf(received);
-        if (outcome) finish(outcome);
-      },
-      (error) => finish({ error: error ?? "the daemon closed the connection without an answer" }),
-    );
-    connection.write(request(target, body));
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      if (status === undefined) {
+        const found = statusOf(received.toString("latin1", 0, STATUS_LINE_MAX_BYTES));
+        if (found === "not-http") return finish({ kind: "not-http" });
+        if (found === undefined) return;
+        status = found;
+        if (status >= 200 && status < 300) return finish({ kind: "answered", status });
+      }
+      if (received.length >= ERROR_ANSWER_MAX_BYTES) answered();
+    });
+    socket.on("end", () => (status === undefined ? finish({ kind: "closed" }) : answered()));
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      if (status !== undefined) answered();
+      else if (error.code === "ECONNREFUSED") finish({ kind: "refused" });
+      else finish({ kind: "failed", reason: error.message });
+    });
+    socket.write(request(target, body));
   });
 }

@@ -1,12 +1,10 @@
 import type { AgentAdapter } from "./agent-adapter.js";
 import type { AgentKind } from "./agent-kind.js";
 import { buildReport } from "./build-report.js";
-import { streamChannel, withFallback } from "./byte-channel.js";
 import { locateDaemon } from "./daemon-location.js";
 import { createDebugLog, isDebugRequested } from "./debug-log.js";
+import { describeMissingKey, describeOutcome } from "./describe-outcome.js";
 import { reportBody } from "./fit-body-limit.js";
-import { libuvTransport } from "./libuv-transport.js";
-import { netTransport, processStdin } from "./net-transport.js";
 import { claudeCodeAdapter } from "./payload-claude-code.js";
 import { codexAdapter } from "./payload-codex.js";
 import { postReport } from "./post-report.js";
@@ -20,10 +18,7 @@ export interface RunHookOptions {
   /** Print the report on stdout instead of posting it (for people, never for agents). */
   dryRun?: boolean;
   env?: NodeJS.ProcessEnv;
-  /**
-   * Where the Stop payload comes from. Without it the hook reads the process's own stdin, through libuv's handle on
-   * descriptor 0 where it can: pass `process.stdin` when something in the process already reads from it.
-   */
+  /** Where the Stop payload comes from (default: `process.stdin`, destroyed once read). */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -38,16 +33,17 @@ export interface RunHookOptions {
  */
 export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
-  const fastTransport = libuvTransport(env);
-  const transport = fastTransport ? withFallback(fastTransport, netTransport) : netTransport;
-  const stdin = options.stdin ? streamChannel(options.stdin, false) : (transport.stdin() ?? processStdin());
+  const stdin = options.stdin ?? process.stdin;
   const timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
   const log = createDebugLog(options.dryRun === true || isDebugRequested(env), options.stderr);
   const budget = AbortSignal.timeout(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   try {
     const input = await readStdin(stdin, budget);
-    if (input === undefined) return log("no Stop payload on stdin within the budget");
+    if (input === undefined)
+      return log(
+        `not reported: stdin gave no whole Stop payload within the hook's ${timeoutMs / 1000} s budget (an agent writes one and closes stdin)`,
+      );
     const parsed = parseStopPayload(input);
     if (!parsed.ok) return log(`not reported: ${parsed.reason}`);
 
@@ -65,14 +61,12 @@ export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Pr
     }
 
     const daemon = locateDaemon(env);
-    if (!daemon.key) return log(`not sent: no local-api.key in ${daemon.dataDir} (the daemon has never run)`);
-    const outcome = await postReport(transport, { port: daemon.port, key: daemon.key }, body, budget);
-    const over = `over ${transport.name}`;
-    if ("error" in outcome) log(`not sent to 127.0.0.1:${daemon.port} ${over}: ${outcome.error}`);
-    else log(`daemon on 127.0.0.1:${daemon.port} answered ${outcome.status} ${over}`);
+    if (!daemon.key) return log(describeMissingKey(daemon));
+    const outcome = await postReport({ port: daemon.port, key: daemon.key }, body, budget);
+    log(describeOutcome(outcome, daemon, timeoutMs));
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    stdin.close();
+    if (stdin === process.stdin) process.stdin.destroy();
   }
 }

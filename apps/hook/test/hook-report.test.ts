@@ -133,10 +133,47 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     expect(result.stderr).toContain("stop_hook_active");
   });
 
+  it("says when debugging that the daemon took the report", async () => {
+    await using home = await makeTempDir();
+    await using daemon = await startFakeDaemon(202);
+    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
+
+    const result = await runBundle({
+      args: ["claude-code"],
+      stdin: stdinFor("claude-code", payload),
+      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
+    });
+
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toBe(
+      `ringback-hook: sent: the daemon on 127.0.0.1:${daemon.port} took the report (202) and will ring your devices\n`,
+    );
+    expect(daemon.requests).toHaveLength(1);
+  });
+
   it("prints its version", async () => {
     await using home = await makeTempDir();
     const result = await runBundle({ args: ["--version"], env: hookEnv(home.path) });
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("prints its usage for --help, and on stderr only for a missing or unknown command", async () => {
+    await using home = await makeTempDir();
+    for (const flag of ["--help", "-h"]) {
+      const help = await runBundle({ args: [flag], env: hookEnv(home.path) });
+      expect(help).toMatchObject({ code: 0, stderr: "" });
+      expect(help.stdout).toMatch(/^usage: ringback-hook <claude-code\|codex> \[--dry-run\]\n/);
+      expect(help.stdout).toContain("ringback-hook install");
+      expect(help.stdout).toContain("RINGBACK_HOOK_DEBUG=1");
+    }
+    // An agent config with a typo must not break the agent: nothing on stdout, exit 0.
+    const missing = await runBundle({ args: [], env: hookEnv(home.path) });
+    expect(missing).toMatchObject({ code: 0, stdout: "" });
+    expect(missing.stderr).toMatch(/^ringback-hook: no command given\nusage: ringback-hook /);
+    const unknown = await runBundle({ args: ["claude"], env: hookEnv(home.path) });
+    expect(unknown).toMatchObject({ code: 0, stdout: "" });
+    expect(unknown.stderr).toMatch(/^ringback-hook: unknown command "claude"\nusage: ringback-hook /);
   });
 });

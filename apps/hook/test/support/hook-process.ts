@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -28,13 +28,11 @@ export interface ProcessResult {
 export interface RunOptions {
   args: string[];
   /** What the child reads on stdin, or a function that writes it (and ends it) as an agent would. */
-  stdin?: string | ((stdin: NodeJS.WritableStream) => void);
+  stdin?: string | ((child: ChildProcessWithoutNullStreams) => void);
   /** The whole environment of the child: nothing is inherited, so no MULTICA_* or debug variable leaks in. */
   env: NodeJS.ProcessEnv;
   bundle?: string;
   cwd?: string;
-  /** The Node.js binary (default: the one running the tests). */
-  node?: string;
   /** Options for that Node.js, before the bundle. */
   nodeOptions?: string[];
 }
@@ -42,7 +40,7 @@ export interface RunOptions {
 /** Runs the real bundle as a child process, the way an agent runs its Stop hook. */
 export function runBundle(options: RunOptions): Promise<ProcessResult> {
   const args = [...(options.nodeOptions ?? []), options.bundle ?? HOOK_BUNDLE, ...options.args];
-  return runProcess(options.node ?? process.execPath, args, options);
+  return runProcess(process.execPath, args, options);
 }
 
 /** Runs a command through `/bin/sh -c`, as Claude Code runs a hook command. */
@@ -64,7 +62,7 @@ function runProcess(file: string, args: string[], options: Omit<RunOptions, "arg
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
     child.stdin.on("error", () => {});
-    if (typeof options.stdin === "function") options.stdin(child.stdin);
+    if (typeof options.stdin === "function") options.stdin(child);
     else child.stdin.end(options.stdin ?? "");
   });
 }
