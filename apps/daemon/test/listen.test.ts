@@ -181,7 +181,7 @@ describe("the ringback listen command", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^ringback: /);
-    expect(result.stderr).toContain("could not join the account: Not a usable pairing link");
+    expect(result.stderr).toContain("could not join the account: Not a pairing link");
     expect(result.stderr).not.toContain("unexpected error");
     await expect(readFile(join(temp.path, "listen", "device.store"))).rejects.toThrow(/ENOENT/);
   });

@@ -1,5 +1,5 @@
 import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
-import { PairingCodeText } from "@ringback/protocol";
+import { PairingCodeText, RingbackError } from "@ringback/protocol";
 
 /**
  * The pairing link: the web app's address with everything in the URL fragment, which browsers never send to a
@@ -17,14 +17,25 @@ export interface PairingLink {
 
 export type PairingLinkProblem = "not_a_pairing_link" | "invalid_code" | "invalid_key" | "invalid_server";
 
-export class PairingLinkError extends Error {
+const PROBLEM_MESSAGES: Record<PairingLinkProblem, string> = {
+  not_a_pairing_link: "Not a pairing link: it needs #pair=…&key=… at its end.",
+  invalid_code: "The pairing link's code is not 6 digits.",
+  invalid_key: "The pairing link's key is not an rbk1_ key.",
+  invalid_server: "The relay address must be an http(s) address.",
+};
+
+/**
+ * A pairing link or relay address that cannot be used: `invalid_request` wherever it is answered (the computer's
+ * `POST /local/login`, its CLI), with the problem an app words for the person in front of it.
+ */
+export class PairingLinkError extends RingbackError {
   override readonly name = "PairingLinkError";
   constructor(readonly problem: PairingLinkProblem) {
-    super(`Not a usable pairing link (${problem}).`);
+    super("invalid_request", PROBLEM_MESSAGES[problem]);
   }
 }
 
-/** A relay address as the app stores it: http(s), no query, fragment or trailing slash. */
+/** A relay or web app address as links carry it: http(s), no credentials, query, fragment or trailing slash. */
 export function normaliseServerUrl(text: string): string {
   let url: URL;
   try {

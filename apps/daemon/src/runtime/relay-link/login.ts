@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { normaliseServerUrl, parsePairingLink } from "@ringback/client";
 import { deriveKeyFromPassphrase, type E2eKey, keyId } from "@ringback/e2e-crypto";
 import {
   type DeviceCredentials,
@@ -11,7 +12,6 @@ import {
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
-import { normaliseServerUrl, parsePairingLink } from "./pairing-link.js";
 import { RelayApi } from "./relay-api.js";
 import { defaultServerUrl } from "./relay-server-url.js";
 

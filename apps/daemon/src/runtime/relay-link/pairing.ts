@@ -1,8 +1,8 @@
+import { formatPairingLink } from "@ringback/client";
 import { type PairingResult, RingbackError } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
 import { relayAddress } from "../relay-address.js";
-import { formatPairingLink } from "./pairing-link.js";
 import { RelayApi } from "./relay-api.js";
 
 /**
