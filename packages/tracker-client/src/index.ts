@@ -7,6 +7,7 @@ export type { Comment, CommentAttachment } from "./comments.js";
 export { issueSearchQuery } from "./issue-search.js";
 export type { Issue, IssuePriority, ProjectIssuesQuery } from "./issues.js";
 export { ISSUE_LIST_LIMIT_MAX } from "./issues.js";
+export { mapLimit } from "./map-limit.js";
 export type { Project, ProjectStatus } from "./projects.js";
 export { isProjectOpen } from "./projects.js";
 export type { QuickCreateInput, QuickCreateResult } from "./quick-create.js";

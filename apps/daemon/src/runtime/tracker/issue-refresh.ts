@@ -1,8 +1,8 @@
 import type { IssueReference, IssueRefresh } from "@ringback/protocol";
 import { isRingbackError } from "@ringback/protocol";
-import type { Issue, TrackerClient } from "@ringback/tracker-client";
+import { type Issue, mapLimit, type TrackerClient } from "@ringback/tracker-client";
 import { issueKey, readIssues } from "./issue-reads.js";
-import { mapLimit, TRACKER_READS_IN_FLIGHT } from "./map-limit.js";
+import { TRACKER_READS_IN_FLIGHT } from "./map-limit.js";
 
 /**
  * `POST /tracker/issues`: each issue's current project, priority and update time, in the order asked,
