@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const RUNS = 40;
+const RUNS = 60;
 const RSS_RUNS = 10;
 const WARM_UP_RUNS = 3;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,10 +30,14 @@ const payloadFile = join(here, "..", "test", "fixtures", "claude-code-stop.json"
 function timeProcess(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "ignore", "ignore"] });
+    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}`));
+      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr}`));
       else resolve(Number(process.hrtime.bigint() - started) / 1e6);
     });
     child.stdin.end(stdin);

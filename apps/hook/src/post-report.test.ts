@@ -167,6 +167,19 @@ describe("postReport", () => {
     });
   });
 
+  const internalError = JSON.stringify({ error: { code: "internal", message: "x" } });
+  it.each([
+    ["its length", `content-length: ${internalError.length}\r\n\r\n${internalError}`],
+    ["its last chunk", `transfer-encoding: chunked\r\n\r\n2b\r\n${internalError}\r\n0\r\n\r\n`],
+  ])("takes a refusal as whole once %s is in, even with the connection left open", async (_, rest) => {
+    const port = await rawDaemon((socket) => socket.write(`HTTP/1.1 500 Internal Server Error\r\n${rest}`));
+    expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({
+      kind: "answered",
+      status: 500,
+      error: { code: "internal", message: "x" },
+    });
+  });
+
   it("gives the status alone when a refusal has no error body", async () => {
     const port = await rawDaemon((socket) => socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\noops"));
     expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({

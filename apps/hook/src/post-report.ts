@@ -66,12 +66,15 @@ function statusOf(received: string): number | "not-http" | undefined {
   return status ? Number(status) : "not-http";
 }
 
-/** The body of a whole answer (the daemon closes the connection after it), chunked or not. */
+const CHUNKED = /^transfer-encoding:[ \t]*chunked[ \t]*$/im;
+const CONTENT_LENGTH = /^content-length:[ \t]*(\d+)[ \t]*$/im;
+
+/** The body of an answer, chunked or not; `undefined` while a chunked one is not whole. */
 function bodyOf(answer: Buffer): Buffer | undefined {
   const headEnd = answer.indexOf("\r\n\r\n");
   if (headEnd === -1) return undefined;
   const body = answer.subarray(headEnd + 4);
-  if (!/^transfer-encoding:[ \t]*chunked[ \t]*$/im.test(answer.toString("latin1", 0, headEnd))) return body;
+  if (!CHUNKED.test(answer.toString("latin1", 0, headEnd))) return body;
   const pieces: Buffer[] = [];
   for (let at = 0; ; ) {
     const lineEnd = body.indexOf("\r\n", at);
@@ -82,6 +85,16 @@ function bodyOf(answer: Buffer): Buffer | undefined {
     pieces.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = lineEnd + 2 + size + 2;
   }
+}
+
+/** Whether the whole answer is in: its announced length, or its last chunk (else the connection's end says so). */
+function isWhole(answer: Buffer): boolean {
+  const headEnd = answer.indexOf("\r\n\r\n");
+  if (headEnd === -1) return false;
+  const head = answer.toString("latin1", 0, headEnd);
+  const length = CONTENT_LENGTH.exec(head)?.[1];
+  if (length !== undefined) return answer.length - headEnd - 4 >= Number(length);
+  return CHUNKED.test(head) && bodyOf(answer) !== undefined;
 }
 
 /** The daemon's error body (`{"error":{"code","message"}}`) in a whole answer, if it sent one. */
@@ -101,8 +114,7 @@ function errorOf(answer: Buffer): DaemonError | undefined {
 /**
  * Posts the report to the daemon on 127.0.0.1 with the local key, in one write. Sends no `Origin` (the daemon
  * refuses any) and no keep-alive (the process ends right after). A 2xx resolves as soon as its status line has
- * arrived; a refusal once the daemon has closed the connection after its error body. Never rejects; `signal` bounds
- * the whole exchange.
+ * arrived; a refusal once its error body is in. Never rejects; `signal` bounds the whole exchange.
  */
 export function postReport(
   target: PostTarget,
@@ -138,7 +150,7 @@ export function postReport(
         status = found;
         if (status >= 200 && status < 300) return finish({ kind: "answered", status });
       }
-      if (received.length >= ERROR_ANSWER_MAX_BYTES) answered();
+      if (isWhole(received) || received.length >= ERROR_ANSWER_MAX_BYTES) answered();
     });
     socket.on("end", () => (status === undefined ? finish({ kind: "closed" }) : answered()));
     socket.on("error", (error: NodeJS.ErrnoException) => {
