@@ -9,7 +9,44 @@ export type FakeAnswer =
   /** Never answers; the connection stays open until the client gives up or the server closes. */
   | { kind: "hang" }
   /** Waits, then gives another answer. */
-  | { kind: "delay"; ms: number; then: FakeAnswer };
+  | { kind: "delay"; ms: number; then: FakeAnswer }
+  /**
+   * A completion that arrives piece by piece, as a local server writes it: `firstPieceMs` before the first piece
+   * (reading the prompt), `pieceMs` between pieces, and with `stallAfter` the stream stops after that many pieces
+   * and never ends. Streamed as server-sent events when the request asks for a stream, else sent whole once
+   * every piece is "written".
+   */
+  | {
+      kind: "stream";
+      pieces: string[];
+      finishReason?: string;
+      firstPieceMs?: number;
+      pieceMs?: number;
+      stallAfter?: number;
+    };
+
+/** The timing of a streamed answer (`answers.streamed`). */
+export interface StreamTiming {
+  /** Before the first piece: the time a server spends reading the prompt. */
+  firstPieceMs?: number;
+  /** Between two pieces. */
+  pieceMs?: number;
+  /** Send this many pieces, then nothing more while keeping the connection open. */
+  stallAfter?: number;
+  /** Characters per piece (default 4, about a token). */
+  pieceChars?: number;
+  finishReason?: string;
+}
+
+/** The text cut into pieces of `size` code points. */
+function piecesOf(text: string, size: number): string[] {
+  const characters = Array.from(text);
+  const pieces: string[] = [];
+  for (let index = 0; index < characters.length; index += size) {
+    pieces.push(characters.slice(index, index + size).join(""));
+  }
+  return pieces;
+}
 
 /** A draft in the brief shape; what a well-behaved model returns. */
 export interface FakeBriefDraft {
@@ -105,5 +142,25 @@ export const answers = {
   },
   echo(): FakeAnswer {
     return { kind: "echo" };
+  },
+  /**
+   * `value` (a brief draft by default; a string is sent as is) streamed piece by piece with the given timing;
+   * `stallAfter` makes a server that stops writing in the middle of an answer.
+   */
+  streamed(timing: StreamTiming = {}, value: unknown = briefDraft()): FakeAnswer {
+    const content = typeof value === "string" ? value : JSON.stringify(value);
+    return {
+      kind: "stream",
+      pieces: piecesOf(content, timing.pieceChars ?? 4),
+      ...(timing.finishReason === undefined ? {} : { finishReason: timing.finishReason }),
+      ...(timing.firstPieceMs === undefined ? {} : { firstPieceMs: timing.firstPieceMs }),
+      ...(timing.pieceMs === undefined ? {} : { pieceMs: timing.pieceMs }),
+      ...(timing.stallAfter === undefined ? {} : { stallAfter: timing.stallAfter }),
+    };
+  },
+  /** A model that runs on: `pieces` pieces of filler and then `finish_reason: "length"`, as at an output limit. */
+  runsOn(pieces: number, timing: Omit<StreamTiming, "finishReason"> = {}): FakeAnswer {
+    const content = `{"title": "${"and on ".repeat(pieces)}`;
+    return answers.streamed({ ...timing, pieceChars: 7, finishReason: "length" }, content);
   },
 };

@@ -40,18 +40,47 @@ export function chatCompletion(
   };
 }
 
-/** The `data:` lines of a streamed completion, `[DONE]` included. */
-export function streamEvents(model: string, content: string | null, finishReason: string): string[] {
+/** The chunks of one streamed completion, as `data:` payloads. */
+export function completionChunks(model: string) {
   const id = nextId();
   const created = now();
-  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-    JSON.stringify({
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
+  return {
+    chunk: (delta: Record<string, unknown>, finish: string | null) =>
+      JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      }),
+    /** The last chunk when the request asks `stream_options: {include_usage: true}`: no choices, the usage. */
+    usage: (prompt: string, content: string) => {
+      const promptTokens = approximateTokens(prompt);
+      const completionTokens = approximateTokens(content);
+      return JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model,
+        choices: [],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
+      });
+    },
+  };
+}
+
+/** The `data:` lines of a streamed completion, `[DONE]` included. */
+export function streamEvents(
+  model: string,
+  content: string | null,
+  finishReason: string,
+  refusal: string | null = null,
+): string[] {
+  const { chunk } = completionChunks(model);
   const words = (content ?? "").split(/(?<=\s)/);
   const pieces: string[] = [];
   for (let index = 0; index < words.length; index += STREAM_CHUNK_WORDS) {
@@ -59,6 +88,7 @@ export function streamEvents(model: string, content: string | null, finishReason
   }
   return [
     chunk({ role: "assistant", content: "" }, null),
+    ...(refusal === null ? [] : [chunk({ refusal }, null)]),
     ...pieces.filter((piece) => piece.length > 0).map((piece) => chunk({ content: piece }, null)),
     chunk({}, finishReason),
     "[DONE]",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type AgentWireFormat, answerAgent } from "./agent-answer.js";
 import type { FakeAnswer } from "./answers.js";
 import { anthropicError, anthropicTokenCount } from "./anthropic-messages.js";
-import { chatCompletion, modelList, streamEvents } from "./completion.js";
+import { chatCompletion, completionChunks, modelList, streamEvents } from "./completion.js";
 import { echoBrief, lastUserMessage } from "./echo-brief.js";
 
 export interface FakeModelOptions {
@@ -44,7 +44,72 @@ export interface FakeModel extends AsyncDisposable {
   pendingAnswers(): number;
   /** The answer once the script is used up. */
   setDefaultAnswer(answer: FakeAnswer): void;
+  /**
+   * How the n-th chat-completion request (0-based, in arrival order) goes, for tests that drive time themselves:
+   * each promise settles when that moment comes, whenever it is asked.
+   */
+  chatCall(index: number): FakeChatCall;
   close(): Promise<void>;
+}
+
+/** The moments of one chat-completion request. */
+export interface FakeChatCall {
+  /** The request has arrived (its body read). */
+  arrived: Promise<RecordedRequest>;
+  /** A `stream` answer has written its first piece. */
+  firstPiece: Promise<void>;
+  /** A `stream` answer with `stallAfter` has written its last piece and stopped. */
+  stalled: Promise<void>;
+  /** The answer is complete (the response ended). */
+  finished: Promise<void>;
+  /** The client closed the connection before the answer was complete. */
+  closedByClient: Promise<void>;
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+class ChatCallMoments {
+  readonly arrived = deferred<RecordedRequest>();
+  readonly firstPiece = deferred<void>();
+  readonly stalled = deferred<void>();
+  readonly finished = deferred<void>();
+  readonly closedByClient = deferred<void>();
+
+  view(): FakeChatCall {
+    return {
+      arrived: this.arrived.promise,
+      firstPiece: this.firstPiece.promise,
+      stalled: this.stalled.promise,
+      finished: this.finished.promise,
+      closedByClient: this.closedByClient.promise,
+    };
+  }
+}
+
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+} as const;
+
+/** Whether the request asks for structured output (a brief), not a plain chat answer (an in-call question). */
+function asksForStructuredOutput(body: unknown): boolean {
+  return (body as { response_format?: unknown }).response_format !== undefined;
+}
+
+function includesUsage(body: unknown): boolean {
+  return (body as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage === true;
 }
 
 const DEFAULT_MODELS = ["fake-model"];
@@ -88,7 +153,31 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   const requests: RecordedRequest[] = [];
   const queue: FakeAnswer[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const chatCalls: ChatCallMoments[] = [];
+  let chatCallsArrived = 0;
   let defaultAnswer: FakeAnswer = options.defaultAnswer ?? { kind: "echo" };
+
+  const momentsOf = (index: number): ChatCallMoments => {
+    chatCalls[index] ??= new ChatCallMoments();
+    return chatCalls[index];
+  };
+
+  /** Runs `action` after `ms` unless the response is gone by then; at once (no timer) for 0. */
+  function later(response: ServerResponse, ms: number, action: () => void): void {
+    if (ms <= 0) {
+      if (!response.destroyed) action();
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!response.destroyed) action();
+    }, ms);
+    timers.add(timer);
+    response.once("close", () => {
+      clearTimeout(timer);
+      timers.delete(timer);
+    });
+  }
 
   /** Waits out `delay` answers and never settles `hang`; hands any other answer to `respond`. */
   function settle(
@@ -101,15 +190,51 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
       respond(answer);
       return;
     }
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (!response.destroyed) settle(response, answer.then, respond);
-    }, answer.ms);
-    timers.add(timer);
-    response.once("close", () => {
-      clearTimeout(timer);
-      timers.delete(timer);
-    });
+    later(response, answer.ms, () => settle(response, answer.then, respond));
+  }
+
+  /** Writes a `stream` answer piece by piece (server-sent events, or one body at the end). */
+  function streamPieces(
+    response: ServerResponse,
+    body: unknown,
+    answer: Extract<FakeAnswer, { kind: "stream" }>,
+    moments: ChatCallMoments,
+  ): void {
+    const model = modelOf(body);
+    const isStream = (body as { stream?: unknown }).stream === true;
+    const finishReason = answer.finishReason ?? "stop";
+    const { chunk, usage } = completionChunks(model);
+    const sent = answer.stallAfter === undefined ? answer.pieces : answer.pieces.slice(0, answer.stallAfter);
+    let written = "";
+    if (isStream) {
+      response.writeHead(200, SSE_HEADERS);
+      response.write(`data: ${chunk({ role: "assistant", content: "" }, null)}\n\n`);
+    }
+    const finish = () => {
+      if (answer.stallAfter !== undefined) {
+        moments.stalled.resolve();
+        return;
+      }
+      if (!isStream) {
+        sendJson(response, 200, chatCompletion(model, written, finishReason, JSON.stringify(body)));
+        return;
+      }
+      response.write(`data: ${chunk({}, finishReason)}\n\n`);
+      if (includesUsage(body)) response.write(`data: ${usage(JSON.stringify(body), written)}\n\n`);
+      response.end("data: [DONE]\n\n");
+    };
+    const writePiece = (index: number) => {
+      const piece = sent[index];
+      if (piece === undefined) {
+        finish();
+        return;
+      }
+      written += piece;
+      if (isStream) response.write(`data: ${chunk({ content: piece }, null)}\n\n`);
+      if (index === 0) moments.firstPiece.resolve();
+      later(response, answer.pieceMs ?? 0, () => writePiece(index + 1));
+    };
+    later(response, answer.firstPieceMs ?? 0, () => writePiece(0));
   }
 
   const modelOf = (body: unknown) => {
@@ -117,7 +242,12 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     return typeof model === "string" ? model : (models[0] ?? "fake-model");
   };
 
-  function answerChat(response: ServerResponse, body: unknown, answer: FakeAnswer): void {
+  function answerChat(
+    response: ServerResponse,
+    body: unknown,
+    answer: FakeAnswer,
+    moments: ChatCallMoments,
+  ): void {
     const model = modelOf(body);
     const isStream = (body as { stream?: unknown }).stream === true;
     settle(response, answer, (ready) => {
@@ -131,12 +261,16 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
           );
           return;
         case "echo": {
-          const content = isStream
-            ? `Fake answer to: ${lastUserMessage(body)}`
-            : JSON.stringify(echoBrief(body));
-          answerChat(response, body, { kind: "content", content });
+          const content =
+            isStream && !asksForStructuredOutput(body)
+              ? `Fake answer to: ${lastUserMessage(body)}`
+              : JSON.stringify(echoBrief(body));
+          answerChat(response, body, { kind: "content", content }, moments);
           return;
         }
+        case "stream":
+          streamPieces(response, body, ready, moments);
+          return;
         case "content": {
           const finishReason = ready.finishReason ?? "stop";
           if (!isStream) {
@@ -147,14 +281,12 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
             );
             return;
           }
-          response.writeHead(200, {
-            "content-type": "text/event-stream",
-            "cache-control": "no-cache",
-            connection: "keep-alive",
-          });
-          for (const event of streamEvents(model, ready.content, finishReason)) {
-            response.write(`data: ${event}\n\n`);
+          response.writeHead(200, SSE_HEADERS);
+          const events = streamEvents(model, ready.content, finishReason, ready.refusal ?? null);
+          if (includesUsage(body)) {
+            events.splice(-1, 0, completionChunks(model).usage(JSON.stringify(body), ready.content ?? ""));
           }
+          for (const event of events) response.write(`data: ${event}\n\n`);
           response.end();
           return;
         }
@@ -163,8 +295,15 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   }
 
   function answerAgentCall(format: AgentWireFormat, response: ServerResponse, body: unknown): void {
+    // Agent turns take a streamed answer whole: their timing matters only to brief calls.
     settle(response, queue.shift() ?? defaultAnswer, (ready) =>
-      answerAgent(format, response, body, ready, modelOf(body)),
+      answerAgent(
+        format,
+        response,
+        body,
+        ready.kind === "stream" ? { kind: "content", content: ready.pieces.join("") } : ready,
+        modelOf(body),
+      ),
     );
   }
 
@@ -203,7 +342,13 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
         sendJson(response, 400, openAiError("The body must be JSON.", "invalid_request_error", null));
         return;
       }
-      answerChat(response, body, queue.shift() ?? defaultAnswer);
+      const moments = momentsOf(chatCallsArrived++);
+      response.once("finish", () => moments.finished.resolve());
+      response.once("close", () => {
+        if (!response.writableFinished) moments.closedByClient.resolve();
+      });
+      moments.arrived.resolve(requests.at(-1) as RecordedRequest);
+      answerChat(response, body, queue.shift() ?? defaultAnswer, moments);
       return;
     }
     if (isPost && COUNT_TOKENS_PATH.test(pathname)) {
@@ -273,6 +418,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     setDefaultAnswer: (answer) => {
       defaultAnswer = answer;
     },
+    chatCall: (index) => momentsOf(index).view(),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -1,4 +1,10 @@
 export { type AgentWireFormat, agentEcho } from "./agent-answer.js";
-export { answers, briefDraft, type FakeAnswer, type FakeBriefDraft } from "./answers.js";
+export { answers, briefDraft, type FakeAnswer, type FakeBriefDraft, type StreamTiming } from "./answers.js";
 export { echoBrief, reportOf } from "./echo-brief.js";
-export { type FakeModel, type FakeModelOptions, type RecordedRequest, startFakeModel } from "./fake-model.js";
+export {
+  type FakeChatCall,
+  type FakeModel,
+  type FakeModelOptions,
+  type RecordedRequest,
+  startFakeModel,
+} from "./fake-model.js";

@@ -171,3 +171,73 @@ describe("the echo brief", () => {
     expect(draft.supplementaryHeading).toBe("Also important");
   });
 });
+
+describe("streamed answers", () => {
+  async function readAll(response: Response): Promise<string> {
+    return await response.text();
+  }
+
+  it("writes a streamed answer piece by piece, then the usage and [DONE] when asked", async () => {
+    await using fake = await startFakeModel();
+    fake.script(answers.streamed({ pieceChars: 10 }, "0123456789abcdefghij"));
+
+    const text = await readAll(
+      await chat(fake.url, briefRequest({ stream: true, stream_options: { include_usage: true } })),
+    );
+
+    const payloads = text
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => line.slice(6));
+    expect(payloads.at(-1)).toBe("[DONE]");
+    const chunks = payloads.slice(0, -1).map((payload) => JSON.parse(payload));
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content).filter(Boolean)).toEqual([
+      "0123456789",
+      "abcdefghij",
+    ]);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { completion_tokens: 5 } });
+    await fake.chatCall(0).finished;
+  });
+
+  it("sends the whole answer at the end when the request does not stream", async () => {
+    await using fake = await startFakeModel();
+    fake.script(answers.streamed({}, briefDraft()));
+
+    expect(JSON.parse(await contentOf(await chat(fake.url, briefRequest())))).toEqual(briefDraft());
+  });
+
+  it("stalls after the given pieces and tells when the client closes the connection", async () => {
+    await using fake = await startFakeModel();
+    fake.script(answers.streamed({ stallAfter: 2, pieceChars: 3 }, "abcdefghij"));
+    const controller = new AbortController();
+
+    const response = await fetch(`${fake.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(briefRequest({ stream: true })),
+      signal: controller.signal,
+    });
+    await fake.chatCall(0).stalled;
+    const reader = response.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    controller.abort();
+
+    expect(first).toContain('"role":"assistant"');
+    await fake.chatCall(0).closedByClient;
+  });
+
+  it("echoes a brief, not a chat answer, to a streamed request for structured output", async () => {
+    await using fake = await startFakeModel();
+
+    const text = await readAll(
+      await chat(fake.url, briefRequest({ stream: true, response_format: { type: "json_object" } })),
+    );
+
+    const content = text
+      .split("\n")
+      .filter((line) => line.startsWith("data: {"))
+      .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
+      .join("");
+    expect(JSON.parse(content)).toMatchObject({ title: expect.any(String), spoken: expect.any(String) });
+  });
+});

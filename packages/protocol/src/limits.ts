@@ -30,8 +30,7 @@ export const HOOK_TIMEOUT_MS = 5 * SECOND_MS;
 export const BRIEF_GENERATION_TYPICAL_MS = { min: 5 * SECOND_MS, max: 60 * SECOND_MS } as const;
 /** Briefs generated at the same time by one daemon. */
 export const CONCURRENT_BRIEF_GENERATIONS = 3;
-/** Default of the language-model channel's `timeoutMs`, per call. */
-export const MODEL_CALL_TIMEOUT_DEFAULT_MS = 30 * SECOND_MS;
+// The model call's limits depend on where the model runs: MODEL_CALL_LIMITS_DEFAULT_MS in model-endpoint.ts.
 /** Outbox send retry: exponential from this... */
 export const OUTBOX_SEND_RETRY_INITIAL_MS = SECOND_MS;
 /** ...to at most this. */

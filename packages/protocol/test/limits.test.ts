@@ -13,7 +13,6 @@ describe("limits", () => {
     expect(limits.REPORT_BODY_MAX_BYTES).toBeLessThanOrEqual(840_000);
     expect(limits.HOOK_TIMEOUT_MS).toBe(5000);
     expect(limits.CONCURRENT_BRIEF_GENERATIONS).toBe(3);
-    expect(limits.MODEL_CALL_TIMEOUT_DEFAULT_MS).toBe(30_000);
     expect(limits.OUTBOX_SEND_RETRY_INITIAL_MS).toBe(1000);
     expect(limits.OUTBOX_SEND_RETRY_MAX_MS).toBe(300_000);
     expect(limits.TRACKER_READ_RETRY_DELAYS_MS).toEqual([500, 1000, 2000]);

@@ -51,6 +51,15 @@ export type SupplementaryParagraph = z.infer<typeof SupplementaryParagraph>;
 export const BriefStatus = z.enum(["generated", "failed"]);
 export type BriefStatus = z.infer<typeof BriefStatus>;
 
+/** How much of a long report the model was given (the rest was left out by the stated rule, `@ringback/brief`). */
+export const ReportCut = z.object({
+  /** Characters (code points) of the report as the agent wrote it. */
+  originalChars: z.number().int().nonnegative(),
+  /** Characters of what the model was given, the marks of what was left out included. */
+  briefedChars: z.number().int().nonnegative(),
+});
+export type ReportCut = z.infer<typeof ReportCut>;
+
 export const BriefMeta = z.object({
   status: BriefStatus,
   /** Model calls made for this brief: 0 with no model, 1, or 2 after a rewrite. */
@@ -67,6 +76,8 @@ export const BriefMeta = z.object({
   error: z.string().nullable(),
   /** When the brief was finished (ISO 8601). */
   generatedAt: z.iso.datetime({ offset: true }),
+  /** Present when the report was too long for the model and was cut before it was briefed. */
+  reportCut: ReportCut.optional(),
 });
 export type BriefMeta = z.infer<typeof BriefMeta>;
 

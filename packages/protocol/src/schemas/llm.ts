@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ModelCallLimitMs } from "../model-endpoint.js";
 
 export const StructuredOutput = z.enum(["json_schema", "json_object"]);
 export type StructuredOutput = z.infer<typeof StructuredOutput>;
@@ -21,8 +22,10 @@ export const LlmChannel = z.object({
   apiKey: z.string().min(1),
   model: z.string().trim().min(1),
   structuredOutput: StructuredOutput.default("json_schema"),
-  /** Manual configuration only. */
+  /** The overall cap of one call; without it the endpoint kind's default (`modelCallLimits`). */
   timeoutMs: z.number().int().positive().optional(),
+  /** The longest wait for the next token once answering has started; without it the endpoint kind's default. */
+  noProgressTimeoutMs: z.number().int().positive().optional(),
   /** Manual configuration only; sent to the model only when present. */
   reasoningEffort: z.string().min(1).optional(),
 });
@@ -44,6 +47,9 @@ export const LlmChannelPublic = z.object({
   model: z.string(),
   keyHint: z.string(),
   structuredOutput: StructuredOutput,
+  /** The limits set for this channel; absent: the endpoint kind's default (`modelCallLimits`). */
+  timeoutMs: z.number().int().positive().optional(),
+  noProgressTimeoutMs: z.number().int().positive().optional(),
 });
 export type LlmChannelPublic = z.infer<typeof LlmChannelPublic>;
 
@@ -53,6 +59,9 @@ export const PutLlmSettingsRequest = z.object({
   apiKey: z.string().min(1).optional(),
   model: z.string().trim().min(1),
   structuredOutput: StructuredOutput.optional(),
+  /** Absent: the saved limit is kept (whatever the address and model); null: back to the default. */
+  timeoutMs: ModelCallLimitMs.nullable().optional(),
+  noProgressTimeoutMs: ModelCallLimitMs.nullable().optional(),
 });
 export type PutLlmSettingsRequest = z.infer<typeof PutLlmSettingsRequest>;
 
