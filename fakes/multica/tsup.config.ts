@@ -1,10 +1,7 @@
-import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.base.js";
 
-export default defineConfig({
+export default libraryBuild({
   entry: ["src/index.ts", "src/bin.ts"],
-  format: ["esm"],
   dts: { entry: "src/index.ts" },
-  clean: true,
-  target: "es2023",
   platform: "node",
 });

@@ -1,11 +1,6 @@
-import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.base.js";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  target: "es2023",
+export default libraryBuild({
   platform: "neutral",
   // Source only, no Node types: the same file must run in browsers.
   tsconfig: "tsconfig.build.json",

@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.base.js";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  target: "es2023",
-  platform: "neutral",
-});
+export default libraryBuild({ platform: "neutral" });
