@@ -1,16 +1,38 @@
-import { chatCompletionsUrl, type LlmChannel, MODEL_CALL_TIMEOUT_DEFAULT_MS } from "@ringback/protocol";
+import {
+  chatCompletionsUrl,
+  type LlmChannel,
+  type ModelCallLimits,
+  modelCallLimits,
+} from "@ringback/protocol";
 import type { z } from "zod";
 import type { JsonSchema } from "./brief-schema.js";
+import { type ModelCallStats, timeLimitError } from "./call-stats.js";
+import {
+  applyChunk,
+  emptyCompletion,
+  type StreamedCompletion,
+  serverSentDataLines,
+} from "./completion-stream.js";
+import {
+  type ContentResult,
+  errorDetail,
+  type ModelCallFailure,
+  streamedAnswerContent,
+  wholeAnswerContent,
+} from "./model-answer.js";
 import { parseStructuredAnswer } from "./parse-answer.js";
 import type { ChatMessage } from "./prompt.js";
 import { redactSecret } from "./redact.js";
+import { estimatePromptTokens } from "./token-estimate.js";
 
 /** The `response_format.json_schema.name` of every brief call. */
 export const BRIEF_SCHEMA_NAME = "brief";
-/** How much of a server's error message an error quotes. */
-const ERROR_DETAIL_MAX_CHARS = 200;
 
-export type ModelCallResult<T> = { ok: true; value: T } | { ok: false; error: string };
+export type { ModelCallFailure } from "./model-answer.js";
+
+export type ModelCallResult<T> =
+  | { ok: true; value: T; stats: ModelCallStats }
+  | { ok: false; error: string; failure: ModelCallFailure; stats: ModelCallStats };
 
 export interface ModelCallOptions<T> {
   channel: LlmChannel;
@@ -19,8 +41,12 @@ export interface ModelCallOptions<T> {
   schema: z.ZodType<T>;
   /** Sent as `response_format.json_schema.schema` (json_schema mode). */
   jsonSchema: JsonSchema;
+  /** Sent as `max_tokens`; none is sent when undefined. */
+  maxTokens?: number | undefined;
   signal?: AbortSignal | undefined;
   fetch?: typeof fetch | undefined;
+  /** The clock of the measurements, in milliseconds (default `performance.now`). */
+  now?: (() => number) | undefined;
 }
 
 /** The address named in errors: no credentials, no query string (either may carry a secret). */
@@ -28,7 +54,7 @@ function displayAddress(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
-function requestBody(options: Pick<ModelCallOptions<unknown>, "channel" | "messages" | "jsonSchema">) {
+function requestBody(options: ModelCallOptions<unknown>) {
   const { channel } = options;
   const responseFormat =
     channel.structuredOutput === "json_object"
@@ -41,32 +67,11 @@ function requestBody(options: Pick<ModelCallOptions<unknown>, "channel" | "messa
     model: channel.model,
     messages: options.messages,
     response_format: responseFormat,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
     ...(channel.reasoningEffort === undefined ? {} : { reasoning_effort: channel.reasoningEffort }),
   };
-}
-
-function truncate(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > ERROR_DETAIL_MAX_CHARS ? `${flat.slice(0, ERROR_DETAIL_MAX_CHARS)}…` : flat;
-}
-
-/** The message an OpenAI-style error body carries, or the start of the body. */
-function errorDetail(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const message =
-      typeof body.error === "string"
-        ? body.error
-        : typeof body.error?.message === "string"
-          ? body.error.message
-          : typeof body.message === "string"
-            ? body.message
-            : undefined;
-    if (message) return truncate(message);
-  } catch {
-    // Not JSON: quote the text itself.
-  }
-  return truncate(text);
 }
 
 function causeOf(error: unknown): string {
@@ -90,52 +95,106 @@ async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   }
 }
 
-/** The assistant message's text from a chat-completion body, or why there is none. */
-function assistantContent(text: string): ModelCallResult<string> {
-  let body: { choices?: unknown };
+/**
+ * The two limits of one call, on the global timers (so tests drive them with fake timers). The overall cap runs
+ * from sending the request; the no-progress limit from the first token, restarted by every token: reading the
+ * prompt streams nothing, and its time grows with the report.
+ */
+class CallLimits {
+  readonly controller = new AbortController();
+  expired: "overall" | "no_progress" | null = null;
+  #overall: ReturnType<typeof setTimeout>;
+  #noProgress: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly limits: ModelCallLimits) {
+    this.#overall = setTimeout(() => this.#expire("overall"), limits.timeoutMs);
+  }
+
+  tokenArrived(): void {
+    clearTimeout(this.#noProgress);
+    this.#noProgress = setTimeout(() => this.#expire("no_progress"), this.limits.noProgressTimeoutMs);
+  }
+
+  clear(): void {
+    clearTimeout(this.#overall);
+    clearTimeout(this.#noProgress);
+  }
+
+  #expire(limit: "overall" | "no_progress"): void {
+    this.expired ??= limit;
+    this.clear();
+    this.controller.abort(new Error(`the ${limit} limit expired`));
+  }
+}
+
+interface ReadAnswer {
+  content: ContentResult;
+  usage: StreamedCompletion["usage"];
+}
+
+/** Reads the response: server-sent events chunk by chunk, or a whole body from a server that does not stream. */
+async function readAnswer(
+  response: Response,
+  options: { maxTokens: number | undefined; onToken: () => void },
+): Promise<ReadAnswer> {
+  const isEventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+  if (!isEventStream || response.body === null) {
+    const text = await response.text();
+    return { content: wholeAnswerContent(text, options.maxTokens), usage: null };
+  }
+  const completion = emptyCompletion();
+  const lines = serverSentDataLines();
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  const take = (data: string[]) => {
+    for (const payload of data) if (applyChunk(completion, payload)) options.onToken();
+  };
   try {
-    body = JSON.parse(text) as { choices?: unknown };
-  } catch {
-    return {
-      ok: false,
-      error: "The language model's answer is not a chat completion (the body is not JSON).",
-    };
+    while (!completion.isDone && completion.error === null) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      take(lines.push(decoder.decode(value, { stream: true })));
+    }
+    take(lines.end());
+  } finally {
+    // Closing the body closes the connection, so the server stops working on an answer no one reads.
+    await reader.cancel().catch(() => undefined);
   }
-  const choice = Array.isArray(body?.choices)
-    ? (body.choices[0] as { finish_reason?: unknown; message?: Record<string, unknown> } | undefined)
-    : undefined;
-  if (!choice) return { ok: false, error: "The language model's answer has no choices." };
-  if (choice.finish_reason === "content_filter") {
-    return { ok: false, error: "The language model's content filter blocked the brief." };
-  }
-  const refusal = choice.message?.refusal;
-  if (typeof refusal === "string" && refusal.length > 0) {
-    return { ok: false, error: `The language model refused: ${truncate(refusal)}` };
-  }
-  if (choice.finish_reason === "length") {
-    return { ok: false, error: "The language model's answer was cut off at its output limit." };
-  }
-  const content = choice.message?.content;
-  if (typeof content === "string") return { ok: true, value: content };
-  if (Array.isArray(content)) {
-    return {
-      ok: true,
-      value: content.map((part) => (typeof part?.text === "string" ? part.text : "")).join(""),
-    };
-  }
-  return { ok: false, error: "The language model's answer has no content." };
+  return {
+    content: streamedAnswerContent(completion, options.maxTokens),
+    usage: completion.usage,
+  };
 }
 
 /**
- * One structured call to `{baseUrl}/chat/completions`. Never throws, except with the caller's abort reason;
- * every error is redacted of the key.
+ * One structured, streamed call to `{baseUrl}/chat/completions` within the channel's limits (the overall cap
+ * and the no-progress limit, `modelCallLimits`); the clock starts when the request is sent. Giving up aborts
+ * the request, which closes its connection. Never throws, except with the caller's abort reason; every error
+ * is redacted of the key.
  */
 export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelCallResult<T>> {
   const { channel, signal } = options;
   const fetchImplementation = options.fetch ?? globalThis.fetch;
-  const fail = (error: string): ModelCallResult<T> => ({
+  const now = options.now ?? (() => performance.now());
+  const estimatedPromptTokens = estimatePromptTokens(options.messages);
+  let firstTokenAt: number | null = null;
+  let lastTokenAt: number | null = null;
+  let streamedTokens = 0;
+  let usage: StreamedCompletion["usage"] = null;
+  let startedAt = now();
+  const stats = (): ModelCallStats => ({
+    promptTokens: usage?.promptTokens ?? estimatedPromptTokens,
+    isPromptCounted: typeof usage?.promptTokens === "number",
+    outputTokens: usage?.outputTokens ?? streamedTokens,
+    firstTokenMs: firstTokenAt === null ? null : firstTokenAt - startedAt,
+    lastTokenMs: lastTokenAt === null ? null : lastTokenAt - startedAt,
+    totalMs: now() - startedAt,
+  });
+  const fail = (error: string, failure: ModelCallFailure = "other"): ModelCallResult<T> => ({
     ok: false,
     error: redactSecret(error, channel.apiKey),
+    failure,
+    stats: stats(),
   });
   let url: URL;
   try {
@@ -143,39 +202,63 @@ export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelC
   } catch {
     return fail("The language model's address is not a valid URL.");
   }
-  const timeoutMs = channel.timeoutMs ?? MODEL_CALL_TIMEOUT_DEFAULT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  signal?.throwIfAborted();
 
-  let status: number;
-  let text: string;
+  startedAt = now();
+  const limits = new CallLimits(modelCallLimits(channel));
+  const combined = signal ? AbortSignal.any([signal, limits.controller.signal]) : limits.controller.signal;
+  const onToken = () => {
+    lastTokenAt = now();
+    firstTokenAt ??= lastTokenAt;
+    streamedTokens++;
+    limits.tokenArrived();
+  };
+  let outcome: { kind: "answer"; answer: ReadAnswer } | { kind: "http_error"; status: number; text: string };
   try {
-    const exchange = (async () => {
+    const exchange = (async (): Promise<typeof outcome> => {
       const response = await fetchImplementation(url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
-          accept: "application/json",
+          accept: "text/event-stream, application/json",
           authorization: `Bearer ${channel.apiKey}`,
         },
         body: JSON.stringify(requestBody(options)),
         signal: combined,
       });
-      return { status: response.status, text: await response.text() };
+      if (response.status < 200 || response.status > 299) {
+        return { kind: "http_error", status: response.status, text: await response.text() };
+      }
+      return {
+        kind: "answer",
+        answer: await readAnswer(response, { maxTokens: options.maxTokens, onToken }),
+      };
     })();
-    ({ status, text } = await raceAbort(exchange, combined));
+    outcome = await raceAbort(exchange, combined);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timeout.aborted) return fail(`The language model did not answer within ${timeoutMs} ms.`);
+    if (limits.expired !== null) {
+      return fail(
+        timeLimitError({
+          limit: limits.expired,
+          limits: limits.limits,
+          stats: stats(),
+          outputTokens: options.maxTokens,
+        }),
+        "time",
+      );
+    }
     return fail(`Could not reach the language model at ${displayAddress(url)}: ${causeOf(error)}`);
+  } finally {
+    limits.clear();
   }
-
-  if (status < 200 || status > 299) {
-    const detail = errorDetail(text);
-    return fail(`The language model answered HTTP ${status}${detail ? `: ${detail}` : "."}`);
+  if (outcome.kind === "http_error") {
+    const detail = errorDetail(outcome.text);
+    return fail(`The language model answered HTTP ${outcome.status}${detail ? `: ${detail}` : "."}`);
   }
-  const content = assistantContent(text);
-  if (!content.ok) return fail(content.error);
-  const parsed = parseStructuredAnswer(content.value, options.schema);
-  return parsed.ok ? parsed : fail(parsed.error);
+  const { answer } = outcome;
+  usage = answer.usage;
+  if (!answer.content.ok) return fail(answer.content.error, answer.content.failure);
+  const parsed = parseStructuredAnswer(answer.content.value, options.schema);
+  return parsed.ok ? { ...parsed, stats: stats() } : fail(parsed.error);
 }

@@ -5,11 +5,13 @@ import {
   type LlmChannel,
   NO_LANGUAGE_MODEL_ERROR,
   type Report,
+  type ReportCut,
   type SupplementaryParagraph,
 } from "@ringback/protocol";
+import { briefPlan } from "./brief-budget.js";
 import { BriefRewriteDraft, cachedBriefJsonSchema, cachedBriefRewriteJsonSchema } from "./brief-schema.js";
 import { callModel } from "./call-model.js";
-import { type BriefCheck, checkBrief, missingNumbers } from "./checks.js";
+import { type BriefCheck, characterCount, checkBrief, missingNumbers } from "./checks.js";
 import { failedBrief } from "./failed-brief.js";
 import { briefMessages } from "./prompt.js";
 import { redactDeep } from "./redact.js";
@@ -56,6 +58,7 @@ function generatedBrief(options: {
   llmCalls: number;
   channel: LlmChannel;
   language: string;
+  reportCut: ReportCut | null;
 }): Brief {
   const { draft } = options;
   const brief: Brief = {
@@ -72,6 +75,7 @@ function generatedBrief(options: {
       language: options.language,
       error: null,
       generatedAt: new Date().toISOString(),
+      ...(options.reportCut ? { reportCut: options.reportCut } : {}),
     },
   };
   // The model's server holds the key; whatever it answers, the key does not travel on in a brief.
@@ -92,16 +96,21 @@ export async function generateBrief(options: GenerateBriefOptions): Promise<Brie
   }
   const fail = (llmCalls: number, error: string) =>
     failedBrief({ report, language, llmCalls, model: channel.model, error });
-  const call = { channel, signal, fetch: options.fetch };
+  const { given, maxTokens } = briefPlan(report, channel, language);
+  const call = { channel, signal, fetch: options.fetch, maxTokens };
+  const reportCut = given.isCut
+    ? { originalChars: given.originalChars, briefedChars: characterCount(given.text) }
+    : null;
 
   const first = await callModel({
     ...call,
-    messages: briefMessages({ report, language, channel, jsonSchema: cachedBriefJsonSchema() }),
+    messages: briefMessages({ report, given, language, channel, jsonSchema: cachedBriefJsonSchema() }),
     schema: BriefDraft,
     jsonSchema: cachedBriefJsonSchema(),
   });
   if (!first.ok) return fail(1, first.error);
-  const firstCheck = checkBrief(report.text, first.value);
+  // The checks read what the model was given: a fact of a part left out cannot be asked of it.
+  const firstCheck = checkBrief(given.text, first.value);
   if (firstCheck.passed) {
     return generatedBrief({
       draft: first.value,
@@ -110,6 +119,7 @@ export async function generateBrief(options: GenerateBriefOptions): Promise<Brie
       llmCalls: 1,
       channel,
       language,
+      reportCut,
     });
   }
 
@@ -117,7 +127,13 @@ export async function generateBrief(options: GenerateBriefOptions): Promise<Brie
   const rewrite = await callModel({
     ...call,
     messages: rewriteMessages({
-      firstMessages: briefMessages({ report, language, channel, jsonSchema: cachedBriefRewriteJsonSchema() }),
+      firstMessages: briefMessages({
+        report,
+        given,
+        language,
+        channel,
+        jsonSchema: cachedBriefRewriteJsonSchema(),
+      }),
       draft: first.value,
       check: firstCheck,
       language,
@@ -127,7 +143,7 @@ export async function generateBrief(options: GenerateBriefOptions): Promise<Brie
   });
   if (!rewrite.ok) return fail(2, `The rewrite failed. ${rewrite.error}`);
   const { supplementaryHeading, ...draft } = rewrite.value;
-  const facts = factsAfterRewrite(firstCheck, checkBrief(report.text, draft), draft.spoken);
+  const facts = factsAfterRewrite(firstCheck, checkBrief(given.text, draft), draft.spoken);
   return generatedBrief({
     draft,
     facts,
@@ -138,5 +154,6 @@ export async function generateBrief(options: GenerateBriefOptions): Promise<Brie
     llmCalls: 2,
     channel,
     language,
+    reportCut,
   });
 }

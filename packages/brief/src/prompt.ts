@@ -1,6 +1,7 @@
 import { FORM_OF_ADDRESS_PLACEHOLDER, type LlmChannel, languageName, type Report } from "@ringback/protocol";
 import type { JsonSchema } from "./brief-schema.js";
-import { maxSpokenChars } from "./checks.js";
+import { spokenTargetChars } from "./output-limit.js";
+import type { GivenReport } from "./report-cut.js";
 
 /** One message of a chat-completion request. */
 export interface ChatMessage {
@@ -28,7 +29,7 @@ function systemPrompt(options: {
   jsonSchema: JsonSchema;
 }): string {
   const language = briefLanguageInWords(options.language);
-  const limit = maxSpokenChars(options.original);
+  const limit = spokenTargetChars(options.original);
   const lines = [
     "You write the brief of a phone-style call that tells a user what their coding agent just reported.",
     `Write in ${language}: the title, the spoken paragraph, the cards, the open questions and the critical facts, whatever language the report is in.`,
@@ -38,7 +39,7 @@ function systemPrompt(options: {
     "- title: a few words for the call screen.",
     '- spoken: one paragraph the user listens to when answering. Lead with the outcome. Plain sentences for the ear: no markdown, no lists, no code, no URLs, no file paths or commands; never spell out a path, hash or identifier character by character, name it instead ("the settings file"). Write numbers as digits.' +
       (limit === null ? "" : ` At most ${limit} characters.`),
-    "- cards: the topics of the report in order, each with a title and a short body the user can jump to during the call; plain sentences that can be read aloud.",
+    "- cards: the topics of the report in order, at most 5, each with a title and a body of one or two short sentences the user can jump to during the call; plain sentences that can be read aloud.",
     "- openQuestions: the questions the report asks the user and the decisions it leaves to them; empty when there are none.",
     "- criticalFacts: every fact the user must not miss: failures, numbers that matter, decisions needed, risks. Each is one short sentence with its numbers as digits. The spoken paragraph must state every critical fact, with the same numbers; set covered to true only when it does.",
     "",
@@ -77,23 +78,32 @@ function reportContext(report: Report): string {
   return `This report comes from ${SOURCE_NAMES[report.source]}${folder}.`;
 }
 
+/** Said when the report was cut to fit the model's context. */
+const CUT_NOTE =
+  "The report was too long for this model and was shortened: the places where lines were left out are marked with [… …]. Say briefly in the spoken paragraph that the report was long and only part of it was read.";
+
 /** The user message that carries the report; the report sits between `<report>` tags. */
-function reportMessage(report: Report): string {
-  return `${reportContext(report)}\n\n<report>\n${report.text}\n</report>`;
+function reportMessage(report: Report, given: GivenReport): string {
+  const note = given.isCut ? `\n${CUT_NOTE}` : "";
+  return `${reportContext(report)}${note}\n\n<report>\n${given.text}\n</report>`;
 }
 
 /** The messages of the first call: the system prompt and the report. */
 export function briefMessages(options: {
   report: Report;
+  /** What the model is given of the report (`reportWithinBudget`); the whole report when left out. */
+  given?: GivenReport;
   language: string;
   channel: Pick<LlmChannel, "structuredOutput">;
   jsonSchema: JsonSchema;
 }): ChatMessage[] {
+  const given = options.given ?? {
+    text: options.report.text,
+    isCut: false,
+    originalChars: options.report.text.length,
+  };
   return [
-    {
-      role: "system",
-      content: systemPrompt({ ...options, original: options.report.text }),
-    },
-    { role: "user", content: reportMessage(options.report) },
+    { role: "system", content: systemPrompt({ ...options, original: given.text }) },
+    { role: "user", content: reportMessage(options.report, given) },
   ];
 }

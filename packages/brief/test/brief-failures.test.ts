@@ -104,19 +104,6 @@ describe("generateBrief failures give a failed brief", () => {
     expect(fake.chatRequests()).toHaveLength(1);
   });
 
-  it("when the model does not answer within timeoutMs", async () => {
-    await using fake = await startFakeModel();
-    fake.script(answers.hang());
-
-    const brief = await generateBrief({
-      report: report(),
-      channel: channelFor(fake, { timeoutMs: 150 }),
-      language: "en-US",
-    });
-
-    expectFailed(brief, 1, "The language model did not answer within 150 ms.");
-  });
-
   it("when the model cannot be reached", async () => {
     const port = await closedPort();
     const channel = {

@@ -45,3 +45,50 @@ export function chatBody(fake: FakeModel, index = 0): Record<string, unknown> {
 export function messagesOf(fake: FakeModel, index = 0): { role: string; content: string }[] {
   return chatBody(fake, index).messages as { role: string; content: string }[];
 }
+
+/**
+ * A fetch that counts the streamed tokens the client has read, for tests on fake timers: the test moves the
+ * clock only once the client has what the fake server sent (`tokensRead(n)` settles when n have been read).
+ */
+export function watchedFetch(): { fetch: typeof fetch; tokensRead(count: number): Promise<void> } {
+  let read = 0;
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const count = (text: string) => {
+    read += (text.match(/"delta":\{"content":"[^"]/g) ?? []).length;
+    for (const waiter of waiters.filter((entry) => entry.count <= read)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  const watched: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let lastChunk = "";
+    // Pulled one chunk at a time: a chunk is counted when the client asks for the next, so it has handled it.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          count(lastChunk);
+          lastChunk = "";
+          const { done, value } = await reader.read();
+          if (done) {
+            controller.close();
+            return;
+          }
+          lastChunk = decoder.decode(value, { stream: true });
+          controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  return {
+    fetch: watched,
+    tokensRead: (target) =>
+      target <= read ? Promise.resolve() : new Promise((resolve) => waiters.push({ count: target, resolve })),
+  };
+}
