@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { lastUserText } from "./agent-prompt.js";
 import type { FakeAnswer } from "./answers.js";
 import { anthropicError, anthropicMessage, anthropicStreamEvents } from "./anthropic-messages.js";
+import { sendJson } from "./json-response.js";
 import { openAiResponse, openAiResponseStreamEvents } from "./openai-responses.js";
 import { sendServerSentEvents } from "./server-sent-events.js";
 
@@ -20,16 +21,6 @@ export function agentEcho(body: unknown): string {
 function errorMessageOf(body: unknown, status: number): string {
   const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
   return typeof message === "string" ? message : `Fake model error ${status}`;
-}
-
-function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
 }
 
 /**

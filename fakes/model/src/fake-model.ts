@@ -5,6 +5,7 @@ import type { FakeAnswer } from "./answers.js";
 import { anthropicError, anthropicTokenCount } from "./anthropic-messages.js";
 import { chatCompletion, completionChunks, modelList, streamEvents } from "./completion.js";
 import { echoBrief, lastUserMessage } from "./echo-brief.js";
+import { sendJson } from "./json-response.js";
 
 export interface FakeModelOptions {
   /** Default 0: a free port. */
@@ -120,16 +121,6 @@ const COUNT_TOKENS_PATH = /\/messages\/count_tokens\/?$/;
 const RESPONSES_PATH = /\/responses\/?$/;
 
 const pathnameOf = (recorded: RecordedRequest) => recorded.path.split("?")[0] ?? "";
-
-function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
 
 function openAiError(message: string, type: string, code: string | null) {
   return { error: { message, type, param: null, code } };
