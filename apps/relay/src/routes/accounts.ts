@@ -15,7 +15,7 @@ import {
   recordFailedCodeAttempt,
 } from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
-import { codeDigits, hashSecret, newDeviceToken, newId } from "../runtime/secrets.js";
+import { codeDigits, hashSecret, newDeviceWithToken, newId } from "../runtime/secrets.js";
 
 const ACCOUNTS_CLOSED =
   "This relay already has its owner: a new device joins that account with a pairing code.";
@@ -25,13 +25,7 @@ export function accountRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
   routes.post("/accounts", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
     const body = await readJson(c, CreateAccountRequest);
-    const deviceToken = newDeviceToken();
-    const device = {
-      id: newId("dev"),
-      name: body.deviceName,
-      kind: body.deviceKind,
-      tokenHash: hashSecret(deviceToken),
-    };
+    const { device, deviceToken } = newDeviceWithToken(body.deviceName, body.deviceKind);
     const accountId = newId("acc");
     const now = runtime.clock.now();
     if (runtime.config.openSignup) {

@@ -15,7 +15,7 @@ import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
 import { assertCodeAttemptsLeft, recordFailedCodeAttempt } from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
-import { codeDigits, drawPairingCode, hashSecret, newDeviceToken, newId } from "../runtime/secrets.js";
+import { codeDigits, drawPairingCode, hashSecret, newDeviceWithToken } from "../runtime/secrets.js";
 
 /** Draws before giving up when every drawn code collides with a live one (a million codes, few live). */
 const PAIRING_CODE_DRAWS_MAX = 20;
@@ -54,13 +54,7 @@ export function pairingRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     const address = clientAddress(c, runtime.config.behindProxy);
     await assertCodeAttemptsLeft(runtime, address);
     const digits = codeDigits(body.code);
-    const deviceToken = newDeviceToken();
-    const device = {
-      id: newId("dev"),
-      name: body.deviceName,
-      kind: body.deviceKind,
-      tokenHash: hashSecret(deviceToken),
-    };
+    const { device, deviceToken } = newDeviceWithToken(body.deviceName, body.deviceKind);
     const joined = PairingCodeText.safeParse(digits).success
       ? await runtime.store.redeemPairingCode({
           codeHash: hashSecret(digits),

@@ -1,13 +1,23 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
-import { PAIRING_CODE_DIGITS } from "@ringback/protocol";
+import { type DeviceKind, PAIRING_CODE_DIGITS } from "@ringback/protocol";
+import type { NewDevice } from "../store/store.js";
 
 const DEVICE_TOKEN_BYTES = 32;
 const ID_BYTES = 12;
 const CLAIM_CODE_DIGITS = 9;
 
 /** A new device token: 32 random bytes, base64url. Only its hash is stored. */
-export function newDeviceToken(): string {
+function newDeviceToken(): string {
   return randomBytes(DEVICE_TOKEN_BYTES).toString("base64url");
+}
+
+/** A device to store (with a new id) and its token, which goes back to the device once; the store keeps its hash. */
+export function newDeviceWithToken(
+  name: string,
+  kind: DeviceKind,
+): { device: NewDevice; deviceToken: string } {
+  const deviceToken = newDeviceToken();
+  return { device: { id: newId("dev"), name, kind, tokenHash: hashSecret(deviceToken) }, deviceToken };
 }
 
 /** SHA-256 of a token or code, hex: what the store keeps and looks up. */
