@@ -13,6 +13,8 @@ import { installRingStopwatch, ringTimes } from "./ring-stopwatch.ts";
 
 /** How long a step in the browser may take on a shared, busy machine. Behaviour is asserted, never speed. */
 export const UI_WAIT_MS = 30_000;
+/** The same bound for the kit's `eventually` (a count of checks 20 ms apart, not a time). */
+export const UI_WAIT_CHECKS = 1_500;
 const VIEWPORT = { width: 420, height: 860 };
 // The interface follows the browser's language: English, whose texts the steps below find their way by.
 const LOCALE = "en-US";

@@ -1,5 +1,5 @@
+import type { TestSubscription } from "@ringback/test-kit";
 import type { BrowserContext } from "playwright-core";
-import type { TestSubscription } from "../../apps/relay/test/support/test-push-service.ts";
 
 /** The page's record that it subscribed, so a reload finds the subscription as a browser would. */
 const SUBSCRIBED_FLAG = "ringback-e2e-push-subscribed";

@@ -1,4 +1,4 @@
-import type { TestPushService, TestSubscription } from "../../apps/relay/test/support/test-push-service.ts";
+import type { TestPushService, TestSubscription } from "@ringback/test-kit";
 import { type Device, UI_WAIT_MS } from "./device.ts";
 import { injectPushService } from "./injected-push-service.ts";
 import { relayPushPublicKey } from "./push-subscription.ts";

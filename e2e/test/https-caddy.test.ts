@@ -1,10 +1,7 @@
 import { join } from "node:path";
 import { DeviceCredentials } from "@ringback/protocol";
+import { startTestPushService, type TestPushService } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  startTestPushService,
-  type TestPushService,
-} from "../../apps/relay/test/support/test-push-service.ts";
 import { IDENTITY_KEY } from "../../packages/client/src/storage/storage-keys.ts";
 import { type CaddyFront, startCaddy } from "../harness/caddy.ts";
 import type { ChromiumHandle } from "../harness/chromium.ts";

@@ -1,17 +1,17 @@
 import { DeviceCredentials, PushMessage } from "@ringback/protocol";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ReceivedPush,
   startTestPushService,
   type TestPushService,
   type TestSubscription,
-} from "../../apps/relay/test/support/test-push-service.ts";
+} from "@ringback/test-kit";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
 import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../packages/client/src/push/push-texts.ts";
 import { IDENTITY_KEY, RING_MODES_KEY } from "../../packages/client/src/storage/storage-keys.ts";
-import { type Device, UI_WAIT_MS } from "../harness/device.ts";
+import { type Device, UI_WAIT_CHECKS, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
 import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";
 import { eventually } from "../harness/eventually.ts";
@@ -87,7 +87,7 @@ async function pushedTo(eventId: string, type: PushMessage["type"] = "call"): Pr
         return message.success && message.data.eventId === eventId && message.data.type === type;
       }),
     `the phone's ${type} push of ${eventId}`,
-    UI_WAIT_MS,
+    UI_WAIT_CHECKS,
   );
   expect(push.problem).toBeNull();
   return push;

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@ringback/test-kit";
 import postgres from "postgres";
 import { startNginx } from "../test/support/nginx-server.ts";
-import { freePort, type PostgresServer } from "../test/support/postgres-server.ts";
+import type { PostgresServer } from "../test/support/postgres-server.ts";
 import type { Cleanup } from "./cleanup.ts";
 import { type RelayProcess, startRelayProcess } from "./relay-process.ts";
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { startTestPushService, type TestSubscription } from "../test/support/test-push-service.ts";
+import { startTestPushService, type TestSubscription } from "@ringback/test-kit";
 import { startRelayProcess } from "./relay-process.ts";
 
 /*

@@ -6,17 +6,16 @@ import {
   SealedReportPayload,
   SettingsResultPlaintext,
 } from "@ringback/protocol";
+import { freePort, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChildRelay } from "./support/child-relay.js";
 import { DaemonProcess, readDaemonIdentity, runDaemonCli, setLocalPort } from "./support/daemon-process.js";
 import { runClaudeStopHook } from "./support/hook-process.js";
 import { type ApiResponse, type RequestOptions, requestAt } from "./support/in-process-relay.js";
 import { describePostgres } from "./support/postgres-schema.js";
-import { freePort } from "./support/postgres-server.js";
 import { LISTENERS, type RelaysBehindNginx, startRelaysBehindNginx } from "./support/relays-behind-nginx.js";
 import { SseClient } from "./support/sse-client.js";
 import { type StandInAgent, standInClaude } from "./support/stand-in-agent.js";
-import { type TempDir, tempDir } from "./support/temp-dir.js";
 
 /*
  * Real processes only: PostgreSQL (the global setup's server, a fresh schema), two `ringback-relay` processes on
@@ -42,7 +41,7 @@ const TEST_TIMEOUT_MS = 90_000;
 // A short retry hint keeps the failover quick, and still leaves a gap in which events are posted.
 const RELAY_ARGS = ["--sse-retry-ms", "1000"];
 
-let dir: TempDir;
+let dir: TemporaryDirectory;
 let home: string;
 let relays: RelaysBehindNginx;
 let daemon: DaemonProcess;
@@ -54,7 +53,7 @@ let turn = 0;
 let settingsCount = 0;
 
 beforeAll(async () => {
-  dir = await tempDir("ringback-behind-nginx-");
+  dir = await makeTemporaryDirectory("ringback-behind-nginx-");
   home = join(dir.path, "home");
   relays = await startRelaysBehindNginx(RELAY_ARGS);
   const login = await runDaemonCli(home, [
@@ -72,7 +71,7 @@ beforeAll(async () => {
   await daemon.waitForLog("relay link open");
   phone = await addClient("phone", relays.url(LISTENERS.preferA));
   browser = await addClient("browser", relays.url(LISTENERS.preferB));
-  await Promise.all([phone.stream.waitForSynced(1, 30_000), browser.stream.waitForSynced(1, 30_000)]);
+  await Promise.all([phone.stream.waitForSynced(1, 1_500), browser.stream.waitForSynced(1, 1_500)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -115,22 +114,22 @@ async function agentFinishes(text: string): Promise<void> {
 const reportTexts = new Map<string, string>();
 
 /** The event id of the call whose report says `text`, once the phone has it. */
-async function callOf(text: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    for (const call of phone.stream.of("call")) {
-      if (!reportTexts.has(call.data.eventId))
-        reportTexts.set(call.data.eventId, (await openReport(phone, call.data.eventId)).report.text);
-    }
-    const found = [...reportTexts].find(([, reportText]) => reportText === text);
-    if (found) return found[0];
-    if (Date.now() > deadline) throw new Error(`No call with the report "${text}" reached the phone.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function callOf(text: string): Promise<string> {
+  return phone.stream.waitUntil(
+    async () => {
+      for (const call of phone.stream.of("call")) {
+        if (!reportTexts.has(call.data.eventId))
+          reportTexts.set(call.data.eventId, (await openReport(phone, call.data.eventId)).report.text);
+      }
+      return [...reportTexts].find(([, reportText]) => reportText === text)?.[0];
+    },
+    `a call with the report "${text}" on the phone`,
+    1_500,
+  );
 }
 
 async function openReport(client: Client, eventId: string) {
-  const call = await client.stream.waitFor("call", (data) => data.eventId === eventId, 30_000);
+  const call = await client.stream.waitFor("call", (data) => data.eventId === eventId, 1_500);
   return SealedReportPayload.parse(await openJson(client.key, aad.report(eventId), call.data.sealed));
 }
 
@@ -217,7 +216,7 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
       const winner = answers[0]?.status === 200 ? phone : browser;
       expect(answers.find((answer) => answer.status === 409)?.body.error.code).toBe("call_already_answered");
       for (const client of [phone, browser]) {
-        const status = await client.stream.waitFor("call-status", (data) => data.eventId === eventId, 15_000);
+        const status = await client.stream.waitFor("call-status", (data) => data.eventId === eventId, 750);
         expect(status.data).toMatchObject({ status: "answered", deviceId: winner.credentials.deviceId });
         expect(client.stream.of("call-status")).toHaveLength(1);
       }
@@ -242,7 +241,7 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
         const status = await client.stream.waitFor(
           "reply-status",
           (data) => data.replyId === replyId && data.status !== "queued",
-          30_000,
+          1_500,
         );
         expect(status.data).toMatchObject({ eventId, status: "delivered", sealedReason: null });
       }
@@ -292,7 +291,7 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
       const [moving, staying] = dead === relays.a ? [phone, browser] : [browser, phone];
       await agentFinishes(REPORTS.beforeCrash);
       const beforeCrash = await callOf(REPORTS.beforeCrash);
-      await browser.stream.waitFor("call", (data) => data.eventId === beforeCrash, 30_000);
+      await browser.stream.waitFor("call", (data) => data.eventId === beforeCrash, 1_500);
 
       // The daemon posts one report while the instance dies; a status change and another report follow while
       // the moving client is away (it waits the relay's 1 s retry hint, then resumes with Last-Event-ID through
@@ -309,18 +308,18 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
       await moving.stream.waitUntil(
         () => (moving.stream.opens === 2 ? true : undefined),
         "the resume",
-        30_000,
+        1_500,
       );
-      await moving.stream.waitForSynced(2, 30_000);
+      await moving.stream.waitForSynced(2, 1_500);
       // Live again on the surviving instance: the next report arrives without another reconnect.
       await agentFinishes(REPORTS.afterResume);
 
       const expectedCalls = await Promise.all(Object.values(REPORTS).map((text) => callOf(text)));
       for (const client of [phone, browser]) {
         for (const eventId of expectedCalls) {
-          await client.stream.waitFor("call", (data) => data.eventId === eventId, 30_000);
+          await client.stream.waitFor("call", (data) => data.eventId === eventId, 1_500);
         }
-        await client.stream.waitFor("call-status", (data) => data.eventId === beforeCrash, 30_000);
+        await client.stream.waitFor("call-status", (data) => data.eventId === beforeCrash, 1_500);
       }
       expect(moving.stream.opens).toBe(2);
       expect(staying.stream.opens).toBe(1);
@@ -336,7 +335,7 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
       expect(statuses).toEqual([expectedCalls[0], beforeCrash]);
 
       // The daemon's link came back through nginx on the surviving instance: settings reach it from both clients.
-      await daemon.waitForLog("relay link open", 2, 30_000);
+      await daemon.waitForLog("relay link open", 2, 1_500);
       for (const client of [phone, browser]) {
         expect(await relaySettings(client, { method: "GET", path: "/llm/settings" })).toMatchObject({
           relayStatus: 200,

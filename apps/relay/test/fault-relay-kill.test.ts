@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
 import { eventBody, pair, requestAt, signUp } from "./support/in-process-relay.js";
 import { SseClient } from "./support/sse-client.js";
-import { tempDir } from "./support/temp-dir.js";
 
 const REPORTS = 1_000;
 const KILLS = 5;
@@ -24,7 +24,7 @@ function integrityCheck(dataDir: string): string {
 
 describe("the relay (SQLite, the built bin) killed with SIGKILL while reports flow", () => {
   it(`delivers ${REPORTS} reports, posted straight to the daemon endpoint with retries, exactly once to each of 3 devices across ${KILLS} kills`, async () => {
-    await using dir = await tempDir();
+    await using dir = await makeTemporaryDirectory();
     const args = ["--open-signup", "--sse-retry-ms", "100"];
     let relay = await ChildRelay.start({ dataDir: dir.path, args });
     const port = relay.port;

@@ -2,18 +2,18 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { aad, generateKey, openJson, openString, sealJson, sealString } from "@ringback/e2e-crypto";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
 import { DaemonClient } from "./support/daemon-client.js";
 import { requestAt, signUp } from "./support/in-process-relay.js";
 import { SseClient } from "./support/sse-client.js";
-import { tempDir } from "./support/temp-dir.js";
 
 const marker = (purpose: string) => `RB-MARKER-${purpose}-${randomUUID()}`;
 
 describe("invariant: the relay stores and logs no plaintext", () => {
   it("leaves no report, brief, reply, settings or secret text in relay.db, its WAL or stderr", async () => {
-    await using dir = await tempDir();
+    await using dir = await makeTemporaryDirectory();
     const markers = {
       report: marker("report"),
       brief: marker("brief"),

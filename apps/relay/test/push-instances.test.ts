@@ -1,9 +1,9 @@
 import { PushMessage } from "@ringback/protocol";
+import { startTestPushService } from "@ringback/test-kit";
 import { expect, it } from "vitest";
 import { eventBody, pair, signUp } from "./support/in-process-relay.js";
 import { startPostgresRelays } from "./support/postgres-relays.js";
 import { describePostgres } from "./support/postgres-schema.js";
-import { startTestPushService } from "./support/test-push-service.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 

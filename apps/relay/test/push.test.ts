@@ -1,12 +1,12 @@
 import { aad, generateKey, sealJson, sealString } from "@ringback/e2e-crypto";
 import { PushMessage, PushPublicKey } from "@ringback/protocol";
+import type { TestSubscription } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { PUSH_SETTLED_TTL_SECONDS } from "../src/runtime/push-delivery.js";
 import { openSqliteStore } from "../src/store/sqlite-store.js";
 import { eventBody } from "./support/in-process-relay.js";
 import { type PushRelay, pushRelay } from "./support/push-relay.js";
 import { SseClient } from "./support/sse-client.js";
-import type { TestSubscription } from "./support/test-push-service.js";
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;

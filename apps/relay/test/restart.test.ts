@@ -1,14 +1,14 @@
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
 import { eventBody, pair, requestAt, signUp } from "./support/in-process-relay.js";
 import { SseClient } from "./support/sse-client.js";
-import { tempDir } from "./support/temp-dir.js";
 
 const SEQUENCED = new Set(["call", "call-status", "reply-status"]);
 
 describe("relay restart (the built bin as a child process)", () => {
   it("resumes every stream by Last-Event-ID after a crash, with nothing lost or doubled", async () => {
-    await using dir = await tempDir();
+    await using dir = await makeTemporaryDirectory();
     // A retry hint longer than the restart: the events below are posted before the streams come back, so they
     // arrive by the Last-Event-ID replay.
     const args = ["--open-signup", "--sse-retry-ms", "1000"];
@@ -43,7 +43,7 @@ describe("relay restart (the built bin as a child process)", () => {
       await post("ev4");
 
       for (const stream of [phoneStream, browserStream]) {
-        await stream.waitFor("call", (d) => d.eventId === "ev4", 10_000);
+        await stream.waitFor("call", (d) => d.eventId === "ev4");
         const sequenced = stream.events.filter((event) => SEQUENCED.has(event.type));
         expect(sequenced.map((event) => Number(event.id))).toEqual([1, 2, 3, 4, 5]);
         expect(sequenced.map((event) => [event.type, event.data.eventId])).toEqual([
@@ -61,7 +61,7 @@ describe("relay restart (the built bin as a child process)", () => {
   });
 
   it("prints a claim code only while unclaimed, and never again", async () => {
-    await using dir = await tempDir();
+    await using dir = await makeTemporaryDirectory();
     const first = await ChildRelay.start({ dataDir: dir.path });
     const claimCode = first.claimCode;
     expect(claimCode).toMatch(/^\d{3}-\d{3}-\d{3}$/);

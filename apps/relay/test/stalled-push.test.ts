@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { PushPublicKey } from "@ringback/protocol";
+import { startTestPushService, type TestSubscription } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { silentLog } from "../src/log.js";
 import { PUSH_QUEUED_MAX, PUSH_SENDS_AT_ONCE_MAX, PushDelivery } from "../src/runtime/push-delivery.js";
@@ -14,7 +15,6 @@ import { FakeClock } from "./support/fake-clock.js";
 import { eventBody } from "./support/in-process-relay.js";
 import { socketRelay } from "./support/socket-relay.js";
 import { SseClient } from "./support/sse-client.js";
-import { startTestPushService, type TestSubscription } from "./support/test-push-service.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long to wait for what the relay does on its own (a budget for a busy machine, not a speed). */

@@ -1,24 +1,23 @@
-import { spawn } from "node:child_process";
 import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { makeTemporaryDirectory, runToEnd, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { ChildRelay } from "./support/child-relay.js";
-import { type TempDir, tempDir } from "./support/temp-dir.js";
 import { makeThrowawayCertificates, type ThrowawayCertificates } from "./support/throwaway-certificates.js";
 
 const BIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-let dir: TempDir;
+let dir: TemporaryDirectory;
 let certificates: ThrowawayCertificates;
 
 beforeAll(async () => {
-  dir = await tempDir();
+  dir = await makeTemporaryDirectory();
   certificates = makeThrowawayCertificates(dir.path, ["localhost", "127.0.0.1"]);
 });
 
 afterAll(async () => {
-  await dir?.[Symbol.asyncDispose]();
+  await dir?.remove();
 });
 
 /** One HTTPS request trusting only the throwaway CA. */
@@ -51,25 +50,12 @@ function secureRequest(url: string, options: { method?: string; token?: string; 
 
 /** The bin run to its end with `args`: how a user meets a bad option. */
 function runRelay(args: string[]) {
-  const child = spawn(process.execPath, [BIN, "--port", "0", "--data", dir.path, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
+  return runToEnd({ args: [BIN, "--port", "0", "--data", dir.path, ...args], timeoutMs: 10_000 });
 }
 
 describe("a relay terminating TLS itself (--tls-cert, --tls-key) with a public address", () => {
   it("serves the API over HTTPS, the daemon link over wss, and puts the public address into pairing codes", async () => {
-    await using data = await tempDir();
+    await using data = await makeTemporaryDirectory();
     await using relay = await ChildRelay.start({
       dataDir: data.path,
       args: [
@@ -163,14 +149,7 @@ describe("the relay's start refuses bad TLS and address options, naming what to 
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, [BIN, "--port", String(port), "--data", dir.path], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString("utf8");
-      });
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      const { code, stderr } = await runToEnd({ args: [BIN, "--port", String(port), "--data", dir.path] });
       expect(code).toBe(1);
       expect(stderr).toContain(
         `ringback-relay: port ${port} on 127.0.0.1 is in use (another relay?): stop it, or choose another with --port`,

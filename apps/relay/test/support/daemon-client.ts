@@ -1,23 +1,23 @@
 import type { DaemonToRelayMessage, RelayToDaemonMessage } from "@ringback/protocol";
+import { Changes, eventually } from "@ringback/test-kit";
 import WebSocket from "ws";
-import { Waiters } from "./wait-until.js";
 
 /** A simulated daemon: the WebSocket link with its device token. */
 export class DaemonClient implements AsyncDisposable {
   readonly received: RelayToDaemonMessage[] = [];
   readonly socket: WebSocket;
   closeCode: number | null = null;
-  readonly #waiters = new Waiters();
+  readonly #changes = new Changes();
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
     socket.on("message", (data) => {
       this.received.push(JSON.parse(data.toString()) as RelayToDaemonMessage);
-      this.#waiters.notify();
+      this.#changes.notify();
     });
     socket.on("close", (code) => {
       this.closeCode = code;
-      this.#waiters.notify();
+      this.#changes.notify();
     });
   }
 
@@ -51,21 +51,19 @@ export class DaemonClient implements AsyncDisposable {
   waitFor<T extends RelayToDaemonMessage["type"]>(
     type: T,
     match: (message: Extract<RelayToDaemonMessage, { type: T }>) => boolean = () => true,
-    timeoutMs?: number,
   ): Promise<Extract<RelayToDaemonMessage, { type: T }>> {
-    return this.#waiters.until(
+    return eventually(
       () =>
         this.received.find(
           (message): message is Extract<RelayToDaemonMessage, { type: T }> =>
             message.type === type && match(message as never),
         ),
-      `a "${type}" link message`,
-      timeoutMs,
+      { what: `a "${type}" link message`, on: this.#changes },
     );
   }
 
-  waitForClose(timeoutMs?: number): Promise<number> {
-    return this.#waiters.until(() => this.closeCode ?? undefined, "the link to close", timeoutMs);
+  waitForClose(): Promise<number> {
+    return eventually(() => this.closeCode, { what: "the link to close", on: this.#changes });
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
 import { DaemonConfig } from "@ringback/protocol";
-import { Waiters } from "./wait-until.js";
+import { type ChildResult, runToEnd, type StartedChild, startChild } from "@ringback/test-kit";
 
 /** The built `ringback` bin of apps/daemon (the relay tests run it as a person does, never import it). */
 const DAEMON_BIN = fileURLToPath(new URL("../../../daemon/dist/main.js", import.meta.url));
@@ -24,24 +23,8 @@ export function daemonEnv(home: string): NodeJS.ProcessEnv {
 }
 
 /** Runs `ringback <args>` to its end. */
-export function runDaemonCli(
-  home: string,
-  args: readonly string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const bin = requireBuilt(DAEMON_BIN, "@ringback/daemon");
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: daemonEnv(home),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+export function runDaemonCli(home: string, args: readonly string[]): Promise<ChildResult> {
+  return runToEnd({ args: [requireBuilt(DAEMON_BIN, "@ringback/daemon"), ...args], env: daemonEnv(home) });
 }
 
 /** The computer's identity and end-to-end key, as `ringback login` wrote them to daemon.json. */
@@ -60,43 +43,37 @@ export async function setLocalPort(home: string, port: number): Promise<void> {
 
 /** `ringback run` as a child process, its log kept to wait on. */
 export class DaemonProcess implements AsyncDisposable {
-  stdout = "";
-  stderr = "";
-  readonly #child: ChildProcess;
-  readonly #waiters = new Waiters();
-  #hasExited = false;
+  readonly #child: StartedChild;
 
-  private constructor(home: string, env: NodeJS.ProcessEnv) {
-    const bin = requireBuilt(DAEMON_BIN, "@ringback/daemon");
-    this.#child = spawn(process.execPath, [bin, "run"], {
-      env: { ...daemonEnv(home), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.#child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stdout += chunk;
-      this.#waiters.notify();
-    });
-    this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stderr += chunk;
-      this.#waiters.notify();
-    });
-    this.#child.once("exit", () => {
-      this.#hasExited = true;
-      this.#waiters.notify();
-    });
+  private constructor(child: StartedChild) {
+    this.#child = child;
   }
 
-  /** Starts `ringback run` on daemon.json's localPort; resolves once it listens. */
-  /** `env` adds to the daemon's own environment, e.g. RINGBACK_CLAUDE_BIN for a stand-in agent CLI. */
+  /**
+   * Starts `ringback run` on daemon.json's localPort; resolves once it listens. `env` adds to the daemon's own
+   * environment, e.g. RINGBACK_CLAUDE_BIN for a stand-in agent CLI.
+   */
   static async start(home: string, env: NodeJS.ProcessEnv = {}): Promise<DaemonProcess> {
-    const daemon = new DaemonProcess(home, env);
-    await daemon.#waiters.until(
-      () => (LISTENING.test(daemon.stdout) || daemon.#hasExited ? true : undefined),
-      "the daemon to listen",
-      15_000,
-    );
-    if (daemon.#hasExited) throw new Error(`The daemon exited at start:\n${daemon.stderr}`);
-    return daemon;
+    const child = startChild({
+      args: [requireBuilt(DAEMON_BIN, "@ringback/daemon"), "run"],
+      env: { ...daemonEnv(home), ...env },
+      name: "the daemon",
+    });
+    try {
+      await child.waitForMatch(LISTENING, "listening");
+    } catch (error) {
+      await child[Symbol.asyncDispose]();
+      throw error;
+    }
+    return new DaemonProcess(child);
+  }
+
+  get stdout(): string {
+    return this.#child.stdout;
+  }
+
+  get stderr(): string {
+    return this.#child.stderr;
   }
 
   get url(): string {
@@ -105,21 +82,20 @@ export class DaemonProcess implements AsyncDisposable {
     return url;
   }
 
-  /** Resolves once `text` appears `count` times in the daemon's log. */
-  waitForLog(text: string, count = 1, timeoutMs = 20_000): Promise<true> {
-    return this.#waiters.until(
-      () => (this.stderr.split(text).length - 1 >= count ? true : undefined),
-      `${count} x "${text}" in the daemon's log`,
-      timeoutMs,
+  /** Resolves once `text` appears `count` times in the daemon's log (`checks`: see the kit's `eventually`). */
+  async waitForLog(text: string, count = 1, checks?: number): Promise<void> {
+    await this.#child.waitFor(
+      () => this.stderr.split(text).length - 1 >= count,
+      `${count} x "${text}" in its log`,
+      checks,
     );
   }
 
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-    if (!this.#hasExited) this.#child.kill(signal);
-    await this.#waiters.until(() => (this.#hasExited ? true : undefined), "the daemon to exit", 10_000);
+    await this.#child.stop(signal);
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.stop("SIGKILL");
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.#child[Symbol.asyncDispose]();
   }
 }

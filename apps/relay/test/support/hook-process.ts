@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runToEnd } from "@ringback/test-kit";
 import { daemonEnv } from "./daemon-process.js";
 
 /** The real hook bundle of apps/hook, as `ringback-hook install` registers it with the agent. */
@@ -19,13 +19,13 @@ export interface StopPayload {
  * An agent turn ends: `ringback-hook claude-code` gets the Stop payload on stdin and hands the report to the
  * daemon of `home` (found through daemon.json's localPort). Resolves with the hook's exit code.
  */
-export function runClaudeStopHook(home: string, payload: StopPayload): Promise<number | null> {
+export async function runClaudeStopHook(home: string, payload: StopPayload): Promise<number | null> {
   if (!existsSync(HOOK_BIN))
     throw new Error(`${HOOK_BIN} is missing: run "pnpm --filter @ringback/hook build" first.`);
-  const child = spawn(process.execPath, [HOOK_BIN, "claude-code"], {
+  const result = await runToEnd({
+    args: [HOOK_BIN, "claude-code"],
     env: daemonEnv(home),
-    stdio: ["pipe", "ignore", "ignore"],
+    input: `${JSON.stringify({ ...payload, hook_event_name: "Stop", stop_hook_active: false })}\n`,
   });
-  child.stdin.end(`${JSON.stringify({ ...payload, hook_event_name: "Stop", stop_hook_active: false })}\n`);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  return result.code;
 }

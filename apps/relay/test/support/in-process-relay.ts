@@ -1,11 +1,11 @@
 import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import type { RelayLog } from "../../src/log.js";
 import { createRelay, type Relay } from "../../src/relay.js";
 import type { RelayConfig } from "../../src/relay-config.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { RelayStore } from "../../src/store/store.js";
 import { FakeClock } from "./fake-clock.js";
-import { type TempDir, tempDir } from "./temp-dir.js";
 
 export interface ApiResponse {
   readonly status: number;
@@ -40,7 +40,7 @@ export function captureLog(): { log: RelayLog; logs: string[] } {
 }
 
 export async function inProcessRelay(config: Partial<RelayConfig> = {}): Promise<InProcessRelay> {
-  const dir: TempDir = await tempDir();
+  const dir: TemporaryDirectory = await makeTemporaryDirectory();
   const store = openSqliteStore(dir.path);
   const clock = new FakeClock();
   const { log, logs } = captureLog();

@@ -1,15 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { makeTemporaryDirectory, startChild } from "@ringback/test-kit";
 import { type NginxListener, nginxConfig } from "./nginx-config.ts";
 
 /*
  * nginx in the foreground for tests and the bench: a config in a temp dir, `nginx -p <dir> -c <conf> -e <log>`,
- * nothing read from /etc or written to /var. Imports node builtins only (and with `.ts` specifiers), so the bench
- * (plain `node bench/*.ts`) can load it as well as vitest.
+ * nothing read from /etc or written to /var. Its own imports have `.ts` specifiers, so the bench (plain
+ * `node bench/*.ts`) can load it as well as vitest.
  */
 
 export const NGINX_MISSING_MESSAGE =
@@ -17,7 +16,8 @@ export const NGINX_MISSING_MESSAGE =
   "or set RINGBACK_NGINX_BIN to its binary. Set RINGBACK_SKIP_POSTGRES=1 to skip the PostgreSQL and nginx tests " +
   "on purpose.";
 
-const START_TIMEOUT_MS = 15_000;
+/** Checks (20 ms apart) of every listener before nginx counts as not started: a bound for a busy machine. */
+const START_CHECKS = 750;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** The nginx binary: RINGBACK_NGINX_BIN, else `nginx` on PATH or in /usr/sbin (Debian's place), else null. */
@@ -58,42 +58,33 @@ export async function startNginx(options: {
 }): Promise<NginxServer> {
   const binary = findNginx();
   if (!binary) throw new Error(NGINX_MISSING_MESSAGE);
-  const dir = await mkdtemp(join(tmpdir(), "ringback-nginx-"));
+  const directory = await makeTemporaryDirectory("ringback-nginx-");
+  const dir = directory.path;
   // As root, nginx's workers run as `nobody`: they must be able to reach the temp folders under `dir`.
   await chmod(dir, 0o755);
   await mkdir(join(dir, "temp"));
   const confPath = join(dir, "nginx.conf");
   await writeFile(confPath, nginxConfig({ dir, ...options }));
   // Its own process group: stopping it also stops its worker, even after a SIGKILL of the master.
-  const child: ChildProcess = spawn(binary, ["-p", dir, "-c", confPath, "-e", join(dir, "error.log")], {
-    stdio: ["ignore", "ignore", "pipe"],
-    detached: true,
+  const child = startChild({
+    command: binary,
+    args: ["-p", dir, "-c", confPath, "-e", join(dir, "error.log")],
+    isGroupLeader: true,
+    name: "nginx",
   });
-  let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const errorLog = () => readFile(join(dir, "error.log"), "utf8").catch(() => "");
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      // SIGTERM: fast shutdown, open streams are cut (SIGQUIT would wait for hour-long SSE streams).
-      signalGroup(child, "SIGTERM");
-      const timer = setTimeout(() => signalGroup(child, "SIGKILL"), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    // SIGTERM: fast shutdown, open streams are cut (SIGQUIT would wait for hour-long SSE streams).
+    await child.stop("SIGTERM", STOP_TIMEOUT_MS);
+    await directory.remove();
   };
   try {
-    const deadline = Date.now() + START_TIMEOUT_MS;
     for (const listener of options.listeners) {
-      while (!(await accepts(listener.port))) {
-        if (child.exitCode !== null || child.signalCode !== null)
-          throw new Error(`nginx exited at start: ${stderr}${await errorLog()}`);
-        if (Date.now() > deadline) throw new Error(`nginx did not listen in time: ${await errorLog()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await child
+        .waitFor(() => accepts(listener.port), `its listener on ${listener.port}`, START_CHECKS)
+        .catch(async (error: unknown) => {
+          throw new Error(`${error instanceof Error ? error.message : error}\n${await errorLog()}`);
+        });
     }
   } catch (error) {
     await stop();
@@ -111,15 +102,6 @@ export async function startNginx(options: {
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already gone.
-  }
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -1,13 +1,12 @@
 import { execFile, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { chownSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { freePort, makeTemporaryDirectory } from "@ringback/test-kit";
 
 /*
  * A throwaway PostgreSQL server for tests and the bench: `initdb` into a temp dir, `pg_ctl start` on a free
- * 127.0.0.1 port with its unix socket in that dir, no systemd. Imports node builtins only, so the bench (plain
- * `node bench/*.ts`) can load it as well as vitest.
+ * 127.0.0.1 port with its unix socket in that dir, no systemd. The bench (plain `node bench/*.ts`) loads it as well
+ * as vitest.
  */
 
 /** Where Debian's `postgresql` package puts the server binaries (one folder per major version). */
@@ -46,19 +45,6 @@ export function isPostgresSkipped(): boolean {
   return process.env.RINGBACK_SKIP_POSTGRES === "1";
 }
 
-/** A free TCP port on 127.0.0.1 (closed again at once; the server binds it right after). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** initdb refuses to run as root: as root the cluster belongs to the `postgres` system user. */
 function asClusterOwner(binary: string, args: readonly string[]): [string, string[]] {
   if (process.getuid?.() === 0) return ["runuser", ["-u", "postgres", "--", binary, ...args]];
@@ -83,7 +69,8 @@ function run(binary: string, args: readonly string[]): Promise<string> {
 export async function startPostgresServer(options: { isDurable?: boolean } = {}): Promise<PostgresServer> {
   const bin = findPostgresBinaries();
   if (!bin) throw new Error(POSTGRES_MISSING_MESSAGE);
-  const dir = mkdtempSync(join(tmpdir(), "ringback-pg-"));
+  const directory = await makeTemporaryDirectory("ringback-pg-");
+  const dir = directory.path;
   const dataDir = join(dir, "data");
   if (process.getuid?.() === 0) {
     const owner = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
@@ -148,12 +135,12 @@ export async function startPostgresServer(options: { isDurable?: boolean } = {})
       },
       async stop() {
         await run(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]).catch(() => {});
-        rmSync(dir, { recursive: true, force: true });
+        await directory.remove();
       },
     };
   } catch (error) {
     await run(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]).catch(() => {});
-    rmSync(dir, { recursive: true, force: true });
+    await directory.remove();
     throw error;
   }
 }

@@ -1,6 +1,6 @@
+import { startTestPushService, type TestPushService } from "@ringback/test-kit";
 import type { RelayConfig } from "../../src/relay-config.js";
 import { type SocketRelay, socketRelay } from "./socket-relay.js";
-import { startTestPushService, type TestPushService } from "./test-push-service.js";
 
 /**
  * A relay on 127.0.0.1 port 0 (temp-dir SQLite, fake clock, captured log) that trusts a test push service of its

@@ -1,9 +1,8 @@
 import { join } from "node:path";
+import { freePort, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { ChildRelay } from "./child-relay.js";
 import { findNginx, NGINX_MISSING_MESSAGE, type NginxServer, startNginx } from "./nginx-server.js";
 import { type PostgresSchema, postgresSchema } from "./postgres-schema.js";
-import { freePort } from "./postgres-server.js";
-import { type TempDir, tempDir } from "./temp-dir.js";
 
 /** The nginx listeners: `relay` spreads over both instances; the two others each prefer one instance. */
 export const LISTENERS = { relay: "relay", preferA: "prefer_a", preferB: "prefer_b" } as const;
@@ -29,7 +28,7 @@ export async function startRelaysBehindNginx(relayArgs: readonly string[] = []):
     cleanups.length = 0;
   };
   try {
-    const dir: TempDir = await tempDir("ringback-relays-");
+    const dir: TemporaryDirectory = await makeTemporaryDirectory("ringback-relays-");
     cleanups.push(() => dir[Symbol.asyncDispose]());
     const schema: PostgresSchema = await postgresSchema();
     cleanups.push(() => schema.drop());
@@ -43,7 +42,8 @@ export async function startRelaysBehindNginx(relayArgs: readonly string[] = []):
     };
     const a = await start("a");
     const b = await start("b");
-    const [relayPort = 0, preferAPort = 0, preferBPort = 0] = await distinctFreePorts(3);
+    // Never two alike (two nginx `listen`s on one port would silently share it): freePort hands out each once.
+    const [relayPort, preferAPort, preferBPort] = [await freePort(), await freePort(), await freePort()];
     const nginx = await startNginx({
       listeners: [
         { name: LISTENERS.relay, port: relayPort, upstream: [{ port: a.port }, { port: b.port }] },
@@ -65,11 +65,4 @@ export async function startRelaysBehindNginx(relayArgs: readonly string[] = []):
     await stopAll();
     throw error;
   }
-}
-
-/** `count` free ports, no two alike (two nginx `listen`s on one port would silently share it). */
-async function distinctFreePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
 }

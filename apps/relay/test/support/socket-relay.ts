@@ -1,4 +1,5 @@
 import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import type { RelayConfig } from "../../src/relay-config.js";
 import {
   type RelayServer,
@@ -17,7 +18,6 @@ import {
   requestAt,
   signUp,
 } from "./in-process-relay.js";
-import { type TempDir, tempDir } from "./temp-dir.js";
 
 /** The relay listening on 127.0.0.1 port 0 in this process, on a temp-dir store, with a fake clock. */
 export interface SocketRelay extends AsyncDisposable {
@@ -42,7 +42,7 @@ export async function socketRelay(
   config: Partial<RelayConfig> = {},
   serverOptions: SocketRelayServerOptions = {},
 ): Promise<SocketRelay> {
-  const dir: TempDir = await tempDir();
+  const dir: TemporaryDirectory = await makeTemporaryDirectory();
   const store = openSqliteStore(dir.path);
   const clock = new FakeClock();
   const { log, logs } = captureLog();

@@ -1,6 +1,6 @@
 import { RELAY_SSE_EVENTS } from "@ringback/protocol";
+import { Changes, eventually } from "@ringback/test-kit";
 import { EventSource } from "eventsource";
-import { Waiters } from "./wait-until.js";
 
 export interface ReceivedEvent {
   readonly type: string;
@@ -20,7 +20,7 @@ export class SseClient implements Disposable {
   readonly failures: (number | undefined)[] = [];
   opens = 0;
   #source: EventSource;
-  readonly #waiters = new Waiters();
+  readonly #changes = new Changes();
   readonly #baseUrl: string;
   readonly #token: string;
   readonly #isPersistent: boolean;
@@ -49,17 +49,17 @@ export class SseClient implements Disposable {
     for (const type of Object.values(RELAY_SSE_EVENTS)) {
       this.#source.addEventListener(type, (event) => {
         this.events.push({ type, id: event.lastEventId, data: JSON.parse(event.data) });
-        this.#waiters.notify();
+        this.#changes.notify();
       });
     }
     this.#source.addEventListener("open", () => {
       this.opens++;
-      this.#waiters.notify();
+      this.#changes.notify();
     });
     this.#source.addEventListener("error", (event) => {
       const code = (event as unknown as { code?: number }).code;
       this.failures.push(code);
-      this.#waiters.notify();
+      this.#changes.notify();
       if (this.#isPersistent && !this.#isClosedByUs && code !== 401 && source.readyState === source.CLOSED)
         setTimeout(() => {
           if (!this.#isClosedByUs) this.#connect(this.#lastSeq());
@@ -81,26 +81,27 @@ export class SseClient implements Disposable {
     return this.events.filter((event) => event.type === type);
   }
 
-  /** The first event (from the start) matching `type` and `match`. */
-  waitFor(type: string, match: (data: ReceivedEvent["data"]) => boolean = () => true, timeoutMs?: number) {
-    return this.#waiters.until(
+  /** The first event (from the start) matching `type` and `match` (`checks`: see the kit's `eventually`). */
+  waitFor(type: string, match: (data: ReceivedEvent["data"]) => boolean = () => true, checks?: number) {
+    return this.waitUntil(
       () => this.events.find((event) => event.type === type && match(event.data)),
       `an SSE "${type}" event`,
-      timeoutMs,
+      checks,
     );
   }
 
   /** Waits until `count` `synced` events have arrived (one per (re)connection). */
-  waitForSynced(count = 1, timeoutMs?: number) {
-    return this.#waiters.until(
-      () => (this.of(RELAY_SSE_EVENTS.synced).length >= count ? true : undefined),
+  waitForSynced(count = 1, checks?: number) {
+    return this.waitUntil(
+      () => this.of(RELAY_SSE_EVENTS.synced).length >= count,
       `${count} synced events`,
-      timeoutMs,
+      checks,
     );
   }
 
-  waitUntil<T>(check: () => T | undefined, what: string, timeoutMs?: number): Promise<T> {
-    return this.#waiters.until(check, what, timeoutMs);
+  /** Re-checked on every event, open and failure of the stream. */
+  waitUntil<T>(check: () => T | Promise<T>, what: string, checks?: number) {
+    return eventually(check, { what, checks, on: this.#changes });
   }
 
   close(): void {

@@ -1,0 +1,26 @@
+export {
+  type ChildOptions,
+  type ChildResult,
+  type Exit,
+  type RunOptions,
+  runToEnd,
+  StartedChild,
+  startChild,
+} from "./child-process.js";
+export { Changes, type EventuallyOptions, eventually } from "./eventually.js";
+export { freePort } from "./free-port.js";
+export { type LoopbackServer, listenOnLoopback } from "./loopback-server.js";
+export {
+  type RelayAnswer,
+  type RelayPost,
+  type RelayScript,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "./scripted-relay.js";
+export { makeTemporaryDirectory, type TemporaryDirectory } from "./temporary-directory.js";
+export {
+  type ReceivedPush,
+  startTestPushService,
+  type TestPushService,
+  type TestSubscription,
+} from "./test-push-service.js";
