@@ -7,6 +7,7 @@ import type { CallRecord, ReadingProblem } from "../calls/call-record.js";
 import { ALWAYS_RING } from "../ring-schedule/ring-schedule.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createMemoryStore } from "../storage/memory-key-value.js";
+import { callRecordKey } from "../storage/storage-keys.js";
 import { CallCenter, type CallCenterOptions } from "./call-center.js";
 
 const key = generateKey();
@@ -44,6 +45,7 @@ async function device(
     }),
     schedule: () => ALWAYS_RING,
     prepare: options.prepare,
+    fetch: options.fetch,
     onSettled: (eventId) => settled.push(eventId),
     onDeviceRemoved: () => {
       state.removed = true;
@@ -165,5 +167,57 @@ describe("the call center, on two devices of one account", () => {
     phone.center.acknowledgeAll(["e1"]);
     await until(() => record(laptop.center, "e1")?.status.outcome === "acknowledged-elsewhere");
     expect(relay.statusWrites).toEqual(["phone e1 acknowledged"]);
+  });
+});
+
+describe("the call center and the device's storage", () => {
+  it("tells the relay a call was shown or answered only once the record saying so is stored", async () => {
+    // A page closed between the two would ring the call again after a reload and lose the report the relay refused.
+    const memory = createMemoryStore();
+    // Writes land an event-loop turn late, as IndexedDB's do: a request sent while one is under way is seen.
+    const store: KeyValueStore = {
+      ...memory,
+      set: async (key, value) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        await memory.set(key, value);
+      },
+    };
+    const sent: { what: string; stored: Partial<CallRecord["status"]> | undefined }[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      const isCallWrite = /\/v1\/calls\/e1\/(status|deliveries)$/.test(String(input));
+      if (isCallWrite) {
+        const body = JSON.parse(String(init?.body)) as { status?: string; outcome?: string };
+        const stored = (await memory.get<CallRecord>(callRecordKey("e1")))?.status;
+        sent.push({
+          what: body.status ?? body.outcome ?? "",
+          stored: stored && { state: stored.state, deliveryReports: stored.deliveryReports },
+        });
+      }
+      return fetch(input, init);
+    };
+    const phone = await device("phone", { store, fetch: watched });
+    await publish("e1");
+    await until(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
+    phone.center.ringShown("e1");
+    await until(() => relay.deliveries.includes("phone e1 shown"));
+    phone.center.answer("e1");
+    await until(() => relay.deliveries.includes("phone e1 opened"));
+    await until(() => relay.statusWrites.includes("phone e1 answered"));
+
+    expect(sent[0]).toEqual({
+      what: "shown",
+      stored: { state: "ringing", deliveryReports: { shown: "pending" } },
+    });
+    // Answering sends both at once; either may go first.
+    expect(sent.slice(1)).toHaveLength(2);
+    expect(sent.slice(1)).toEqual(
+      expect.arrayContaining([
+        { what: "answered", stored: expect.objectContaining({ state: "in-call" }) },
+        {
+          what: "opened",
+          stored: { state: "in-call", deliveryReports: expect.objectContaining({ opened: "pending" }) },
+        },
+      ]),
+    );
   });
 });

@@ -234,8 +234,9 @@ export class CallCenter extends Observable<CallCenterView> {
     const transition = reduceCalls(before, action, this.#environment());
     if (transition.model === before) return false;
     this.#persistence.save(action, before, transition.model);
+    const stored = this.#persistence.persisted();
     this.update({ calls: transition.model });
-    for (const effect of transition.effects) this.#run(effect);
+    for (const effect of transition.effects) this.#run(effect, stored);
     return true;
   }
 
@@ -251,16 +252,20 @@ export class CallCenter extends Observable<CallCenterView> {
     };
   }
 
-  #run(effect: CallEffect): void {
+  /**
+   * The relay hears of a step only once the step is stored (`stored`): a page closed after the relay took (or
+   * refused) "shown" but before the record said so would ring the call again on reload, and lose the report.
+   */
+  #run(effect: CallEffect, stored: Promise<void>): void {
     switch (effect.type) {
       case "prepare-voice":
         this.#prepare(effect.eventId).catch(() => undefined);
         return;
       case "write-status":
-        this.#link?.writeStatus(effect.eventId, effect.status);
+        void stored.then(() => this.#link?.writeStatus(effect.eventId, effect.status));
         return;
       case "report-delivery":
-        this.#link?.reportDelivery(effect.eventId, effect.outcome);
+        void stored.then(() => this.#link?.reportDelivery(effect.eventId, effect.outcome));
         return;
     }
   }
