@@ -1,6 +1,7 @@
 import { type CreateDispatchRequest, type DispatchRecord, RingbackError } from "@ringback/protocol";
 import type { TrackerClient } from "@ringback/tracker-client";
 import { dispatchContent } from "./dispatch-content.js";
+import { assignedAgentId, issueFieldsOf } from "./dispatch-issue.js";
 
 /**
  * Sends a dispatch to the tracker and returns its new record (spec: POST /tracker/dispatches):
@@ -33,7 +34,7 @@ export async function sendDispatch(
 
   if ("issueId" in request) {
     const issue = await client.getIssue({ workspaceId, issueId: request.issueId });
-    const agentId = issue.assigneeType === "agent" ? issue.assigneeId : null;
+    const agentId = assignedAgentId(issue);
     const [comment, agentName] = await Promise.all([
       client.postComment({ workspaceId, issueId: issue.id, content, attachmentIds }),
       agentId ? agentNameOrEmpty(client, workspaceId, agentId) : "",
@@ -47,12 +48,7 @@ export async function sendDispatch(
       agentId,
       agentName,
       taskId: null,
-      issueId: issue.id,
-      issueNumber: issue.number,
-      issueIdentifier: issue.identifier,
-      title: issue.title,
-      status: issue.status,
-      priority: issue.priority,
+      ...issueFieldsOf(issue),
     };
   }
 

@@ -1,5 +1,6 @@
 import { DISPATCH_COMPLETED_WITHOUT_ISSUE_MS, type DispatchRecord } from "@ringback/protocol";
 import type { AgentTask, Issue } from "@ringback/tracker-client";
+import { assignedAgentId, issueFieldsOf } from "./dispatch-issue.js";
 
 /** What a refresh learnt of a `creating` record's quick-create task. */
 export type TaskOutcome =
@@ -69,17 +70,12 @@ export function createdFromIssue(
   agentName: string,
   now: Date,
 ): DispatchRecord {
-  const agentId = issue.assigneeType === "agent" ? issue.assigneeId : null;
+  const agentId = assignedAgentId(issue);
   const next: DispatchRecord = {
     ...record,
     state: "created",
     error: null,
-    issueId: issue.id,
-    issueNumber: issue.number,
-    issueIdentifier: issue.identifier,
-    title: issue.title,
-    status: issue.status,
-    priority: issue.priority,
+    ...issueFieldsOf(issue),
     projectId: issue.projectId ?? record.projectId,
     agentId,
     agentName: agentId ? agentName : "",
