@@ -82,14 +82,7 @@ export class RepliesFile {
 
   /** Records a reply as running; resolves once that is on disk, so its agent may start. */
   start(replyId: string, eventId: string, now: Date): Promise<void> {
-    this.#replies.set(replyId, {
-      eventId,
-      state: "running",
-      reason: null,
-      isPlaintextReason: false,
-      startedAt: now.toISOString(),
-      finishedAt: null,
-    });
+    this.#replies.set(replyId, running(eventId, now));
     return this.#write();
   }
 
@@ -100,14 +93,7 @@ export class RepliesFile {
     outcome: { state: "delivered" } | { state: "failed"; reason: string; isPlaintextReason?: boolean },
     now: Date,
   ): Promise<void> {
-    const record = this.#replies.get(replyId) ?? {
-      eventId,
-      state: "running",
-      reason: null,
-      isPlaintextReason: false,
-      startedAt: now.toISOString(),
-      finishedAt: null,
-    };
+    const record = this.#replies.get(replyId) ?? running(eventId, now);
     const reason = outcome.state === "failed" ? outcome.reason : null;
     const next = finished(record, outcome.state, reason, now);
     if (outcome.state === "failed" && outcome.isPlaintextReason) next.isPlaintextReason = true;
@@ -139,6 +125,18 @@ export class RepliesFile {
     this.#writes = write.catch(() => undefined);
     return write;
   }
+}
+
+/** A reply running since `now` (also the start of one that ends before it ever ran). */
+function running(eventId: string, now: Date): ReplyRecord {
+  return {
+    eventId,
+    state: "running",
+    reason: null,
+    isPlaintextReason: false,
+    startedAt: now.toISOString(),
+    finishedAt: null,
+  };
 }
 
 function finished(
