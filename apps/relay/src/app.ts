@@ -21,6 +21,11 @@ const CORS_MAX_AGE_SECONDS = 600;
 export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
   const app = new Hono<RelayEnv>();
   app.use("*", requestLog(runtime.log, runtime.clock));
+  // No answer is ever to be read as another type than it says (a JSON error as HTML, a file as a script).
+  app.use("*", async (c, next) => {
+    c.header("X-Content-Type-Options", "nosniff");
+    await next();
+  });
   // Devices authenticate with an explicit bearer token, never a cookie, so any origin may call the API: a web app
   // served from elsewhere (a dev server, a third-party client) works the same as one served by --web-root.
   app.use(
@@ -42,7 +47,8 @@ export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
     .route("/", streamRoutes(runtime))
     .route("/", pushRoutes(runtime));
   app.route("/v1", api);
-  if (runtime.config.webRoot !== null) app.route("/", webRootRoutes(runtime.config.webRoot));
+  if (runtime.config.webRoot !== null)
+    app.route("/", webRootRoutes(runtime.config.webRoot, runtime.config.webConnectOrigins));
   app.onError(renderError(runtime.log));
   app.notFound(renderNotFound);
   return app;

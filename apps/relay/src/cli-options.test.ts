@@ -65,6 +65,26 @@ describe("relay command-line options", () => {
     );
   });
 
+  it("takes the origins the web app may also connect to from --web-connect-origins", () => {
+    expect(
+      parseRelayCliOptions(["--web-connect-origins", "https://api.openai.com, http://127.0.0.1:11434"], {})
+        .config.webConnectOrigins,
+    ).toEqual(["https://api.openai.com", "http://127.0.0.1:11434"]);
+    expect(
+      parseRelayCliOptions([], { RINGBACK_RELAY_WEB_CONNECT_ORIGINS: "https://speech.example" }).config
+        .webConnectOrigins,
+    ).toEqual(["https://speech.example"]);
+    expect(parseRelayCliOptions([], {}).config.webConnectOrigins).toBeUndefined();
+    for (const bad of [
+      "http://model.example",
+      "https://a.example/v1",
+      "*",
+      "https://a.example; script-src *",
+    ]) {
+      expect(() => parseRelayCliOptions(["--web-connect-origins", bad], {})).toThrow(RelayUsageError);
+    }
+  });
+
   it("takes the push services devices may subscribe at from --push-hosts or RINGBACK_RELAY_PUSH_HOSTS", () => {
     expect(
       parseRelayCliOptions(["--push-hosts", "Push.Example, fcm.googleapis.com"], {}).config.pushHosts,

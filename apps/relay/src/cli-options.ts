@@ -25,6 +25,8 @@ export const USAGE = `Usage: ringback-relay [options]
   --web-root DIR            serve the web app from DIR at / (default: the one   RINGBACK_RELAY_WEB_ROOT
                             inside this package)
   --no-web                  serve no web app, the API only                     RINGBACK_RELAY_NO_WEB=1
+  --web-connect-origins O,O other origins the web app may connect to (its      RINGBACK_RELAY_WEB_CONNECT_ORIGINS
+                            CSP): a language model or speech endpoint
   --public-url URL          the https:// address phones reach this relay at,    RINGBACK_RELAY_PUBLIC_URL
                             put into pairing links (behind Caddy or own TLS)
   --tls-cert FILE           terminate TLS here: the PEM certificate chain...   RINGBACK_RELAY_TLS_CERT
@@ -68,6 +70,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "behind-proxy": { type: "boolean" },
       "web-root": { type: "string" },
       "no-web": { type: "boolean" },
+      "web-connect-origins": { type: "string" },
       "call-expiry-ms": { type: "string" },
       "heartbeat-ms": { type: "string" },
       "sse-retry-ms": { type: "string" },
@@ -89,6 +92,9 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
   const publicText = values["public-url"] ?? env.RINGBACK_RELAY_PUBLIC_URL;
   if (publicText !== undefined && publicText.trim() !== "")
     Object.assign(config, { publicUrl: publicUrl(publicText) });
+  const connectOrigins = values["web-connect-origins"] ?? env.RINGBACK_RELAY_WEB_CONNECT_ORIGINS;
+  if (connectOrigins !== undefined)
+    Object.assign(config, { webConnectOrigins: originList(connectOrigins, "--web-connect-origins") });
   const pushSubject = values["push-subject"] ?? env.RINGBACK_RELAY_PUSH_SUBJECT;
   if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
   const pushHosts = values["push-hosts"] ?? env.RINGBACK_RELAY_PUSH_HOSTS;
@@ -129,6 +135,32 @@ function hostList(text: string, name: string): string[] {
   if (hosts.length === 0 || hosts.some((host) => !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(host)))
     throw new RelayUsageError(`${name} must be a comma-separated list of host names.`);
   return hosts;
+}
+
+/** `https://host[:port]` origins (`http://` for this machine), as a Content-Security-Policy source names them. */
+function originList(text: string, name: string): string[] {
+  const items = text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  return items.map((item) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      // Reported below.
+    }
+    const isLoopback = url !== null && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname);
+    if (
+      url === null ||
+      !(url.protocol === "https:" || (url.protocol === "http:" && isLoopback)) ||
+      url.origin !== item.replace(/\/$/, "").toLowerCase()
+    )
+      throw new RelayUsageError(
+        `${name} must be a comma-separated list of origins (https://host[:port], or http:// for this machine).`,
+      );
+    return url.origin;
+  });
 }
 
 function isTrue(value: string | undefined): boolean {

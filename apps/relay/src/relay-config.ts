@@ -65,6 +65,11 @@ export interface RelayConfig {
   readonly behindProxy: boolean;
   /** Static files (the web app) served at `/` with a fallback to index.html; null: none. */
   readonly webRoot: string | null;
+  /**
+   * Origins besides the relay itself the served web app may connect to (its Content-Security-Policy's
+   * `connect-src`): a language model or speech endpoint the devices use. Default none.
+   */
+  readonly webConnectOrigins: readonly string[];
   /** The origin people and devices reach the relay at (`--public-url`), for pairing links; null: the one they used. */
   readonly publicUrl: string | null;
   readonly callExpiryMs: number;
@@ -94,6 +99,7 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   openSignup: false,
   behindProxy: false,
   webRoot: null,
+  webConnectOrigins: [],
   publicUrl: null,
   callExpiryMs: CALL_EXPIRY_DEFAULT_MS,
   replyExpiryMs: REPLY_EXPIRY_MS,

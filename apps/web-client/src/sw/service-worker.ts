@@ -1,3 +1,4 @@
+import "../shared/zod-without-eval.js";
 import type { KeyValueStore } from "@ringback/client";
 import { logPushStep } from "@ringback/client";
 import { createIdbStore } from "../app/storage/idb-key-value.js";

@@ -1,3 +1,4 @@
+import "../shared/zod-without-eval.js";
 import { callIdOfAddress, createMemoryStore, hasPairingFragment } from "@ringback/client";
 import { render } from "preact";
 import { createCallNotifier } from "../app/audio/call-notifications.js";
