@@ -120,4 +120,37 @@ describe.skipIf(!hasChromium)("a web page in a real browser", () => {
     expect(daemon.stderr().match(/report evt_\w+ accepted/g)).toHaveLength(1);
     await tab.close();
   });
+  it("cannot forge the daemon's log lines through the paths it requests", async () => {
+    // What the daemon writes when it takes a report: the line a forger would like to plant.
+    const forged = "ringback: report evt_forged accepted";
+    // Line break, carriage return, a terminal escape that clears the screen, a bidi override; then 10,000 more.
+    const path = `/%0D%0A${encodeURIComponent(forged)}%1B%5B2J%E2%80%AE`;
+    const tab = await browser.newPage();
+    await tab.goto(pageUrl);
+    await tab.evaluate(
+      async ({ target, long }) => {
+        await fetch(target, { method: "POST", mode: "no-cors", body: "{}" }).catch(() => undefined);
+        await fetch(`${target}${long}`, { method: "POST", mode: "no-cors", body: "{}" }).catch(
+          () => undefined,
+        );
+      },
+      { target: `${daemon.url}${path}`, long: "A".repeat(10_000) },
+    );
+    // The two refusals' lines are in once two lines end with their answer (the other test's name /report).
+    const refused = () =>
+      daemon
+        .stderr()
+        .split("\n")
+        .filter((line) => line.endsWith(": 403 origin_not_allowed") && !line.includes("/report"));
+    await eventually(() => refused().length >= 2);
+    const lines = daemon.stderr().split("\n").slice(0, -1);
+    for (const line of lines) expect(line.startsWith("ringback: ")).toBe(true);
+    expect(lines.filter((line) => line.startsWith(forged))).toEqual([]);
+    for (const raw of ["\r", "\x1b", "\u202e"]) expect(daemon.stderr()).not.toContain(raw);
+    const [short, long] = refused();
+    expect(short).toBe(`ringback: refused POST ${path}: 403 origin_not_allowed`);
+    expect(long).toMatch(/\.\.\.\(\+\d+ chars\): 403 origin_not_allowed$/);
+    expect(long?.length).toBeLessThan(300);
+    await tab.close();
+  });
 });

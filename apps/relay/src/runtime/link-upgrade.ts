@@ -7,6 +7,7 @@ import {
   RELAY_SETTINGS_BODY_MAX_BYTES,
 } from "@ringback/protocol";
 import { WebSocketServer } from "ws";
+import { LOG_VALUE_MAX_CHARS, logSafe } from "../log.js";
 import { authenticate } from "./authenticate.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 
@@ -25,8 +26,13 @@ export function createLinkUpgrade(runtime: RelayRuntime): {
     maxPayload: RELAY_SETTINGS_BODY_MAX_BYTES + LINK_MESSAGE_OVERHEAD_BYTES,
   });
 
-  function refuse(socket: Duplex, status: number, body: ErrorBody): void {
-    runtime.log.line(`GET ${DAEMON_LINK_PATH} ${status}`);
+  function refuse(socket: Duplex, status: number, body: ErrorBody, path = DAEMON_LINK_PATH): void {
+    // Only the link's own path is logged bare; any other is what a client made up.
+    runtime.log.line(
+      path === DAEMON_LINK_PATH
+        ? `GET ${DAEMON_LINK_PATH} ${status}`
+        : `upgrade unmatched "${logSafe(path, LOG_VALUE_MAX_CHARS)}" ${status}`,
+    );
     const json = JSON.stringify(body);
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
@@ -40,7 +46,7 @@ export function createLinkUpgrade(runtime: RelayRuntime): {
       socket.on("error", () => socket.destroy());
       const path = new URL(request.url ?? "/", "http://relay.invalid").pathname;
       if (path !== DAEMON_LINK_PATH) {
-        refuse(socket, 404, errorBody("not_found"));
+        refuse(socket, 404, errorBody("not_found"), path);
         return;
       }
       authenticate(runtime.store, runtime.clock, request.headers.authorization).then(
