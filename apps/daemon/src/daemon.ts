@@ -5,6 +5,7 @@ import { createBriefStep } from "./runtime/brief-step.js";
 import { ConfigFile } from "./runtime/config-file.js";
 import { ensureDataDir } from "./runtime/data-dir.js";
 import { loadLocalKey } from "./runtime/local-key.js";
+import { ModelSlots } from "./runtime/model-slots.js";
 import type { Logger } from "./runtime/logger.js";
 import { relayAddress } from "./runtime/relay-address.js";
 import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
@@ -47,9 +48,10 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions });
   const language = systemLanguage(env);
   const relay = relayAddress(config, env);
+  const modelSlots = new ModelSlots();
   const outbox = new Outbox({
     directory: dataDir,
-    generateBrief: createBriefStep(config, language),
+    generateBrief: createBriefStep(config, language, modelSlots),
     send: relay ? createIdentitySender(config, env, createReportSealer(config)) : undefined,
     log,
   });
@@ -78,6 +80,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     tracker,
     relay: relayConnection,
     systemLanguage: language,
+    modelSlots,
     log,
     now: () => new Date(),
   };

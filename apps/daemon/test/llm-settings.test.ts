@@ -82,13 +82,46 @@ describe("/llm/settings", () => {
   it.each([
     ["the model", { model: "other-model" }],
     ["the address", { baseUrl: "https://other.example/v1" }],
-  ])("drops manual timeoutMs and reasoningEffort when %s changes", async (_label, change) => {
-    const manual = { ...channel, apiKey: API_KEY, timeoutMs: 90_000, reasoningEffort: "low" };
+  ])("drops a manual reasoningEffort but keeps the limits when %s changes", async (_label, change) => {
+    const manual = {
+      ...channel,
+      apiKey: API_KEY,
+      timeoutMs: 90_000,
+      noProgressTimeoutMs: 20_000,
+      reasoningEffort: "low",
+    };
     daemon = await startInProcessDaemon({ config: { llm: { primary: manual } } });
     await put({ ...channel, ...change });
     const primary = (await readConfig()).llm?.primary;
-    expect(primary).not.toHaveProperty("timeoutMs");
+    expect(primary).toMatchObject({ timeoutMs: 90_000, noProgressTimeoutMs: 20_000 });
     expect(primary).not.toHaveProperty("reasoningEffort");
+  });
+
+  it("sets both limits, returns them, and resets one to the endpoint's default with null", async () => {
+    daemon = await startInProcessDaemon();
+    const saved = await put({ ...channel, apiKey: API_KEY, timeoutMs: 900_000, noProgressTimeoutMs: 45_000 });
+    expect(LlmSettingsResponse.parse(await saved.json()).channel).toMatchObject({
+      timeoutMs: 900_000,
+      noProgressTimeoutMs: 45_000,
+    });
+
+    const reset = await put({ ...channel, timeoutMs: null });
+
+    const { channel: returned } = LlmSettingsResponse.parse(await reset.json());
+    expect(returned).not.toHaveProperty("timeoutMs");
+    expect(returned?.noProgressTimeoutMs).toBe(45_000);
+    expect((await readConfig()).llm?.primary).toMatchObject({ noProgressTimeoutMs: 45_000 });
+    expect((await readConfig()).llm?.primary).not.toHaveProperty("timeoutMs");
+  });
+
+  it.each([
+    ["under a second", { timeoutMs: 500 }],
+    ["over an hour", { noProgressTimeoutMs: 3_600_001 }],
+  ])("refuses a limit %s with 422 invalid_llm_settings", async (_label, limits) => {
+    daemon = await startInProcessDaemon();
+    const response = await put({ ...channel, apiKey: API_KEY, ...limits });
+    expect(response.status).toBe(422);
+    expect(await errorCode(response)).toBe("invalid_llm_settings");
   });
 
   it("replaces the whole llm section: a manual fallback channel is removed, other settings are kept", async () => {

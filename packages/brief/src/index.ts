@@ -8,6 +8,7 @@ export {
 export { BRIEF_SCHEMA_NAME, type ModelCallFailure } from "./call-model.js";
 export { type ModelCallStats, outputTokensPerSecond, promptTokensPerSecond } from "./call-stats.js";
 export { type BriefCheck, characterCount, checkBrief, maxSpokenChars, type UncoveredFact } from "./checks.js";
+export { type BriefTimeEstimate, type ConnectionTiming, connectionTiming } from "./connection-estimate.js";
 export { type BriefEvaluation, type EvaluateBriefsOptions, evaluateBriefs } from "./evaluate.js";
 export { FAILED_BRIEF_TITLE_MAX_CHARS, failedBrief, reportTitle } from "./failed-brief.js";
 export { evaluationFailed, evaluationProblems, formatEvaluation } from "./format-evaluation.js";

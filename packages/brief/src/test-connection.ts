@@ -1,6 +1,9 @@
 import { BriefDraft, type LlmChannel, type Report } from "@ringback/protocol";
+import { briefPlan } from "./brief-budget.js";
 import { cachedBriefJsonSchema } from "./brief-schema.js";
 import { callModel } from "./call-model.js";
+import type { ModelCallStats } from "./call-stats.js";
+import { type ConnectionTiming, connectionTiming } from "./connection-estimate.js";
 import { briefMessages } from "./prompt.js";
 
 /** The tiny fixed report of a connection test. */
@@ -19,11 +22,17 @@ export interface ConnectionTestResult {
   /** Why the call failed; never contains the key. */
   error?: string;
   model: string;
+  /** What the call measured: tokens, and the times to the first and the last token. */
+  stats: ModelCallStats;
+  /** When the model answered: its speeds and how long a typical and a long report's brief would take. */
+  timing?: ConnectionTiming;
 }
 
 /**
  * Makes the same structured call as a brief generation on a tiny fixed report (spec: "Connection test uses
- * the same structured-output call as brief generation"). Resolves, never rejects, except on abort.
+ * the same structured-output call as brief generation"), with the same limits and output limit, and measures
+ * the model's speeds: how fast it reads a prompt and writes, and so how long a typical (30 lines) and a long
+ * (350 lines) report's brief would take against the overall limit. Resolves, never rejects, except on abort.
  */
 export async function testConnection(options: {
   channel: LlmChannel;
@@ -32,21 +41,24 @@ export async function testConnection(options: {
   language?: string;
 }): Promise<ConnectionTestResult> {
   const { channel } = options;
+  const language = options.language ?? CONNECTION_TEST_LANGUAGE;
   const jsonSchema = cachedBriefJsonSchema();
+  const { given, maxTokens } = briefPlan(CONNECTION_TEST_REPORT, channel, language);
   const result = await callModel({
     channel,
-    messages: briefMessages({
-      report: CONNECTION_TEST_REPORT,
-      language: options.language ?? CONNECTION_TEST_LANGUAGE,
-      channel,
-      jsonSchema,
-    }),
+    messages: briefMessages({ report: CONNECTION_TEST_REPORT, given, language, channel, jsonSchema }),
     schema: BriefDraft,
     jsonSchema,
+    maxTokens,
     signal: options.signal,
     fetch: options.fetch,
   });
   return result.ok
-    ? { ok: true, model: channel.model }
-    : { ok: false, error: result.error, model: channel.model };
+    ? {
+        ok: true,
+        model: channel.model,
+        stats: result.stats,
+        timing: connectionTiming(channel, result.stats, language),
+      }
+    : { ok: false, error: result.error, model: channel.model, stats: result.stats };
 }

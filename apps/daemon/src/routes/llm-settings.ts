@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
+import { currentBriefLanguage } from "../runtime/brief-language.js";
 import { configuredChannel, publicChannel, savedLlmSection, testedChannel } from "../runtime/llm-settings.js";
 import { runLlmTest } from "../runtime/llm-test.js";
 
@@ -39,11 +40,12 @@ export function llmSettingsRoutes(app: AppContext): Hono {
       const hasNoBody = context.req.raw.body === null && context.req.header("content-type") === undefined;
       const body = hasNoBody ? {} : await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
       const channel = testedChannel(app.config.raw, parseBody(LlmTestRequest, body, "invalid_llm_settings"));
-      const result = await runLlmTest(channel);
+      const language = currentBriefLanguage(app.config.raw, app.systemLanguage).language;
+      const result = await runLlmTest(channel, app.modelSlots, language);
       const host = new URL(channel.baseUrl).host;
       app.log(
         result.ok
-          ? `language model test: ${channel.model} (${host}) answered in ${result.latencyMs} ms`
+          ? `language model test: ${channel.model} (${host}) answered in ${result.latencyMs} ms${result.timing?.advice ? `; ${result.timing.advice}` : ""}`
           : `language model test: ${channel.model} (${host}) failed: ${result.error.message}`,
       );
       return context.json(result satisfies LlmTestResponse);

@@ -3,17 +3,27 @@ import type { GenerateBrief } from "@ringback/outbox";
 import { currentBriefLanguage } from "./brief-language.js";
 import type { ConfigFile } from "./config-file.js";
 import { configuredChannel } from "./llm-settings.js";
+import type { ModelSlots } from "./model-slots.js";
 
 /**
  * The outbox's brief step: `@ringback/brief` with the channel and language current when the brief starts
- * (no channel: the spec's failed brief with no model call).
+ * (no channel: the spec's failed brief with no model call), one at a time against a local model (`ModelSlots`):
+ * the brief's clock starts only when its turn comes.
  */
-export function createBriefStep(config: ConfigFile, systemLanguage: string): GenerateBrief {
-  return (report, signal) =>
-    generateBrief({
-      report,
-      channel: configuredChannel(config.raw),
-      language: currentBriefLanguage(config.raw, systemLanguage).language,
-      signal,
-    });
+export function createBriefStep(
+  config: ConfigFile,
+  systemLanguage: string,
+  slots: ModelSlots,
+): GenerateBrief {
+  return async (report, signal) => {
+    const channel = configuredChannel(config.raw);
+    const brief = () =>
+      generateBrief({
+        report,
+        channel: configuredChannel(config.raw),
+        language: currentBriefLanguage(config.raw, systemLanguage).language,
+        signal,
+      });
+    return channel === null ? brief() : slots.run(channel.baseUrl, signal, brief);
+  };
 }

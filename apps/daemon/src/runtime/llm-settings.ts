@@ -17,14 +17,33 @@ export function configuredChannel(raw: Readonly<RawConfig>): LlmChannel | null {
 /** The channel as returned by the interface: never the key, only its hint. */
 export function publicChannel(channel: LlmChannel | null): LlmChannelPublic | null {
   if (!channel) return null;
-  const { baseUrl, model, apiKey, structuredOutput } = channel;
-  return { baseUrl, model, keyHint: secretHint(apiKey), structuredOutput };
+  const { baseUrl, model, apiKey, structuredOutput, timeoutMs, noProgressTimeoutMs } = channel;
+  return {
+    baseUrl,
+    model,
+    keyHint: secretHint(apiKey),
+    structuredOutput,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(noProgressTimeoutMs === undefined ? {} : { noProgressTimeoutMs }),
+  };
+}
+
+/**
+ * A limit after a save: the request's number, or none for null (back to the endpoint's default), or the saved
+ * one when the request leaves it out, whatever the address and model (the user set it; a new address keeps it).
+ */
+function savedLimit(requested: number | null | undefined, previous: unknown): { value?: number } {
+  if (requested === null) return {};
+  if (requested !== undefined) return { value: requested };
+  const saved = LlmChannel.shape.timeoutMs.safeParse(previous);
+  return saved.success && saved.data !== undefined ? { value: saved.data } : {};
 }
 
 /**
  * The whole `llm` section after a save from the app (spec: PUT /llm/settings). Without apiKey the saved key
- * is kept (none saved: `llm_key_required`); manual timeoutMs / reasoningEffort survive only when the address
- * and the model are unchanged; anything else in the section (a manual fallback channel) is removed.
+ * is kept (none saved: `llm_key_required`); the limits (`timeoutMs`, `noProgressTimeoutMs`) are set, reset with
+ * null, or kept when left out; a manual reasoningEffort survives only when the address and the model are
+ * unchanged; anything else in the section (a manual fallback channel) is removed.
  */
 export function savedLlmSection(
   raw: Readonly<RawConfig>,
@@ -41,16 +60,16 @@ export function savedLlmSection(
     typeof previous.model === "string" &&
     previous.baseUrl.trim() === request.baseUrl &&
     previous.model.trim() === request.model;
-  const timeoutMs = LlmChannel.shape.timeoutMs.safeParse(previous?.timeoutMs);
+  const timeoutMs = savedLimit(request.timeoutMs, previous?.timeoutMs);
+  const noProgressTimeoutMs = savedLimit(request.noProgressTimeoutMs, previous?.noProgressTimeoutMs);
   const reasoningEffort = LlmChannel.shape.reasoningEffort.safeParse(previous?.reasoningEffort);
   const channel = LlmChannel.safeParse({
     baseUrl: request.baseUrl,
     apiKey,
     model: request.model,
     structuredOutput: request.structuredOutput,
-    ...(isSameChannel && timeoutMs.success && timeoutMs.data !== undefined
-      ? { timeoutMs: timeoutMs.data }
-      : {}),
+    ...(timeoutMs.value === undefined ? {} : { timeoutMs: timeoutMs.value }),
+    ...(noProgressTimeoutMs.value === undefined ? {} : { noProgressTimeoutMs: noProgressTimeoutMs.value }),
     ...(isSameChannel && reasoningEffort.success && reasoningEffort.data !== undefined
       ? { reasoningEffort: reasoningEffort.data }
       : {}),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ModelEndpointKind } from "../model-endpoint.js";
 import { PutLlmSettingsRequest } from "./llm.js";
 
 /**
@@ -15,6 +16,33 @@ export type LlmTestRequest = z.infer<typeof LlmTestRequest>;
 export const LlmTestFailureCode = z.enum(["llm_call_failed"]);
 export type LlmTestFailureCode = z.infer<typeof LlmTestFailureCode>;
 
+/** How long one sample report's brief would take at the speeds a connection test measured. */
+export const BriefTimeEstimate = z.object({
+  report: z.enum(["typical", "long"]),
+  /** About this many lines of an agent's reply. */
+  lines: z.number().int().positive(),
+  promptTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** One call at the measured speeds; null when a speed could not be measured. */
+  ms: z.number().int().nonnegative().nullable(),
+  /** Whether that fits the overall limit (with a margin); null when unknown. */
+  fitsTimeout: z.boolean().nullable(),
+});
+export type BriefTimeEstimate = z.infer<typeof BriefTimeEstimate>;
+
+/** What a connection test measured and what follows for real reports. */
+export const LlmTestTiming = z.object({
+  endpoint: ModelEndpointKind,
+  timeoutMs: z.number().int().positive(),
+  noProgressTimeoutMs: z.number().int().positive(),
+  promptTokensPerSecond: z.number().nonnegative().nullable(),
+  outputTokensPerSecond: z.number().nonnegative().nullable(),
+  estimates: z.array(BriefTimeEstimate),
+  /** What to change when a sample report will not fit the limits; null when both fit. */
+  advice: z.string().nullable(),
+});
+export type LlmTestTiming = z.infer<typeof LlmTestTiming>;
+
 /** `POST /llm/test` response (always 200 once the channel is valid): the model worked, or why it did not. */
 export const LlmTestResponse = z.discriminatedUnion("ok", [
   z.object({
@@ -22,6 +50,8 @@ export const LlmTestResponse = z.discriminatedUnion("ok", [
     model: z.string(),
     /** From sending the call to the checked answer. */
     latencyMs: z.number().int().nonnegative(),
+    /** Absent from a daemon that does not measure it. */
+    timing: LlmTestTiming.optional(),
   }),
   z.object({
     ok: z.literal(false),
