@@ -1,4 +1,4 @@
-import type { NotificationTexts } from "@ringback/client";
+import type { NotificationTexts } from "@ringback/client/texts";
 
 /** The actions of a ringing call's notification. A plain click counts as "answer". */
 export const ANSWER_ACTION = "answer";

@@ -1,5 +1,6 @@
 import type { KeyValueStore } from "@ringback/client";
-import { createMemoryStore, INTERFACE_LANGUAGE_KEY, NOTIFICATION_TEXTS } from "@ringback/client";
+import { createMemoryStore, INTERFACE_LANGUAGE_KEY } from "@ringback/client";
+import { NOTIFICATION_TEXTS } from "@ringback/client/texts";
 import { describe, expect, it } from "vitest";
 import { loadNotificationTexts, notificationTexts } from "./notification-texts.js";
 

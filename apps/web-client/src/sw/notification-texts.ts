@@ -1,11 +1,11 @@
 import type { KeyValueStore } from "@ringback/client";
+import { LocalSettings } from "@ringback/client";
 import {
   type InterfaceLanguageChoice,
-  LocalSettings,
   NOTIFICATION_TEXTS,
   type NotificationTexts,
   resolveInterfaceLanguage,
-} from "@ringback/client";
+} from "@ringback/client/texts";
 
 /**
  * The texts of the worker's notifications in the device's interface language: the choice stored by the page

@@ -5,10 +5,10 @@ import {
   createMemoryStore,
   FORM_OF_ADDRESS_KEY,
   INTERFACE_LANGUAGE_KEY,
-  NOTIFICATION_TEXTS,
   RING_MODES_KEY,
   SET_ASIDE_IDS_KEY,
 } from "@ringback/client";
+import { NOTIFICATION_TEXTS } from "@ringback/client/texts";
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import type { KeyValueStore, NotificationTexts } from "@ringback/client";
+import type { KeyValueStore } from "@ringback/client";
 import {
   addressed,
   type CallRecord,
@@ -9,10 +9,11 @@ import {
   newCallRecord,
   OpenCallError,
   openRelayedEvent,
-  projectOf,
   RING_MODES_KEY,
   readStoredModes,
 } from "@ringback/client";
+import type { NotificationTexts } from "@ringback/client/texts";
+import { projectOf } from "@ringback/client/views";
 import { PushMessage, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
 import { callNotificationTag } from "../shared/notification-tag.js";
 import { type CallNotice, ringingActions } from "./call-notification.js";

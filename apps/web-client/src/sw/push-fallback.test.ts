@@ -1,4 +1,4 @@
-import { NOTIFICATION_TEXTS } from "@ringback/client";
+import { NOTIFICATION_TEXTS } from "@ringback/client/texts";
 import { describe, expect, it } from "vitest";
 import { fallbackNotice, settleWithin } from "./push-fallback.js";
 

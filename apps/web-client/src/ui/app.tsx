@@ -1,4 +1,5 @@
-import { activeCall, CORE_TEXTS, ringingCall } from "@ringback/client";
+import { activeCall, ringingCall } from "@ringback/client";
+import { CORE_TEXTS } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../app/controller/app-controller.js";
 import { CallsPage } from "./calls/calls-page.js";

@@ -2,7 +2,7 @@ import { ISSUE_PRIORITIES, type IssuePriority } from "@ringback/protocol";
 import type { CallRecord } from "./call-record.js";
 
 /** A tracker priority as the calls page sorts it; anything unknown (or a local agent's call) is `none`. */
-export function callPriority(record: CallRecord): IssuePriority {
+function callPriority(record: CallRecord): IssuePriority {
   const priority = record.issue?.priority;
   return (ISSUE_PRIORITIES as readonly string[]).includes(priority ?? "")
     ? (priority as IssuePriority)
@@ -10,12 +10,12 @@ export function callPriority(record: CallRecord): IssuePriority {
 }
 
 /** 0 for urgent up to 4 for none: smaller is more urgent. */
-export function priorityRank(record: CallRecord): number {
+function priorityRank(record: CallRecord): number {
   return ISSUE_PRIORITIES.indexOf(callPriority(record));
 }
 
 /** The issue's update time; a call without an issue sorts by when its report was raised. */
-export function callUpdateTime(record: CallRecord): number {
+function callUpdateTime(record: CallRecord): number {
   const updatedAt = record.issue?.updatedAt;
   const parsed = updatedAt ? Date.parse(updatedAt) : Number.NaN;
   return Number.isNaN(parsed) ? Date.parse(record.occurredAt) : parsed;
@@ -25,7 +25,7 @@ export function callUpdateTime(record: CallRecord): number {
  * The spec's order for the ring queue and both lists of the calls page: issue priority (urgent, high, medium,
  * low, none), then update time, newest first. The event id breaks ties so the order is stable.
  */
-export function compareCalls(a: CallRecord, b: CallRecord): number {
+function compareCalls(a: CallRecord, b: CallRecord): number {
   return (
     priorityRank(a) - priorityRank(b) ||
     callUpdateTime(b) - callUpdateTime(a) ||

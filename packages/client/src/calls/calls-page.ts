@@ -51,7 +51,7 @@ function byName(a: CallProject, b: CallProject): number {
 }
 
 /** "all" first, then one tab per tracker project among the calls, by name. */
-export function callsTabs(records: readonly CallRecord[]): CallsTab[] {
+function callsTabs(records: readonly CallRecord[]): CallsTab[] {
   const projects = new Map<string, CallProject>();
   for (const record of records) {
     const project = projectOf(record);

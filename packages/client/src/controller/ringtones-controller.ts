@@ -23,7 +23,7 @@ export interface RingtonesView {
 }
 
 /** How long Settings › Ringtones plays a tone when the user picks it. */
-export const RINGTONE_PREVIEW_MS = 4_000;
+const RINGTONE_PREVIEW_MS = 4_000;
 
 /**
  * Settings › Ringtones: which tone each item uses, the user's files, and the sound of each item ready to play at

@@ -4,7 +4,7 @@ import { FORM_OF_ADDRESS_PLACEHOLDER } from "@ringback/protocol";
  * The generic title used until the user sets a form of address, per brief language (the language's first subtag).
  * Chosen to read naturally in a sentence such as "{{address}}, the build is done."
  */
-export const DEFAULT_FORM_OF_ADDRESS: Readonly<Record<string, string>> = {
+const DEFAULT_FORM_OF_ADDRESS: Readonly<Record<string, string>> = {
   en: "boss",
   zh: "老板",
 };

@@ -1,6 +1,6 @@
 import type { RingMode } from "./ring-mode.js";
 
-export function sharesDay(a: RingMode, b: RingMode): boolean {
+function sharesDay(a: RingMode, b: RingMode): boolean {
   return a.repeat.some((day) => b.repeat.includes(day));
 }
 

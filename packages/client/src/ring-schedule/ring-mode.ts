@@ -7,7 +7,7 @@ export const EVERY_DAY: readonly Weekday[] = WEEKDAYS;
 export const WORKDAYS: readonly Weekday[] = [1, 2, 3, 4, 5];
 
 /** "HH:MM" on a 24-hour clock; "24:00" is allowed as the end of a range (the end of the day). */
-export const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "must be HH:MM");
+const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "must be HH:MM");
 
 /**
  * A time range of a day. `start` before `end`: from start to end. `start` after `end`: the range crosses midnight,
@@ -20,7 +20,7 @@ export type TimeRange = z.infer<typeof TimeRange>;
 export const RingRule = z.enum(["ring-only-in", "do-not-ring-in"]);
 export type RingRule = z.infer<typeof RingRule>;
 
-export const RING_MODE_PRESETS = ["work", "sleep"] as const;
+const RING_MODE_PRESETS = ["work", "sleep"] as const;
 
 export const RingMode = z.object({
   id: z.string().min(1),
@@ -46,7 +46,7 @@ export function minuteOf(time: string): number {
 }
 
 /** Whether a minute of the day (0-1439) falls in the range, read within one day (see TimeRange). */
-export function isInRange(range: TimeRange, minute: number): boolean {
+function isInRange(range: TimeRange, minute: number): boolean {
   const start = minuteOf(range.start);
   const end = minuteOf(range.end);
   if (start === end) return true;

@@ -1,14 +1,14 @@
 import { CLASSIC_TONE, RINGBACK_TONE, type Tone } from "../audio/tones.js";
 
 /** A North American ring: 440 + 480 Hz, 2 s on, 4 s off. */
-export const LONG_RING_TONE: Tone = {
+const LONG_RING_TONE: Tone = {
   id: "long-ring",
   frequenciesHz: [440, 480],
   cadence: [{ onMs: 2000, offMs: 4000 }],
 };
 
 /** Three short high chirps, then a pause. */
-export const CHIRP_TONE: Tone = {
+const CHIRP_TONE: Tone = {
   id: "chirp",
   frequenciesHz: [1400],
   cadence: [
@@ -19,7 +19,7 @@ export const CHIRP_TONE: Tone = {
 };
 
 /** Four even pulses, then a pause. */
-export const PULSE_TONE: Tone = {
+const PULSE_TONE: Tone = {
   id: "pulse",
   frequenciesHz: [800],
   cadence: [
@@ -31,7 +31,7 @@ export const PULSE_TONE: Tone = {
 };
 
 /** A soft major chord, struck twice. */
-export const CHORD_TONE: Tone = {
+const CHORD_TONE: Tone = {
   id: "chord",
   frequenciesHz: [523.25, 659.25, 783.99],
   cadence: [

@@ -10,9 +10,9 @@ export interface RingtoneFileInfo {
 }
 
 /** The newest user tones listed before "show all". */
-export const NEWEST_USER_TONES_SHOWN = 5;
+const NEWEST_USER_TONES_SHOWN = 5;
 /** A search box appears above this many tones. */
-export const TONES_BEFORE_SEARCH = 8;
+const TONES_BEFORE_SEARCH = 8;
 
 export interface RingtoneListView {
   readonly builtins: readonly Tone[];

@@ -33,7 +33,7 @@ export const RINGTONE_CHOICES_KEY = "ringtoneChoices";
 /** The list of the user's ringtone files (name, type, size, when added), without their audio. */
 export const RINGTONE_INDEX_KEY = "ringtoneFiles";
 /** A user's ringtone file (its audio) is stored as `ringtone.<id>`. */
-export const RINGTONE_FILE_PREFIX = "ringtone.";
+const RINGTONE_FILE_PREFIX = "ringtone.";
 export function ringtoneFileKey(id: string): string {
   return `${RINGTONE_FILE_PREFIX}${id}`;
 }

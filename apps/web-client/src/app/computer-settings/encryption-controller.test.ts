@@ -1,4 +1,4 @@
-import { COMPUTER_TEXTS } from "@ringback/client";
+import { COMPUTER_TEXTS } from "@ringback/client/texts";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import { describe, expect, it } from "vitest";
 import type { ComputerKeyCheck } from "../controller/app-controller.js";

@@ -1,5 +1,5 @@
-import type { ComputerTexts } from "@ringback/client";
 import { type ComputerProblem, computerProblemOf, formProblem, Observable } from "@ringback/client";
+import type { ComputerTexts } from "@ringback/client/texts";
 import { isPassphraseLongEnough } from "@ringback/protocol";
 import type { ComputerKeyCheck } from "../controller/app-controller.js";
 

@@ -23,15 +23,12 @@ import {
   EMPTY_CALLS_MODEL,
   hasDaemonCode,
   hasPairingFragment,
-  type InterfaceLanguage,
-  type InterfaceLanguageChoice,
   inviteDevice,
   isDaemonUnreachable,
   joinWithCode,
   joinWithLink,
   type KeyValueStore,
   LocalSettings,
-  missedIdsInTab,
   NoComputerError,
   type Pairing,
   type QuestionChannel,
@@ -43,13 +40,18 @@ import {
   type RingSchedule,
   RingtoneFiles,
   RingtonesController,
-  resolveInterfaceLanguage,
   ringingCall,
   type StreamConnection,
   scriptSentences,
   type UnreadableCall,
   type VoiceSettings,
 } from "@ringback/client";
+import {
+  type InterfaceLanguage,
+  type InterfaceLanguageChoice,
+  resolveInterfaceLanguage,
+} from "@ringback/client/texts";
+import { missedIdsInTab } from "@ringback/client/views";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import { RingbackError } from "@ringback/protocol";
 import type { CallNotifier } from "../audio/call-notifications.js";

@@ -1,4 +1,4 @@
-import { PROBLEM_TEXTS } from "@ringback/client";
+import { PROBLEM_TEXTS } from "@ringback/client/texts";
 import { describe, expect, it } from "vitest";
 import {
   type VoiceProblem,

@@ -1,4 +1,4 @@
-import { PROBLEM_TEXTS, type ProblemTexts } from "@ringback/client";
+import { PROBLEM_TEXTS, type ProblemTexts } from "@ringback/client/texts";
 
 /**
  * Why the voice could not be prepared or stopped reading: a kind and its facts (the engine's error code, the

@@ -1,4 +1,5 @@
-import type { CallRecord, CoreTexts } from "@ringback/client";
+import type { CallRecord } from "@ringback/client";
+import type { CoreTexts } from "@ringback/client/texts";
 
 /** A history record's in-call conversation and decisions, folded away until opened. */
 export function CallConversation({ record, t }: { record: CallRecord; t: CoreTexts }) {

@@ -1,5 +1,7 @@
-import type { CallRecord, InterfaceLanguage } from "@ringback/client";
-import { CORE_TEXTS, deliverySteps, deliveryTrailText } from "@ringback/client";
+import type { CallRecord } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { CORE_TEXTS } from "@ringback/client/texts";
+import { deliverySteps, deliveryTrailText } from "@ringback/client/views";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { formatClock, formatTime, statusText } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";

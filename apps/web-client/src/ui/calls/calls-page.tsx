@@ -1,5 +1,6 @@
-import type { InterfaceLanguage } from "@ringback/client";
-import { ALL_TAB, type CallsGroup, CORE_TEXTS, callsPageView } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { CORE_TEXTS } from "@ringback/client/texts";
+import { ALL_TAB, type CallsGroup, callsPageView } from "@ringback/client/views";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { texts } from "../shared/use-texts.js";

@@ -1,11 +1,7 @@
-import type { CallRecord, InterfaceLanguage } from "@ringback/client";
-import {
-  CORE_TEXTS,
-  type CoreTexts,
-  IN_CALL_TEXTS,
-  type ReplyStatusView,
-  replyLines,
-} from "@ringback/client";
+import type { CallRecord } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { CORE_TEXTS, type CoreTexts, IN_CALL_TEXTS } from "@ringback/client/texts";
+import { type ReplyStatusView, replyLines } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";

@@ -1,4 +1,5 @@
-import type { DISPATCH_TEXTS, DispatchBlocker } from "@ringback/client";
+import type { DispatchBlocker } from "@ringback/client";
+import type { DISPATCH_TEXTS } from "@ringback/client/texts";
 import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];

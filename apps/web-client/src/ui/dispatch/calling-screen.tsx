@@ -1,4 +1,5 @@
-import type { DISPATCH_TEXTS, DispatchController, DispatchView } from "@ringback/client";
+import type { DispatchController, DispatchView } from "@ringback/client";
+import type { DISPATCH_TEXTS } from "@ringback/client/texts";
 import type { DispatchRecord } from "@ringback/protocol";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];

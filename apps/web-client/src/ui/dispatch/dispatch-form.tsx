@@ -1,4 +1,5 @@
-import type { DISPATCH_TEXTS, DispatchController, DispatchView } from "@ringback/client";
+import type { DispatchController, DispatchView } from "@ringback/client";
+import type { DISPATCH_TEXTS } from "@ringback/client/texts";
 import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
 import { blockerText } from "./blocker-text.js";
 import { ImageAttachments, imageFilesOf } from "./image-attachments.js";

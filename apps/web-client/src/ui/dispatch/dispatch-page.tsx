@@ -1,4 +1,4 @@
-import { DISPATCH_TEXTS } from "@ringback/client";
+import { DISPATCH_TEXTS } from "@ringback/client/texts";
 import { useEffect } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";

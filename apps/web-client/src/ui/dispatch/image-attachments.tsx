@@ -1,4 +1,5 @@
-import type { DISPATCH_TEXTS, DispatchController, DraftImage } from "@ringback/client";
+import type { DispatchController, DraftImage } from "@ringback/client";
+import type { DISPATCH_TEXTS } from "@ringback/client/texts";
 import { useEffect, useState } from "preact/hooks";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];

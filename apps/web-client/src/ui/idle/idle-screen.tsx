@@ -1,4 +1,5 @@
-import { CORE_TEXTS, failedCalls, PROBLEM_TEXTS, type ReadingProblem } from "@ringback/client";
+import { failedCalls, type ReadingProblem } from "@ringback/client";
+import { CORE_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { type VoiceProblem, voiceFailureText } from "../../app/voice/voice-problem.js";
 import { formatTime } from "../shared/format.js";

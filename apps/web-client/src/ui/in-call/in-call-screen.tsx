@@ -1,5 +1,6 @@
 import type { CallRecord } from "@ringback/client";
-import { CORE_TEXTS, PROBLEM_TEXTS, trackSentences } from "@ringback/client";
+import { trackSentences } from "@ringback/client";
+import { CORE_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { voiceProblemText } from "../../app/voice/voice-problem.js";
 import { texts } from "../shared/use-texts.js";

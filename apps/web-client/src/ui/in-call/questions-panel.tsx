@@ -1,5 +1,6 @@
 import type { CallRecord, QuestionSession } from "@ringback/client";
-import { CORE_TEXTS, IN_CALL_TEXTS, modelProblemText, PROBLEM_TEXTS } from "@ringback/client";
+import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { modelProblemText } from "@ringback/client/views";
 import { useMemo, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";

@@ -1,5 +1,6 @@
-import type { CallRecord, InterfaceLanguage } from "@ringback/client";
-import { CORE_TEXTS } from "@ringback/client";
+import type { CallRecord } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { CORE_TEXTS } from "@ringback/client/texts";
 import { useEffect } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { formatTime } from "../shared/format.js";

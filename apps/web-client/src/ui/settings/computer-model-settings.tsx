@@ -1,11 +1,7 @@
-import type { InterfaceLanguage } from "@ringback/client";
-import {
-  COMPUTER_TEXTS,
-  ComputerModelController,
-  type ComputerModelForm,
-  computerModelForm,
-  computerProblemText,
-} from "@ringback/client";
+import { ComputerModelController } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { COMPUTER_TEXTS } from "@ringback/client/texts";
+import { type ComputerModelForm, computerModelForm, computerProblemText } from "@ringback/client/views";
 import type { StructuredOutput } from "@ringback/protocol";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";

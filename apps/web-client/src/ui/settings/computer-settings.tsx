@@ -1,10 +1,6 @@
-import {
-  COMPUTER_TEXTS,
-  type ComputerProblem,
-  computerChoiceView,
-  computerProblemOf,
-  computerProblemText,
-} from "@ringback/client";
+import { type ComputerProblem, computerProblemOf } from "@ringback/client";
+import { COMPUTER_TEXTS } from "@ringback/client/texts";
+import { computerChoiceView, computerProblemText } from "@ringback/client/views";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { formatTime } from "../shared/format.js";

@@ -1,5 +1,7 @@
-import type { DeviceInvitation, InterfaceLanguage } from "@ringback/client";
-import { CORE_TEXTS, isRelayError, SETTINGS_TEXTS } from "@ringback/client";
+import type { DeviceInvitation } from "@ringback/client";
+import { isRelayError } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { CORE_TEXTS, SETTINGS_TEXTS } from "@ringback/client/texts";
 import type { DeviceInfo } from "@ringback/protocol";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";

@@ -1,5 +1,6 @@
-import type { InterfaceLanguage } from "@ringback/client";
-import { COMPUTER_TEXTS, computerProblemText } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { COMPUTER_TEXTS } from "@ringback/client/texts";
+import { computerProblemText } from "@ringback/client/views";
 import { useMemo, useState } from "preact/hooks";
 import { EncryptionController, keyCheckText } from "../../app/computer-settings/encryption-controller.js";
 import type { AppController } from "../../app/controller/app-controller.js";

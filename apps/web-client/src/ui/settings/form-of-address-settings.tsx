@@ -1,4 +1,5 @@
-import { defaultFormOfAddress, SETTINGS_TEXTS } from "@ringback/client";
+import { defaultFormOfAddress } from "@ringback/client";
+import { SETTINGS_TEXTS } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { texts } from "../shared/use-texts.js";

@@ -1,11 +1,8 @@
-import type { BriefLanguageSyncState, InterfaceLanguageChoice } from "@ringback/client";
-import {
-  isReportLocale,
-  localeName,
-  REPORT_LOCALES,
-  SETTINGS_TEXTS,
-  type SettingsTexts,
-} from "@ringback/client";
+import type { BriefLanguageSyncState } from "@ringback/client";
+import { isReportLocale, REPORT_LOCALES } from "@ringback/client";
+import type { InterfaceLanguageChoice } from "@ringback/client/texts";
+import { SETTINGS_TEXTS, type SettingsTexts } from "@ringback/client/texts";
+import { localeName } from "@ringback/client/views";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
 import { texts } from "../shared/use-texts.js";

@@ -1,4 +1,6 @@
-import { PUSH_TEXTS, type PushLogEntry, pushLogLines, readPushLog } from "@ringback/client";
+import { type PushLogEntry, readPushLog } from "@ringback/client";
+import { PUSH_TEXTS } from "@ringback/client/texts";
+import { pushLogLines } from "@ringback/client/views";
 import { useEffect, useState } from "preact/hooks";
 import type { AppView } from "../../app/controller/app-controller.js";
 import { createIdbStore } from "../../app/storage/idb-key-value.js";

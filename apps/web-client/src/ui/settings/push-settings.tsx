@@ -1,4 +1,5 @@
-import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS, PushRelay } from "@ringback/client";
+import { PUSH_REPEAT_CHOICES_SECONDS, PushRelay } from "@ringback/client";
+import { PUSH_TEXTS } from "@ringback/client/texts";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppView } from "../../app/controller/app-controller.js";
 import { browserPush } from "../../app/push/browser-push.js";

@@ -1,4 +1,6 @@
-import { channelForm, channelFromForm, listModels, SETTINGS_TEXTS } from "@ringback/client";
+import { listModels } from "@ringback/client";
+import { SETTINGS_TEXTS } from "@ringback/client/texts";
+import { channelForm, channelFromForm } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";

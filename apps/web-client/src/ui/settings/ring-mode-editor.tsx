@@ -1,17 +1,17 @@
-import type { InterfaceLanguage, RingRule } from "@ringback/client";
+import type { RingRule } from "@ringback/client";
 import {
   addRange,
   crossesMidnight,
   isWholeDay,
-  MONDAY_FIRST,
   type ModeDraft,
   modeProblems,
   removeRange,
-  SETTINGS_TEXTS,
   setRange,
   toggleDay,
-  weekdayName,
 } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { SETTINGS_TEXTS } from "@ringback/client/texts";
+import { MONDAY_FIRST, weekdayName } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import { texts } from "../shared/use-texts.js";
 

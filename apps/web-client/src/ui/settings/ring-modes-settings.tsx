@@ -1,13 +1,8 @@
-import type { InterfaceLanguage, RingMode } from "@ringback/client";
-import {
-  daysSummary,
-  isWholeDay,
-  type ModeDraft,
-  newModeDraft,
-  SETTINGS_TEXTS,
-  type SettingsTexts,
-  weekdayName,
-} from "@ringback/client";
+import type { RingMode } from "@ringback/client";
+import { isWholeDay, type ModeDraft, newModeDraft } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { SETTINGS_TEXTS, type SettingsTexts } from "@ringback/client/texts";
+import { daysSummary, weekdayName } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";

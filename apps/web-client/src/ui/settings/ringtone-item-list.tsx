@@ -1,14 +1,15 @@
-import type { RingtonesController, SettingsTexts, Tone } from "@ringback/client";
+import type { RingtonesController, Tone } from "@ringback/client";
 import {
   BUILTIN_TONES,
   builtinRef,
   fileRef,
   type RingtoneFileInfo,
   type RingtoneItem,
-  ringtoneList,
   SILENT,
   type ToneRef,
 } from "@ringback/client";
+import type { SettingsTexts } from "@ringback/client/texts";
+import { ringtoneList } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 
 const BUILTIN_NAMES: Record<string, keyof SettingsTexts> = {

@@ -1,5 +1,7 @@
-import type { InterfaceLanguage, RingtoneFileInfo } from "@ringback/client";
-import { fileRef, itemsUsing, RingtoneFileError, type RingtoneItem, SETTINGS_TEXTS } from "@ringback/client";
+import type { RingtoneFileInfo } from "@ringback/client";
+import { fileRef, itemsUsing, RingtoneFileError, type RingtoneItem } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { SETTINGS_TEXTS } from "@ringback/client/texts";
 import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";

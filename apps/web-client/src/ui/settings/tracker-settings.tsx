@@ -1,11 +1,7 @@
-import type { InterfaceLanguage } from "@ringback/client";
-import {
-  COMPUTER_TEXTS,
-  computerProblemText,
-  TrackerSettingsController,
-  watchedWorkspaceRows,
-  workspaceStateText,
-} from "@ringback/client";
+import { TrackerSettingsController } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { COMPUTER_TEXTS } from "@ringback/client/texts";
+import { computerProblemText, watchedWorkspaceRows, workspaceStateText } from "@ringback/client/views";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";

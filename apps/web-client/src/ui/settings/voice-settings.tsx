@@ -1,5 +1,6 @@
 import type { VoiceOption } from "@ringback/client";
-import { SETTINGS_TEXTS, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "@ringback/client";
+import { SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "@ringback/client";
+import { SETTINGS_TEXTS } from "@ringback/client/texts";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { texts } from "../shared/use-texts.js";

@@ -1,13 +1,7 @@
-import type { InterfaceLanguage } from "@ringback/client";
-import {
-  CORE_TEXTS,
-  type CoreTexts,
-  isRelayError,
-  ModelAnswerError,
-  modelProblemText,
-  PairingLinkError,
-  PROBLEM_TEXTS,
-} from "@ringback/client";
+import { isRelayError, ModelAnswerError, PairingLinkError } from "@ringback/client";
+import type { InterfaceLanguage } from "@ringback/client/texts";
+import { CORE_TEXTS, type CoreTexts, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { modelProblemText } from "@ringback/client/views";
 import { isE2eError } from "@ringback/e2e-crypto";
 import { VoiceUnavailableError, voiceProblemText } from "../../app/voice/voice-problem.js";
 

@@ -1,4 +1,5 @@
-import type { CallOutcome, CallRecord, CoreTexts, MissedReason } from "@ringback/client";
+import type { CallOutcome, CallRecord, MissedReason } from "@ringback/client";
+import type { CoreTexts } from "@ringback/client/texts";
 
 const TIME_TO_THE_SECOND = new Intl.DateTimeFormat(undefined, {
   year: "numeric",

@@ -1,4 +1,4 @@
-import { CORE_TEXTS, type CoreTexts } from "@ringback/client";
+import { CORE_TEXTS, type CoreTexts } from "@ringback/client/texts";
 import type { RelaySetup } from "@ringback/protocol";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView, WelcomeNotice } from "../../app/controller/app-controller.js";
