@@ -69,7 +69,7 @@ try {
       "--strip-components=1",
     ]);
     if (untar.status === 0) {
-      const findings = await undeclaredImports({ sourceDir: dir, unpackedDir: unpacked });
+      const findings = undeclaredImports({ sourceDir: dir, unpackedDir: unpacked });
       if (findings.length > 0) failures.push(`undeclared imports:\n${findings.join("\n")}\n`);
     }
     process.stdout.write(`checked ${manifest.name}\n`);

@@ -6,10 +6,10 @@
 // - a module of another package copied into dist/ that tsup's `noExternal` does not ask for (the hook bundles
 //   everything on purpose, the relay its patched postgres). esbuild names each module it copies in a `// path`
 //   line, relative to the package's folder, in output that is not minified.
+// Both run on the package as packed; tsup.config.ts is read as source, not run.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
 /** The package a bare specifier names: `@scope/name` or `name`, without a sub-path. */
@@ -47,16 +47,53 @@ function owningPackage(file) {
   return null;
 }
 
-/** tsup's options that bear on what is copied in: `noExternal` (bundled on purpose) and `minify`. */
-async function bundling(sourceDir) {
-  const configPath = join(sourceDir, "tsup.config.ts");
-  if (!existsSync(configPath)) return { noExternal: [], minify: false };
-  const exported = (await import(pathToFileURL(configPath).href)).default;
-  const configs = [typeof exported === "function" ? await exported({}) : exported].flat();
-  return {
-    noExternal: configs.flatMap((config) => config.noExternal ?? []),
-    minify: configs.some((config) => Boolean(config.minify)),
-  };
+/** A tsup config and the local modules it imports (a shared base), as TypeScript sees them: read, never run. */
+function configSources(file, seen = new Set()) {
+  if (seen.has(file) || !existsSync(file)) return [];
+  seen.add(file);
+  const text = readFileSync(file, "utf8");
+  const local = ts
+    .preProcessFile(text, true, true)
+    .importedFiles.map((entry) => entry.fileName)
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => resolve(dirname(file), specifier))
+    .map((path) => (existsSync(path) ? path : path.replace(/\.js$/, ".ts")));
+  return [
+    ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true),
+    ...local.flatMap((path) => configSources(path, seen)),
+  ];
+}
+
+/**
+ * tsup's options that bear on what is copied in: `noExternal` (bundled on purpose: string and regular-expression
+ * literals) and `minify`, read from tsup.config.ts and the local modules it imports. A value that is not a literal
+ * cannot be read this way, and says so.
+ */
+function bundling(sourceDir) {
+  const noExternal = [];
+  const problems = [];
+  let minify = false;
+  for (const source of configSources(join(sourceDir, "tsup.config.ts"))) {
+    const visit = (node) => {
+      if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name)) {
+        const value = node.initializer;
+        if (node.name.text === "minify" && value.kind !== ts.SyntaxKind.FalseKeyword) minify = true;
+        if (node.name.text === "noExternal") {
+          const patterns = ts.isArrayLiteralExpression(value) ? [...value.elements] : [value];
+          for (const pattern of patterns) {
+            if (ts.isStringLiteral(pattern)) noExternal.push(pattern.text);
+            else if (pattern.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+              const [, body, flags] = /^\/(.*)\/([a-z]*)$/s.exec(pattern.text) ?? [];
+              noExternal.push(new RegExp(body ?? "", flags));
+            } else problems.push(`noExternal in ${source.fileName} is not a literal (${pattern.getText()})`);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return { noExternal, minify, problems };
 }
 
 function isBundledOnPurpose(name, noExternal) {
@@ -69,7 +106,7 @@ function isBundledOnPurpose(name, noExternal) {
  * The findings for one package: `sourceDir` is its folder in the workspace (where it was built), `unpackedDir` its
  * packed tarball unpacked (the manifest as published, `workspace:` ranges replaced, and the files npm installs).
  */
-export async function undeclaredImports({ sourceDir, unpackedDir }) {
+export function undeclaredImports({ sourceDir, unpackedDir }) {
   const manifest = JSON.parse(readFileSync(join(unpackedDir, "package.json"), "utf8"));
   const declared = new Set([
     manifest.name,
@@ -79,8 +116,10 @@ export async function undeclaredImports({ sourceDir, unpackedDir }) {
   ]);
   const only = (name) =>
     name in (manifest.devDependencies ?? {}) ? "declared only in devDependencies" : "not declared at all";
-  const { noExternal, minify } = await bundling(sourceDir);
-  const findings = [];
+  const { noExternal, minify, problems } = bundling(sourceDir);
+  const findings = problems.map(
+    (problem) => `${manifest.name}: ${problem}, so what is bundled on purpose is unknown`,
+  );
   if (minify)
     findings.push(`${manifest.name}: tsup minifies, so what it copies into dist/ cannot be checked`);
 
