@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   key: () => import("./cli/commands/key.js"),
   listen: () => import("./cli/commands/listen.js"),
   doctor: () => import("./cli/commands/doctor.js"),
+  model: () => import("./cli/commands/model.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

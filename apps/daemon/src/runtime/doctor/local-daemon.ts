@@ -58,7 +58,7 @@ export class LocalDaemon {
   ) {}
 
   async ask(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PUT",
     path: string,
     body?: unknown,
     timeoutMs = LOCAL_CALL_TIMEOUT_MS,
