@@ -1,13 +1,26 @@
 import { type CallDelivery, DeliveryOutcome } from "@ringback/protocol";
 import { integer, text } from "./columns.js";
 import type { Row } from "./row-records.js";
-import type { StreamEntry } from "./store.js";
+import type { NewDelivery, StreamEntry } from "./store.js";
 
-type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
+export type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
 
 /** The `call_deliveries` columns `toDeliveryEntry` reads, named `d` in a query. */
 export const DELIVERY_COLUMNS =
   "d.account_id, d.event_id, d.device_id, d.device_name, d.outcome, d.seq, d.at";
+
+/** The stream entry of a delivery outcome just recorded with `seq`, under the device's name at that time. */
+export function newDeliveryEntry(input: NewDelivery, deviceName: string, seq: number): DeliveryEntry {
+  const delivery: CallDelivery = {
+    seq,
+    eventId: input.eventId,
+    deviceId: input.deviceId,
+    deviceName,
+    outcome: input.outcome,
+    at: new Date(input.now).toISOString(),
+  };
+  return { kind: "call-delivery", accountId: input.accountId, seq, delivery };
+}
 
 export function toCallDelivery(row: Row): CallDelivery {
   return {

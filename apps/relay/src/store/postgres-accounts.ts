@@ -1,7 +1,8 @@
 import { integer, notify, type PostgresDatabase, type Queries, text } from "./postgres-database.js";
 import { forgetDevicePush } from "./postgres-push.js";
 import { failRepliesTo } from "./postgres-replies.js";
-import { DEVICE_COLUMNS, notifyEntries, toDeviceRecord } from "./postgres-rows.js";
+import { notifyEntries } from "./postgres-rows.js";
+import { DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
 import type { DeviceRecord, NewDevice, RateLimitState, StreamEntry } from "./store.js";
 
 const CLAIM_CODE_SETTING = "claim_code_hash";

@@ -3,16 +3,14 @@ import { mergeBySeq } from "./delivery-rows.js";
 import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
 import { deliveriesSince, openCallDeliveries } from "./postgres-deliveries.js";
 import { schedulePushes } from "./postgres-push.js";
+import { appendStatusEntry, headSeq, nextSeq, notifyEntries } from "./postgres-rows.js";
 import {
-  appendStatusEntry,
+  callStatusEntry,
   EVENT_COLUMNS,
-  headSeq,
   newCallEntry,
-  nextSeq,
-  notifyEntries,
   toRelayedEvent,
   toStreamEntry,
-} from "./postgres-rows.js";
+} from "./row-records.js";
 import {
   type AppendEventResult,
   type CallStatusInput,
@@ -112,18 +110,7 @@ export function setCallStatus(pg: PostgresDatabase, input: CallStatusInput): Pro
       RETURNING event_id`;
     if (changed.length === 0) return refusal(tx, input);
     const seq = await nextSeq(tx, input.accountId);
-    const entry = {
-      kind: "call-status" as const,
-      accountId: input.accountId,
-      seq,
-      change: {
-        seq,
-        eventId: input.eventId,
-        status: input.status,
-        deviceId: input.deviceId,
-        at: new Date(input.now).toISOString(),
-      },
-    };
+    const entry = callStatusEntry(input, seq);
     await appendStatusEntry(tx, entry, input.now);
     await notifyEntries(tx, pg.channel, [entry]);
     return { kind: "changed", status: input.status, entry };

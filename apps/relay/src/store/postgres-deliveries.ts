@@ -1,10 +1,14 @@
 import type { CallDelivery } from "@ringback/protocol";
-import { DELIVERY_COLUMNS, toCallDelivery, toDeliveryEntry } from "./delivery-rows.js";
+import {
+  DELIVERY_COLUMNS,
+  type DeliveryEntry,
+  newDeliveryEntry,
+  toCallDelivery,
+  toDeliveryEntry,
+} from "./delivery-rows.js";
 import { type PostgresDatabase, type Queries, text } from "./postgres-database.js";
 import { nextSeq, notifyEntries } from "./postgres-rows.js";
-import type { NewDelivery, RecordDeliveryOutcome, StreamEntry } from "./store.js";
-
-type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
+import type { NewDelivery, RecordDeliveryOutcome } from "./store.js";
 
 /** Thrown inside a transaction to roll it back (its seq too) when another instance recorded the outcome first. */
 class DeliveryExists extends Error {}
@@ -32,15 +36,7 @@ export async function recordDelivery(
           ${deviceName}, ${input.now})
         ON CONFLICT DO NOTHING RETURNING seq`;
       if (inserted.length === 0) throw new DeliveryExists();
-      const delivery: CallDelivery = {
-        seq,
-        eventId: input.eventId,
-        deviceId: input.deviceId,
-        deviceName,
-        outcome: input.outcome,
-        at: new Date(input.now).toISOString(),
-      };
-      const entry = { kind: "call-delivery" as const, accountId: input.accountId, seq, delivery };
+      const entry = newDeliveryEntry(input, deviceName, seq);
       await notifyEntries(tx, pg.channel, [entry]);
       return { kind: "created" as const, entry };
     });

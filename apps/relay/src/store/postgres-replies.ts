@@ -2,21 +2,19 @@ import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus }
 import { type PostgresDatabase, type Queries, type Row, text } from "./postgres-database.js";
 import { appendStatusEntry, nextSeq, notifyEntries } from "./postgres-rows.js";
 import {
+  type ReplyEntry,
+  type ReplyKeys,
+  type ReplyStatusInput,
+  replyKeys,
+  replyStatusEntry,
+} from "./reply-rows.js";
+import {
   type EnqueueReplyOutcome,
   EXPIRY_BATCH_MAX,
   type NewReply,
   type QueuedReply,
   type SettleReplyInput,
-  type StreamEntry,
 } from "./store.js";
-
-type ReplyEntry = StreamEntry & { kind: "reply-status" };
-
-interface ReplyKeys {
-  readonly accountId: string;
-  readonly eventId: string;
-  readonly replyId: string;
-}
 
 /** Thrown inside a transaction to roll it back when another instance stored the same reply id first. */
 class ReplyExists extends Error {}
@@ -126,10 +124,6 @@ export async function pruneReplies(db: Queries, before: number): Promise<void> {
   await db`DELETE FROM replies WHERE status <> 'queued' AND settled_at < ${before}`;
 }
 
-function replyKeys(row: Row): ReplyKeys {
-  return { accountId: text(row.account_id), eventId: text(row.event_id), replyId: text(row.reply_id) };
-}
-
 function sortedByAccount(rows: readonly Row[]): Row[] {
   return [...rows].sort((a, b) =>
     `${text(a.account_id)}\n${text(a.reply_id)}` < `${text(b.account_id)}\n${text(b.reply_id)}` ? -1 : 1,
@@ -150,26 +144,9 @@ async function failReply(
 }
 
 /** Takes the next seq for a reply's status change and appends it to the account's stream. */
-async function statusEntry(
-  db: Queries,
-  keys: ReplyKeys,
-  change: { status: ReplyStatus; sealedReason?: string | null; plaintextReason?: string | null; now: number },
-): Promise<ReplyEntry> {
+async function statusEntry(db: Queries, keys: ReplyKeys, change: ReplyStatusInput): Promise<ReplyEntry> {
   const seq = await nextSeq(db, keys.accountId);
-  const entry: ReplyEntry = {
-    kind: "reply-status",
-    accountId: keys.accountId,
-    seq,
-    change: {
-      seq,
-      eventId: keys.eventId,
-      replyId: keys.replyId,
-      status: change.status,
-      sealedReason: change.sealedReason ?? null,
-      plaintextReason: change.plaintextReason ?? null,
-      at: new Date(change.now).toISOString(),
-    },
-  };
+  const entry = replyStatusEntry(keys, change, seq);
   await appendStatusEntry(db, entry, change.now);
   return entry;
 }

@@ -1,15 +1,6 @@
 import { integer, notify, type Queries } from "./postgres-database.js";
 import type { StreamEntry } from "./store.js";
 
-export {
-  DEVICE_COLUMNS,
-  EVENT_COLUMNS,
-  newCallEntry,
-  toDeviceRecord,
-  toRelayedEvent,
-  toStreamEntry,
-} from "./row-records.js";
-
 /**
  * Takes the account's next sequence number. The UPDATE holds the account's row lock until the transaction ends,
  * so seqs of one account commit in order: whoever sees seq n committed also sees every seq below it.

@@ -7,7 +7,7 @@ import {
   ReportSource,
 } from "@ringback/protocol";
 import { integer, integerOrNull, text, textOrNull } from "./columns.js";
-import type { DeviceRecord, NewEvent, StreamEntry } from "./store.js";
+import type { CallStatusInput, DeviceRecord, NewEvent, StreamEntry } from "./store.js";
 
 /** A result row of either store: both name their columns the same. */
 export type Row = Readonly<Record<string, unknown>>;
@@ -30,6 +30,22 @@ export function newCallEntry(input: NewEvent, seq: number): StreamEntry & { kind
     status: "pending",
   };
   return { kind: "call", accountId: input.accountId, seq, event };
+}
+
+/** The stream entry of a call's status change just stored with `seq`. */
+export function callStatusEntry(input: CallStatusInput, seq: number): StreamEntry & { kind: "call-status" } {
+  return {
+    kind: "call-status",
+    accountId: input.accountId,
+    seq,
+    change: {
+      seq,
+      eventId: input.eventId,
+      status: input.status,
+      deviceId: input.deviceId,
+      at: new Date(input.now).toISOString(),
+    },
+  };
 }
 
 export function toRelayedEvent(row: Row): RelayedEvent {

@@ -1,7 +1,7 @@
+import { DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
 import { integer, type SqliteDatabase, text } from "./sqlite-database.js";
 import { forgetDevicePush } from "./sqlite-push.js";
 import { failRepliesTo } from "./sqlite-replies.js";
-import { DEVICE_COLUMNS, toDeviceRecord } from "./sqlite-rows.js";
 import type { DeviceRecord, NewDevice, RateLimitState, StreamEntry } from "./store.js";
 
 const CLAIM_CODE_SETTING = "claim_code_hash";

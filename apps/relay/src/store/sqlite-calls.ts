@@ -1,17 +1,16 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
 import { mergeBySeq } from "./delivery-rows.js";
+import {
+  callStatusEntry,
+  EVENT_COLUMNS,
+  newCallEntry,
+  toRelayedEvent,
+  toStreamEntry,
+} from "./row-records.js";
 import { integer, type SqliteDatabase, text, textOrNull } from "./sqlite-database.js";
 import { deliveriesSince, openCallDeliveries } from "./sqlite-deliveries.js";
 import { schedulePushes } from "./sqlite-push.js";
-import {
-  appendStatusEntry,
-  EVENT_COLUMNS,
-  headSeq,
-  newCallEntry,
-  nextSeq,
-  toRelayedEvent,
-  toStreamEntry,
-} from "./sqlite-rows.js";
+import { appendStatusEntry, headSeq, nextSeq } from "./sqlite-rows.js";
 import {
   type AppendEventResult,
   type CallStatusInput,
@@ -117,18 +116,7 @@ function changeStatus(db: SqliteDatabase, input: CallStatusInput, from: CallStat
   );
   if (changed === 0) throw new Error("The call changed during its own transaction.");
   const seq = nextSeq(db, input.accountId);
-  const entry = {
-    kind: "call-status" as const,
-    accountId: input.accountId,
-    seq,
-    change: {
-      seq,
-      eventId: input.eventId,
-      status: input.status,
-      deviceId: input.deviceId,
-      at: new Date(input.now).toISOString(),
-    },
-  };
+  const entry = callStatusEntry(input, seq);
   appendStatusEntry(db, entry, input.now);
   return { kind: "changed", status: input.status, entry };
 }

@@ -1,10 +1,14 @@
 import type { CallDelivery } from "@ringback/protocol";
-import { DELIVERY_COLUMNS, toCallDelivery, toDeliveryEntry } from "./delivery-rows.js";
+import {
+  DELIVERY_COLUMNS,
+  type DeliveryEntry,
+  newDeliveryEntry,
+  toCallDelivery,
+  toDeliveryEntry,
+} from "./delivery-rows.js";
 import { type SqliteDatabase, text } from "./sqlite-database.js";
 import { nextSeq } from "./sqlite-rows.js";
-import type { NewDelivery, RecordDeliveryOutcome, StreamEntry } from "./store.js";
-
-type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
+import type { NewDelivery, RecordDeliveryOutcome } from "./store.js";
 
 export function recordDelivery(db: SqliteDatabase, input: NewDelivery): RecordDeliveryOutcome {
   // A plain read first: a repeat (every push of a call after its first) never takes the write lock.
@@ -38,15 +42,7 @@ export function recordDelivery(db: SqliteDatabase, input: NewDelivery): RecordDe
       deviceName,
       input.now,
     );
-    const delivery: CallDelivery = {
-      seq,
-      eventId: input.eventId,
-      deviceId: input.deviceId,
-      deviceName,
-      outcome: input.outcome,
-      at: new Date(input.now).toISOString(),
-    };
-    return { kind: "created", entry: { kind: "call-delivery", accountId: input.accountId, seq, delivery } };
+    return { kind: "created", entry: newDeliveryEntry(input, deviceName, seq) };
   });
 }
 

@@ -1,5 +1,12 @@
 import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
-import { type Row, type SqliteDatabase, text } from "./sqlite-database.js";
+import {
+  type ReplyEntry,
+  type ReplyKeys,
+  type ReplyStatusInput,
+  replyKeys,
+  replyStatusEntry,
+} from "./reply-rows.js";
+import { type SqliteDatabase, text } from "./sqlite-database.js";
 import { appendStatusEntry, nextSeq } from "./sqlite-rows.js";
 import {
   type EnqueueReplyOutcome,
@@ -7,16 +14,7 @@ import {
   type NewReply,
   type QueuedReply,
   type SettleReplyInput,
-  type StreamEntry,
 } from "./store.js";
-
-type ReplyEntry = StreamEntry & { kind: "reply-status" };
-
-interface ReplyKeys {
-  readonly accountId: string;
-  readonly eventId: string;
-  readonly replyId: string;
-}
 
 export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyOutcome {
   return db.transaction(() => {
@@ -114,10 +112,6 @@ export function pruneReplies(db: SqliteDatabase, before: number): void {
   db.run("DELETE FROM replies WHERE status <> 'queued' AND settled_at < ?", before);
 }
 
-function replyKeys(row: Row): ReplyKeys {
-  return { accountId: text(row.account_id), eventId: text(row.event_id), replyId: text(row.reply_id) };
-}
-
 /** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
 function failReply(db: SqliteDatabase, keys: ReplyKeys, plaintextReason: string, now: number): ReplyEntry {
   markSettled(db, keys, "failed", now);
@@ -136,31 +130,9 @@ function markSettled(db: SqliteDatabase, keys: ReplyKeys, status: ReplyStatus, n
 }
 
 /** Takes the next seq for a reply's status change and appends it to the account's stream. */
-function statusEntry(
-  db: SqliteDatabase,
-  keys: ReplyKeys,
-  change: {
-    status: ReplyStatus;
-    sealedReason?: string | null;
-    plaintextReason?: string | null;
-    now: number;
-  },
-): ReplyEntry {
+function statusEntry(db: SqliteDatabase, keys: ReplyKeys, change: ReplyStatusInput): ReplyEntry {
   const seq = nextSeq(db, keys.accountId);
-  const entry: ReplyEntry = {
-    kind: "reply-status",
-    accountId: keys.accountId,
-    seq,
-    change: {
-      seq,
-      eventId: keys.eventId,
-      replyId: keys.replyId,
-      status: change.status,
-      sealedReason: change.sealedReason ?? null,
-      plaintextReason: change.plaintextReason ?? null,
-      at: new Date(change.now).toISOString(),
-    },
-  };
+  const entry = replyStatusEntry(keys, change, seq);
   appendStatusEntry(db, entry, change.now);
   return entry;
 }

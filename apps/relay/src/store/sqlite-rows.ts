@@ -1,15 +1,6 @@
 import { integer, type SqliteDatabase } from "./sqlite-database.js";
 import type { StreamEntry } from "./store.js";
 
-export {
-  DEVICE_COLUMNS,
-  EVENT_COLUMNS,
-  newCallEntry,
-  toDeviceRecord,
-  toRelayedEvent,
-  toStreamEntry,
-} from "./row-records.js";
-
 /** Takes the account's next sequence number; call inside a write transaction. */
 export function nextSeq(db: SqliteDatabase, accountId: string): number {
   const row = db.get(
