@@ -23,7 +23,7 @@ export const CLASSIC_TONE: Tone = {
   ],
 };
 
-/** The default call-waiting tone (played by the dispatch screen of part 2): 450 Hz, 1 s on, 4 s off. */
+/** The default call-waiting tone (played by the dispatch screen while it calls): 450 Hz, 1 s on, 4 s off. */
 export const RINGBACK_TONE: Tone = {
   id: "ringback",
   frequenciesHz: [CALL_WAITING_TONE.frequencyHz],

@@ -7,7 +7,7 @@ import {
 } from "@ringback/client";
 import { z } from "zod";
 
-/** Part 1 stored only `voiceURI` and `speed`; the rest defaults. */
+/** Settings stored by the first versions hold only `voiceURI` and `speed`; the rest defaults. */
 const StoredVoiceSettings = z.object({
   platform: z.enum(["browser", "speech-endpoint"]).catch("browser").default("browser"),
   voiceURI: z.string().nullable(),

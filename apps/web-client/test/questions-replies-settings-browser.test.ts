@@ -22,7 +22,7 @@ async function sendCall(stream: ServerResponse, eventId: string, text: string): 
   stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
 }
 
-describe("part 2 in the built web app in Chromium", () => {
+describe("questions, replies, ring modes, ringtones and languages in the built web app in Chromium", () => {
   let relay: TestRelayServer;
   let model: FakeModel;
   let modelProxy: CorsProxy;
