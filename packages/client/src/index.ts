@@ -35,6 +35,7 @@ export {
   type CallAction,
   type CallEffect,
   type CallEnvironment,
+  type CallLifecycleAction,
   type CallsModel,
   type CallTransition,
   EMPTY_CALLS_MODEL,
@@ -43,6 +44,7 @@ export {
   reduceCalls,
   ringingCall,
 } from "./calls/call-machine.js";
+export type { CallContent, CallRecordChange } from "./calls/call-record-changes.js";
 export {
   type CallAnswer,
   type CallIssue,

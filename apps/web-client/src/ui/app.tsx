@@ -77,7 +77,7 @@ function SoundBanner({ controller, view }: { controller: AppController; view: Ap
       type="button"
       class="sound-banner"
       data-testid="enable-sound"
-      onClick={() => controller.enableSound()}
+      onClick={() => controller.sound.enable()}
     >
       {view.isSoundBlocked ? t.enableSound : t.allowNotifications}
     </button>

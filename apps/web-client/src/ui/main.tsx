@@ -36,7 +36,7 @@ controller.subscribe((view) => {
 });
 // Browsers allow sound after the first interaction with the page; whatever it is, take it.
 for (const type of ["pointerdown", "keydown"]) {
-  document.addEventListener(type, () => controller.unlockSound().catch(() => undefined), {
+  document.addEventListener(type, () => controller.sound.unlock().catch(() => undefined), {
     once: true,
     capture: true,
   });
@@ -48,7 +48,8 @@ navigator.serviceWorker?.addEventListener("message", (event: MessageEvent) => {
   if (typeof data?.eventId !== "string") return;
   if (data.type === "ringback-open-call") controller.openCall(data.eventId);
   // "Later" on a notification while this window is open: the worker stored the call missed; so does this page.
-  if (data.type === "ringback-call-set-aside") controller.setCallAside(data.eventId);
+  if (data.type === "ringback-call-set-aside" && controller.view.phase === "ready")
+    controller.calls.setAside(data.eventId);
 });
 controller.start().catch((error: unknown) => console.error("Ringback could not start.", error));
 registerServiceWorker();

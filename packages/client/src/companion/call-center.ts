@@ -198,9 +198,13 @@ export class CallCenter extends Observable<CallCenterView> {
     await this.persisted();
   }
 
-  /** What the user said about a call: merged into the stored record's content, its status left as stored. */
-  changeContent(eventId: string, change: Partial<CallContent>): void {
+  /**
+   * What the user said about a call: merged into the stored record's content, its status left as stored; settles
+   * when it is stored.
+   */
+  changeContent(eventId: string, change: Partial<CallContent>): Promise<void> {
     this.#change({ type: "content-changed", eventId, change });
+    return this.persisted();
   }
 
   /**

@@ -1,10 +1,10 @@
 import { COMPUTER_TEXTS } from "@ringback/client/texts";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 import { describe, expect, it } from "vitest";
-import type { ComputerKeyCheck } from "../controller/app-controller.js";
+import type { ComputerKeyCheck } from "./computer-key.js";
 import { EncryptionController, keyCheckText } from "./encryption-controller.js";
 
-/** The app's key owner: derives the key as AppController.changeKey does, and answers with a set check. */
+/** The app's key owner: derives the key as ComputerKey.changeKey does, and answers with a set check. */
 function owner(check: ComputerKeyCheck) {
   const phrases: string[] = [];
   return {

@@ -1,9 +1,9 @@
 import { type ComputerProblem, computerProblemOf, formProblem, Observable } from "@ringback/client";
 import type { ComputerTexts } from "@ringback/client/texts";
 import { isPassphraseLongEnough } from "@ringback/protocol";
-import type { ComputerKeyCheck } from "../controller/app-controller.js";
+import type { ComputerKeyCheck } from "./computer-key.js";
 
-/** What Settings › Encryption asks of the app: `AppController.changeKey` and `checkComputerKey`. */
+/** What Settings › Encryption asks of the app: its `ComputerKey`. */
 export interface EncryptionKeyOwner {
   changeKey(phrase: string): Promise<ComputerKeyCheck>;
   checkComputerKey(): Promise<ComputerKeyCheck>;

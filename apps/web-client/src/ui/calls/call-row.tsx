@@ -21,7 +21,7 @@ interface Props {
  */
 export function CallRow({ controller, record, kind, language }: Props) {
   const t = texts(CORE_TEXTS, language);
-  const script = controller.script(record);
+  const script = controller.reading.script(record);
   const issueUpdated = record.issue?.updatedAt
     ? t.issueUpdated(formatTime(record.issue.updatedAt))
     : undefined;
@@ -39,7 +39,7 @@ export function CallRow({ controller, record, kind, language }: Props) {
           type="button"
           class="answer"
           data-testid="answer-missed"
-          onClick={() => controller.answer(record.eventId)}
+          onClick={() => controller.calls.answer(record.eventId)}
         >
           {t.answer}
         </button>

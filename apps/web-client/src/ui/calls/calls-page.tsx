@@ -1,6 +1,6 @@
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS } from "@ringback/client/texts";
-import { ALL_TAB, type CallsGroup, callsPageView } from "@ringback/client/views";
+import { ALL_TAB, type CallsGroup, callsPageView, missedIdsInTab } from "@ringback/client/views";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { texts } from "../shared/use-texts.js";
@@ -16,7 +16,7 @@ export function CallsPage({ controller, view }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const [requestedTab, setTab] = useState(ALL_TAB);
   useEffect(() => {
-    controller.refreshIssues().catch(() => undefined);
+    controller.calls.refreshIssues().catch(() => undefined);
   }, [controller]);
   const page = callsPageView(Object.values(view.calls.records), requestedTab);
   const isAll = page.tab === ALL_TAB;
@@ -44,7 +44,11 @@ export function CallsPage({ controller, view }: Props) {
           type="button"
           data-testid="acknowledge-all"
           disabled={missedCount === 0}
-          onClick={() => controller.acknowledgeAll(page.tab)}
+          onClick={() =>
+            controller.calls.acknowledgeAll(
+              missedIdsInTab(Object.values(controller.view.calls.records), page.tab),
+            )
+          }
         >
           {t.acknowledgeAll}
         </button>

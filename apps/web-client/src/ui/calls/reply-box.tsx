@@ -52,7 +52,7 @@ export function ReplyBox({ controller, record, language }: Props) {
     setSending(true);
     setError(null);
     try {
-      await controller.sendReply(record.eventId, text.trim());
+      await controller.calls.sendReply(record.eventId, text.trim());
       setText("");
       setOpen(false);
     } catch (caught) {

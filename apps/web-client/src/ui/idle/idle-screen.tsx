@@ -45,7 +45,7 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
         </button>
       )}
       {failed.map((record) => {
-        const script = controller.script(record);
+        const script = controller.reading.script(record);
         return (
           <article
             class="card failed-report"
@@ -58,10 +58,10 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
             <p class="notice">{t.voiceFailed(voiceFailureText(voiceFailure(record.status.failure), pt))}</p>
             <pre>{script.originalText}</pre>
             <div class="row">
-              <button type="button" onClick={() => controller.retry(record.eventId)}>
+              <button type="button" onClick={() => controller.calls.retry(record.eventId)}>
                 {t.retry}
               </button>
-              <button type="button" onClick={() => controller.ignore(record.eventId)}>
+              <button type="button" onClick={() => controller.calls.ignore(record.eventId)}>
                 {t.ignore}
               </button>
             </div>

@@ -19,12 +19,12 @@ export function InCallScreen({ controller, view, record }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const { reader, reading } = useInCallReader(controller, record);
   const session = useQuestionSession(controller, record, reader, reading);
-  const script = controller.script(record);
+  const script = controller.reading.script(record);
   const state = reading?.state;
   const sentences = state ? trackSentences(script, state.track) : [];
   const hangUp = () => {
     session.stop();
-    controller.hangUp(record.eventId);
+    controller.calls.hangUp(record.eventId);
   };
   return (
     <main class="screen in-call" data-testid="in-call-screen" data-event-id={record.eventId}>

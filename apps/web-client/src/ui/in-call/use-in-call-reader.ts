@@ -10,11 +10,11 @@ export function useInCallReader(controller: AppController, record: CallRecord) {
   useEffect(() => {
     let active: InCallReader | null = null;
     let isCurrent = true;
-    controller
+    controller.reading
       .voiceFor(record)
       .then((voice) => {
         if (!isCurrent) return;
-        active = new InCallReader(controller.script(record), voice);
+        active = new InCallReader(controller.reading.script(record), voice);
         active.subscribe(setReading);
         setReader(active);
         setReading(active.reading);

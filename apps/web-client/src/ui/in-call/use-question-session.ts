@@ -28,12 +28,12 @@ export function useQuestionSession(
   const session = useMemo(
     () =>
       new QuestionSession({
-        script: controller.script(record),
+        script: controller.reading.script(record),
         record: () => controller.view.calls.records[eventId] ?? record,
         progress: () => progress.current,
         channel: async () => controller.view.questionChannel,
         formOfAddress: controller.view.formOfAddress,
-        save: (change) => controller.saveConversation(eventId, change),
+        save: (change) => controller.calls.changeContent(eventId, change),
         pauseReading: () => readerRef.current?.dispatch({ type: "pause" }),
         voice: controller.voicePlatform,
         voiceSettings: () => controller.view.voice,

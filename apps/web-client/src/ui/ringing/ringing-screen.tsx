@@ -16,8 +16,8 @@ interface Props {
 /** An incoming call: who is calling and the first line, Answer and Reject. Visible even when sound is blocked. */
 export function RingingScreen({ controller, record, isSoundBlocked, language }: Props) {
   const t = texts(CORE_TEXTS, language);
-  useEffect(() => controller.ringShown(record.eventId), [controller, record.eventId]);
-  const script = controller.script(record);
+  useEffect(() => controller.calls.ringShown(record.eventId), [controller, record.eventId]);
+  const script = controller.reading.script(record);
   return (
     <main class="screen ringing" data-testid="ringing-screen" data-event-id={record.eventId}>
       <p class="ringing-label">{t.incomingCall}</p>
@@ -29,7 +29,7 @@ export function RingingScreen({ controller, record, isSoundBlocked, language }: 
       </p>
       <p class="time">{formatTime(record.occurredAt)}</p>
       {isSoundBlocked && (
-        <button type="button" class="sound-blocked" onClick={() => controller.enableSound()}>
+        <button type="button" class="sound-blocked" onClick={() => controller.sound.enable()}>
           {t.soundBlocked}
         </button>
       )}
@@ -38,7 +38,7 @@ export function RingingScreen({ controller, record, isSoundBlocked, language }: 
           type="button"
           class="reject"
           data-testid="reject-button"
-          onClick={() => controller.reject(record.eventId)}
+          onClick={() => controller.calls.reject(record.eventId)}
         >
           {t.reject}
         </button>
@@ -46,7 +46,7 @@ export function RingingScreen({ controller, record, isSoundBlocked, language }: 
           type="button"
           class="answer"
           data-testid="answer-button"
-          onClick={() => controller.answer(record.eventId)}
+          onClick={() => controller.calls.answer(record.eventId)}
         >
           {t.answer}
         </button>

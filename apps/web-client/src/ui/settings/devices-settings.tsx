@@ -35,8 +35,8 @@ export function DevicesSettings({ controller, language }: Props) {
   );
 
   const load = useCallback(() => {
-    controller
-      .client()
+    controller.calls
+      .relay()
       .listDevices()
       .then((list) => setDevices(list.devices))
       .catch(fail);
@@ -47,7 +47,7 @@ export function DevicesSettings({ controller, language }: Props) {
   const remove = async (device: DeviceInfo) => {
     if (!confirm(t.removeDeviceConfirm(device.name))) return;
     try {
-      await controller.client().removeDevice(device.id);
+      await controller.calls.relay().removeDevice(device.id);
       if (device.isCurrent) await controller.deviceRemoved("removed-here");
       else load();
     } catch (caught) {

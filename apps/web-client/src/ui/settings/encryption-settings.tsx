@@ -15,7 +15,7 @@ interface Props {
 /** Settings › Encryption: one phrase becomes this device's key; the key and its id are never shown. */
 export function EncryptionSettings({ controller, language }: Props) {
   const t = texts(COMPUTER_TEXTS, language);
-  const encryption = useMemo(() => new EncryptionController(controller), [controller]);
+  const encryption = useMemo(() => new EncryptionController(controller.computerKey), [controller]);
   const view = useObservable(encryption);
   const [phrase, setPhrase] = useState("");
 

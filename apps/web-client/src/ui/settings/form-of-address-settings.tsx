@@ -16,7 +16,7 @@ export function FormOfAddressSettings({ controller, view }: Props) {
   const [isSaved, setSaved] = useState(false);
   const save = async (event: Event) => {
     event.preventDefault();
-    await controller.saveFormOfAddress(value);
+    await controller.preferences.saveFormOfAddress(value);
     setSaved(true);
   };
   return (

@@ -44,7 +44,9 @@ export function ReportLanguageSettings({ controller, view }: Props) {
         value={view.reportLanguageChoice ?? FOLLOW_SYSTEM}
         onChange={(event) => {
           const value = event.currentTarget.value;
-          controller.setReportLanguage(isReportLocale(value) ? value : null).catch(() => undefined);
+          controller.preferences
+            .setReportLanguage(isReportLocale(value) ? value : null)
+            .catch(() => undefined);
         }}
       >
         <option value={FOLLOW_SYSTEM}>{t.followSystem(name(systemLanguage ?? view.reportLanguage))}</option>
@@ -82,7 +84,9 @@ export function InterfaceLanguageSettings({ controller, view }: Props) {
               name="interface-language"
               data-testid={`interface-language-${choice.value}`}
               checked={view.interfaceLanguageChoice === choice.value}
-              onChange={() => controller.setInterfaceLanguage(choice.value).catch(() => undefined)}
+              onChange={() =>
+                controller.preferences.setInterfaceLanguage(choice.value).catch(() => undefined)
+              }
             />
             {choice.label}
           </label>

@@ -48,7 +48,7 @@ export function QuestionModelSettings({ controller, view }: Props) {
       return;
     }
     run(async () => {
-      await controller.saveQuestionChannel(channel);
+      await controller.preferences.saveQuestionChannel(channel);
       setForm({ ...form, apiKey: "" });
       return { text: "saved" };
     }).catch(() => undefined);
@@ -133,7 +133,7 @@ export function QuestionModelSettings({ controller, view }: Props) {
             data-testid="clear-model"
             onClick={() =>
               run(async () => {
-                await controller.saveQuestionChannel(null);
+                await controller.preferences.saveQuestionChannel(null);
                 setForm(channelForm(null));
                 return null;
               })

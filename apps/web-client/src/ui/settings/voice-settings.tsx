@@ -18,8 +18,8 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
   // The sample is spoken in the report language, whatever the interface language is.
   const [options, setOptions] = useState<VoiceOption[] | null>(null);
   useEffect(() => {
-    controller
-      .listVoices()
+    controller.voicePlatform
+      .listVoices(controller.view.voice)
       .then(setOptions)
       .catch(() => setOptions([]));
   }, [controller]);
@@ -32,7 +32,7 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
         <select
           value={voice.voiceURI ?? ""}
           onChange={(event) =>
-            controller.saveVoice({ ...voice, voiceURI: event.currentTarget.value || null })
+            controller.preferences.saveVoice({ ...voice, voiceURI: event.currentTarget.value || null })
           }
         >
           <option value="">{t.voiceAutomatic}</option>
@@ -52,13 +52,15 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
           max={SPEECH_SPEED_MAX}
           step={SPEED_STEP}
           value={voice.speed}
-          onInput={(event) => controller.saveVoice({ ...voice, speed: Number(event.currentTarget.value) })}
+          onInput={(event) =>
+            controller.preferences.saveVoice({ ...voice, speed: Number(event.currentTarget.value) })
+          }
         />
       </label>
       <button
         type="button"
         onClick={() =>
-          controller
+          controller.preferences
             .sampleVoice(SETTINGS_TEXTS[view.reportLanguage.startsWith("zh") ? "zh" : "en"].voiceSample)
             .catch(() => undefined)
         }

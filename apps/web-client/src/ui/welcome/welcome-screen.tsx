@@ -20,9 +20,9 @@ const WELCOME_NOTICES: Record<WelcomeNotice, keyof CoreTexts> = {
 /** The welcome page: join with a pairing link, join with a code and the encryption phrase, or create an account. */
 export function WelcomeScreen({ controller, view }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
-  const [deviceName, setDeviceName] = useState(controller.defaultDeviceName);
+  const [deviceName, setDeviceName] = useState(controller.devicePairing.defaultDeviceName);
   const [link, setLink] = useState(view.pairingLink ?? "");
-  const [serverUrl, setServerUrl] = useState(controller.defaultServerUrl);
+  const [serverUrl, setServerUrl] = useState(controller.devicePairing.defaultServerUrl);
   const [code, setCode] = useState("");
   const [phrase, setPhrase] = useState("");
   const [claimCode, setClaimCode] = useState("");
@@ -34,7 +34,7 @@ export function WelcomeScreen({ controller, view }: Props) {
   useEffect(() => {
     let isCurrent = true;
     setSetup(null);
-    controller
+    controller.devicePairing
       .relayClient(serverUrl)
       .setup()
       .then((answer) => isCurrent && setSetup(answer))
@@ -72,7 +72,10 @@ export function WelcomeScreen({ controller, view }: Props) {
         <input value={deviceName} onInput={(event) => setDeviceName(event.currentTarget.value)} />
       </label>
 
-      <form class="card" onSubmit={run("link", () => controller.joinWithLink(link, deviceName))}>
+      <form
+        class="card"
+        onSubmit={run("link", () => controller.devicePairing.joinWithLink(link, deviceName))}
+      >
         <h2>{t.joinWithLinkTitle}</h2>
         <p class="hint">
           {/* The command is written between backticks in both languages. */}
@@ -93,7 +96,9 @@ export function WelcomeScreen({ controller, view }: Props) {
 
       <form
         class="card"
-        onSubmit={run("code", () => controller.joinWithCode({ serverUrl, code, phrase }, deviceName))}
+        onSubmit={run("code", () =>
+          controller.devicePairing.joinWithCode({ serverUrl, code, phrase }, deviceName),
+        )}
       >
         <h2>{t.joinWithCodeTitle}</h2>
         <label class="field">
@@ -121,7 +126,7 @@ export function WelcomeScreen({ controller, view }: Props) {
       <form
         class="card"
         onSubmit={run("create", () =>
-          controller.createAccount(
+          controller.devicePairing.createAccount(
             { serverUrl, ...(claimCode ? { claimCode } : {}), ...(newPhrase ? { phrase: newPhrase } : {}) },
             deviceName,
           ),

@@ -1,0 +1,97 @@
+import {
+  type CallRecord,
+  type CallsModel,
+  type Ringer,
+  type RingtonesController,
+  ringingCall,
+} from "@ringback/client";
+import type { ChangeView } from "../controller/app-view.js";
+import type { CallNotifier } from "./call-notifications.js";
+
+export interface CallAlertsOptions {
+  readonly ringer: Ringer;
+  /** The dispatch's call-waiting tone and ringtone previews: unlocked with the ringer. */
+  readonly waitingRinger: Ringer;
+  readonly notifier: CallNotifier;
+  /** The ringtone chosen for incoming calls, read as a call starts ringing. */
+  readonly ringtones: Pick<RingtonesController, "sound">;
+  /** Keeps the "enable sound" gesture for the next visits. */
+  readonly rememberSoundEnabled: () => Promise<void>;
+  readonly isPageHidden?: () => boolean;
+  /** Who is calling and the call's title, for its notification. */
+  readonly describe: (record: CallRecord) => { readonly caller: string; readonly title: string };
+  readonly changeView: ChangeView;
+}
+
+/**
+ * How this page alerts the person to calls: the ringtone follows the ringing call, with a system notification when
+ * the page cannot ring out loud or is not in front; the browser's sound is unlocked by the person's gestures.
+ */
+export class CallAlerts {
+  readonly #options: CallAlertsOptions;
+  #ringingId: string | null = null;
+
+  constructor(options: CallAlertsOptions) {
+    this.#options = options;
+  }
+
+  /** After each step of the calls: the tone and notification follow the ringing call. */
+  followCalls(calls: CallsModel): void {
+    const { ringer, notifier } = this.#options;
+    const ringing = ringingCall(calls);
+    const ringingId = ringing?.eventId ?? null;
+    if (ringingId === this.#ringingId) return;
+    if (this.#ringingId !== null) {
+      ringer.stop();
+      notifier.close(this.#ringingId).catch(() => undefined);
+    }
+    this.#ringingId = ringingId;
+    if (!ringing) return;
+    ringer.start(this.#options.ringtones.sound("incoming"));
+    const isSoundBlocked = ringer.isSoundBlocked;
+    this.#options.changeView({ isSoundBlocked });
+    if (isSoundBlocked || this.#options.isPageHidden?.()) {
+      const { caller, title } = this.#options.describe(ringing);
+      notifier.show(ringing.eventId, caller, title).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The call was answered, rejected, acknowledged, ended or expired (here or on another device): a notification the
+   * service worker showed for it while the app was closed goes too. The relay pushes no more once a call is settled,
+   * so the page's stream is what tells this device.
+   */
+  closeSettled(eventId: string): void {
+    this.#options.notifier.close(eventId).catch(() => undefined);
+  }
+
+  /** Any tap or key on the page: browsers allow sound from then on, so a later call rings out loud. */
+  async unlock(): Promise<void> {
+    const { ringer, waitingRinger } = this.#options;
+    await ringer.unlock();
+    this.#options.changeView({ isSoundBlocked: ringer.isSoundBlocked });
+    await waitingRinger.unlock();
+    if (this.#ringingId !== null && !ringer.isSoundBlocked)
+      ringer.start(this.#options.ringtones.sound("incoming"));
+  }
+
+  /** The first-visit "enable sound" gesture: unlocks audio for this page and asks for notifications. */
+  async enable(): Promise<void> {
+    const { ringer, waitingRinger, notifier } = this.#options;
+    await ringer.unlock();
+    await waitingRinger.unlock();
+    await this.#options.rememberSoundEnabled();
+    await notifier.requestPermission();
+    this.#options.changeView({
+      isSoundBlocked: ringer.isSoundBlocked,
+      notificationPermission: notifier.permission,
+    });
+    // A call already ringing silently starts sounding now.
+    if (this.#ringingId !== null) ringer.start(this.#options.ringtones.sound("incoming"));
+  }
+
+  stop(): void {
+    this.#options.ringer.stop();
+    this.#options.waitingRinger.stop();
+  }
+}
