@@ -96,8 +96,15 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
     const given = "baseUrl" in request ? (request as PutLlmSettingsRequest) : null;
     const apiKey = given ? (given.apiKey ?? state.llm?.apiKey) : state.llm?.apiKey;
     if (!apiKey) throw new RingbackError("llm_key_required");
+    // A limit given as null is the default, as on the computer.
     const channel: LlmChannel = given
-      ? { ...given, apiKey, structuredOutput: given.structuredOutput ?? "json_schema" }
+      ? {
+          ...given,
+          apiKey,
+          structuredOutput: given.structuredOutput ?? "json_schema",
+          timeoutMs: given.timeoutMs ?? undefined,
+          noProgressTimeoutMs: given.noProgressTimeoutMs ?? undefined,
+        }
       : { ...(state.llm as LlmChannel) };
     const startedAt = performance.now();
     const result = await testConnection({ channel });
