@@ -46,7 +46,7 @@ beforeAll(async () => {
   relay = await startRelay({
     dataDir: join(directory.path, "relay"),
     port: relayPort,
-    args: ["--public-url", publicUrl, "--behind-proxy", "--push-hosts", "127.0.0.1"],
+    args: ["--public-url", publicUrl, "--behind-proxy", "--push-trusted-origins", pushService.origin],
     env: { NODE_EXTRA_CA_CERTS: pushService.certificatePath },
   });
   home = join(directory.path, "home");

@@ -41,7 +41,7 @@ beforeAll(async () => {
   pushService = await startTestPushService();
   system = await startSystem({
     relay: {
-      args: ["--push-hosts", "127.0.0.1"],
+      args: ["--push-trusted-origins", pushService.origin],
       env: { NODE_EXTRA_CA_CERTS: pushService.certificatePath },
     },
   });

@@ -89,12 +89,32 @@ describe("relay command-line options", () => {
     expect(
       parseRelayCliOptions(["--push-hosts", "Push.Example, fcm.googleapis.com"], {}).config.pushHosts,
     ).toEqual(["push.example", "fcm.googleapis.com"]);
-    expect(parseRelayCliOptions([], { RINGBACK_RELAY_PUSH_HOSTS: "127.0.0.1" }).config.pushHosts).toEqual([
-      "127.0.0.1",
+    expect(parseRelayCliOptions([], { RINGBACK_RELAY_PUSH_HOSTS: "push.test" }).config.pushHosts).toEqual([
+      "push.test",
     ]);
     expect(parseRelayCliOptions([], {}).config.pushHosts).toBeUndefined();
-    for (const bad of ["", " , ", "https://push.example", "push.example/path"]) {
+    for (const bad of ["", " , ", "https://push.example", "push.example/path", "127.0.0.1", "[::1]"]) {
       expect(() => parseRelayCliOptions(["--push-hosts", bad], {})).toThrow(RelayUsageError);
+    }
+  });
+
+  it("takes the push services trusted at any port and address from --push-trusted-origins only", () => {
+    expect(
+      parseRelayCliOptions(["--push-trusted-origins", "https://127.0.0.1:8443, https://push.lan"], {}).config
+        .pushTrustedOrigins,
+    ).toEqual(["https://127.0.0.1:8443", "https://push.lan"]);
+    expect(
+      parseRelayCliOptions([], { RINGBACK_RELAY_PUSH_TRUSTED_ORIGINS: "https://[::1]:9000" }).config
+        .pushTrustedOrigins,
+    ).toEqual(["https://[::1]:9000"]);
+    expect(parseRelayCliOptions([], {}).config.pushTrustedOrigins).toBeUndefined();
+    for (const bad of [
+      "http://127.0.0.1:8443",
+      "https://push.lan/path",
+      "push.lan",
+      "https://u:p@push.lan",
+    ]) {
+      expect(() => parseRelayCliOptions(["--push-trusted-origins", bad], {})).toThrow(RelayUsageError);
     }
   });
 

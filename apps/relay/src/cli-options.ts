@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -37,6 +38,9 @@ export const USAGE = `Usage: ringback-relay [options]
   --settings-timeout-ms MS  wait for a relayed settings answer (default 30 s)  RINGBACK_RELAY_SETTINGS_TIMEOUT_MS
   --push-subject URL        Web Push (VAPID) contact, mailto: or https:        RINGBACK_RELAY_PUSH_SUBJECT
   --push-hosts H1,H2        push services devices may subscribe at             RINGBACK_RELAY_PUSH_HOSTS
+  --push-trusted-origins O  push services at these exact origins may use any   RINGBACK_RELAY_PUSH_TRUSTED_ORIGINS
+                            port and address, private ones included (a test
+                            push service, one inside your network); off
   --help                    this text
 `;
 
@@ -77,6 +81,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "settings-timeout-ms": { type: "string" },
       "push-subject": { type: "string" },
       "push-hosts": { type: "string" },
+      "push-trusted-origins": { type: "string" },
       "public-url": { type: "string" },
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
@@ -99,6 +104,12 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
   if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
   const pushHosts = values["push-hosts"] ?? env.RINGBACK_RELAY_PUSH_HOSTS;
   if (pushHosts !== undefined) Object.assign(config, { pushHosts: hostList(pushHosts, "--push-hosts") });
+  const trustedOrigins = values["push-trusted-origins"] ?? env.RINGBACK_RELAY_PUSH_TRUSTED_ORIGINS;
+  if (trustedOrigins !== undefined) {
+    Object.assign(config, {
+      pushTrustedOrigins: originList(trustedOrigins, "--push-trusted-origins", { httpsOnly: true }),
+    });
+  }
   const durations = {
     callExpiryMs: ["call-expiry-ms", env.RINGBACK_RELAY_CALL_EXPIRY_MS],
     heartbeatMs: ["heartbeat-ms", env.RINGBACK_RELAY_HEARTBEAT_MS],
@@ -132,13 +143,17 @@ function hostList(text: string, name: string): string[] {
     .split(",")
     .map((host) => host.trim().toLowerCase())
     .filter((host) => host !== "");
-  if (hosts.length === 0 || hosts.some((host) => !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(host)))
-    throw new RelayUsageError(`${name} must be a comma-separated list of host names.`);
+  // Names only: an address (a loopback or private one above all) is what --push-trusted-origins is for.
+  if (hosts.length === 0 || hosts.some((host) => !/^[a-z0-9.-]+$/.test(host) || isIP(host) !== 0))
+    throw new RelayUsageError(`${name} must be a comma-separated list of host names (no addresses).`);
   return hosts;
 }
 
-/** `https://host[:port]` origins (`http://` for this machine), as a Content-Security-Policy source names them. */
-function originList(text: string, name: string): string[] {
+/**
+ * `https://host[:port]` origins (`http://` for this machine, unless `httpsOnly`), as a Content-Security-Policy source
+ * and a URL's `origin` name them.
+ */
+function originList(text: string, name: string, options: { httpsOnly?: boolean } = {}): string[] {
   const items = text
     .split(",")
     .map((item) => item.trim())
@@ -153,11 +168,11 @@ function originList(text: string, name: string): string[] {
     const isLoopback = url !== null && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname);
     if (
       url === null ||
-      !(url.protocol === "https:" || (url.protocol === "http:" && isLoopback)) ||
+      !(url.protocol === "https:" || (url.protocol === "http:" && isLoopback && !options.httpsOnly)) ||
       url.origin !== item.replace(/\/$/, "").toLowerCase()
     )
       throw new RelayUsageError(
-        `${name} must be a comma-separated list of origins (https://host[:port], or http:// for this machine).`,
+        `${name} must be a comma-separated list of origins (https://host[:port]${options.httpsOnly ? "" : ", or http:// for this machine"}).`,
       );
     return url.origin;
   });

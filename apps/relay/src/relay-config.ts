@@ -47,8 +47,9 @@ const PUSH_SUBJECT_DEFAULT = "mailto:ringback-relay@example.org";
 
 /**
  * The browsers' push services (each host and its subdomains): Chrome's, Firefox's, Edge's and Safari's. A device
- * may only subscribe with an endpoint there, so no paired device can make the relay send requests to any other
- * address, such as a service inside the relay's own network (`--push-hosts` changes the list).
+ * may only subscribe with an endpoint there (port 443, no user, a plain host name), and the relay connects only to
+ * a public address that name resolves to at that moment, so no paired device can make the relay send requests into
+ * its own network (`--push-hosts` changes the list).
  */
 const PUSH_HOSTS_DEFAULT: readonly string[] = [
   "fcm.googleapis.com",
@@ -91,8 +92,13 @@ export interface RelayConfig {
   readonly pushSubject: string;
   /** How often due pushes (repeats, retries) are looked for. */
   readonly pushPollMs: number;
-  /** Hosts (with their subdomains) a push endpoint may name. */
+  /** Hosts (with their subdomains) a push endpoint may name (port 443, public addresses only). */
   readonly pushHosts: readonly string[];
+  /**
+   * Exact origins (`https://host:port`) a push endpoint may name with any port and address: a test push service on
+   * loopback, or a push service inside the operator's own network. Default none.
+   */
+  readonly pushTrustedOrigins: readonly string[];
 }
 
 export const DEFAULT_RELAY_CONFIG: RelayConfig = {
@@ -119,4 +125,5 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   pushSubject: PUSH_SUBJECT_DEFAULT,
   pushPollMs: PUSH_POLL_DEFAULT_MS,
   pushHosts: PUSH_HOSTS_DEFAULT,
+  pushTrustedOrigins: [],
 };

@@ -15,6 +15,7 @@ import { clusterHandlers } from "./runtime/cluster-handlers.js";
 import { DaemonLinks } from "./runtime/daemon-links.js";
 import { linkHandlers } from "./runtime/link-messages.js";
 import { createLinkUpgrade } from "./runtime/link-upgrade.js";
+import type { ResolveAll } from "./runtime/network-address.js";
 import { PushDelivery } from "./runtime/push-delivery.js";
 import { PushKeys } from "./runtime/push-keys.js";
 import type { RelayRuntime } from "./runtime/relay-runtime.js";
@@ -33,6 +34,8 @@ export interface RelayOptions {
   readonly log?: RelayLog;
   /** The HTTPS agent for push services (tests trust their own push service's certificate with it). */
   readonly pushAgent?: Agent;
+  /** How push services' names are resolved (default: the system's); tests resolve them to loopback addresses. */
+  readonly pushResolveAll?: ResolveAll;
 }
 
 export interface Relay {
@@ -87,7 +90,12 @@ export function createRelay(options: RelayOptions): Relay {
       clock,
       log,
       keys: pushKeys,
-      transport: { subject: config.pushSubject, ...(options.pushAgent ? { agent: options.pushAgent } : {}) },
+      transport: {
+        subject: config.pushSubject,
+        endpoints: { hosts: config.pushHosts, trustedOrigins: config.pushTrustedOrigins },
+        ...(options.pushAgent ? { agent: options.pushAgent } : {}),
+        ...(options.pushResolveAll ? { resolveAll: options.pushResolveAll } : {}),
+      },
       // A push service taking the call's push is the first delivery outcome: recorded and streamed like a report.
       onPushed: ({ accountId, eventId, deviceId }) =>
         recordDelivery(runtime, { accountId, eventId, deviceId, outcome: "pushed" }),

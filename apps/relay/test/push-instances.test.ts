@@ -12,7 +12,7 @@ describePostgres("Web Push across relay instances on one PostgreSQL database", (
     await using pushService = await startTestPushService();
     await using relays = await startPostgresRelays(
       2,
-      { pushPollMs: HOUR_MS, pushHosts: ["127.0.0.1"] },
+      { pushPollMs: HOUR_MS, pushTrustedOrigins: [pushService.origin] },
       { pushAgent: pushService.agent },
     );
     const { instances, clock } = relays;

@@ -57,7 +57,7 @@ async function silentSubscription(origin: string): Promise<TestSubscription> {
 describe("a push service that accepts connections and never answers", () => {
   it("holds up no SSE delivery and no daemon post, and gets at most the bounded number of sends at once", async () => {
     await using silent = await silentPushService();
-    await using relay = await socketRelay({ pushHosts: ["127.0.0.1"], pushPollMs: HOUR_MS });
+    await using relay = await socketRelay({ pushTrustedOrigins: [silent.origin], pushPollMs: HOUR_MS });
     const computer = await relay.signUp("computer");
     const phone = await relay.pair(computer.deviceToken, "phone");
     const { publicKey } = PushPublicKey.parse((await relay.request("GET", "/v1/push/public-key")).body);
@@ -135,7 +135,11 @@ describe("a push service that accepts connections and never answers", () => {
       clock,
       log: silentLog,
       keys: new PushKeys(store),
-      transport: { subject: "mailto:test@example.org", timeoutMs: 1000 },
+      transport: {
+        subject: "mailto:test@example.org",
+        endpoints: { hosts: [], trustedOrigins: [silent.origin] },
+        connectTimeoutMs: 1000,
+      },
       onPushed: async () => {},
     });
     for (let round = 0; round < 5; round++) delivery.kick();

@@ -168,7 +168,7 @@ export class PushDelivery {
         topic: pushTopic(message.eventId),
         urgency: "normal",
       });
-      if (outcome.kind === "gone") {
+      if (outcome.kind === "gone" || outcome.kind === "forbidden") {
         await this.#removeGone(subscription.deviceId, subscription.endpoint, who, outcome);
         return;
       }
@@ -206,6 +206,7 @@ export class PushDelivery {
           );
           return;
         case "gone":
+        case "forbidden":
           await this.#removeGone(push.deviceId, push.subscription.endpoint, who, outcome);
           return;
         case "busy": {
@@ -227,17 +228,21 @@ export class PushDelivery {
     }
   }
 
+  /**
+   * The push service said the subscription is gone (404/410), or the endpoint is one the relay may not push to (its
+   * text fails today's rules, or its name resolved into a private network): the subscription is removed.
+   */
   async #removeGone(
     deviceId: string,
     endpoint: string,
     who: string,
-    outcome: PushOutcome & { kind: "gone" },
+    outcome: PushOutcome & { kind: "gone" | "forbidden" },
   ): Promise<void> {
     // Only this endpoint: the device may have subscribed afresh while the push was on its way.
     const isRemoved = await this.#store.removePushSubscription(deviceId, endpoint);
-    this.#log.line(
-      `push subscription gone ${who} status=${outcome.status} (${isRemoved ? "removed" : "already replaced"})`,
-    );
+    const why =
+      outcome.kind === "gone" ? `gone ${who} status=${outcome.status}` : `refused ${who} (${outcome.reason})`;
+    this.#log.line(`push subscription ${why} (${isRemoved ? "removed" : "already replaced"})`);
   }
 
   async #limited(work: () => Promise<void>): Promise<void> {

@@ -1,18 +1,47 @@
-import type { Agent } from "node:https";
+import type { LookupAddress } from "node:dns";
+import { type Agent, request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import type { TLSSocket } from "node:tls";
 import type { PushMessage } from "@ringback/protocol";
 import webpush from "web-push";
 import type { PushSubscriptionRecord, VapidKeys } from "../store/store.js";
+import {
+  InternalAddressError,
+  isPublicAddress,
+  type ResolveAll,
+  systemResolveAll,
+} from "./network-address.js";
+import {
+  type PushEndpoint,
+  type PushEndpointPolicy,
+  PushEndpointRefused,
+  parsePushEndpoint,
+} from "./push-endpoint.js";
 
-/** A push service that neither answers nor fails within this long is treated like a 5xx (retried). */
-const PUSH_SEND_TIMEOUT_MS = 15_000;
+/**
+ * A push service that has not finished the TCP and TLS handshakes within this long is treated like a 5xx (retried):
+ * a reachable push service does both in well under a second, and a silent one must not hold a send for long.
+ */
+export const PUSH_CONNECT_TIMEOUT_MS = 5_000;
+/** Once connected, a push service that has not answered (status and body) within this long is treated like a 5xx. */
+export const PUSH_ANSWER_TIMEOUT_MS = 15_000;
+/** A push service's answer body is read up to this (it is only logged by status); the rest is discarded. */
+const PUSH_ANSWER_BODY_MAX_BYTES = 64 * 1024;
 
-/** How the relay reaches push services: its VAPID contact, and (for tests) the HTTPS agent to use. */
+/** How the relay reaches push services. */
 export interface PushTransport {
   /** RFC 8292 `sub`: a `mailto:` or `https:` contact for the push service's operator. */
   readonly subject: string;
+  /** Which endpoints may be pushed to: checked again before every request (a stored one may predate a rule). */
+  readonly endpoints: PushEndpointPolicy;
+  /** The HTTPS agent (tests trust their push service's certificate with it). */
   readonly agent?: Agent;
-  /** How long a push service may stay silent (connecting, handshaking or answering); default `PUSH_SEND_TIMEOUT_MS`. */
-  readonly timeoutMs?: number;
+  /** Name resolution (default: the system's); tests resolve names to loopback addresses they control. */
+  readonly resolveAll?: ResolveAll;
+  /** Default `PUSH_CONNECT_TIMEOUT_MS`. */
+  readonly connectTimeoutMs?: number;
+  /** Default `PUSH_ANSWER_TIMEOUT_MS`. */
+  readonly answerTimeoutMs?: number;
 }
 
 /** What the push service said, in the terms the relay acts on. */
@@ -20,10 +49,23 @@ export type PushOutcome =
   | { readonly kind: "sent"; readonly status: number }
   /** 404 or 410: the subscription is gone for good. */
   | { readonly kind: "gone"; readonly status: number }
-  /** 429, 5xx, or no answer: try again later; `retryAfter` is the raw `Retry-After` header when one came. */
-  | { readonly kind: "busy"; readonly status: number | null; readonly retryAfter: string | null }
-  /** Any other answer (or a subscription the library cannot encrypt to): refused, not tried again. */
-  | { readonly kind: "refused"; readonly status: number | null };
+  /**
+   * 429, 5xx, or no answer: try again later; `retryAfter` is the raw `Retry-After` header when one came, `timedOut`
+   * says which wait ran out when one did.
+   */
+  | {
+      readonly kind: "busy";
+      readonly status: number | null;
+      readonly retryAfter: string | null;
+      readonly timedOut: "connect" | "answer" | null;
+    }
+  /** Any other answer (or a subscription nothing can be encrypted to): refused, not tried again. */
+  | { readonly kind: "refused"; readonly status: number | null }
+  /**
+   * The endpoint is not one the relay may push to (its text, or the address its name resolves to right before the
+   * connection): no connection was made, and the subscription is of no use.
+   */
+  | { readonly kind: "forbidden"; readonly reason: string };
 
 export interface PushRequest {
   readonly subscription: PushSubscriptionRecord;
@@ -38,52 +80,176 @@ export interface PushRequest {
 }
 
 /**
- * Sends one Web Push with the `web-push` library: RFC 8291 aes128gcm payload encryption to the browser's keys,
- * RFC 8292 VAPID authorisation, the request's urgency and topic. Never throws: every answer (or its absence) is an outcome.
+ * Sends one Web Push: RFC 8291 aes128gcm payload encryption to the browser's keys and RFC 8292 VAPID authorisation
+ * (the `web-push` library's), in a request built here from the endpoint's one checked parse, to the address its
+ * name resolved to right before connecting, and only if that address is public (or the origin is trusted): a name
+ * that resolves (or rebinds) into the relay's own network gets no connection. Never throws: every answer (or its
+ * absence) is an outcome.
  */
 export async function sendPush(transport: PushTransport, request: PushRequest): Promise<PushOutcome> {
   const { subscription } = request;
+  let endpoint: PushEndpoint;
   try {
-    const result = await webpush.sendNotification(
-      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-      JSON.stringify(request.message),
-      {
-        vapidDetails: {
-          subject: transport.subject,
-          publicKey: request.keys.publicKey,
-          privateKey: request.keys.privateKey,
-        },
-        TTL: request.ttlSeconds,
-        urgency: request.urgency,
-        topic: request.topic,
-        contentEncoding: "aes128gcm",
-        timeout: transport.timeoutMs ?? PUSH_SEND_TIMEOUT_MS,
-        ...(transport.agent ? { agent: transport.agent } : {}),
-      },
-    );
-    return { kind: "sent", status: result.statusCode };
+    endpoint = parsePushEndpoint(subscription.endpoint, transport.endpoints);
   } catch (error) {
-    if (!(error instanceof webpush.WebPushError)) {
-      return isNetworkFailure(error)
-        ? { kind: "busy", status: null, retryAfter: null }
-        : { kind: "refused", status: null };
-    }
-    const status = error.statusCode;
+    if (error instanceof PushEndpointRefused) return { kind: "forbidden", reason: error.message };
+    throw error;
+  }
+  let body: Buffer;
+  let authorization: string;
+  try {
+    body = webpush.encrypt(
+      subscription.p256dh,
+      subscription.auth,
+      JSON.stringify(request.message),
+      "aes128gcm",
+    ).cipherText;
+    authorization = webpush.getVapidHeaders(
+      endpoint.origin,
+      transport.subject,
+      request.keys.publicKey,
+      request.keys.privateKey,
+      "aes128gcm",
+    ).Authorization;
+  } catch {
+    return { kind: "refused", status: null };
+  }
+  const headers = {
+    TTL: String(request.ttlSeconds),
+    Urgency: request.urgency,
+    Topic: request.topic,
+    "Content-Type": "application/octet-stream",
+    "Content-Encoding": "aes128gcm",
+    "Content-Length": String(body.length),
+    Authorization: authorization,
+  };
+  try {
+    const answer = await post(transport, endpoint, headers, body);
+    const { status } = answer;
+    if (status >= 200 && status < 300) return { kind: "sent", status };
     if (status === 404 || status === 410) return { kind: "gone", status };
     if (status === 429 || status >= 500) {
-      return { kind: "busy", status, retryAfter: headerValue(error.headers, "retry-after") };
+      return { kind: "busy", status, retryAfter: answer.retryAfter, timedOut: null };
     }
     return { kind: "refused", status };
+  } catch (error) {
+    if (error instanceof InternalAddressError) return { kind: "forbidden", reason: error.message };
+    if (error instanceof PushTimeout) {
+      return { kind: "busy", status: null, retryAfter: null, timedOut: error.stage };
+    }
+    return isNetworkFailure(error)
+      ? { kind: "busy", status: null, retryAfter: null, timedOut: null }
+      : { kind: "refused", status: null };
   }
 }
 
-/** Connection refused or reset, DNS, TLS, or the socket timeout: the push service may answer later. */
-function isNetworkFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return typeof (error as { code?: unknown }).code === "string" || error.message === "Socket timeout";
+class PushTimeout extends Error {
+  override readonly name = "PushTimeout";
+  readonly code = "ETIMEDOUT";
+  constructor(readonly stage: "connect" | "answer") {
+    super(`no ${stage} in time`);
+  }
 }
 
-function headerValue(headers: Record<string, string | string[] | undefined> | undefined, name: string) {
-  const value = headers?.[name];
+/** One POST to the endpoint; resolves with the status once the whole answer is in. */
+function post(
+  transport: PushTransport,
+  endpoint: PushEndpoint,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; retryAfter: string | null }> {
+  const connectTimeoutMs = transport.connectTimeoutMs ?? PUSH_CONNECT_TIMEOUT_MS;
+  const answerTimeoutMs = transport.answerTimeoutMs ?? PUSH_ANSWER_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    const outgoing = httpsRequest({
+      method: "POST",
+      host: endpoint.hostname,
+      port: endpoint.port,
+      path: endpoint.path,
+      headers,
+      lookup: checkedLookup(transport.resolveAll ?? systemResolveAll, endpoint.isTrusted),
+      ...(transport.agent ? { agent: transport.agent } : {}),
+    });
+    let timer = setTimeout(() => outgoing.destroy(new PushTimeout("connect")), connectTimeoutMs);
+    const connected = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => outgoing.destroy(new PushTimeout("answer")), answerTimeoutMs);
+    };
+    outgoing.on("socket", (socket) => {
+      // A kept-alive socket is connected already; a new one once its TLS handshake is done.
+      if ((socket as TLSSocket).connecting) socket.once("secureConnect", connected);
+      else connected();
+    });
+    outgoing.on("response", (response) => {
+      let read = 0;
+      response.on("data", (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > PUSH_ANSWER_BODY_MAX_BYTES) response.destroy();
+      });
+      response.on("end", () => {
+        clearTimeout(timer);
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfter: headerValue(response.headers["retry-after"]),
+        });
+      });
+      response.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      response.on("close", () => {
+        // Cut short (a body over the bound): the status is still the answer.
+        clearTimeout(timer);
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfter: headerValue(response.headers["retry-after"]),
+        });
+      });
+    });
+    outgoing.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    outgoing.end(body);
+  });
+}
+
+/**
+ * The lookup the connection uses: the name's addresses, every one of them public unless the origin is trusted, so the
+ * socket connects to an address checked at this moment and a name that rebinds between checks gains nothing.
+ */
+function checkedLookup(resolveAll: ResolveAll, isTrusted: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolveAll(hostname).then(
+      (found) => {
+        const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
+        const addresses: LookupAddress[] = found.filter((entry) => wanted === 0 || entry.family === wanted);
+        const internal = addresses.find((entry) => !isPublicAddress(entry.address));
+        const first = addresses[0];
+        if (first === undefined) {
+          callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
+        } else if (!isTrusted && internal !== undefined) {
+          callback(
+            new InternalAddressError("endpoint's host resolves to an address inside a private network."),
+            "",
+            0,
+          );
+        } else if (options.all) {
+          (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, "", 0),
+    );
+  };
+}
+
+/** Connection refused or reset, DNS, TLS: the push service may answer later. */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === "string";
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }

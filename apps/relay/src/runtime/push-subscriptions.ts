@@ -2,24 +2,29 @@ import { ECDH } from "node:crypto";
 import { type PushSubscriptionRequest, type PushSubscriptionState, RingbackError } from "@ringback/protocol";
 import type { z } from "zod";
 import type { DeviceRecord, PushSubscriptionRecord } from "../store/store.js";
+import { PushEndpointRefused, parsePushEndpoint } from "./push-endpoint.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 
 type ParsedSubscription = z.output<typeof PushSubscriptionRequest>;
 
 /**
- * Registers (or replaces) the device's subscription. The browser's key must be a point on P-256: a key nothing can
- * be encrypted to would otherwise fail every push of every call.
+ * Registers (or replaces) the device's subscription. The endpoint must pass the one parse pushes are built from
+ * (`parsePushEndpoint`: a push service's host name, no port, no user, canonical); the browser's key must be a point
+ * on P-256: a key nothing can be encrypted to would otherwise fail every push of every call.
  */
 export async function registerPushSubscription(
   runtime: RelayRuntime,
   device: DeviceRecord,
   body: ParsedSubscription,
 ): Promise<PushSubscriptionState> {
-  if (!isPushServiceHost(new URL(body.endpoint).hostname, runtime.config.pushHosts)) {
-    throw new RingbackError(
-      "invalid_request",
-      "endpoint is not at a known push service (the relay's --push-hosts).",
-    );
+  try {
+    parsePushEndpoint(body.endpoint, {
+      hosts: runtime.config.pushHosts,
+      trustedOrigins: runtime.config.pushTrustedOrigins,
+    });
+  } catch (error) {
+    if (error instanceof PushEndpointRefused) throw new RingbackError("invalid_request", error.message);
+    throw error;
   }
   if (!isP256PublicKey(body.keys.p256dh)) {
     throw new RingbackError("invalid_request", "keys.p256dh is not a P-256 public key.");
@@ -49,12 +54,6 @@ export function pushSubscriptionState(
     repeatSeconds: record?.repeatSeconds ?? null,
     updatedAt: record ? new Date(record.updatedAt).toISOString() : null,
   };
-}
-
-/** True when `hostname` is one of `hosts` or a subdomain of one. */
-function isPushServiceHost(hostname: string, hosts: readonly string[]): boolean {
-  const name = hostname.toLowerCase();
-  return hosts.some((host) => name === host || name.endsWith(`.${host}`));
 }
 
 function isP256PublicKey(base64url: string): boolean {

@@ -17,7 +17,8 @@ const HOUR_MS = 60 * 60 * 1000;
 export async function pushRelay(config: Partial<RelayConfig> = {}): Promise<PushRelay> {
   const pushService = await startTestPushService();
   const relay = await socketRelay(
-    { pushPollMs: HOUR_MS, pushHosts: ["127.0.0.1"], ...config },
+    // The test push service listens on loopback at a port of its own: only an origin the operator trusts may.
+    { pushPollMs: HOUR_MS, pushTrustedOrigins: [pushService.origin], ...config },
     { pushAgent: pushService.agent },
   );
   return {

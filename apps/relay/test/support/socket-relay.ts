@@ -32,10 +32,14 @@ export interface SocketRelay extends AsyncDisposable {
   pair(token: string, deviceKind?: DeviceKind): Promise<DeviceCredentials>;
 }
 
-/** The server's own options a test may set: bounds on slow clients, the agent push requests go out through. */
+/**
+ * The server's own options a test may set: bounds on slow clients, the agent push requests go out through, and how
+ * push services' names resolve (to loopback addresses the test controls).
+ */
 interface SocketRelayServerOptions {
   readonly slowClientLimits?: SlowClientLimits;
   readonly pushAgent?: RelayServerOptions["pushAgent"];
+  readonly pushResolveAll?: RelayServerOptions["pushResolveAll"];
 }
 
 export async function socketRelay(
