@@ -2,7 +2,8 @@
  * `GET /tracker/dispatches` with 100 records against the tracker simulator, every tracker answer delayed by
  * 20 ms (a tracker across the internet), on a real daemon process (built `dist/main.js`). Every read
  * refreshes from the tracker; this shows how many tracker requests one refresh makes and what it costs,
- * next to what one request per record, one after another, would cost. Prints one table.
+ * next to what one request per record, one after another, would cost. Prints one table (also its section of
+ * BENCHMARKS.md).
  *
  *   pnpm --filter @ringback/daemon bench      (after `pnpm --filter @ringback/daemon build`)
  */
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { DispatchRecord } from "@ringback/protocol";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const RECORDS = 100;
 const TRACKER_DELAY_MS = 20;
@@ -251,14 +253,13 @@ const header = [
   "p95 ms",
   "sequential, one per record: ms",
 ];
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+const report = new BenchReport(
+  "@ringback/daemon dispatches",
+  "@ringback/daemon: GET /tracker/dispatches against a slow tracker",
 );
-const line = (cells: string[]) =>
-  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
-console.log(
-  `\nEvery tracker answer delayed by ${TRACKER_DELAY_MS} ms; ${MEASURED_READS} reads per row after ${WARM_UP_READS} warm-up reads.\n`,
+report.line(
+  `Every tracker answer delayed by ${TRACKER_DELAY_MS} ms; ${MEASURED_READS} reads per row after ${WARM_UP_READS} warm-up reads.`,
 );
-console.log(line(header));
-console.log(line(widths.map((width) => "-".repeat(width))));
-for (const row of rows) console.log(line(row));
+report.line();
+report.table(header, rows);
+await report.save();

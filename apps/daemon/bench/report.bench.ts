@@ -1,7 +1,8 @@
 /**
  * `POST /report` against a real daemon process (built `dist/main.js`, its outbox on a temp dir, a local relay
  * stand-in answering 200): accepted reports per second and p50/p99 latency at 1, 8 and 64 concurrent clients.
- * A 202 means the report is fsync'ed, so this measures the durable path. Prints one table.
+ * A 202 means the report is fsync'ed, so this measures the durable path. Prints one table (also its section of
+ * BENCHMARKS.md).
  *
  *   pnpm --filter @ringback/daemon bench      (after `pnpm --filter @ringback/daemon build`)
  */
@@ -13,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const CONCURRENCY = [1, 8, 64];
 const WARM_UP_MS = 500;
@@ -87,17 +89,20 @@ async function run(clients: number, durationMs: number): Promise<number[]> {
 const percentile = (sorted: number[], share: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
 
-const rows: string[] = [];
+const rows: string[][] = [];
 try {
   for (const clients of CONCURRENCY) {
     await run(clients, WARM_UP_MS);
     const started = performance.now();
     const latencies = (await run(clients, MEASURE_MS)).sort((a, b) => a - b);
     const seconds = (performance.now() - started) / 1000;
-    rows.push(
-      `| ${clients} | ${latencies.length} | ${(latencies.length / seconds).toFixed(0)} | ` +
-        `${percentile(latencies, 0.5).toFixed(2)} | ${percentile(latencies, 0.99).toFixed(2)} |`,
-    );
+    rows.push([
+      String(clients),
+      String(latencies.length),
+      (latencies.length / seconds).toFixed(0),
+      percentile(latencies, 0.5).toFixed(2),
+      percentile(latencies, 0.99).toFixed(2),
+    ]);
   }
 } finally {
   daemon.kill("SIGTERM");
@@ -106,9 +111,10 @@ try {
   await rm(home, { recursive: true, force: true });
 }
 
-console.log(
+const report = new BenchReport("@ringback/daemon report", "@ringback/daemon: POST /report to a durable 202");
+report.line(
   `POST /report -> 202 (durable), ${MEASURE_MS / 1000} s per row, ${REPORT_TEXT.length}-char reports`,
 );
-console.log("| clients | reports | accepted/s | p50 (ms) | p99 (ms) |");
-console.log("|---:|---:|---:|---:|---:|");
-for (const row of rows) console.log(row);
+report.line();
+report.table(["clients", "reports", "accepted/s", "p50 (ms)", "p99 (ms)"], rows);
+await report.save();

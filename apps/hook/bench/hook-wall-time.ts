@@ -6,7 +6,7 @@
  * stdin as the agents do it (a pipe from a Node parent, as Claude Code spawns its hooks). Each round's time over
  * `node -e 0` is taken, and the medians compared: the goal is the hook within 2 ms of the minimal script. Then the
  * peak RSS of each, in separate runs with a preload that reads it at exit (so the preload never counts in the
- * timed runs). Prints a table. Run with `pnpm bench` after `pnpm build`.
+ * timed runs). Prints a table (also its section of BENCHMARKS.md). Run with `pnpm bench` after `pnpm build`.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -16,6 +16,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const RUNS = 60;
 const RSS_RUNS = 10;
@@ -121,31 +122,31 @@ async function main(): Promise<void> {
     const minimalOverBare = percentile(overBare(times.minimal), 0.5);
     const difference = hookOverBare - minimalOverBare;
     const mib = (samples: number[]) => percentile(samples, 0.5) / 1024;
-    const cells = (values: string[]) =>
-      `| ${values.map((value, index) => (index === 0 ? value.padEnd(44) : value.padStart(14))).join(" | ")} |`;
-    const row = (name: string, samples: number[], over: string, rssKib: number[]) =>
-      cells([
-        name,
-        percentile(samples, 0.5).toFixed(1),
-        percentile(samples, 0.95).toFixed(1),
-        over,
-        mib(rssKib).toFixed(1),
-      ]);
+    const row = (name: string, samples: number[], over: string, rssKib: number[]) => [
+      name,
+      percentile(samples, 0.5).toFixed(1),
+      percentile(samples, 0.95).toFixed(1),
+      over,
+      mib(rssKib).toFixed(1),
+    ];
     const plus = (ms: number) => `${ms >= 0 ? "+" : ""}${ms.toFixed(1)}`;
 
-    console.log(
+    const report = new BenchReport("@ringback/hook", "@ringback/hook: wall time of one agent turn");
+    report.line(
       `ringback-hook wall time, ${RUNS} rounds alternating the processes, peak RSS p50 of ${RSS_RUNS} (Node ${process.version}, ${process.platform})\n`,
     );
-    console.log(cells(["process", "p50 ms", "p95 ms", "p50 over bare", "peak RSS MiB"]));
-    console.log(cells(["-".repeat(44), ...Array.from({ length: 4 }, () => "-".repeat(14))]));
-    console.log(row("ringback-hook claude-code (202)", times.hook, plus(hookOverBare), rss.hook));
-    console.log(
-      row("minimal script: stdin, node:net, 202", times.minimal, plus(minimalOverBare), rss.minimal),
+    report.table(
+      ["process", "p50 ms", "p95 ms", "p50 over bare", "peak RSS MiB"],
+      [
+        row("ringback-hook claude-code (202)", times.hook, plus(hookOverBare), rss.hook),
+        row("minimal script: stdin, node:net, 202", times.minimal, plus(minimalOverBare), rss.minimal),
+        row("node -e 0", times.bare, "", rss.bare),
+      ],
     );
-    console.log(row("node -e 0", times.bare, "", rss.bare));
-    console.log(
+    report.line(
       `\nhook - minimal script, p50 over bare node: ${plus(difference)} ms (goal: <= ${GOAL_MS_OVER_MINIMAL} ms): ${difference <= GOAL_MS_OVER_MINIMAL ? "met" : "NOT MET"}`,
     );
+    await report.save();
   } finally {
     server.close();
     await rm(home, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { Agent } from "node:http";
 import { performance } from "node:perf_hooks";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 import { findNginx, NGINX_MISSING_MESSAGE } from "../test/support/nginx-server.ts";
 import {
   findPostgresBinaries,
@@ -243,17 +244,6 @@ async function run(): Promise<BenchTables> {
   return { latencies, deployments: rows, goals };
 }
 
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((_, column) =>
-    Math.max(...[header, ...rows].map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (row: string[]) =>
-    `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(" | ")} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
-  for (const row of rows) console.log(line(row));
-}
-
 const watchdog = setTimeout(() => {
   console.error(`relay bench: over its ${BENCH_BUDGET_MS / 1000} s budget, stopping.`);
   void cleanup.run().finally(() => process.exit(1));
@@ -262,22 +252,26 @@ watchdog.unref();
 
 run()
   .then(
-    ({ latencies, deployments, goals }) => {
-      console.log(
+    async ({ latencies, deployments, goals }) => {
+      const report = new BenchReport(
+        "@ringback/relay",
+        "@ringback/relay: fan-out, memory, latency and the cluster's cost",
+      );
+      report.line(
         `\nringback relay bench: loopback, servers in their own processes, the load from this one, Node ${process.version}\n`,
       );
-      console.log(`The relay's figures, each against its baseline measured in this run:\n`);
-      printTable(["figure", "relay", "baseline (same run)", "ratio", "goal", "met"], goalRows(goals));
-      console.log(`\nOne relay on SQLite, sealed ${SEALED_BYTES} B:\n`);
-      printTable(["measure", "result", "sample"], latencies);
-      console.log(
+      report.line(`The relay's figures, each against its baseline measured in this run:\n`);
+      report.table(["figure", "relay", "baseline (same run)", "ratio", "goal", "met"], goalRows(goals));
+      report.line(`\nOne relay on SQLite, sealed ${SEALED_BYTES} B:\n`);
+      report.table(["measure", "result", "sample"], latencies);
+      report.line(
         `\n${FAN_OUT_SUBSCRIBERS} SSE subscribers: events/s of ${SMALL_SEALED_BYTES} B sealed events with ` +
           `${FAN_OUT_CONCURRENCY} posting at once (${FAN_OUT_EVENTS} events, until every subscriber has every ` +
           `event) and the relays' CPU per delivery then and with ${OFFERED.events} events posted at ` +
           `${OFFERED.eventsPerSecond}/s; report-to-client latency of ${LATENCY_EVENTS.thousand} events ` +
           `posted one at a time (each delivery a sample):\n`,
       );
-      printTable(
+      report.table(
         [
           "deployment",
           "events/s",
@@ -289,6 +283,7 @@ run()
         ],
         deployments,
       );
+      await report.save();
     },
     (error: unknown) => {
       console.error("relay bench failed:", error);

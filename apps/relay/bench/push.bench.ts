@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { startTestPushService, type TestSubscription } from "@ringback/test-kit";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 import { startRelayProcess } from "./relay-process.ts";
 
 /*
@@ -42,7 +43,7 @@ async function run(): Promise<string[][]> {
   const pushService = await startTestPushService();
   // The relay process trusts the push service's self-signed certificate, as it would a public CA's.
   process.env.NODE_EXTRA_CA_CERTS = pushService.certificatePath;
-  const relay = await startRelayProcess(dataDir, ["--push-trusted-origins", pushService.origin]);
+  const relay = await startRelayProcess(dataDir, ["--push-hosts", "127.0.0.1"]);
   delete process.env.NODE_EXTRA_CA_CERTS;
   try {
     const { publicKey } = await api(relay.url, "GET", "/v1/push/public-key", null);
@@ -130,19 +131,13 @@ async function run(): Promise<string[][]> {
   }
 }
 
-function printTable(rows: string[][]): void {
-  const header = ["measure", "result", "sample"];
-  const widths = header.map((_, column) =>
-    Math.max(...[header, ...rows].map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (row: string[]) =>
-    `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(" | ")} |`;
-  console.log(
+async function report(rows: string[][]): Promise<void> {
+  const report = new BenchReport("@ringback/relay push", "@ringback/relay: report to Web Push received");
+  report.line(
     `\nringback relay push bench: loopback HTTPS to the test push service (decrypts every push), relay in its own process, Node ${process.version}\n`,
   );
-  console.log(line(header));
-  console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
-  for (const row of rows) console.log(line(row));
+  report.table(["measure", "result", "sample"], rows);
+  await report.save();
 }
 
 const watchdog = setTimeout(() => {
@@ -153,8 +148,8 @@ watchdog.unref();
 
 const started = performance.now();
 run().then(
-  (rows) => {
-    printTable(rows);
+  async (rows) => {
+    await report(rows);
     console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
   },
   (error: unknown) => {

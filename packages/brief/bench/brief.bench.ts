@@ -1,10 +1,12 @@
 /**
  * `pnpm bench` (after `pnpm build`): the package's own cost per brief with an instant model, and briefs per
- * second with a model that takes 2 s per call, 3 generations at once.
+ * second with a model that takes 2 s per call, 3 generations at once. Both tables are also its section of
+ * BENCHMARKS.md.
  */
 import { generateBrief } from "@ringback/brief";
 import { answers, startFakeModel } from "@ringback/fake-model";
 import { CONCURRENT_BRIEF_GENERATIONS, type LlmChannel, type Report } from "@ringback/protocol";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const WARMUP_BRIEFS = 20;
 const INSTANT_BRIEFS = 200;
@@ -47,19 +49,13 @@ function percentile(sorted: number[], share: number): number {
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-function printTable(title: string, rows: string[][]) {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
-  console.log(`\n${title}`);
-  for (const [index, row] of rows.entries()) {
-    console.log(
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join("  ")
-        .trimEnd(),
-    );
-    if (index === 0) console.log(widths.map((width) => "-".repeat(width)).join("  "));
-  }
+const report = new BenchReport("@ringback/brief", "@ringback/brief: cost per brief and throughput");
+
+function printTable(title: string, [header = [], ...rows]: string[][]) {
+  report.line();
+  report.line(title);
+  report.line();
+  report.table(header, rows);
 }
 
 async function overhead(
@@ -175,3 +171,4 @@ printTable(`Throughput with a model that takes ${SLOW_MODEL_CALL_MS / 1000} s pe
   await throughput(slowChannel, CONCURRENT_BRIEF_GENERATIONS),
   await throughput(slowChannel, 1),
 ]);
+await report.save();

@@ -1,12 +1,14 @@
 /**
  * Seal/open throughput and passphrase derivation time of the built package (WebCrypto), next to the same
- * operations written with Node's own node:crypto in the same run. Prints one table; takes about 12 s.
+ * operations written with Node's own node:crypto in the same run. Prints one table (also its section of
+ * BENCHMARKS.md); takes about 12 s.
  *
  *   pnpm --filter @ringback/e2e-crypto bench
  */
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
 import { cpus } from "node:os";
 import { pathToFileURL } from "node:url";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 import { DIST_ENTRY, ensureDist } from "../scripts/ensure-dist.ts";
 import type { E2eLibrary } from "../test/vector-checks.ts";
 
@@ -133,23 +135,17 @@ rows.push({
   ratio: `${(oursPbkdf2 / nodePbkdf2).toFixed(2)}x time`,
 });
 
-const header: Row = {
-  operation: "operation",
-  ours: "ours",
-  oursRate: "ours rate",
-  node: "node:crypto",
-  nodeRate: "node:crypto rate",
-  ratio: "ours / node:crypto",
-};
-const columns = Object.keys(header) as (keyof Row)[];
-const widths = columns.map((column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
-const line = (row: Row) =>
-  columns.map((column, index) => row[column][index === 0 ? "padEnd" : "padStart"](widths[index]!)).join("  ");
-
-console.log(`@ringback/e2e-crypto bench: Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"}`);
-console.log(
+const report = new BenchReport(
+  "@ringback/e2e-crypto seal-open",
+  "@ringback/e2e-crypto: seal, open and passphrase keys",
+);
+report.line(`@ringback/e2e-crypto bench: Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"}`);
+report.line(
   "seal/open: one call at a time, payload of ASCII text, output in the e2e1 string format on both sides",
 );
-console.log(line(header));
-console.log(widths.map((width) => "-".repeat(width)).join("  "));
-for (const row of rows) console.log(line(row));
+report.line();
+report.table(
+  ["operation", "ours", "ours rate", "node:crypto", "node:crypto rate", "ours / node:crypto"],
+  rows.map((row) => [row.operation, row.ours, row.oursRate, row.node, row.nodeRate, row.ratio]),
+);
+await report.save();

@@ -1,6 +1,6 @@
 /**
  * Enqueue cost (append to outbox.journal + fsync, i.e. until `enqueue` resolves) with 10, 1,000 and 10,000
- * reports already pending, to show that it does not grow with the outbox. Prints one table.
+ * reports already pending, to show that it does not grow with the outbox. Prints one table (also its section of BENCHMARKS.md).
  *
  *   pnpm --filter @ringback/outbox bench      (after `pnpm --filter @ringback/outbox build`)
  */
@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Report } from "@ringback/protocol";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const PENDING_COUNTS = [10, 1_000, 10_000];
 /** Enqueues timed one after another (each awaited) per pending count, after a short warm-up. */
@@ -72,14 +73,21 @@ const rows: { pending: number; p50: number; p99: number }[] = [];
 for (const pending of PENDING_COUNTS) rows.push({ pending, ...(await measure(pending)) });
 const baseline = rows[0]?.p50 ?? Number.NaN;
 
-console.log(
+const report = new BenchReport(
+  "@ringback/outbox enqueue",
+  "@ringback/outbox: enqueue cost against reports pending",
+);
+report.line(
   `outbox enqueue (append + fsync), ${MEASURED_ENQUEUES} sequential enqueues per row, ${REPORT_TEXT.length}-char reports`,
 );
-console.log("| pending | p50 per enqueue (ms) | p99 (ms) | p50 vs 10 pending |");
-console.log("|---:|---:|---:|---:|");
-for (const row of rows) {
-  const ratio = (row.p50 / baseline).toFixed(2);
-  console.log(
-    `| ${row.pending.toLocaleString("en-US")} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${ratio}x |`,
-  );
-}
+report.line();
+report.table(
+  ["pending", "p50 per enqueue (ms)", "p99 (ms)", "p50 vs 10 pending"],
+  rows.map((row) => [
+    row.pending.toLocaleString("en-US"),
+    row.p50.toFixed(3),
+    row.p99.toFixed(3),
+    `${(row.p50 / baseline).toFixed(2)}x`,
+  ]),
+);
+await report.save();
