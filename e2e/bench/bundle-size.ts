@@ -13,8 +13,9 @@ export interface BundleSize {
   readonly allPageGzip: string;
 }
 
+/** The gzip cell of a row of the markdown table the size bench prints: `| first load JS | raw | gzip |`. */
 function gzipOf(table: string, row: string): string | undefined {
-  return new RegExp(`'${row}'\\s*│\\s*'[^']*'\\s*│\\s*'([^']+)'`).exec(table)?.[1];
+  return new RegExp(`^\\|\\s*${row}\\s*\\|[^|]*\\|\\s*([^|]*?)\\s*\\|$`, "m").exec(table)?.[1];
 }
 
 /** Runs the web client's size bench on its built dist/ and reads its gzip figures from the table it prints. */

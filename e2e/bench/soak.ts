@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { CallStream, newReplyId, sealReply } from "@ringback/client";
 import { parseKey } from "@ringback/e2e-crypto";
 import { DeviceCredentials } from "@ringback/protocol";
+import { BenchReport } from "../../scripts/bench-report.mjs";
 import { callDaemon } from "../harness/daemon-local-api.ts";
 import { makeFakeAgentCli } from "../harness/fake-agent-cli.ts";
 import { startSystem } from "../harness/system.ts";
@@ -233,12 +234,21 @@ export async function runSoak(minutes: number): Promise<boolean> {
       `both processes up, ${failures} failed requests`,
       !system.relay.hasExited() && !system.daemon.hasExited(),
     ]);
-    for (const [what, isOk] of checks) console.log(`${isOk ? "PASS" : "FAIL"}  ${what}`);
-    console.log(
+    // The section keeps the verdict; the samples above are printed only.
+    const report = new BenchReport("@ringback/e2e soak", "Whole system: soak");
+    report.line(`${minutes} min of mixed traffic (RINGBACK_SOAK_MINUTES), a sample every 10 s:`);
+    report.line();
+    report.table(
+      ["check", "result"],
+      checks.map(([what, isOk]) => [what, isOk ? "PASS" : "FAIL"]),
+    );
+    report.line();
+    report.line(
       `bound: from ${mark.at} to the end, RSS less the young generation grows <= ${RSS_GROWTH_MAX * 100} % (or ` +
         `${RSS_GROWTH_SLACK_MIB} MiB), the live heap <= ${HEAP_GROWTH_MAX * 100} % (or ${HEAP_GROWTH_SLACK_MIB} MiB), ` +
         `open descriptors <= +${FD_GROWTH_MAX}; ${turns} turns, ${calls} calls answered`,
     );
+    await report.save();
     return checks.every(([, isOk]) => isOk);
   } finally {
     for (const timer of timers) clearInterval(timer);

@@ -1,9 +1,11 @@
 // Prints the gzipped size of the built web app's JavaScript: the first load (the entry index.html loads and its
-// static imports), everything, and the service worker. Run after `pnpm build`.
+// static imports), everything, and the service worker, as a table that is also its section of BENCHMARKS.md.
+// Run after `pnpm build`.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 if (!existsSync(join(dist, "index.html"))) {
@@ -46,16 +48,17 @@ const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
 const firstRows = rows.filter((row) => row.isFirstLoad);
 
 const table = [
-  ...rows.map((row) => ({
-    what: `${row.file}${row.isFirstLoad ? " (first load)" : " (on demand)"}`,
-    raw: kib(row.raw),
-    gzip: kib(row.gzip),
-  })),
-  ...(serviceWorker
-    ? [{ what: "sw.js (service worker)", raw: kib(serviceWorker.raw), gzip: kib(serviceWorker.gzip) }]
-    : []),
-  { what: "first load JS", raw: kib(sum(firstRows, "raw")), gzip: kib(sum(firstRows, "gzip")) },
-  { what: "all page JS", raw: kib(sum(rows, "raw")), gzip: kib(sum(rows, "gzip")) },
+  ...rows.map((row) => [
+    `${row.file}${row.isFirstLoad ? " (first load)" : " (on demand)"}`,
+    kib(row.raw),
+    kib(row.gzip),
+  ]),
+  ...(serviceWorker ? [["sw.js (service worker)", kib(serviceWorker.raw), kib(serviceWorker.gzip)]] : []),
+  ["first load JS", kib(sum(firstRows, "raw")), kib(sum(firstRows, "gzip"))],
+  ["all page JS", kib(sum(rows, "raw")), kib(sum(rows, "gzip"))],
 ];
-console.log("web app JavaScript size (gzip -9)");
-console.table(table);
+const report = new BenchReport("@ringback/web-client bundle-size", "@ringback/web-client: JavaScript size");
+report.line("web app JavaScript size (gzip -9)");
+report.line();
+report.table(["what", "raw", "gzip"], table);
+await report.save();
