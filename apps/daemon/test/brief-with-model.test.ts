@@ -1,6 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { answers, briefDraft, type FakeModel, startFakeModel } from "@ringback/fake-model";
+import {
+  eventually,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
@@ -8,16 +14,10 @@ import {
   openReportPost,
   postReport,
   readLocalKey,
-  runDaemonCommand,
+  runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
-import {
-  type ScriptedRelay,
-  startScriptedRelay,
-  writeDaemonConfigForTestRelay,
-} from "./helpers/scripted-relay.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+import { writeDaemonConfigForTestRelay } from "./helpers/test-relay-config.js";
 
 const MODEL_KEY = "sk-test-model-key-0123456789";
 
@@ -68,7 +68,7 @@ describe("briefs written by a language model configured through PUT /llm/setting
   it("sends a generated brief, sealed, and never sends the model key to the relay", async () => {
     const { daemon, localKey } = await startWithModel();
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
-    await eventually(() => relay.posts.length === 1);
+    await eventually(() => relay.posts.length === 1, { on: relay.changes });
 
     const payload = await openReportPost(home.path, relay.posts[0]!);
     expect(payload.brief.meta).toMatchObject({
@@ -97,7 +97,7 @@ describe("briefs written by a language model configured through PUT /llm/setting
       for (let index = 0; index < 5; index += 1) {
         expect((await postReport(daemon, localKey, report(index))).status).toBe(202);
       }
-      await eventually(() => relay.posts.length === 5, 20_000);
+      await eventually(() => relay.posts.length === 5, { checks: 1_000, on: relay.changes });
     } finally {
       clearInterval(probe);
     }
@@ -129,7 +129,7 @@ describe("ringback brief-eval", () => {
   it("prints coverage and exits 0 for a good brief, without sending anything", async () => {
     const file = await greenBuildReportWithModel();
     model.script(answers.json(briefDraft({ spoken: "Green build: all 42 tests pass." })));
-    const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
+    const result = await runCli(["brief-eval", file], daemonEnv(home.path));
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("report.txt");
@@ -143,7 +143,7 @@ describe("ringback brief-eval", () => {
       criticalFacts: [{ fact: "All 42 tests pass.", covered: false }],
     });
     model.script(answers.json(uncovered), answers.json(uncovered));
-    const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
+    const result = await runCli(["brief-eval", file], daemonEnv(home.path));
     expect(result.code).toBe(1);
     expect(model.chatRequests()).toHaveLength(2);
   });
@@ -151,7 +151,7 @@ describe("ringback brief-eval", () => {
   it("says so when no language model is configured", async () => {
     const file = join(home.path, "report.txt");
     await writeFile(file, "Done.");
-    const result = await runDaemonCommand(["brief-eval", file], daemonEnv(home.path));
+    const result = await runCli(["brief-eval", file], daemonEnv(home.path));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("no language model is configured on this computer");
   });

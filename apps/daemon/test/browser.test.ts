@@ -1,6 +1,13 @@
 import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import {
+  eventually,
+  type LoopbackServer,
+  listenOnLoopback,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,9 +16,6 @@ import {
   readLocalKey,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 /** A headless Chromium: CHROMIUM_PATH, else the system's. Without one these tests are skipped, and say so. */
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -28,7 +32,7 @@ const report = {
 let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 let relay: ScriptedRelay;
 let daemon: DaemonProcess;
-let page: Server;
+let page: LoopbackServer;
 let pageUrl: string;
 let browser: Browser;
 
@@ -38,22 +42,21 @@ beforeAll(async () => {
   relay = await startScriptedRelay();
   daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
   // Another origin on the same computer (another port), as a web page the user happens to visit.
-  page = createServer((_request, response) => {
+  const pageServer = createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html>
       <form id="form" method="POST" action="${daemon.url}/report" enctype="text/plain">
         <input name='{"a":"' value='"}'>
       </form>`);
   });
-  await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
-  pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+  page = await listenOnLoopback(pageServer);
+  pageUrl = `${page.origin}/`;
   browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
 }, 60_000);
 
 afterAll(async () => {
   if (!hasChromium) return;
   await browser?.close();
-  page?.closeAllConnections();
-  await new Promise((resolve) => page?.close(resolve));
+  await page?.close();
   await daemon?.kill();
   await relay?.close();
   await home?.remove();
@@ -114,7 +117,7 @@ describe.skipIf(!hasChromium)("a web page in a real browser", () => {
     );
     // ...while a local process with the key is accepted, so nothing else was in the way.
     expect((await postReport(daemon, localKey, { ...report, turnId: "native" })).status).toBe(202);
-    await eventually(() => relay.posts.length === 1);
+    await eventually(() => relay.posts.length === 1, { on: relay.changes });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(relay.posts).toHaveLength(1);
     expect(daemon.stderr().match(/report evt_\w+ accepted/g)).toHaveLength(1);

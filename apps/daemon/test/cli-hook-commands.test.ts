@@ -1,11 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { listenOnLoopback, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DAEMON_BIN, daemonEnv, runDaemonCommand } from "./helpers/daemon-process.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+import { daemonEnv, runCli } from "./helpers/daemon-process.js";
 
 let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 
@@ -16,16 +14,6 @@ afterEach(async () => {
   await home.remove();
 });
 
-function runWithStdin(args: string[], input: string): Promise<{ status: number | null; stdout: string }> {
-  const child = spawn(process.execPath, args, { env: daemonEnv(home.path) });
-  let stdout = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stdin.end(input);
-  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout })));
-}
-
 async function stopHookCommands(settingsFile: string): Promise<string[]> {
   const settings = JSON.parse(await readFile(settingsFile, "utf8")) as {
     hooks?: { Stop?: { hooks: { command: string }[] }[] };
@@ -35,7 +23,7 @@ async function stopHookCommands(settingsFile: string): Promise<string[]> {
 
 describe("ringback install / uninstall / hook", () => {
   it("lists every command in its help", async () => {
-    const result = await runDaemonCommand(["help"], daemonEnv(home.path));
+    const result = await runCli(["help"], daemonEnv(home.path));
     for (const command of ["run", "install", "uninstall", "hook", "brief-eval"]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
@@ -48,7 +36,7 @@ describe("ringback install / uninstall / hook", () => {
     await mkdir(codexHome);
     const args = ["--claude-home", claudeHome, "--codex-home", codexHome, "--no-service"];
     for (let round = 0; round < 2; round += 1) {
-      const result = await runDaemonCommand(["install", ...args], daemonEnv(home.path));
+      const result = await runCli(["install", ...args], daemonEnv(home.path));
       expect(result.code).toBe(0);
     }
     const claude = await stopHookCommands(join(claudeHome, "settings.json"));
@@ -59,7 +47,7 @@ describe("ringback install / uninstall / hook", () => {
     expect(codex[0]).toMatch(/ringback-hook\.mjs"? codex$/);
     expect(await readFile(join(codexHome, "config.toml"), "utf8")).toContain("trusted_hash");
 
-    const removed = await runDaemonCommand(["uninstall", ...args], daemonEnv(home.path));
+    const removed = await runCli(["uninstall", ...args], daemonEnv(home.path));
     expect(removed.code).toBe(0);
     expect(await stopHookCommands(join(claudeHome, "settings.json"))).toEqual([]);
     expect(await stopHookCommands(join(codexHome, "hooks.json"))).toEqual([]);
@@ -77,32 +65,29 @@ describe("ringback install / uninstall / hook", () => {
         response.writeHead(202, { "content-type": "application/json" }).end('{"accepted":true}');
       });
     });
-    await new Promise<void>((resolve) => fakeDaemon.listen(0, "127.0.0.1", resolve));
-    try {
-      const { port } = fakeDaemon.address() as AddressInfo;
-      await writeFile(join(home.path, "daemon.json"), JSON.stringify({ localPort: port }), { mode: 0o600 });
-      await writeFile(join(home.path, "local-api.key"), "local-key-for-tests\n", { mode: 0o600 });
+    await using listening = await listenOnLoopback(fakeDaemon);
+    await writeFile(join(home.path, "daemon.json"), JSON.stringify({ localPort: listening.port }), {
+      mode: 0o600,
+    });
+    await writeFile(join(home.path, "local-api.key"), "local-key-for-tests\n", { mode: 0o600 });
 
-      const payload = {
-        session_id: "s-1",
-        prompt_id: "p-1",
-        cwd: home.path,
-        stop_hook_active: false,
-        last_assistant_message: "All done.",
-      };
-      // Asynchronously: the fake daemon answers from this same process.
-      const result = await runWithStdin([DAEMON_BIN, "hook", "claude-code"], JSON.stringify(payload));
-      expect(result.status).toBe(0);
-      expect(result.stdout).toBe("");
-      expect(received).toHaveLength(1);
-      expect(received[0]?.authorization).toBe("Bearer local-key-for-tests");
-      expect(JSON.parse(received[0]!.body)).toMatchObject({
-        source: "claude-code",
-        sessionId: "s-1",
-        text: "All done.",
-      });
-    } finally {
-      await new Promise((resolve) => fakeDaemon.close(resolve));
-    }
+    const payload = {
+      session_id: "s-1",
+      prompt_id: "p-1",
+      cwd: home.path,
+      stop_hook_active: false,
+      last_assistant_message: "All done.",
+    };
+    // Asynchronously: the fake daemon answers from this same process.
+    const result = await runCli(["hook", "claude-code"], daemonEnv(home.path), JSON.stringify(payload));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(received).toHaveLength(1);
+    expect(received[0]?.authorization).toBe("Bearer local-key-for-tests");
+    expect(JSON.parse(received[0]!.body)).toMatchObject({
+      source: "claude-code",
+      sessionId: "s-1",
+      text: "All done.",
+    });
   });
 });

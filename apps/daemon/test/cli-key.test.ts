@@ -1,14 +1,14 @@
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli-process.js";
 import {
   type DaemonProcess,
   daemonEnv,
   readDaemonConfig,
   readLocalKey,
+  runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const PASSPHRASE = "the phrase the phone also has";
 

@@ -1,12 +1,15 @@
 import { aad, openJson } from "@ringback/e2e-crypto";
 import { OutboxStore, SEND_CONCURRENCY } from "@ringback/outbox";
 import { type ReportRequest, SealedReportPayload } from "@ringback/protocol";
+import {
+  eventually,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintEventId } from "../src/runtime/event-id.js";
 import { type DaemonProcess, launchDaemon, readDaemonKey, readLocalKey } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const REPORTS = 500;
 const CLIENTS = 16;
@@ -124,7 +127,10 @@ describe("crash safety", () => {
     await Promise.all(Array.from({ length: CLIENTS }, client));
     const survivor = await crashes.settle();
 
-    await eventually(() => [...acknowledged].every((eventId) => relay.delivered.has(eventId)), 30_000);
+    await eventually(() => [...acknowledged].every((eventId) => relay.delivered.has(eventId)), {
+      checks: 1_500,
+      on: relay.changes,
+    });
     expect(await survivor.stop()).toEqual({ code: 0, signal: null });
 
     const kills = crashes.kills();

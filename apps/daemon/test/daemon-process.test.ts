@@ -1,6 +1,12 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NO_LANGUAGE_MODEL_ERROR } from "@ringback/protocol";
+import {
+  eventually,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import {
@@ -10,12 +16,9 @@ import {
   postReport,
   readDaemonConfig,
   readLocalKey,
-  runDaemonCommand,
+  runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
-import { type ScriptedRelay, startScriptedRelay } from "./helpers/scripted-relay.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const DEVICE_TOKEN = "device-token-for-tests-0123456789";
 const report = {
@@ -61,7 +64,7 @@ describe("ringback run (a real daemon process)", () => {
     const daemon = await startDaemon({ relay: relayIdentity });
     const response = await postReport(daemon, await readLocalKey(home.path), report);
     expect(response.status).toBe(202);
-    await eventually(() => relay.posts.length === 1);
+    await eventually(() => relay.posts.length === 1, { on: relay.changes });
 
     const [post] = relay.posts;
     expect(post?.path).toBe("/v1/daemon/events");
@@ -87,7 +90,7 @@ describe("ringback run (a real daemon process)", () => {
     );
     const daemon = await startDaemon();
     await postReport(daemon, await readLocalKey(home.path), report);
-    await eventually(() => relay.delivered.size === 1);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
     expect(relay.posts).toHaveLength(3);
     const payloads = await Promise.all([0, 1, 2].map(openPost));
     expect(payloads[2]?.brief).toEqual(payloads[0]?.brief);
@@ -98,7 +101,7 @@ describe("ringback run (a real daemon process)", () => {
     relay.setScript((_post, attempt) => (attempt === 1 ? { dropConnection: true } : { status: 200 }));
     const daemon = await startDaemon();
     await postReport(daemon, await readLocalKey(home.path), report);
-    await eventually(() => relay.delivered.size === 1);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
     expect(relay.posts).toHaveLength(2);
     expect(daemon.stderr()).toContain("network error");
   });
@@ -132,12 +135,12 @@ describe("ringback run (a real daemon process)", () => {
     relay.setScript(() => ({ status: 503 }));
     const first = await startDaemon();
     await postReport(first, await readLocalKey(home.path), report);
-    await eventually(() => relay.posts.length === 1);
+    await eventually(() => relay.posts.length === 1, { on: relay.changes });
     expect(await first.stop()).toEqual({ code: 0, signal: null });
 
     relay.setScript(() => ({ status: 200 }));
     const second = await startDaemon();
-    await eventually(() => relay.delivered.size === 1);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
     expect(second.stderr()).toContain("resuming 1 unfinished report");
   });
 
@@ -145,7 +148,7 @@ describe("ringback run (a real daemon process)", () => {
     const daemon = await startDaemon();
     const localKey = await readLocalKey(home.path);
     await postReport(daemon, localKey, report);
-    await eventually(() => relay.delivered.size === 1);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
     await daemon.stop();
     const dataDir = join(home.path, "data");
     const fresh = await startDaemonProcess(dataDir);
@@ -175,7 +178,7 @@ describe("ringback run (a real daemon process)", () => {
     await call("/e2e/key", "GET");
     await postReport(daemon, localKey, report);
     await postReport(daemon, "wrong-key", report);
-    await eventually(() => relay.delivered.size === 1);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
     await daemon.stop();
     const output = `${daemon.stdout()}\n${daemon.stderr()}`;
     const derivedKey = (await readDaemonConfig(home.path)).e2e?.key;
@@ -194,7 +197,7 @@ describe("ringback run (a real daemon process)", () => {
     async (_label, text, message) => {
       const path = join(home.path, CONFIG_FILE);
       await writeFile(path, text, { mode: 0o600 });
-      const result = await runDaemonCommand(["run", "--port", "0"], daemonEnv(home.path));
+      const result = await runCli(["run", "--port", "0"], daemonEnv(home.path));
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).toContain(path);
@@ -206,7 +209,7 @@ describe("ringback run (a real daemon process)", () => {
   it("refuses to start with a damaged outbox.json, naming it, and leaves it as it is", async () => {
     const path = join(home.path, "outbox.json");
     await writeFile(path, '{"version":1,"generation":', { mode: 0o600 });
-    const result = await runDaemonCommand(["run", "--port", "0"], daemonEnv(home.path));
+    const result = await runCli(["run", "--port", "0"], daemonEnv(home.path));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`ringback: ${path} is not valid JSON`);
     expect(await readFile(path, "utf8")).toBe('{"version":1,"generation":');
@@ -215,16 +218,16 @@ describe("ringback run (a real daemon process)", () => {
   it("refuses a second daemon on the same data dir, even on another port", async () => {
     const first = await startDaemon();
     expect((await stat(join(home.path, "outbox.lock"))).mode & 0o777).toBe(0o600);
-    const second = await runDaemonCommand(["run", "--port", "0"], daemonEnv(home.path));
+    const second = await runCli(["run", "--port", "0"], daemonEnv(home.path));
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`in use by another process (pid ${first.child.pid})`);
+    expect(second.stderr).toContain(`in use by another process (pid ${first.pid})`);
     expect((await postReport(first, await readLocalKey(home.path), report)).status).toBe(202);
-    await eventually(() => relay.delivered.size === 1);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
   });
 
   it("refuses an unknown command or option with exit code 1", async () => {
-    expect((await runDaemonCommand(["fly"], daemonEnv(home.path))).code).toBe(1);
-    const badOption = await runDaemonCommand(["run", "--colour"], daemonEnv(home.path));
+    expect((await runCli(["fly"], daemonEnv(home.path))).code).toBe(1);
+    const badOption = await runCli(["run", "--colour"], daemonEnv(home.path));
     expect(badOption.code).toBe(1);
     expect(badOption.stderr).toContain("--colour");
   });

@@ -1,24 +1,23 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { UPLOAD_BODY_MAX_BYTES, UPLOAD_IMAGE_MAX_BYTES } from "@ringback/protocol";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pngBytes, startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
 
 let harness: TrackerHarness;
 const systemTemporaryDirectory = process.env.TMPDIR;
-let uploadTemporaryDirectory: string;
+let uploadTemporaryDirectory: TemporaryDirectory;
 
 // A temp dir of this file's own, so that leftover upload files are counted here and nowhere else.
 beforeAll(async () => {
-  uploadTemporaryDirectory = await mkdtemp(join(tmpdir(), "ringback-upload-test-"));
-  process.env.TMPDIR = uploadTemporaryDirectory;
+  uploadTemporaryDirectory = await makeTemporaryDirectory("ringback-upload-test-");
+  process.env.TMPDIR = uploadTemporaryDirectory.path;
 });
 
 afterAll(async () => {
   if (systemTemporaryDirectory === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = systemTemporaryDirectory;
-  await rm(uploadTemporaryDirectory, { recursive: true, force: true });
+  await uploadTemporaryDirectory.remove();
 });
 
 beforeEach(async () => {
@@ -38,7 +37,7 @@ async function errorOf(response: Response) {
 }
 
 async function leftoverUploadDirectories(): Promise<string[]> {
-  return (await readdir(uploadTemporaryDirectory)).filter((name) => name.startsWith("ringback-upload-"));
+  return (await readdir(uploadTemporaryDirectory.path)).filter((name) => name.startsWith("ringback-upload-"));
 }
 
 /**

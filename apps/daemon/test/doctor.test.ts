@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { aad, type E2eKey, generateKey, keyId, sealJson } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { LAST_SEALED_MESSAGE_FILE } from "../src/runtime/last-sealed-message.js";
-import { runCli } from "./helpers/cli-process.js";
 import {
   type DaemonProcess,
   daemonEnv,
@@ -14,12 +14,11 @@ import {
   readDaemonConfig,
   readDaemonKey,
   readLocalKey,
+  runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
 import { pairDevice, relayCall } from "./helpers/relay-devices.js";
 import { type RelayProcess, startRelayProcess } from "./helpers/relay-process.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const MODEL_KEY = "sk-doctor-model-key-0123456789";
 const SAME_PASSPHRASE =

@@ -8,17 +8,22 @@ import {
   SealedReportPayload,
   SettingsResultPlaintext,
 } from "@ringback/protocol";
+import { eventually, freePort, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli-process.js";
-import { freePort, type PortDaemon, setLocalPort, startDaemonOnItsPort } from "./helpers/daemon-on-port.js";
-import { daemonEnv, readDaemonConfig, readLocalKey } from "./helpers/daemon-process.js";
+import {
+  type DaemonProcess,
+  daemonEnv,
+  readDaemonConfig,
+  readLocalKey,
+  runCli,
+  setLocalPort,
+  startDaemonOnItsPort,
+} from "./helpers/daemon-process.js";
 import { DeviceStream } from "./helpers/device-stream.js";
-import { eventually } from "./helpers/eventually.js";
 import { type FakeAgent, makeFakeAgent } from "./helpers/fake-agent.js";
 import { runHook } from "./helpers/hook-process.js";
 import { redeem, relayCall } from "./helpers/relay-devices.js";
 import { type RelayProcess, startRelayProcess } from "./helpers/relay-process.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 /** A client device as the web app is one: its identity, the key from the pairing link, its SSE stream. */
 interface Client {
@@ -36,8 +41,8 @@ let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 let home: string;
 let project: string;
 let relay: RelayProcess;
-let daemon: PortDaemon;
-const daemons: PortDaemon[] = [];
+let daemon: DaemonProcess;
+const daemons: DaemonProcess[] = [];
 let agent: FakeAgent;
 let computerDeviceId: string;
 let phone: Client;
@@ -73,7 +78,7 @@ afterAll(async () => {
   await directory?.remove();
 });
 
-async function startLinkedDaemon(): Promise<PortDaemon> {
+async function startLinkedDaemon(): Promise<DaemonProcess> {
   const started = await startDaemonOnItsPort(home, { RINGBACK_CLAUDE_BIN: agent.bin });
   daemons.push(started);
   await eventually(() => started.stderr().includes("relay link open"));
@@ -276,7 +281,7 @@ describe("faults", () => {
       expect(answered).toHaveLength(1);
     }
     // The daemon's link came back too: a reply after the restart still reaches the agent.
-    await eventually(() => logOfAllDaemons().split("relay link open").length >= 4, 15_000);
+    await eventually(() => logOfAllDaemons().split("relay link open").length >= 4, { checks: 750 });
     expect((await sendReply(phone, secondId, "reply-after-restart", "Thanks, merge it.")).status).toBe(202);
     await phone.stream.waitFor(
       "reply-status",

@@ -1,6 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
+import {
+  eventually,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
@@ -8,13 +14,7 @@ import {
   readLocalKey,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
-import {
-  type ScriptedRelay,
-  startScriptedRelay,
-  writeDaemonConfigForTestRelay,
-} from "./helpers/scripted-relay.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+import { writeDaemonConfigForTestRelay } from "./helpers/test-relay-config.js";
 
 /** A small tmpfs of the test's own (we are root in CI): the daemon's data dir on a disk that can really fill. */
 function mountSmallDisk(path: string): string | null {
@@ -86,7 +86,7 @@ describe("the daemon's data directory on a full disk", () => {
     daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
     const localKey = await readLocalKey(home);
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
-    await eventually(() => relay.delivered.size === 1, 15_000);
+    await eventually(() => relay.delivered.size === 1, { checks: 750, on: relay.changes });
 
     // Accepted just before the disk fills: its brief and its sending must still get through.
     expect((await postReport(daemon, localKey, report(3))).status).toBe(202);
@@ -103,12 +103,12 @@ describe("the daemon's data directory on a full disk", () => {
 
     await rm(filler);
     expect((await postReport(daemon, localKey, report(2))).status).toBe(202);
-    await eventually(() => relay.delivered.size === 3, 30_000);
+    await eventually(() => relay.delivered.size === 3, { checks: 1_500, on: relay.changes });
     // A restart reads back a consistent outbox and sends nothing twice.
     await daemon.stop();
     daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
     expect((await postReport(daemon, localKey, report(4))).status).toBe(202);
-    await eventually(() => relay.delivered.size === 4, 30_000);
+    await eventually(() => relay.delivered.size === 4, { checks: 1_500, on: relay.changes });
     expect([...relay.delivered.values()]).toEqual([1, 1, 1, 1]);
   }, 90_000);
 });

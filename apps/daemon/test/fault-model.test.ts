@@ -1,4 +1,10 @@
 import { answers, type FakeAnswer, type FakeModel, startFakeModel } from "@ringback/fake-model";
+import {
+  eventually,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
@@ -7,13 +13,7 @@ import {
   readLocalKey,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
-import {
-  type ScriptedRelay,
-  startScriptedRelay,
-  writeDaemonConfigForTestRelay,
-} from "./helpers/scripted-relay.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+import { writeDaemonConfigForTestRelay } from "./helpers/test-relay-config.js";
 
 const MODEL_KEY = "sk-fault-model-key-0123456789";
 
@@ -64,7 +64,7 @@ describe("a report whose model fails still rings, with the agent's own words", (
         text,
       });
       expect(accepted.status).toBe(202);
-      await eventually(() => relay.posts.length > before, 15_000);
+      await eventually(() => relay.posts.length > before, { checks: 750, on: relay.changes });
       const post = relay.posts.at(-1);
       if (!post) throw new Error("nothing sent");
       const payload = await openReportPost(home.path, post);

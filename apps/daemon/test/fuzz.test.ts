@@ -1,5 +1,4 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import {
   dribbleHeaders,
   fuzzInProcess,
@@ -10,6 +9,7 @@ import {
   secretInLines,
   sendRaw,
 } from "@ringback/hostile-input";
+import { type LoopbackServer, listenOnLoopback } from "@ringback/test-kit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../src/server.js";
@@ -65,7 +65,7 @@ const TRACKER_TOKEN = "mul_fuzz_tracker_token_0123456789";
 const seed = fuzzSeed();
 
 let daemon: InProcessDaemon;
-let tracker: Server;
+let tracker: LoopbackServer;
 const blockedFetches: string[] = [];
 const realFetch = globalThis.fetch;
 
@@ -102,22 +102,23 @@ beforeAll(async () => {
     return realFetch(input, init);
   }) as typeof fetch;
   // A tracker that refuses every token at once (a 401 is never retried), so tracker routes answer without waits.
-  tracker = createServer((_request, response) => {
-    response.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
-  });
-  await new Promise<void>((resolve) => tracker.listen(0, "127.0.0.1", resolve));
+  tracker = await listenOnLoopback(
+    createServer((_request, response) => {
+      response.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
+    }),
+  );
   daemon = await startInProcessDaemon({
     config: {
       llm: { primary: { baseUrl: "http://127.0.0.1:9/v1", apiKey: MODEL_KEY, model: "m" } },
       tracker: { token: TRACKER_TOKEN, workspaces: [] },
     },
-    env: { DAEMON_TRACKER_API_URL: `http://127.0.0.1:${(tracker.address() as AddressInfo).port}` },
+    env: { DAEMON_TRACKER_API_URL: tracker.origin },
   });
 });
 
 afterAll(async () => {
   await daemon?.close();
-  tracker?.close();
+  await tracker?.close();
   globalThis.fetch = realFetch;
 });
 

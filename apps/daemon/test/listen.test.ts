@@ -2,15 +2,14 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ALWAYS_RING, CallCenter, createMemoryStore, withStatus } from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordFor } from "../../../packages/client/test/fixtures.js";
 import { findDesktopNotifier } from "../src/listen/desktop-notifier.js";
 import { parseListenOptions } from "../src/listen/listen-options.js";
 import { ListenSession } from "../src/listen/listen-session.js";
 import { inCallText, ringingText, stoppedText } from "../src/listen/terminal-call.js";
-import { runCli } from "./helpers/cli-process.js";
-import { eventually } from "./helpers/eventually.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
+import { runCli } from "./helpers/daemon-process.js";
 
 let temp: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 beforeEach(async () => {

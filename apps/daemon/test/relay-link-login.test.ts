@@ -2,20 +2,19 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { aad, keyId, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
 import { LocalLoginResult, PairingResult, SettingsResultPlaintext } from "@ringback/protocol";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
-import { runCli } from "./helpers/cli-process.js";
 import {
   type DaemonProcess,
   daemonEnv,
   readDaemonConfig,
   readLocalKey,
+  runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { eventually } from "./helpers/eventually.js";
 import { pairDevice, redeem, relayCall } from "./helpers/relay-devices.js";
 import { type RelayProcess, startRelayProcess } from "./helpers/relay-process.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const PASSPHRASE = "correct horse battery staple";
 
@@ -135,7 +134,7 @@ describe("ringback pair", () => {
     const pair = await ringback("laptop", ["pair"]);
     expect(pair.code).toBe(0);
     const link = pair.stdout.match(/^(http\S+#pair=\S+)$/m)?.[1] ?? "";
-    const code = link.match(/#pair=(\d{6})&/)?.[1] ?? "";
+    const code = link.match(/#pair=(\d{12})&/)?.[1] ?? "";
     expect(link).toBe(`${relay.url}/#pair=${code}&key=${key}&server=${encodeURIComponent(relay.url)}`);
     expect(pair.stdout).toContain("▄");
     expect(pair.stdout).toContain(`the code ${code}`);
@@ -180,7 +179,7 @@ describe("login and pairing through the running daemon", () => {
     expect(pairing).toMatchObject({
       serverUrl: relay.url,
       key: config.e2e?.key,
-      code: expect.stringMatching(/^\d{6}$/),
+      code: expect.stringMatching(/^\d{12}$/),
     });
     const phone = await redeem(relay.url, pairing.code, "phone");
 

@@ -1,12 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { LINK_CLOSE_CODES } from "@ringback/protocol";
+import { eventually, listenOnLoopback } from "@ringback/test-kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
 import { LINK_RECONNECT_MAX_MS, linkReconnectDelayMs } from "../src/runtime/relay-link/link-backoff.js";
 import { linkUrl, RelayLink } from "../src/runtime/relay-link/relay-link.js";
-import { eventually } from "./helpers/eventually.js";
 
 const TOKEN = "device-token-never-logged-0123456789";
 
@@ -27,27 +26,17 @@ async function startLinkServer(answer: (request: IncomingMessage, socket: Duplex
     }
     socket.end(`HTTP/1.1 ${decision} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: listening.origin,
     sockets,
     upgrades,
     async close() {
       for (const socket of webSockets.clients) socket.terminate();
       webSockets.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await listening.close();
     },
   };
-}
-
-/** `eventually` for fake timers: polls on setImmediate, which the fake clock leaves alone. */
-async function untilWithoutTimers(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -85,7 +74,7 @@ describe("reconnect schedule", () => {
     const server = await startLinkServer(() => 503);
     cleanups.push(() => server.close());
     startLink(server.url, { reconnectDelayMs: (attempt) => linkReconnectDelayMs(attempt, () => 0) });
-    await untilWithoutTimers(() => server.upgrades.length === 1);
+    await eventually(() => server.upgrades.length === 1);
     for (const [waitMs, attempts] of [
       [1000, 2],
       [2000, 3],
@@ -94,7 +83,7 @@ describe("reconnect schedule", () => {
       await vi.advanceTimersByTimeAsync(waitMs - 1);
       expect(server.upgrades).toHaveLength(attempts - 1);
       await vi.advanceTimersByTimeAsync(1);
-      await untilWithoutTimers(() => server.upgrades.length === attempts);
+      await eventually(() => server.upgrades.length === attempts);
     }
   });
 });

@@ -7,14 +7,13 @@ import {
   REPLY_STDERR_TAIL_CHARS,
   ReplyErrorPlaintext,
 } from "@ringback/protocol";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EventSessions } from "../src/runtime/replies/event-sessions.js";
 import { INTERRUPTED_REASON, REPLIES_FILE, RepliesFile } from "../src/runtime/replies/replies-file.js";
 import { ReplyRunner } from "../src/runtime/replies/reply-runner.js";
 import { SessionsFile } from "../src/runtime/sessions-file.js";
-import { eventually } from "./helpers/eventually.js";
 import { type FakeAgent, makeFakeAgent } from "./helpers/fake-agent.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 type ReplyStatusMessage = Extract<DaemonToRelayMessage, { type: "reply-status" }>;
 

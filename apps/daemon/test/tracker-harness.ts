@@ -1,8 +1,8 @@
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { createApp } from "../src/app.js";
 import { prepareDaemon } from "../src/daemon.js";
 import { createTrackerRuntime } from "../src/runtime/tracker/tracker-runtime.js";
-import { makeTemporaryDirectory } from "./helpers/temporary-directory.js";
 
 const TEST_PORT = 8790;
 /** The longest a test's sleep really waits: reconnect loops stay cheap, read retries stay instant. */
@@ -108,7 +108,7 @@ export async function startTrackerHarness(
     },
     /** Waits for the watcher's first catch-up: until then it may read agents' task lists at any moment. */
     watcherCaughtUp() {
-      return until(() => logLines.some((line) => line.includes("caught up on tasks finished")));
+      return eventually(() => logLines.some((line) => line.includes("caught up on tasks finished")));
     },
     advanceClock(ms: number) {
       clockOffsetMs += ms;
@@ -136,15 +136,6 @@ function seedTracker(fake: FakeMultica) {
   const offlineAgent = state.addAgent(workspace.id, { name: "Codex", runtime_id: offlineRuntime.id });
   const project = state.addProject(workspace.id, { title: "Website", status: "in_progress" });
   return { fake, state, user, workspace, agent, offlineAgent, project };
-}
-
-/** Polls `predicate` every 20 ms until it holds or `timeoutMs` passes. */
-export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The smallest valid PNG header plus some bytes: enough for the signature check. */

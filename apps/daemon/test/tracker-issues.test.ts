@@ -1,7 +1,8 @@
 import { ISSUE_REFERENCES_MAX } from "@ringback/protocol";
+import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TRACKER_READS_IN_FLIGHT } from "../src/runtime/tracker/map-limit.js";
-import { startTrackerHarness, type TrackerHarness, until } from "./tracker-harness.js";
+import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
 
 let harness: TrackerHarness;
 
@@ -96,7 +97,7 @@ describe("POST /tracker/issues", () => {
     const answer = harness.call("/tracker/issues", {
       body: { issues: issues.map((issue) => ({ workspaceId: workspace.id, issueId: issue.id })) },
     });
-    await until(() => issueReads() >= TRACKER_READS_IN_FLIGHT);
+    await eventually(() => issueReads() >= TRACKER_READS_IN_FLIGHT);
     await new Promise((resolve) => setTimeout(resolve, 100));
     // The last read waits for a free slot: it starts only when one of the slow answers is in.
     expect(issueReads()).toBe(TRACKER_READS_IN_FLIGHT);

@@ -1,9 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { secretHint } from "@ringback/protocol";
+import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
-import { startTrackerHarness, type TrackerHarness, until } from "./tracker-harness.js";
+import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
 
 let harness: TrackerHarness;
 
@@ -31,7 +32,7 @@ describe("GET /tracker/settings", () => {
 
   it("returns only the watched workspaces and a token hint, with each workspace's connection", async () => {
     await harness.configure();
-    await until(async () => {
+    await eventually(async () => {
       const { status } = await harness.call("/tracker/settings");
       return status.workspaces[0]?.state === "connected";
     });
@@ -89,7 +90,7 @@ describe("PUT /tracker/settings", () => {
     const saved = await daemonJson();
     expect(saved.tracker).toEqual({ token: harness.user.token, workspaces: [harness.workspace.id] });
     expect((await stat(join(harness.dataDir, CONFIG_FILE))).mode & 0o777).toBe(0o600);
-    await until(() => harness.fake.realtime.accepted > 0);
+    await eventually(() => harness.fake.realtime.accepted > 0);
     expect(harness.logLines.join("\n")).not.toContain(harness.user.token);
   });
 
@@ -113,7 +114,7 @@ describe("PUT /tracker/settings", () => {
       tokenHint: secretHint(harness.user.token),
     });
     expect((await daemonJson()).tracker?.token).toBe(harness.user.token);
-    await until(async () => {
+    await eventually(async () => {
       const { status } = await harness.call("/tracker/settings");
       return status.workspaces.every((entry: { state: string }) => entry.state === "connected");
     });
@@ -158,11 +159,11 @@ describe("PUT /tracker/settings", () => {
 describe("DELETE /tracker/settings", () => {
   it("deletes the token and disconnects every watcher", async () => {
     await harness.configure();
-    await until(() => harness.fake.realtime.connections > 0);
+    await eventually(() => harness.fake.realtime.connections > 0);
     const body = await harness.call("/tracker/settings", { method: "DELETE" });
     expect(body).toEqual({ settings: null, status: { workspaces: [] } });
     expect((await daemonJson()).tracker).toBeUndefined();
-    await until(() => harness.fake.realtime.connections === 0);
+    await eventually(() => harness.fake.realtime.connections === 0);
     expect(await errorOf(await harness.request("/tracker/workspaces", { body: {} }))).toMatchObject({
       code: "tracker_not_configured",
     });

@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
 import type { Report } from "@ringback/protocol";
+import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTrackerHarness, type TrackerHarness, until } from "./tracker-harness.js";
+import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
 
 let harness: TrackerHarness;
 
 beforeEach(async () => {
   harness = await startTrackerHarness();
   await harness.configure();
-  await until(() => harness.fake.realtime.connections === 1);
+  await eventually(() => harness.fake.realtime.connections === 1);
 });
 
 afterEach(async () => {
@@ -63,7 +64,7 @@ describe("a finished tracker task", () => {
     });
     state.finishTask(task.id, { report: "Fixed the login page; 14 tests pass.", output: "final words" });
 
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     const [report] = trackerReports();
     expect(report).toEqual({
       eventId: expectedEventId(task.id),
@@ -89,27 +90,27 @@ describe("a finished tracker task", () => {
   it("falls back to the task's output when the agent left no comment", async () => {
     const { task } = runningTask({ title: "Quiet agent" });
     harness.state.finishTask(task.id, { report: null, output: "Done without a comment." });
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     expect(trackerReports()[0]?.text).toBe("Done without a comment.");
   });
 
   it("reports a failed task with the tracker's reason", async () => {
     const { task } = runningTask({ title: "Hard one" });
     harness.state.failTask(task.id, { failureReason: "agent_timeout" });
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     expect(trackerReports()[0]?.text).toContain("the task failed: agent_timeout");
   });
 
   it("reports a task once even when a reconnect's catch-up finds it again", async () => {
     const { task } = runningTask({ title: "Once" });
     harness.state.finishTask(task.id, { report: "Done once." });
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     const catchUps = () =>
       harness.logLines.filter((line) => line.includes("caught up on tasks finished")).length;
     const before = catchUps();
     harness.fake.realtime.dropAll();
     // The catch-up after the reconnect lists every agent's tasks: the task is seen a second time.
-    await until(() => catchUps() > before);
+    await eventually(() => catchUps() > before);
     expect(trackerReports()).toHaveLength(1);
     expect(await harness.outbox.enqueue(trackerReports()[0] as Report)).toBe("duplicate");
   });
@@ -119,7 +120,7 @@ describe("a finished tracker task", () => {
     harness.fake.faults.reset("/ws", { times: 2 });
     harness.fake.realtime.dropAll();
     harness.state.finishTask(task.id, { report: "Finished while you were away." });
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     expect(trackerReports()[0]?.tracker?.taskId).toBe(task.id);
   });
 
@@ -127,7 +128,7 @@ describe("a finished tracker task", () => {
     const { issue, task } = runningTask({ title: "Gone" });
     harness.state.finishTask(task.id, { report: "Done." });
     harness.state.issues.delete(issue.id);
-    await until(() => harness.logLines.some((line) => line.includes("which no longer exists")));
+    await eventually(() => harness.logLines.some((line) => line.includes("which no longer exists")));
     expect(trackerReports()).toHaveLength(0);
   });
 });
@@ -146,7 +147,9 @@ describe("a tracker task's turn also reported by the hook (Codex UI)", () => {
     const response = await harness.request("/report", { body: hookReport("All done, PR opened.") });
     expect(response.status).toBe(202);
     harness.state.finishTask(task.id, { report: "All done, PR opened." });
-    await until(() => harness.logLines.some((line) => line.includes("was already reported by the hook")));
+    await eventually(() =>
+      harness.logLines.some((line) => line.includes("was already reported by the hook")),
+    );
     expect(trackerReports()).toHaveLength(0);
     expect(harness.outbox.entries().filter((entry) => entry.report.source === "codex")).toHaveLength(1);
   });
@@ -154,7 +157,7 @@ describe("a tracker task's turn also reported by the hook (Codex UI)", () => {
   it("rings once when the tracker task came first: the hook's report is answered as a duplicate", async () => {
     const { task } = runningTask({ title: "Tracker first" });
     harness.state.finishTask(task.id, { report: "Shipped it." });
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     const response = await harness.request("/report", { body: hookReport("Shipped it.") });
     expect(response.status).toBe(202);
     expect(harness.outbox.entries().filter((entry) => entry.report.source === "codex")).toHaveLength(0);
@@ -163,7 +166,7 @@ describe("a tracker task's turn also reported by the hook (Codex UI)", () => {
   it("still reports an unrelated hook turn", async () => {
     const { task } = runningTask({ title: "Unrelated" });
     harness.state.finishTask(task.id, { report: "Tracker words." });
-    await until(() => trackerReports().length === 1);
+    await eventually(() => trackerReports().length === 1);
     await harness.request("/report", { body: hookReport("Something else entirely.") });
     expect(harness.outbox.entries().filter((entry) => entry.report.source === "codex")).toHaveLength(1);
   });

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief, Report } from "@ringback/protocol";
+import { eventually, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { makeBrief, makeReport, makeTemporaryDirectory } from "./__fixtures__/outbox-fixtures.js";
+import { makeBrief, makeReport } from "./__fixtures__/outbox-fixtures.js";
 import { OUTBOX_JOURNAL_FILE } from "./file-format.js";
 import type { GenerateBrief, OutboxOptions } from "./outbox.js";
 import { Outbox } from "./outbox.js";
@@ -10,7 +11,7 @@ import type { SendFunction, SendOutcome } from "./sender.js";
 import { OutboxStore } from "./store.js";
 
 const START_MS = Date.UTC(2025, 0, 1, 12, 0, 0);
-let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let directory: TemporaryDirectory;
 const running: Outbox[] = [];
 
 beforeEach(async () => {
@@ -32,16 +33,6 @@ async function startOutbox(options: Partial<OutboxOptions> & Pick<OutboxOptions,
   running.push(outbox);
   await outbox.start();
   return outbox;
-}
-
-/** Waits (on real I/O, not on fake time) until `predicate` holds. */
-async function until(predicate: () => boolean): Promise<void> {
-  // performance.now is not faked: this bounds real time spent on disk I/O, whatever the fake clock says.
-  const deadline = performance.now() + 5000;
-  while (!predicate()) {
-    if (performance.now() > deadline) throw new Error("condition not reached within 5 s");
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 const quickBrief: GenerateBrief = async (report) => makeBrief(report);
@@ -79,7 +70,7 @@ describe("Outbox", () => {
     const { send, calls } = scriptedSend([]);
     const outbox = await startOutbox({ generateBrief: quickBrief, send });
     await outbox.enqueue(makeReport(1));
-    await until(() => outbox.finishedEntries().length === 1);
+    await eventually(() => outbox.finishedEntries().length === 1);
     expect(calls[0]?.brief?.title).toBe("Brief of evt_0001");
     expect(outbox.finishedEntries()[0]).toMatchObject({ eventId: "evt_0001", state: "sent", reason: null });
     expect(outbox.entries()).toHaveLength(0);
@@ -106,7 +97,7 @@ describe("Outbox", () => {
     expect(started).toEqual(reports.slice(0, 3).map((report) => report.eventId));
     while (finishers.length > 0) {
       finishers.shift()?.();
-      await until(() => finishers.length > 0 || started.length === reports.length);
+      await eventually(() => finishers.length > 0 || started.length === reports.length);
       expect(inProgress).toBeLessThanOrEqual(3);
     }
     expect(started).toEqual(reports.map((report) => report.eventId));
@@ -118,19 +109,19 @@ describe("Outbox", () => {
     const outbox = await startOutbox({ generateBrief: generate });
     expect(await outbox.enqueue(makeReport(1))).toBe("accepted");
     expect(await outbox.enqueue(makeReport(1))).toBe("duplicate");
-    await until(() => outbox.entries()[0]?.state === "generated");
+    await eventually(() => outbox.entries()[0]?.state === "generated");
     expect(calls.get("evt_0001")).toBe(1);
   });
 
   it("keeps generated entries waiting while no sender is configured", async () => {
     const outbox = await startOutbox({ generateBrief: quickBrief });
     await outbox.enqueue(makeReport(1));
-    await until(() => outbox.entries()[0]?.state === "generated");
+    await eventually(() => outbox.entries()[0]?.state === "generated");
     await outbox.stop();
 
     const { send, calls } = scriptedSend([]);
     const withRelay = await startOutbox({ generateBrief: quickBrief, send });
-    await until(() => withRelay.finishedEntries().length === 1);
+    await eventually(() => withRelay.finishedEntries().length === 1);
     expect(calls.map((call) => call.eventId)).toEqual(["evt_0001"]);
   });
 
@@ -146,7 +137,7 @@ describe("Outbox", () => {
       });
     const first = await startOutbox({ generateBrief: abortable });
     await first.enqueue(makeReport(1));
-    await until(() => first.entries()[0]?.state === "generating");
+    await eventually(() => first.entries()[0]?.state === "generating");
     await first.stop();
     expect(sawAbort).toBe(true);
 
@@ -157,7 +148,7 @@ describe("Outbox", () => {
     const { generate, calls } = countingGenerator();
     const sender = scriptedSend([]);
     const second = await startOutbox({ generateBrief: generate, send: sender.send });
-    await until(() => second.finishedEntries().length === 1);
+    await eventually(() => second.finishedEntries().length === 1);
     expect(calls.get("evt_0001")).toBe(1);
     expect(sender.calls[0]?.brief?.meta.status).toBe("generated");
   });
@@ -173,9 +164,9 @@ describe("Outbox", () => {
     const log: string[] = [];
     const outbox = await startOutbox({ generateBrief: flaky, log: (line) => log.push(line) });
     await outbox.enqueue(makeReport(1));
-    await until(() => vi.getTimerCount() === 1);
+    await eventually(() => vi.getTimerCount() === 1);
     await vi.advanceTimersToNextTimerAsync();
-    await until(() => outbox.entries()[0]?.state === "generated");
+    await eventually(() => outbox.entries()[0]?.state === "generated");
     expect(attempts).toBe(2);
     expect(log.join("\n")).toContain("model client bug");
   });
@@ -187,11 +178,11 @@ describe("Outbox", () => {
       const { send, calls } = scriptedSend([], { kind: "retry", reason: "relay answered 503" });
       const outbox = await startOutbox({ generateBrief: quickBrief, send });
       await outbox.enqueue(makeReport(1));
-      await until(() => calls.length === 1);
+      await eventually(() => calls.length === 1);
       for (let attempt = 2; attempt <= 12; attempt += 1) {
-        await until(() => vi.getTimerCount() === 1);
+        await eventually(() => vi.getTimerCount() === 1);
         await vi.advanceTimersToNextTimerAsync();
-        await until(() => calls.length === attempt);
+        await eventually(() => calls.length === attempt);
       }
       const waits = calls.slice(1).map((call, index) => call.atMs - (calls[index]?.atMs ?? 0));
       expect(waits).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000]);
@@ -202,7 +193,7 @@ describe("Outbox", () => {
       const first = await startOutbox({ generateBrief: quickBrief, send: failing.send });
       await first.enqueue(makeReport(1));
       for (let attempt = 1; attempt <= 3; attempt += 1) {
-        await until(() => failing.calls.length === attempt && vi.getTimerCount() === 1);
+        await eventually(() => failing.calls.length === attempt && vi.getTimerCount() === 1);
         if (attempt < 3) await vi.advanceTimersToNextTimerAsync();
       }
       await first.stop();
@@ -213,12 +204,12 @@ describe("Outbox", () => {
       const second = scriptedSend([{ kind: "retry", reason: "network error" }]);
       const restarted = await startOutbox({ generateBrief: generate, send: second.send });
       expect(restarted.entries()[0]).toMatchObject({ state: "generated", attempts: 3 });
-      await until(() => vi.getTimerCount() === 1);
+      await eventually(() => vi.getTimerCount() === 1);
       await vi.advanceTimersToNextTimerAsync();
-      await until(() => second.calls.length === 1 && vi.getTimerCount() === 1);
+      await eventually(() => second.calls.length === 1 && vi.getTimerCount() === 1);
       expect(second.calls[0]?.atMs).toBe(START_MS + 7000);
       await vi.advanceTimersToNextTimerAsync();
-      await until(() => second.calls.length === 2);
+      await eventually(() => second.calls.length === 2);
       expect(second.calls[1]?.atMs).toBe(START_MS + 7000 + 8000);
       expect(generations.size).toBe(0);
     });
@@ -227,13 +218,13 @@ describe("Outbox", () => {
       const failing = scriptedSend([{ kind: "retry", reason: "relay answered 502" }]);
       const first = await startOutbox({ generateBrief: quickBrief, send: failing.send });
       await first.enqueue(makeReport(1));
-      await until(() => failing.calls.length === 1 && vi.getTimerCount() === 1);
+      await eventually(() => failing.calls.length === 1 && vi.getTimerCount() === 1);
       await first.stop();
       vi.setSystemTime(START_MS + 60_000);
 
       const second = scriptedSend([]);
       const restarted = await startOutbox({ generateBrief: quickBrief, send: second.send });
-      await until(() => restarted.finishedEntries().length === 1);
+      await eventually(() => restarted.finishedEntries().length === 1);
       expect(second.calls[0]?.atMs).toBe(START_MS + 60_000);
     });
 
@@ -242,15 +233,15 @@ describe("Outbox", () => {
       const failing = scriptedSend([], { kind: "retry", reason: "relay answered 500" });
       const first = await startOutbox({ generateBrief: generate, send: failing.send });
       await first.enqueue(makeReport(1));
-      await until(() => failing.calls.length === 1 && vi.getTimerCount() === 1);
+      await eventually(() => failing.calls.length === 1 && vi.getTimerCount() === 1);
       await vi.advanceTimersToNextTimerAsync();
-      await until(() => failing.calls.length === 2);
+      await eventually(() => failing.calls.length === 2);
       await first.stop();
 
       const working = scriptedSend([]);
       const second = await startOutbox({ generateBrief: generate, send: working.send });
       await vi.advanceTimersByTimeAsync(2000);
-      await until(() => second.finishedEntries().length === 1);
+      await eventually(() => second.finishedEntries().length === 1);
       expect(calls.get("evt_0001")).toBe(1);
       expect(working.calls[0]?.brief).toEqual(failing.calls[0]?.brief);
     });
@@ -261,9 +252,9 @@ describe("Outbox", () => {
       ]);
       const outbox = await startOutbox({ generateBrief: quickBrief, send });
       await outbox.enqueue(makeReport(1));
-      await until(() => calls.length === 1 && vi.getTimerCount() === 1);
+      await eventually(() => calls.length === 1 && vi.getTimerCount() === 1);
       await vi.advanceTimersToNextTimerAsync();
-      await until(() => calls.length === 2);
+      await eventually(() => calls.length === 2);
       expect((calls[1]?.atMs ?? 0) - (calls[0]?.atMs ?? 0)).toBe(20_000);
     });
 
@@ -273,7 +264,7 @@ describe("Outbox", () => {
       const { send, calls } = scriptedSend([{ kind: "drop", reason }]);
       const outbox = await startOutbox({ generateBrief: quickBrief, send, log: (line) => log.push(line) });
       await outbox.enqueue(makeReport(1));
-      await until(() => log.includes(`outbox: dropped evt_0001: ${reason}`));
+      await eventually(() => log.includes(`outbox: dropped evt_0001: ${reason}`));
       expect(outbox.finishedEntries()[0]).toMatchObject({ state: "dropped", reason });
       await vi.advanceTimersByTimeAsync(600_000);
       expect(calls).toHaveLength(1);
@@ -286,7 +277,7 @@ describe("Outbox", () => {
         send,
       });
       await outbox.enqueue(makeReport(1, { source: "tracker" }));
-      await until(() => outbox.finishedEntries().length === 1);
+      await eventually(() => outbox.finishedEntries().length === 1);
       expect(outbox.finishedEntries()[0]).toMatchObject({ state: "sent", reason: "duplicate_task" });
       await vi.advanceTimersByTimeAsync(600_000);
       expect(calls).toHaveLength(1);

@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeBrief, makeEntry, makeReport, makeTemporaryDirectory } from "./__fixtures__/outbox-fixtures.js";
+import { makeBrief, makeEntry, makeReport } from "./__fixtures__/outbox-fixtures.js";
 import { OUTBOX_JOURNAL_FILE, OUTBOX_LOCK_FILE, OUTBOX_SNAPSHOT_FILE } from "./file-format.js";
 import { isOutboxError } from "./outbox-error.js";
 import { FINISHED_EVENT_IDS_KEPT, JOURNAL_COMPACT_MIN_BYTES, OutboxStore } from "./store.js";
 
-let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let directory: TemporaryDirectory;
 const openStores: OutboxStore[] = [];
 
 async function openStore(path = directory.path): Promise<OutboxStore> {

@@ -1,114 +1,89 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { aad, type E2eKey, openJson, parseKey } from "@ringback/e2e-crypto";
 import { DaemonConfig, type DaemonEventPost, SealedReportPayload } from "@ringback/protocol";
+import { type ChildResult, type Exit, runToEnd, startChild } from "@ringback/test-kit";
 import { CONFIG_FILE } from "../../src/runtime/config-file.js";
 import { LOCAL_KEY_FILE } from "../../src/runtime/local-key.js";
+import { readTextIfExists } from "../../src/runtime/private-file.js";
 
 /** The built bin; tests run after `pnpm --filter @ringback/daemon build` (turbo does it before `test`). */
 export const DAEMON_BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 const LISTENING_LINE = /^ringback daemon listening on http:\/\/127\.0\.0\.1:(\d+)$/m;
-const START_TIMEOUT_MS = 15_000;
+/** Quiet checks (20 ms apart) a daemon may take to listen on a busy machine. */
+const START_CHECKS = 750;
 
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
+export type { Exit };
 
 /** The environment of a daemon under test: nothing from the developer's own RINGBACK_* or home. */
 export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: home, LANG: "en_US.UTF-8", RINGBACK_HOME: home, ...extra };
 }
 
-function spawnDaemon(args: string[], env: NodeJS.ProcessEnv) {
+function builtBin(): string {
   if (!existsSync(DAEMON_BIN))
     throw new Error(`${DAEMON_BIN} is missing: run pnpm --filter @ringback/daemon build`);
-  // process.execPath is the Node 24 that pnpm put first on PATH for this test run.
-  const child = spawn(process.execPath, [DAEMON_BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  const output = { stdout: "", stderr: "" };
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    output.stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    output.stderr += chunk;
-  });
-  const exited = new Promise<Exit>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output, exited };
+  return DAEMON_BIN;
 }
 
-/** Runs `ringback <args>` to its end. */
-export async function runDaemonCommand(args: string[], env: NodeJS.ProcessEnv) {
-  const { output, exited } = spawnDaemon(args, env);
-  const exit = await exited;
-  return { ...exit, ...output };
+/** Runs `ringback <args>` to its end with `stdin` as its input (empty when not given). */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, stdin = ""): Promise<ChildResult> {
+  // process.execPath is the Node 24 that pnpm put first on PATH for this test run.
+  return runToEnd({ args: [builtBin(), ...args], env, input: stdin });
 }
 
 export interface DaemonProcess {
   port: number;
   url: string;
-  child: ChildProcess;
+  pid: number;
   exited: Promise<Exit>;
   stdout(): string;
   stderr(): string;
-  /** SIGTERM, then waits for the exit. */
-  stop(): Promise<Exit>;
+  /** SIGTERM (a clean stop) or another signal, then waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
   /** SIGKILL (a crash), then waits for the exit. */
   kill(): Promise<Exit>;
 }
 
 /** A daemon being started: kill it before it listens, or wait for `listening`. */
 export interface DaemonLaunch {
-  child: ChildProcess;
   exited: Promise<Exit>;
   /** Resolves once the daemon prints its listening line; rejects if it exits first. */
   listening: Promise<DaemonProcess>;
   kill(): Promise<Exit>;
 }
 
-/** Spawns `ringback run --port 0` on `home` without waiting for it. */
-export function launchDaemon(home: string, extraEnv: Record<string, string> = {}): DaemonLaunch {
-  const { child, output, exited } = spawnDaemon(["run", "--port", "0"], daemonEnv(home, extraEnv));
-  const signalAndWait = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    return exited;
-  };
-  const listening = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`daemon did not start:\n${output.stderr}`)),
-      START_TIMEOUT_MS,
-    );
-    const onData = () => {
-      const match = output.stdout.match(LISTENING_LINE);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout?.off("data", onData);
-      resolve(Number(match[1]));
-    };
-    child.stdout?.on("data", onData);
-    exited.then((exit) => {
-      clearTimeout(timer);
-      reject(new Error(`daemon exited (${exit.code ?? exit.signal}) before listening:\n${output.stderr}`));
-    }, reject);
-  }).then(
-    (port): DaemonProcess => ({
-      port,
-      url: `http://127.0.0.1:${port}`,
-      child,
-      exited,
-      stdout: () => output.stdout,
-      stderr: () => output.stderr,
-      stop: () => signalAndWait("SIGTERM"),
-      kill: () => signalAndWait("SIGKILL"),
-    }),
-  );
+/** Spawns `ringback run --port 0` on `home` (or `ringback <args>`) without waiting for it. */
+export function launchDaemon(
+  home: string,
+  extraEnv: Record<string, string> = {},
+  args: readonly string[] = ["run", "--port", "0"],
+): DaemonLaunch {
+  const child = startChild({
+    args: [builtBin(), ...args],
+    env: daemonEnv(home, extraEnv),
+    name: "the daemon",
+  });
+  const listening = child
+    .waitFor(() => child.stdout.match(LISTENING_LINE), "listening", START_CHECKS)
+    .then((match): DaemonProcess => {
+      const port = Number(match[1]);
+      return {
+        port,
+        url: `http://127.0.0.1:${port}`,
+        pid: child.pid,
+        exited: child.exited,
+        stdout: () => child.stdout,
+        stderr: () => child.stderr,
+        stop: (signal) => child.stop(signal),
+        kill: () => child.kill(),
+      };
+    });
   // A launch killed on purpose before it listens must not leave an unhandled rejection behind.
   listening.catch(() => undefined);
-  return { child, exited, listening, kill: () => signalAndWait("SIGKILL") };
+  return { exited: child.exited, listening, kill: () => child.kill() };
 }
 
 /** Starts `ringback run --port 0` on `home` and resolves once it prints its listening line. */
@@ -119,8 +94,23 @@ export function startDaemonProcess(
   return launchDaemon(home, extraEnv).listening;
 }
 
+/** `ringback run` on daemon.json's localPort (where the hook looks), resolved once it listens. */
+export function startDaemonOnItsPort(
+  home: string,
+  extraEnv: Record<string, string> = {},
+): Promise<DaemonProcess> {
+  return launchDaemon(home, extraEnv, ["run"]).listening;
+}
+
 export async function readLocalKey(home: string): Promise<string> {
   return (await readFile(join(home, LOCAL_KEY_FILE), "utf8")).trim();
+}
+
+/** Sets `localPort` in daemon.json, keeping the rest: the hook finds the daemon there. */
+export async function setLocalPort(home: string, port: number): Promise<void> {
+  const path = join(home, CONFIG_FILE);
+  const config = JSON.parse((await readTextIfExists(path)) ?? "{}") as object;
+  await writeFile(path, JSON.stringify({ ...config, localPort: port }), { mode: 0o600 });
 }
 
 export async function readDaemonConfig(home: string): Promise<DaemonConfig> {

@@ -1,6 +1,6 @@
 import { RELAY_SSE_EVENTS } from "@ringback/protocol";
+import { Changes, eventually } from "@ringback/test-kit";
 import { EventSource } from "eventsource";
-import { eventually } from "./eventually.js";
 
 export interface StreamEvent {
   type: string;
@@ -17,6 +17,7 @@ export class DeviceStream {
   readonly events: StreamEvent[] = [];
   opens = 0;
   readonly #source: EventSource;
+  readonly #changes = new Changes();
 
   constructor(relayUrl: string, token: string) {
     this.#source = new EventSource(`${relayUrl}/v1/stream`, {
@@ -26,6 +27,7 @@ export class DeviceStream {
     for (const type of Object.values(RELAY_SSE_EVENTS)) {
       this.#source.addEventListener(type, (event) => {
         this.events.push({ type, id: event.lastEventId, data: JSON.parse(event.data) });
+        this.#changes.notify();
       });
     }
     this.#source.addEventListener("open", () => {
@@ -37,20 +39,26 @@ export class DeviceStream {
     return this.events.filter((event) => event.type === type);
   }
 
-  /** The first event of `type` matching `match`, waiting for it up to `timeoutMs`. */
-  async waitFor(
+  /** The first event of `type` matching `match`, waiting for it (`checks`: see the kit's `eventually`). */
+  waitFor(
     type: string,
     match: (data: StreamEvent["data"]) => boolean = () => true,
-    timeoutMs = 15_000,
+    checks = 750,
   ): Promise<StreamEvent> {
-    const find = () => this.events.find((event) => event.type === type && match(event.data));
-    await eventually(() => find() !== undefined, timeoutMs);
-    return find() as StreamEvent;
+    return eventually(() => this.events.find((event) => event.type === type && match(event.data)), {
+      what: `an SSE "${type}" event`,
+      checks,
+      on: this.#changes,
+    });
   }
 
   /** Waits for the `synced` event of the `count`th (re)connection. */
   async waitForSynced(count = 1): Promise<void> {
-    await eventually(() => this.of(RELAY_SSE_EVENTS.synced).length >= count, 15_000);
+    await eventually(() => this.of(RELAY_SSE_EVENTS.synced).length >= count, {
+      what: `${count} synced events`,
+      checks: 750,
+      on: this.#changes,
+    });
   }
 
   close(): void {

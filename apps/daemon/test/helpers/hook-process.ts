@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runToEnd } from "@ringback/test-kit";
 
 /** The real hook bundle, as `ringback-hook install` registers it. */
 const HOOK_BIN = fileURLToPath(new URL("../../../hook/dist/ringback-hook.mjs", import.meta.url));
@@ -13,10 +13,10 @@ export async function runHook(
 ): Promise<number | null> {
   if (!existsSync(HOOK_BIN))
     throw new Error(`${HOOK_BIN} is missing: run pnpm --filter @ringback/hook build`);
-  const child = spawn(process.execPath, [HOOK_BIN, kind], {
+  const result = await runToEnd({
+    args: [HOOK_BIN, kind],
     env: { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home },
-    stdio: ["pipe", "ignore", "ignore"],
+    input: `${JSON.stringify(payload)}\n`,
   });
-  child.stdin.end(`${JSON.stringify(payload)}\n`);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  return result.code;
 }

@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { eventually } from "./eventually.js";
+import { startChild } from "@ringback/test-kit";
 
 /** The built `ringback-relay` bin (a devDependency, so turbo builds it before these tests). */
 const RELAY_BIN = fileURLToPath(new URL("../../../relay/dist/main.js", import.meta.url));
@@ -27,36 +26,22 @@ export async function startRelayProcess(options: {
   if (!existsSync(RELAY_BIN))
     throw new Error(`${RELAY_BIN} is missing: run pnpm --filter @ringback/relay build`);
   const args = ["--host", "127.0.0.1", "--port", String(options.port ?? 0), "--data", options.dataDir];
-  const child: ChildProcess = spawn(process.execPath, [RELAY_BIN, ...args, ...(options.args ?? [])], {
+  const child = startChild({
+    args: [RELAY_BIN, ...args, ...(options.args ?? [])],
     env: { PATH: process.env.PATH, HOME: options.dataDir },
-    stdio: ["ignore", "pipe", "pipe"],
+    name: "the relay",
   });
-  let stdout = "";
-  let stderr = "";
-  let hasExited = false;
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
+  const [, url = ""] = await child.waitForMatch(LISTENING_LINE, "listening").catch(async (error: unknown) => {
+    await child.kill();
+    throw error;
   });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<void>((resolve) =>
-    child.once("exit", () => {
-      hasExited = true;
-      resolve();
-    }),
-  );
-  await eventually(() => LISTENING_LINE.test(stdout) || hasExited, 15_000);
-  const url = stdout.match(LISTENING_LINE)?.[1];
-  if (!url) throw new Error(`the relay did not start:\n${stderr}`);
   return {
     url,
     port: Number(new URL(url).port),
-    claimCode: stderr.match(CLAIM_CODE_LINE)?.[1] ?? null,
-    stderr: () => stderr,
+    claimCode: child.stderr.match(CLAIM_CODE_LINE)?.[1] ?? null,
+    stderr: () => child.stderr,
     stop: async (signal = "SIGKILL") => {
-      if (!hasExited) child.kill(signal);
-      await exited;
+      await child.stop(signal);
     },
   };
 }

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Brief, Report } from "@ringback/protocol";
 import type { OutboxEntry } from "../entry.js";
 
@@ -46,10 +43,4 @@ export function makeBrief(report: Report, overrides: Partial<Brief["meta"]> = {}
       ...overrides,
     },
   };
-}
-
-/** A fresh directory under the system temp dir; `remove` deletes it. */
-export async function makeTemporaryDirectory(): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), "ringback-outbox-"));
-  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
