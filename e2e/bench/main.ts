@@ -9,6 +9,7 @@
  */
 import { BenchReport } from "../../scripts/bench-report.mjs";
 import { measureBundleSize } from "./bundle-size.ts";
+import { runLocalModelBench } from "./local-model.ts";
 import { percentile } from "./percentile.ts";
 import { measureRingLatency } from "./ring-latency.ts";
 import { runSoak } from "./soak.ts";
@@ -58,6 +59,10 @@ report.table(
   ],
 );
 await report.save();
+
+// Briefs on a small local model with a real llama.cpp (RINGBACK_BENCH_LOCAL_MODEL=0 leaves it out); printed, not
+// asserted: its goals are in its table.
+await runLocalModelBench();
 
 // Last, the soak: 30 minutes unless RINGBACK_SOAK_MINUTES says otherwise (0 leaves it out).
 const soakMinutes = Number(process.env.RINGBACK_SOAK_MINUTES ?? 30);

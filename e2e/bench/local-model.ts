@@ -1,0 +1,209 @@
+/**
+ * Briefs on a small local model, measured with a real llama.cpp (issue #27): node-llama-cpp's CPU build behind a
+ * small OpenAI-compatible server (bench/local-llama-server.ts) over random weights in Qwen3-0.6B's shape with
+ * Qwen3's real tokenizer, and the whole system as a user runs it: the real hook posts a 1-line, a 30-line and a
+ * 350-line report to the real daemon (the model set through PUT /llm/settings with no limits: a local endpoint's
+ * defaults), which briefs it, seals it and posts it to the real relay, until the paired device in Chromium rings.
+ * The first run installs node-llama-cpp into a cache outside the workspace and generates the model there
+ * (bench/local-model/cache.ts); later runs reuse both.
+ *
+ *   pnpm --filter @ringback/e2e exec node bench/local-model.ts   (also part of the package's bench, before the soak)
+ *
+ * RINGBACK_BENCH_LOCAL_MODEL=0 leaves it out; RINGBACK_BENCH_LLAMA_THREADS sets the server's threads (default: the
+ * machine's cores, as llama-server's); RINGBACK_BENCH_CACHE moves the cache.
+ */
+import { availableParallelism, loadavg } from "node:os";
+import { join } from "node:path";
+import { BenchReport } from "../../scripts/bench-report.mjs";
+import { writeHookView } from "../harness/daemon-files.ts";
+import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
+import { startServiceProcess } from "../harness/service-process.ts";
+import { startSystem } from "../harness/system.ts";
+import { ensureBenchCache, LLAMA_PACKAGES } from "./local-model/cache.ts";
+import { qwen3ShapeWeights } from "./local-model/qwen3-shape.ts";
+import { benchReports } from "./local-model/reports.ts";
+import { startPostStopwatch } from "./post-stopwatch.ts";
+
+const LLAMA_SERVER = new URL("./local-llama-server.ts", import.meta.url).pathname;
+/** The context the README tells users to start llama-server with (`-c 4096`). */
+const CONTEXT_TOKENS = 4096;
+/** Longer than the daemon's own cap for a local model (10 min) plus a rewrite, so the daemon gives up first. */
+const RING_WAIT_MS = 25 * 60_000;
+const MODEL_NAME = "qwen3-0.6b-shape";
+const REQUEST_LINE = /^llama request (\{.*\})$/gm;
+
+/** One model call as the server saw it (bench/local-llama-server.ts prints it). */
+interface ModelCall {
+  promptTokens: number;
+  cachedTokens: number;
+  promptMs: number;
+  outputTokens: number;
+  outputMs: number;
+  maxTokens: number | null;
+  finish: string;
+  error?: string;
+}
+
+interface BriefMeta {
+  status: string;
+  llmCalls: number;
+  error: string | null;
+  reportCut?: { originalChars: number; briefedChars: number } | null;
+}
+
+function modelCalls(stdout: string): ModelCall[] {
+  return [...stdout.matchAll(REQUEST_LINE)].map((match) => JSON.parse(match[1] ?? "{}") as ModelCall);
+}
+
+/** The brief's meta inside the device's call record, wherever the record keeps it. */
+function findBriefMeta(value: unknown): BriefMeta | null {
+  if (typeof value !== "object" || value === null) return null;
+  const record = value as Record<string, unknown>;
+  if (typeof record.status === "string" && typeof record.llmCalls === "number")
+    return record as unknown as BriefMeta;
+  for (const child of Object.values(record)) {
+    const found = findBriefMeta(child);
+    if (found) return found;
+  }
+  return null;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const count = (value: number) => value.toLocaleString("en-US");
+
+function howItEnded(meta: BriefMeta | null): string {
+  if (!meta) return "unknown (no brief in the call record)";
+  const cut = meta.reportCut
+    ? `; report cut to ${count(meta.reportCut.briefedChars)} of ${count(meta.reportCut.originalChars)} chars`
+    : "";
+  if (meta.status === "generated") return `complete${meta.llmCalls === 2 ? " after a rewrite" : ""}${cut}`;
+  const error = meta.error ?? "";
+  if (/output limit/.test(error))
+    return `cut at output limit${meta.llmCalls === 2 ? " (in the rewrite)" : ""}${cut}`;
+  return `failed: ${error.slice(0, 160)}${cut}`;
+}
+
+const isTimeFailure = (meta: BriefMeta | null) =>
+  meta?.status === "failed" && /did not finish within|stopped writing/.test(meta.error ?? "");
+
+/** Prints the table (and writes its section of BENCHMARKS.md). */
+export async function runLocalModelBench(): Promise<void> {
+  if (process.env.RINGBACK_BENCH_LOCAL_MODEL === "0") {
+    console.log("local model bench: skipped (RINGBACK_BENCH_LOCAL_MODEL=0)");
+    return;
+  }
+  const log = (line: string) => console.log(line);
+  const cache = await ensureBenchCache(log);
+  const threads = Number(process.env.RINGBACK_BENCH_LLAMA_THREADS ?? availableParallelism());
+  const loadBefore = loadavg();
+
+  await using llama = await startServiceProcess({
+    name: "llama server",
+    args: [
+      LLAMA_SERVER,
+      "--llama-dir",
+      cache.llamaDir,
+      "--model",
+      cache.modelPath,
+      "--threads",
+      String(threads),
+      "--context",
+      String(CONTEXT_TOKENS),
+    ],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    readyLine: /llama server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/,
+    startTimeoutMs: 5 * 60_000,
+  });
+  const baseUrl = llama.ready[1] ?? "";
+  // A server that has been running: its weights are read in (one token), as after llama-server's own warm-up.
+  const warmUp = await fetch(`${baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ messages: [{ role: "user", content: "Hi" }], stream: true, max_tokens: 1 }),
+  });
+  await warmUp.text();
+
+  // A local server takes any key; "none" is what the README suggests for one that checks none.
+  await using system = await startSystem({ model: { baseUrl, apiKey: "none", model: MODEL_NAME } });
+  const device = await system.addDevice("bench phone");
+  await using stopwatch = await startPostStopwatch(Number(new URL(system.daemon.url).port));
+  const hookHome = join(system.directory.path, "hook-home");
+  await writeHookView(hookHome, stopwatch.port, system.daemon.localKey);
+
+  const output = new BenchReport(
+    "@ringback/e2e local-model",
+    "Briefs on a small local model (llama.cpp, issue #27)",
+  );
+  output.line(
+    `local model: the whole path (hook -> daemon -> ${MODEL_NAME} on node-llama-cpp ${LLAMA_PACKAGES["node-llama-cpp"]} ` +
+      `-> relay -> Chromium), ${(qwen3ShapeWeights() / 1e9).toFixed(2)} B random weights at Q8_0, Qwen3's tokenizer, ` +
+      `context ${CONTEXT_TOKENS}, ${threads} thread(s) on ${availableParallelism()} cores; the daemon's default limits ` +
+      "for a local endpoint (10 min per call, 60 s without a token)",
+  );
+  const header = [
+    "report",
+    "prompt tokens (read)",
+    "output tokens / limit",
+    "reading s",
+    "writing s (tok/s)",
+    "report -> ringing s",
+    "brief ended",
+    "goal",
+  ];
+  const rows: string[][] = [];
+  for (const report of benchReports()) {
+    const callsBefore = modelCalls(llama.stdout()).length;
+    const payload = claudeStopPayload(report.text, { cwd: system.projectDir });
+    const hook = await runHook("claude-code", payload, { home: hookHome, cwd: system.projectDir });
+    if (!/answered 202/.test(hook.stderr)) throw new Error(`the hook did not report:\n${hook.stderr}`);
+    const passage = stopwatch.passages.at(-1);
+    const screen = device.ringingScreen();
+    await screen.waitFor({ timeout: RING_WAIT_MS });
+    const eventId = (await screen.getAttribute("data-event-id")) ?? "";
+    const rangAt = (await device.ringTimes())[eventId];
+    const meta = findBriefMeta(await device.storedCall(eventId));
+    await device.reject(eventId);
+    await device.waitForNoRinging();
+    if (!passage || rangAt === undefined) throw new Error(`the ${report.label} report was not timed`);
+
+    const calls = modelCalls(llama.stdout()).slice(callsBefore);
+    const toRingMs = rangAt - passage.requestAt;
+    const goalMet = report.goalSeconds === null || toRingMs <= report.goalSeconds * 1000;
+    const timeFailure = isTimeFailure(meta);
+    const joined = (values: string[]) => values.join(" + ") || "0";
+    rows.push([
+      report.label,
+      joined(
+        calls.map((call) => `${count(call.promptTokens)} (${count(call.promptTokens - call.cachedTokens)})`),
+      ),
+      joined(calls.map((call) => `${call.outputTokens}/${call.maxTokens ?? "-"}`)),
+      joined(calls.map((call) => seconds(call.promptMs))),
+      joined(
+        calls.map(
+          (call) =>
+            `${seconds(call.outputMs)} (${call.outputMs > 0 ? ((call.outputTokens * 1000) / call.outputMs).toFixed(1) : "-"})`,
+        ),
+      ),
+      seconds(toRingMs),
+      howItEnded(meta),
+      report.goalSeconds === null
+        ? timeFailure
+          ? "failed for time"
+          : "-"
+        : `<= ${report.goalSeconds} s: ${goalMet && !timeFailure ? "met" : "not met"}`,
+    ]);
+  }
+  const loadAfter = loadavg();
+  output.line();
+  output.table(header, rows);
+  output.line();
+  output.line(
+    `load average (1/5/15 min) before: ${loadBefore.map((value) => value.toFixed(2)).join(" ")}, ` +
+      `after: ${loadAfter.map((value) => value.toFixed(2)).join(" ")} (${availableParallelism()} cores). ` +
+      "Goal: 30 lines ring within 60 s and 350 lines within 120 s, no brief failed for time. Random weights " +
+      "write noise: a brief that runs to its output limit is the longest a call can take.",
+  );
+  await output.save();
+}
+
+if (import.meta.main) await runLocalModelBench();
