@@ -1,5 +1,5 @@
 import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
-import { type FakeModel, startFakeModel } from "@ringback/fake-model";
+import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
@@ -216,6 +216,102 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await page
       .getByTestId("computer-model-settings")
       .screenshot({ path: `${ARTIFACTS}computer-model-test-failed.png` });
+  });
+
+  it("sets the model's two time limits in seconds, shows the default for the address, and goes back to it", async () => {
+    const timeout = page.getByTestId("computer-model-timeout-seconds");
+    const noProgress = page.getByTestId("computer-model-no-progress-seconds");
+    await page.getByTestId("computer-model-base-url").fill("https://models.example/v1");
+    // Nothing set: the default of a hosted model, 2 min and 30 s, shown and not editable.
+    expect(await page.getByTestId("computer-model-timeout-default").isChecked()).toBe(true);
+    expect(await timeout.inputValue()).toBe("120");
+    expect(await timeout.isDisabled()).toBe(true);
+    expect(await noProgress.inputValue()).toBe("30");
+    expect(await page.getByTestId("computer-model-timeout").textContent()).toContain(
+      "120 s for a hosted model",
+    );
+    // A model on this computer gets 10 min and 60 s.
+    await page.getByTestId("computer-model-base-url").fill(model.url);
+    expect(await timeout.inputValue()).toBe("600");
+    expect(await noProgress.inputValue()).toBe("60");
+    expect(await page.getByTestId("computer-model-no-progress").textContent()).toContain(
+      "60 s for a model on your computer or network",
+    );
+
+    // Leaving the default starts from it; a limit outside 1 s to 1 h is refused before asking the computer.
+    await page.getByTestId("computer-model-timeout-default").uncheck();
+    expect(await timeout.isDisabled()).toBe(false);
+    expect(await timeout.inputValue()).toBe("600");
+    await timeout.fill("7200");
+    const before = requests.length;
+    await page.getByTestId("save-computer-model").click();
+    await page.locator('[data-testid="computer-model-problem"][data-kind="model-limit"]').waitFor(WAIT);
+    expect(await page.getByTestId("computer-model-problem").textContent()).toBe(
+      "Each time limit is a number of seconds from 1 to 3600.",
+    );
+    expect(requests.length).toBe(before);
+
+    // The connection test runs with the typed limit and says how long a typical and a long report take against
+    // it: this model reads for a second, then writes a token every 30 ms, so neither fits 10 s.
+    await timeout.fill("10");
+    await page.getByTestId("computer-model-name").fill("fake-model");
+    await page.getByTestId("computer-model-key").fill(TESTED_MODEL_KEY);
+    model.script(answers.streamed({ firstPieceMs: 1000, pieceMs: 30 }));
+    await page.getByTestId("test-computer-model").click();
+    const timing = page.locator('[data-testid="computer-model-timing"][data-advice="raise-timeout"]');
+    await timing.waitFor(WAIT);
+    expect(requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/llm/test",
+      body: { timeoutMs: 10_000, noProgressTimeoutMs: null },
+    });
+    expect(await timing.textContent()).toMatch(
+      /It reads [\d.]+ prompt tokens\/s and writes [\d.]+ tokens\/s\./,
+    );
+    expect(await timing.textContent()).toContain(
+      "Tested with an overall limit of 10 s, giving up after 60 s",
+    );
+    const reports = page.getByTestId("computer-model-report-time");
+    expect(await reports.allTextContents()).toEqual([
+      expect.stringMatching(
+        /^A typical report \(about 30 lines\): about [\d.]+ s, too long for the 10 s limit\.$/,
+      ),
+      expect.stringMatching(
+        /^A long report \(about 350 lines\): about [\d.]+ s, too long for the 10 s limit\.$/,
+      ),
+    ]);
+    const advice = await page.getByTestId("computer-model-advice").textContent();
+    const suggested =
+      /set the overall limit to at least (\d+) s, or choose a smaller or faster model\.$/.exec(
+        advice ?? "",
+      )?.[1];
+    expect(Number(suggested)).toBeGreaterThan(10);
+    await page
+      .getByTestId("computer-model-settings")
+      .screenshot({ path: `${ARTIFACTS}computer-model-timing.png` });
+
+    // "Set the overall limit to N s" fills it in; saving keeps it, and the no-progress limit stays the default.
+    await page.getByTestId("use-suggested-timeout").click();
+    expect(await timeout.inputValue()).toBe(suggested);
+    await page.getByTestId("save-computer-model").click();
+    await expect.poll(() => state.llm?.timeoutMs, WAIT).toBe(Number(suggested) * 1000);
+    expect(state.llm).toMatchObject({ baseUrl: model.url, model: "fake-model" });
+    expect(state.llm).not.toHaveProperty("noProgressTimeoutMs");
+
+    await page.reload();
+    await page.getByTestId("nav-settings").click();
+    await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
+    expect(await timeout.inputValue()).toBe(suggested);
+    expect(await page.getByTestId("computer-model-timeout-default").isChecked()).toBe(false);
+    expect(await page.getByTestId("computer-model-no-progress-default").isChecked()).toBe(true);
+
+    // "Use the default" sends null: the computer forgets the limit.
+    await page.getByTestId("computer-model-timeout-default").check();
+    expect(await timeout.inputValue()).toBe("600");
+    await page.getByTestId("save-computer-model").click();
+    await expect.poll(() => state.llm?.timeoutMs ?? "default", WAIT).toBe("default");
+    expect(requests.at(-1)?.body).toMatchObject({ timeoutMs: null, noProgressTimeoutMs: null });
+    expect(await page.content()).not.toContain(TESTED_MODEL_KEY);
   });
 
   it("refuses an encryption phrase under 12 characters, and reports a computer with another key", async () => {

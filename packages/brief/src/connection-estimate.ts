@@ -1,4 +1,11 @@
-import { type LlmChannel, type ModelEndpointKind, modelCallLimits, type Report } from "@ringback/protocol";
+import {
+  type LlmChannel,
+  MODEL_CALL_FIT_MARGIN,
+  type ModelEndpointKind,
+  modelCallLimits,
+  type Report,
+  timeoutToFitMs,
+} from "@ringback/protocol";
 import { reportBudgetTokens } from "./brief-budget.js";
 import { type ModelCallStats, outputTokensPerSecond, promptTokensPerSecond, seconds } from "./call-stats.js";
 import { briefOutputTokens } from "./output-limit.js";
@@ -34,9 +41,6 @@ export interface ConnectionTiming {
   advice: string | null;
 }
 
-/** Keeps a margin: a brief near the limit fails on a busier minute. */
-const FIT_MARGIN = 1.25;
-
 /**
  * From a connection test's measurements: how long a typical and a long report's brief would take against the
  * channel's limits, and what to change when one will not fit.
@@ -71,7 +75,7 @@ export function connectionTiming(
       promptTokens,
       outputTokens,
       ms,
-      fitsTimeout: ms === null ? null : ms * FIT_MARGIN <= limits.timeoutMs,
+      fitsTimeout: ms === null ? null : ms * MODEL_CALL_FIT_MARGIN <= limits.timeoutMs,
     };
   });
   const tooSlow = estimates.filter((estimate) => estimate.fitsTimeout === false);
@@ -79,7 +83,7 @@ export function connectionTiming(
   const advice =
     slowest?.ms == null
       ? null
-      : `A ${slowest.report} report (about ${slowest.lines} lines) needs about ${seconds(slowest.ms)} per call, over the overall limit of ${seconds(limits.timeoutMs)}: set the limit to at least ${Math.ceil((slowest.ms * FIT_MARGIN) / 60_000)} min (\`ringback model limits --timeout ${Math.ceil((slowest.ms * FIT_MARGIN) / 1000)}\`, or the app's Settings › Your computer › Language model for briefs), or choose a smaller or faster model.`;
+      : `A ${slowest.report} report (about ${slowest.lines} lines) needs about ${seconds(slowest.ms)} per call, over the overall limit of ${seconds(limits.timeoutMs)}: set the limit to at least ${Math.ceil(timeoutToFitMs(slowest.ms) / 60_000)} min (\`ringback model limits --timeout ${timeoutToFitMs(slowest.ms) / 1000}\`, or the app's Settings › Your computer › Language model for briefs), or choose a smaller or faster model.`;
   return {
     endpoint: limits.endpoint,
     timeoutMs: limits.timeoutMs,

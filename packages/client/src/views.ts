@@ -24,7 +24,22 @@ export {
   type ComputerEntry,
   computerChoiceView,
 } from "./computer-settings/computer-choice-view.js";
-export { type ComputerModelForm, computerModelForm } from "./computer-settings/computer-model-form.js";
+export {
+  type ComputerModelForm,
+  computerModelForm,
+  customLimit,
+  type ModelLimitDefaults,
+  type ModelLimitField,
+  modelLimitDefaults,
+} from "./computer-settings/computer-model-form.js";
+export {
+  type ModelTimingLines,
+  type ModelTimingView,
+  modelTimingLines,
+  modelTimingView,
+  type ReportTimeLine,
+  type TimingAdvice,
+} from "./computer-settings/computer-model-timing.js";
 export { computerProblemText } from "./computer-settings/computer-problem.js";
 export {
   type WatchedWorkspaceRow,

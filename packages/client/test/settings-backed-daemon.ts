@@ -85,6 +85,10 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
             model: llm.model,
             keyHint: secretHint(llm.apiKey),
             structuredOutput: llm.structuredOutput,
+            ...(llm.timeoutMs === undefined ? {} : { timeoutMs: llm.timeoutMs }),
+            ...(llm.noProgressTimeoutMs === undefined
+              ? {}
+              : { noProgressTimeoutMs: llm.noProgressTimeoutMs }),
           }
         : null,
     };
@@ -96,20 +100,28 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
     const given = "baseUrl" in request ? (request as PutLlmSettingsRequest) : null;
     const apiKey = given ? (given.apiKey ?? state.llm?.apiKey) : state.llm?.apiKey;
     if (!apiKey) throw new RingbackError("llm_key_required");
-    // A limit given as null is the default, as on the computer.
+    // A limit given as null is the default and one left out the saved one, as on the computer.
     const channel: LlmChannel = given
       ? {
           ...given,
           apiKey,
           structuredOutput: given.structuredOutput ?? "json_schema",
-          timeoutMs: given.timeoutMs ?? undefined,
-          noProgressTimeoutMs: given.noProgressTimeoutMs ?? undefined,
+          timeoutMs: given.timeoutMs === undefined ? state.llm?.timeoutMs : (given.timeoutMs ?? undefined),
+          noProgressTimeoutMs:
+            given.noProgressTimeoutMs === undefined
+              ? state.llm?.noProgressTimeoutMs
+              : (given.noProgressTimeoutMs ?? undefined),
         }
       : { ...(state.llm as LlmChannel) };
     const startedAt = performance.now();
     const result = await testConnection({ channel });
     return result.ok
-      ? { ok: true, model: result.model, latencyMs: Math.round(performance.now() - startedAt) }
+      ? {
+          ok: true,
+          model: result.model,
+          latencyMs: Math.round(performance.now() - startedAt),
+          ...(result.timing ? { timing: result.timing } : {}),
+        }
       : { ok: false, error: { code: "llm_call_failed", message: result.error ?? "No brief." } };
   };
 
@@ -139,11 +151,19 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
         const body = parse(PutLlmSettingsRequest, request.body, "invalid_llm_settings");
         const apiKey = body.apiKey ?? state.llm?.apiKey;
         if (!apiKey) throw new RingbackError("llm_key_required");
+        // A limit left out keeps the saved one; null is back to the endpoint kind's default, as on the computer.
+        const timeoutMs = body.timeoutMs === undefined ? state.llm?.timeoutMs : (body.timeoutMs ?? undefined);
+        const noProgressTimeoutMs =
+          body.noProgressTimeoutMs === undefined
+            ? state.llm?.noProgressTimeoutMs
+            : (body.noProgressTimeoutMs ?? undefined);
         state.llm = {
           baseUrl: body.baseUrl,
           model: body.model,
           apiKey,
           structuredOutput: body.structuredOutput ?? "json_schema",
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          ...(noProgressTimeoutMs === undefined ? {} : { noProgressTimeoutMs }),
         };
         return publicChannel();
       }

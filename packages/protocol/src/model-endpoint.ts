@@ -34,6 +34,18 @@ export const MODEL_CALL_LIMITS_DEFAULT_MS: Readonly<Record<ModelEndpointKind, Re
 export const MODEL_CALL_LIMIT_MIN_MS = SECOND_MS;
 export const MODEL_CALL_LIMIT_MAX_MS = 60 * MINUTE_MS;
 
+/** A call is said to fit the overall limit only with this margin: one near the limit fails on a busier minute. */
+export const MODEL_CALL_FIT_MARGIN = 1.25;
+
+/**
+ * The least overall limit, in whole seconds (as milliseconds), that a call estimated to take `estimatedMs` fits
+ * with the margin: what a connection test tells to set when a report will not fit. It may pass
+ * `MODEL_CALL_LIMIT_MAX_MS`; such a call needs a faster model instead.
+ */
+export function timeoutToFitMs(estimatedMs: number): number {
+  return Math.ceil((estimatedMs * MODEL_CALL_FIT_MARGIN) / SECOND_MS) * SECOND_MS;
+}
+
 /** A limit as stored and as set through `PUT /llm/settings` (milliseconds, 1 s to 1 h). */
 export const ModelCallLimitMs = z.number().int().min(MODEL_CALL_LIMIT_MIN_MS).max(MODEL_CALL_LIMIT_MAX_MS);
 

@@ -54,6 +54,8 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     model: " brief-model ",
     apiKey: "",
     structuredOutput: "json_schema" as const,
+    timeout: { useDefault: true, seconds: "" },
+    noProgress: { useDefault: true, seconds: "" },
   };
 
   it("saves the channel with its key once; afterwards only the key's hint comes back", async () => {
@@ -68,6 +70,8 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
         model: "brief-model",
         apiKey: SECRET,
         structuredOutput: "json_object",
+        timeoutMs: null,
+        noProgressTimeoutMs: null,
       },
     });
     expect(controller.view.channel).toEqual({
@@ -105,6 +109,71 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     expect(controller.view.problem?.kind).toBe("model-incomplete");
   });
 
+  it("saves both time limits in milliseconds, opens them again in seconds, and puts one back to the default", async () => {
+    state.llm = { ...SAVED_CHANNEL };
+    await controller.load();
+    const limited = {
+      ...form,
+      timeout: { useDefault: false, seconds: "900" },
+      noProgress: { useDefault: false, seconds: "45.5" },
+    };
+    expect(await controller.save(limited)).toBe(true);
+    expect(computer.requests.at(-1)?.body).toMatchObject({ timeoutMs: 900_000, noProgressTimeoutMs: 45_500 });
+    expect(state.llm).toMatchObject({ timeoutMs: 900_000, noProgressTimeoutMs: 45_500 });
+    expect(controller.view.channel).toMatchObject({ timeoutMs: 900_000, noProgressTimeoutMs: 45_500 });
+    expect(computerModelForm(controller.view.channel)).toMatchObject({
+      timeout: { useDefault: false, seconds: "900" },
+      noProgress: { useDefault: false, seconds: "45.5" },
+    });
+
+    expect(await controller.save({ ...limited, noProgress: { useDefault: true, seconds: "45.5" } })).toBe(
+      true,
+    );
+    expect(computer.requests.at(-1)?.body).toMatchObject({ timeoutMs: 900_000, noProgressTimeoutMs: null });
+    expect(state.llm?.noProgressTimeoutMs).toBeUndefined();
+    expect(computerModelForm(controller.view.channel).noProgress).toEqual({ useDefault: true, seconds: "" });
+  });
+
+  it("refuses a time limit outside 1 s to 1 h without asking the computer", async () => {
+    state.llm = { ...SAVED_CHANNEL };
+    await controller.load();
+    for (const seconds of ["0", "0.4", "3601", "ten", ""]) {
+      expect(await controller.save({ ...form, timeout: { useDefault: false, seconds } })).toBe(false);
+      expect(controller.view.problem?.kind).toBe("model-limit");
+    }
+    expect(computer.requests.map((request) => request.method)).toEqual(["GET"]);
+  });
+
+  it("tests with the typed limits and shows how long a typical and a long report would take", async () => {
+    state.llm = { baseUrl: model.url, model: "fake-model", apiKey: SECRET, structuredOutput: "json_schema" };
+    await controller.load();
+    // A slow local model: a second to read the prompt, then a token every 30 ms.
+    model.script(answers.streamed({ firstPieceMs: 1000, pieceMs: 30 }));
+
+    expect(
+      await controller.test({
+        ...form,
+        baseUrl: model.url,
+        model: "fake-model",
+        timeout: { useDefault: false, seconds: "10" },
+      }),
+    ).toBe(true);
+
+    expect(computer.requests.at(-1)?.body).toMatchObject({ timeoutMs: 10_000, noProgressTimeoutMs: null });
+    const result = controller.view.testResult;
+    expect(result?.ok).toBe(true);
+    const timing = result?.ok ? result.timing : undefined;
+    expect(timing).toMatchObject({ endpoint: "local", timeoutMs: 10_000, noProgressTimeoutMs: 60_000 });
+    expect(timing?.promptTokensPerSecond).toBeGreaterThan(0);
+    expect(timing?.estimates.map((estimate) => [estimate.report, estimate.lines])).toEqual([
+      ["typical", 30],
+      ["long", 350],
+    ]);
+    // The long report outgrows 10 s at these speeds; the test saved nothing.
+    expect(timing?.estimates.at(-1)?.fitsTimeout).toBe(false);
+    expect(state.llm?.timeoutMs).toBeUndefined();
+  });
+
   it("removes the channel", async () => {
     state.llm = { ...SAVED_CHANNEL };
     await controller.load();
@@ -123,7 +192,13 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     expect(computer.requests.at(-1)).toEqual({
       method: "POST",
       path: "/llm/test",
-      body: { baseUrl: model.url, model: "fake-model", structuredOutput: "json_schema" },
+      body: {
+        baseUrl: model.url,
+        model: "fake-model",
+        structuredOutput: "json_schema",
+        timeoutMs: null,
+        noProgressTimeoutMs: null,
+      },
     });
     expect(controller.view.testResult).toMatchObject({ ok: true, model: "fake-model" });
     expect(controller.view.busy).toBeNull();

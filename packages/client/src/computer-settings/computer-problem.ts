@@ -25,6 +25,7 @@ export type ComputerProblemKind =
   | "no-workspace"
   | "model-incomplete"
   | "model-address"
+  | "model-limit"
   | "phrase-too-short"
   | "other";
 
@@ -97,6 +98,8 @@ export function computerProblemText(problem: ComputerProblem, t: ComputerTexts):
       return t.problemModelIncomplete;
     case "model-address":
       return t.problemModelAddress;
+    case "model-limit":
+      return t.problemModelLimit;
     case "phrase-too-short":
       return t.problemPhraseTooShort;
     case "other":

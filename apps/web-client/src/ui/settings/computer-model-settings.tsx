@@ -1,8 +1,17 @@
 import { ComputerModelController } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
-import { COMPUTER_TEXTS } from "@ringback/client/texts";
-import { type ComputerModelForm, computerModelForm, computerProblemText } from "@ringback/client/views";
-import type { StructuredOutput } from "@ringback/protocol";
+import { COMPUTER_TEXTS, type ComputerTexts } from "@ringback/client/texts";
+import {
+  type ComputerModelForm,
+  computerModelForm,
+  computerProblemText,
+  customLimit,
+  type ModelLimitField,
+  modelLimitDefaults,
+  modelTimingLines,
+  modelTimingView,
+} from "@ringback/client/views";
+import type { LlmTestTiming, StructuredOutput } from "@ringback/protocol";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";
@@ -14,8 +23,97 @@ interface Props {
 }
 
 /**
+ * One time limit: a number of seconds, or "use the default", which shows the default the typed address gets
+ * (a local model's or a hosted one's). Leaving the default starts from its value.
+ */
+function LimitField(props: {
+  readonly name: "timeout" | "no-progress";
+  readonly label: string;
+  readonly field: ModelLimitField;
+  readonly defaultSeconds: number;
+  readonly isLocal: boolean;
+  readonly t: ComputerTexts;
+  readonly onChange: (field: ModelLimitField) => void;
+}) {
+  const { name, field, defaultSeconds, t, onChange } = props;
+  return (
+    <fieldset class="limit-field" data-testid={`computer-model-${name}`}>
+      <label class="field">
+        {props.label}
+        <input
+          type="text"
+          inputMode="decimal"
+          data-testid={`computer-model-${name}-seconds`}
+          disabled={field.useDefault}
+          value={field.useDefault ? String(defaultSeconds) : field.seconds}
+          onInput={(event) => onChange({ useDefault: false, seconds: event.currentTarget.value })}
+        />
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          data-testid={`computer-model-${name}-default`}
+          checked={field.useDefault}
+          onChange={(event) =>
+            onChange(
+              event.currentTarget.checked
+                ? { useDefault: true, seconds: field.seconds }
+                : customLimit(defaultSeconds),
+            )
+          }
+        />
+        {t.useDefaultLimit(String(defaultSeconds), props.isLocal)}
+      </label>
+    </fieldset>
+  );
+}
+
+/** The connection test's timing: speeds, the limits used, a typical and a long report, and what to change. */
+function TestTiming(props: {
+  readonly timing: LlmTestTiming;
+  readonly t: ComputerTexts;
+  readonly onUseTimeout: (seconds: number) => void;
+}) {
+  const view = modelTimingView(props.timing);
+  const lines = modelTimingLines(view, props.t);
+  const advice = view.advice;
+  return (
+    <div class="test-timing" data-testid="computer-model-timing" data-advice={advice?.kind ?? "none"}>
+      <p>{lines.speeds}</p>
+      <p class="hint">{lines.limits}</p>
+      <ul>
+        {lines.reports.map((line, index) => (
+          <li
+            key={view.reports[index]?.report}
+            data-testid="computer-model-report-time"
+            data-fits={String(view.reports[index]?.fits)}
+          >
+            {line}
+          </li>
+        ))}
+      </ul>
+      {lines.advice && (
+        <p class={advice ? "error" : "notice"} data-testid="computer-model-advice">
+          {lines.advice}
+        </p>
+      )}
+      {advice?.kind === "raise-timeout" && (
+        <button
+          type="button"
+          data-testid="use-suggested-timeout"
+          onClick={() => props.onUseTimeout(advice.suggestedSeconds)}
+        >
+          {props.t.useSuggestedTimeout(String(advice.suggestedSeconds))}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
  * Settings › Language model for briefs: the chosen computer's channel (address, model, write-only key, structured
- * output), and a connection test of what is typed, made by the computer itself.
+ * output, the two time limits), and a connection test of what is typed, made by the computer itself, with how long
+ * a typical and a long report would take against the limit.
  */
 export function ComputerModelSettings({ controller, language }: Props) {
   const t = texts(COMPUTER_TEXTS, language);
@@ -43,6 +141,8 @@ export function ComputerModelSettings({ controller, language }: Props) {
   const channel = view.channel;
   const isBusy = view.busy !== null;
   const testResult = view.testResult;
+  const defaults = modelLimitDefaults(form.baseUrl);
+  const isLocal = defaults.endpoint === "local";
 
   return (
     <form
@@ -92,6 +192,26 @@ export function ComputerModelSettings({ controller, language }: Props) {
           <option value="json_object">{t.structuredJsonObject}</option>
         </select>
       </label>
+      <h3>{t.limitsTitle}</h3>
+      <p class="hint">{t.limitsHint}</p>
+      <LimitField
+        name="timeout"
+        label={t.timeoutLimit}
+        field={form.timeout}
+        defaultSeconds={defaults.timeoutSeconds}
+        isLocal={isLocal}
+        t={t}
+        onChange={(timeout) => setForm({ ...form, timeout })}
+      />
+      <LimitField
+        name="no-progress"
+        label={t.noProgressLimit}
+        field={form.noProgress}
+        defaultSeconds={defaults.noProgressSeconds}
+        isLocal={isLocal}
+        t={t}
+        onChange={(noProgress) => setForm({ ...form, noProgress })}
+      />
       {view.problem && (
         <p class="error" data-testid="computer-model-problem" data-kind={view.problem.kind}>
           {computerProblemText(view.problem, t)}
@@ -107,6 +227,13 @@ export function ComputerModelSettings({ controller, language }: Props) {
             ? t.modelWorks(testResult.model, testResult.latencyMs)
             : t.modelFails(testResult.error.message)}
         </p>
+      )}
+      {testResult?.ok && testResult.timing && (
+        <TestTiming
+          timing={testResult.timing}
+          t={t}
+          onUseTimeout={(seconds) => setForm({ ...form, timeout: customLimit(seconds) })}
+        />
       )}
       {view.notice && (
         <p class="hint" data-testid="computer-model-notice">

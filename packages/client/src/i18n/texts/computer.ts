@@ -69,6 +69,29 @@ export const COMPUTER_TEXTS = defineTexts({
       "Tests what is typed above without saving it; an empty key uses the one saved on your computer.",
     modelWorks: (model: string, latencyMs: number) => `Works: ${model}, ${latencyMs} ms`,
     modelFails: (reason: string) => `Does not work: ${reason}`,
+    limitsTitle: "Time limits",
+    limitsHint:
+      "How long your computer waits for the model on each brief. A model on your computer or home network gets more time by default than a hosted one.",
+    timeoutLimit: "Overall limit per brief, in seconds",
+    noProgressLimit: "Give up when no word comes for, in seconds",
+    useDefaultLimit: (seconds: string, local: boolean) =>
+      `Use the default: ${seconds} s for ${local ? "a model on your computer or network" : "a hosted model"}`,
+    modelSpeeds: (prompt: string, output: string) =>
+      `It reads ${prompt} prompt tokens/s and writes ${output} tokens/s.`,
+    modelSpeedsUnknown:
+      "Its speed could not be measured (it did not stream its answer), so how long a report's brief takes is not known.",
+    testedLimits: (overall: string, noProgress: string) =>
+      `Tested with an overall limit of ${overall} s, giving up after ${noProgress} s without a word.`,
+    reportTime: (long: boolean, lines: number, seconds: string | null, limit: string, fits: boolean | null) =>
+      `${long ? "A long report" : "A typical report"} (about ${lines} lines): ${
+        seconds === null ? "time not known" : `about ${seconds} s`
+      }${fits === false ? `, too long for the ${limit} s limit` : fits === true ? `, within the ${limit} s limit` : ""}.`,
+    adviceRaiseTimeout: (long: boolean, seconds: string) =>
+      `${long ? "A long report" : "A typical report"} would not finish in time: set the overall limit to at least ${seconds} s, or choose a smaller or faster model.`,
+    adviceFasterModel: (long: boolean, needed: string) =>
+      `${long ? "A long report" : "A typical report"} needs about ${needed} s, more than the longest limit (1 hour): choose a smaller or faster model.`,
+    useSuggestedTimeout: (seconds: string) => `Set the overall limit to ${seconds} s`,
+    reportsFit: "Both fit the limits.",
 
     // Encryption
     encryption: "Encryption",
@@ -102,6 +125,7 @@ export const COMPUTER_TEXTS = defineTexts({
     problemNoWorkspace: "Choose at least one workspace.",
     problemModelIncomplete: "Fill in the address and the model (and a key the first time).",
     problemModelAddress: "The address must start with http:// or https://.",
+    problemModelLimit: "Each time limit is a number of seconds from 1 to 3600.",
     problemPhraseTooShort: "The phrase needs at least 12 characters.",
     problemOther: (reason: string) => `Your computer could not do it: ${reason}`,
   },
@@ -165,6 +189,28 @@ export const COMPUTER_TEXTS = defineTexts({
     testModelHint: "测试上面填写的内容，不会保存；密钥留空则使用电脑上保存的密钥。",
     modelWorks: (model: string, latencyMs: number) => `可用：${model}，${latencyMs} 毫秒`,
     modelFails: (reason: string) => `不可用：${reason}`,
+    limitsTitle: "时间限制",
+    limitsHint:
+      "你的电脑为每份简报等待模型的时间。默认情况下，你电脑上或家庭网络中的模型比托管模型有更多时间。",
+    timeoutLimit: "每份简报的总时限（秒）",
+    noProgressLimit: "多久没有输出就放弃（秒）",
+    useDefaultLimit: (seconds: string, local: boolean) =>
+      `使用默认值：${local ? "你电脑上或网络中的模型" : "托管模型"}为 ${seconds} 秒`,
+    modelSpeeds: (prompt: string, output: string) =>
+      `它每秒读取 ${prompt} 个提示词元，每秒写出 ${output} 个词元。`,
+    modelSpeedsUnknown: "无法测出它的速度（它没有以流式返回答案），因此不知道一份报告的简报需要多久。",
+    testedLimits: (overall: string, noProgress: string) =>
+      `测试使用的总时限为 ${overall} 秒，${noProgress} 秒没有输出即放弃。`,
+    reportTime: (long: boolean, lines: number, seconds: string | null, limit: string, fits: boolean | null) =>
+      `${long ? "长报告" : "普通报告"}（约 ${lines} 行）：${seconds === null ? "时间未知" : `约 ${seconds} 秒`}${
+        fits === false ? `，超过 ${limit} 秒的时限` : fits === true ? `，在 ${limit} 秒的时限内` : ""
+      }。`,
+    adviceRaiseTimeout: (long: boolean, seconds: string) =>
+      `${long ? "长报告" : "普通报告"}无法按时完成：请把总时限设为至少 ${seconds} 秒，或换一个更小或更快的模型。`,
+    adviceFasterModel: (long: boolean, needed: string) =>
+      `${long ? "长报告" : "普通报告"}大约需要 ${needed} 秒，超过最长时限（1 小时）：请换一个更小或更快的模型。`,
+    useSuggestedTimeout: (seconds: string) => `把总时限设为 ${seconds} 秒`,
+    reportsFit: "两种报告都在时限内。",
 
     encryption: "加密",
     encryptionHint: "来电和回复用由这个口令生成的密钥加密。所有设备和你的电脑都需要相同的口令。",
@@ -194,6 +240,7 @@ export const COMPUTER_TEXTS = defineTexts({
     problemNoWorkspace: "请至少选择一个工作区。",
     problemModelIncomplete: "请填写地址和模型（第一次还需要密钥）。",
     problemModelAddress: "地址必须以 http:// 或 https:// 开头。",
+    problemModelLimit: "每个时间限制都必须是 1 到 3600 之间的秒数。",
     problemPhraseTooShort: "口令至少需要 12 个字符。",
     problemOther: (reason: string) => `你的电脑未能完成：${reason}`,
   },
