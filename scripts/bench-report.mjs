@@ -61,7 +61,8 @@ export class BenchReport {
     const measured =
       `_Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model.trim() ?? "an unknown CPU"} ` +
       `(${cpu.length} cores), Node ${process.version}, ${process.platform} ${process.arch}._`;
-    const section = [start, `## ${this.#title}`, "", measured, "", ...this.#lines, end].join("\n");
+    const body = this.#lines.join("\n").trim();
+    const section = [start, `## ${this.#title}`, "", measured, "", body, end].join("\n");
     const current = await readFile(REPORT_FILE, "utf8").catch((error) => {
       if (error.code === "ENOENT") return PREAMBLE;
       throw error;
