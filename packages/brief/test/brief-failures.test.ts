@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { answers, startFakeModel } from "@ringback/fake-model";
 import { Brief, NO_LANGUAGE_MODEL_ERROR } from "@ringback/protocol";
+import { freePort } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { generateBrief } from "../src/index.js";
 import { API_KEY, channelFor, report } from "./helpers.js";
@@ -19,16 +19,6 @@ function expectFailed(brief: Brief, llmCalls: number, error: string | RegExp) {
   });
   if (typeof error === "string") expect(brief.meta.error).toBe(error);
   else expect(brief.meta.error).toMatch(error);
-}
-
-/** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
 }
 
 describe("generateBrief failures give a failed brief", () => {
@@ -105,7 +95,8 @@ describe("generateBrief failures give a failed brief", () => {
   });
 
   it("when the model cannot be reached", async () => {
-    const port = await closedPort();
+    // Free right now: nothing listens on it.
+    const port = await freePort();
     const channel = {
       baseUrl: `http://127.0.0.1:${port}/v1`,
       apiKey: API_KEY,

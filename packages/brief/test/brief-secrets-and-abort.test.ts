@@ -1,5 +1,6 @@
-import { answers, briefDraft, startFakeModel } from "@ringback/fake-model";
-import { describe, expect, it, vi } from "vitest";
+import { answers, briefDraft, type FakeModel, startFakeModel } from "@ringback/fake-model";
+import { eventually } from "@ringback/test-kit";
+import { describe, expect, it } from "vitest";
 import { generateBrief, testConnection } from "../src/index.js";
 import { API_KEY, channelFor, report } from "./helpers.js";
 
@@ -63,40 +64,31 @@ describe("the API key", () => {
 });
 
 describe("aborting through the signal", () => {
-  it("rejects with the abort reason while the model call is running", async () => {
-    await using fake = await startFakeModel();
-    fake.script(answers.hang());
+  /** Aborts a generation once it has sent `requests` model calls: it rejects with the abort's reason. */
+  async function expectAbortAfter(fake: FakeModel, requests: number): Promise<void> {
     const controller = new AbortController();
     const reason = new Error("daemon stopping");
-
     const generation = generateBrief({
       report: report(),
       channel: channelFor(fake),
       language: "en-US",
       signal: controller.signal,
     });
-    await vi.waitFor(() => expect(fake.chatRequests()).toHaveLength(1));
+    await eventually(() => fake.chatRequests().length === requests, { what: `${requests} model calls` });
     controller.abort(reason);
-
     await expect(generation).rejects.toBe(reason);
+  }
+
+  it("rejects with the abort reason while the model call is running", async () => {
+    await using fake = await startFakeModel();
+    fake.script(answers.hang());
+    await expectAbortAfter(fake, 1);
   });
 
   it("rejects with the abort reason during the rewrite", async () => {
     await using fake = await startFakeModel();
     fake.script(answers.uncoveredFact(), answers.hang());
-    const controller = new AbortController();
-    const reason = new Error("daemon stopping");
-
-    const generation = generateBrief({
-      report: report(),
-      channel: channelFor(fake),
-      language: "en-US",
-      signal: controller.signal,
-    });
-    await vi.waitFor(() => expect(fake.chatRequests()).toHaveLength(2));
-    controller.abort(reason);
-
-    await expect(generation).rejects.toBe(reason);
+    await expectAbortAfter(fake, 2);
   });
 
   it("rejects at once, with no request, when the signal is already aborted", async () => {

@@ -1,18 +1,20 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { answers, briefDraft, startFakeModel } from "@ringback/fake-model";
 import type { Report } from "@ringback/protocol";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { evaluateBriefs, evaluationFailed, formatEvaluation, maxSpokenChars } from "../src/index.js";
 import { channelFor, LONG_REPORT_TEXT, report } from "./helpers.js";
 
+let temporary: TemporaryDirectory;
 let directory: string;
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), "brief-eval-"));
+  temporary = await makeTemporaryDirectory("brief-eval-");
+  directory = temporary.path;
 });
 afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await temporary.remove();
 });
 
 describe("evaluateBriefs", () => {
