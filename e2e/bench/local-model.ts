@@ -112,7 +112,7 @@ export async function runLocalModelBench(): Promise<void> {
     ],
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
     readyLine: /llama server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/,
-    startTimeoutMs: 5 * 60_000,
+    startChecks: 15_000,
   });
   const baseUrl = llama.ready[1] ?? "";
   // A server that has been running: its weights are read in (one token), as after llama-server's own warm-up.

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { eventually } from "./eventually.ts";
-import { freePort } from "./free-port.ts";
+import { freePort, startChild } from "@ringback/test-kit";
 
 /** Debian's Caddy (`.ci/run` installs it); CADDY_PATH points elsewhere. */
 const CADDY_PATH = process.env.CADDY_PATH ?? "/usr/bin/caddy";
@@ -48,49 +46,34 @@ ${options.names.map((name) => `${name}:${httpsPort}`).join(", ")} {
 }
 `,
   );
-  const child: ChildProcess = spawn(CADDY_PATH, ["run", "--config", caddyfile, "--adapter", "caddyfile"], {
+  const child = startChild({
+    command: CADDY_PATH,
+    args: ["run", "--config", caddyfile, "--adapter", "caddyfile"],
     env: {
       PATH: process.env.PATH,
       HOME: options.directory,
       XDG_DATA_HOME: join(options.directory, "data"),
       XDG_CONFIG_HOME: join(options.directory, "config"),
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    name: "Caddy",
   });
-  let log = "";
-  let hasExited = false;
-  child.stdout?.on("data", (chunk: Buffer) => {
-    log += chunk.toString("utf8");
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log += chunk.toString("utf8");
-  });
-  const exited = new Promise<void>((resolve) =>
-    child.once("exit", () => {
-      hasExited = true;
-      resolve();
-    }),
-  );
   const stop = async () => {
-    if (!hasExited) child.kill("SIGTERM");
-    await exited;
+    await child.stop("SIGTERM");
   };
   const rootCertificatePath = join(storage, "pki", "authorities", "local", "root.crt");
-  try {
-    // Ready once it has issued every name's certificate from its own CA.
-    await eventually(
+  // Ready once it has issued every name's certificate from its own CA.
+  await child
+    .waitFor(
       () =>
-        hasExited ||
         options.names.every((name) =>
-          log.includes(`"certificate obtained successfully","identifier":"${name}"`),
+          child.output.includes(`"certificate obtained successfully","identifier":"${name}"`),
         ),
-      30_000,
-      "Caddy's certificates",
-    );
-    if (hasExited) throw new Error(`Caddy exited:\n${log}`);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { httpsPort, rootCertificatePath, log: () => log, [Symbol.asyncDispose]: stop };
+      "its certificates",
+      1_500,
+    )
+    .catch(async (error: unknown) => {
+      await stop();
+      throw new Error(`${error instanceof Error ? error.message : error}\n${child.output}`);
+    });
+  return { httpsPort, rootCertificatePath, log: () => child.output, [Symbol.asyncDispose]: stop };
 }

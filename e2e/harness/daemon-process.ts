@@ -1,7 +1,6 @@
 import { PairingResult } from "@ringback/protocol";
+import { freePort } from "@ringback/test-kit";
 import { readLocalKey, setLocalPort } from "./daemon-files.ts";
-import { eventually } from "./eventually.ts";
-import { freePort } from "./free-port.ts";
 import { DAEMON_BIN, requireBuilt } from "./paths.ts";
 import {
   type CommandResult,
@@ -64,17 +63,12 @@ export async function startDaemon(options: DaemonOptions): Promise<DaemonProcess
     readyLine: LISTENING_LINE,
   });
   if (options.waitForRelayLink !== false) {
-    try {
-      await eventually(
-        () => service.stderr().includes(RELAY_LINK_OPEN) || service.hasExited(),
-        30_000,
-        "the daemon's relay link",
-      );
-    } catch (error) {
-      await service.stop("SIGKILL");
-      throw error;
-    }
-    if (service.hasExited()) throw new Error(`the daemon exited:\n${service.stderr()}`);
+    await service
+      .waitFor(() => service.stderr().includes(RELAY_LINK_OPEN), "its relay link", 1_500)
+      .catch(async (error: unknown) => {
+        await service.stop("SIGKILL");
+        throw error;
+      });
   }
   return {
     ...service,

@@ -1,6 +1,6 @@
+import { Changes, eventually } from "@ringback/test-kit";
 import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import type { PushLogEntry } from "../../packages/client/src/push/push-log.ts";
-import { eventually } from "./eventually.ts";
 
 /** A notification the device's service worker shows, as `registration.getNotifications()` lists it. */
 export interface ShownNotification {
@@ -50,54 +50,44 @@ export class DeviceServiceWorker implements AsyncDisposable {
    * Opens a blank tab in the device's context and finds the web app's service worker registration (scope `origin`),
    * waiting until a version of it is activated. The app must have loaded once in the context.
    */
-  static async attach(
-    context: BrowserContext,
-    origin: string,
-    timeoutMs: number,
-  ): Promise<DeviceServiceWorker> {
+  static async attach(context: BrowserContext, origin: string, checks: number): Promise<DeviceServiceWorker> {
     const tab = await context.newPage();
     const cdp = await context.newCDPSession(tab);
     const scope = `${origin.replace(/\/+$/, "")}/`;
     const scopes = new Map<string, string>();
     const activated = new Set<string>();
     const events: string[] = [];
+    const changes = new Changes();
     const at = () => new Date().toISOString().slice(11, 23);
     cdp.on("ServiceWorker.workerErrorReported", ({ errorMessage: error }) => {
       events.push(`error ${at()} ${error.errorMessage} (${error.sourceURL}:${error.lineNumber})`);
     });
-    const registrationId = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no activated service worker for ${scope} within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      // Registrations and versions arrive as separate events, in either order.
-      const check = () => {
-        const found = [...activated].find((id) => scopes.get(id) === scope);
-        if (found === undefined) return;
-        clearTimeout(timer);
-        resolve(found);
-      };
-      cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-        for (const registration of registrations) {
-          scopes.set(registration.registrationId, registration.scopeURL);
-          if (registration.isDeleted)
-            events.push(`${at()} registration ${registration.registrationId} deleted`);
-        }
-        check();
-      });
-      cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
-        for (const version of versions) {
-          if (version.status === "activated") activated.add(version.registrationId);
-          events.push(
-            `${at()} registration ${version.registrationId} version ${version.versionId}: ${version.status}, ${version.runningStatus}`,
-          );
-        }
-        check();
-      });
+    // Registrations and versions arrive as separate events, in either order.
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      for (const registration of registrations) {
+        scopes.set(registration.registrationId, registration.scopeURL);
+        if (registration.isDeleted)
+          events.push(`${at()} registration ${registration.registrationId} deleted`);
+      }
+      changes.notify();
+    });
+    cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+      for (const version of versions) {
+        if (version.status === "activated") activated.add(version.registrationId);
+        events.push(
+          `${at()} registration ${version.registrationId} version ${version.versionId}: ${version.status}, ${version.runningStatus}`,
+        );
+      }
+      changes.notify();
     });
     await cdp.send("ServiceWorker.enable");
     try {
-      return new DeviceServiceWorker(context, origin, tab, cdp, await registrationId, events);
+      const registrationId = await eventually(() => [...activated].find((id) => scopes.get(id) === scope), {
+        what: `an activated service worker for ${scope}`,
+        checks,
+        on: changes,
+      });
+      return new DeviceServiceWorker(context, origin, tab, cdp, registrationId, events);
     } catch (error) {
       await tab.close();
       throw error;
@@ -110,7 +100,7 @@ export class DeviceServiceWorker implements AsyncDisposable {
    * for the call). Reading the notifications only then matters: Chromium drops from `getNotifications()` a
    * notification it is asked about while it is still being displayed, so a read during the show can lose it for good.
    */
-  async deliverPush(data: string, eventId: string, timeoutMs: number): Promise<void> {
+  async deliverPush(data: string, eventId: string, checks: number): Promise<void> {
     const outcomes = async () =>
       (await this.pushLog()).filter((entry) => entry.eventId === eventId && entry.step !== "received").length;
     const before = await outcomes();
@@ -120,11 +110,10 @@ export class DeviceServiceWorker implements AsyncDisposable {
       data,
     });
     try {
-      await eventually(
-        async () => (await outcomes()) > before,
-        timeoutMs,
-        `the worker's handling of ${eventId}`,
-      );
+      await eventually(async () => (await outcomes()) > before, {
+        what: `the worker's handling of ${eventId}`,
+        checks,
+      });
     } catch (error) {
       throw new Error(`${String(error)}\n${await this.diagnosis()}`, { cause: error });
     }

@@ -1,11 +1,4 @@
-import { spawn } from "node:child_process";
-import { eventually } from "./eventually.ts";
-
-/** How a child process ended. */
-interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
+import { type ChildResult, type Exit, runToEnd, startChild } from "@ringback/test-kit";
 
 /** A long-running child (relay, daemon) that printed its ready line. Disposing stops it. */
 export interface ServiceProcess extends AsyncDisposable {
@@ -17,6 +10,8 @@ export interface ServiceProcess extends AsyncDisposable {
   stderr(): string;
   /** Whether the process has exited. */
   hasExited(): boolean;
+  /** Resolves once `check` holds, re-checked on its every output; fails if it exits first (see the kit). */
+  waitFor(check: () => boolean, what: string, checks?: number): Promise<void>;
   /** Sends `signal` (SIGTERM: a clean stop; SIGKILL: a crash) and waits for the exit; SIGKILL after `graceMs`. */
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<Exit>;
 }
@@ -28,64 +23,32 @@ export interface ServiceOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Matched against stdout; the service is ready once it matches. */
   readonly readyLine: RegExp;
-  readonly startTimeoutMs?: number;
+  /** Quiet checks (20 ms apart) it may take to get ready (default 1,500). */
+  readonly startChecks?: number;
 }
 
-const START_TIMEOUT_MS = 30_000;
+const START_CHECKS = 1_500;
 const STOP_GRACE_MS = 10_000;
 
 /** Starts `node <args>` (the workspace's Node, as pnpm runs this process) and resolves once it is ready. */
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...options.args], {
-    env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  let exit: Exit | undefined;
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<Exit>((resolve) =>
-    child.once("exit", (code, signal) => {
-      exit = { code, signal };
-      resolve(exit);
-    }),
-  );
-  const stop = async (signal: NodeJS.Signals = "SIGTERM", graceMs = STOP_GRACE_MS): Promise<Exit> => {
-    if (exit === undefined) child.kill(signal);
-    const timer = setTimeout(() => exit === undefined && child.kill("SIGKILL"), graceMs);
-    try {
-      return await exited;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
-  try {
-    await eventually(
-      () => options.readyLine.test(stdout) || exit !== undefined,
-      timeoutMs,
-      `${options.name} start`,
-    );
-  } catch (error) {
-    await stop("SIGKILL");
-    throw new Error(`the ${options.name} did not start within ${timeoutMs} ms:\n${stderr}`, { cause: error });
-  }
-  const ready = stdout.match(options.readyLine);
-  if (!ready)
-    throw new Error(
-      `the ${options.name} exited (${exit?.code ?? exit?.signal}) before it was ready:\n${stderr}`,
-    );
+  const child = startChild({ args: options.args, env: options.env, name: `the ${options.name}` });
+  const ready = await child
+    .waitFor(() => child.stdout.match(options.readyLine), "it was ready", options.startChecks ?? START_CHECKS)
+    .catch(async (error: unknown) => {
+      await child.kill();
+      throw error;
+    });
+  const stop = (signal: NodeJS.Signals = "SIGTERM", graceMs = STOP_GRACE_MS) => child.stop(signal, graceMs);
   return {
     ready,
-    pid: child.pid ?? 0,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    hasExited: () => exit !== undefined,
+    pid: child.pid,
+    stdout: () => child.stdout,
+    stderr: () => child.stderr,
+    hasExited: () => child.hasExited,
+    waitFor: async (check, what, checks) => {
+      await child.waitFor(check, what, checks);
+    },
     stop,
     [Symbol.asyncDispose]: async () => {
       await stop();
@@ -94,10 +57,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
 }
 
 /** What a command that runs to its end printed. */
-export interface CommandResult extends Exit {
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CommandResult = ChildResult;
 
 /** Runs `node <args>` (or `program <args>`) to its end with `stdin` as its input (in `cwd` when given). */
 export function runCommand(
@@ -107,18 +67,5 @@ export function runCommand(
   cwd?: string,
   program = process.execPath,
 ): Promise<CommandResult> {
-  const child = spawn(program, [...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  child.stdin.end(stdin);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runToEnd({ command: program, args, env, input: stdin, cwd });
 }

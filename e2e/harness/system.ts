@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type FakeModel, type FakeModelOptions, startFakeModel } from "@ringback/fake-model";
 import type { PutLlmSettingsRequest } from "@ringback/protocol";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { type ChromiumHandle, launchChromium } from "./chromium.ts";
 import { putLlmSettings } from "./daemon-local-api.ts";
 import { type DaemonProcess, runRingback, startDaemon } from "./daemon-process.ts";
@@ -9,7 +10,6 @@ import { Device } from "./device.ts";
 import { claudeStopPayload, runHook } from "./hook-process.ts";
 import { type RelayOptions, type RelayProcess, startRelay } from "./relay-process.ts";
 import type { CommandResult } from "./service-process.ts";
-import { makeTemporaryDirectory, type TemporaryDirectory } from "./temporary-directory.ts";
 
 /** The key the harness gives the fake model's channel; the fake accepts any key unless told otherwise. */
 const FAKE_MODEL_KEY = "sk-e2e-fake-model-0123456789";

@@ -1,10 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { startChild } from "@ringback/test-kit";
 import { daemonEnv } from "./daemon-process.ts";
-import { eventually } from "./eventually.ts";
 import { DAEMON_BIN, requireBuilt } from "./paths.ts";
 
-/** How long the terminal may take to show what a page shows (the same relay stream). */
-export const TERMINAL_WAIT_MS = 15_000;
+/** How long the terminal may take to show what a page shows (the same relay stream): checks 20 ms apart. */
+export const TERMINAL_WAIT_CHECKS = 750;
 
 /** `ringback listen` as a user runs it: a real child process, typed to through stdin, read on stdout. */
 export interface TerminalCompanion extends AsyncDisposable {
@@ -21,31 +20,22 @@ export function startTerminalCompanion(
   env: Record<string, string> = {},
 ): TerminalCompanion {
   const bin = requireBuilt(DAEMON_BIN, "@ringback/daemon");
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, "listen", ...args], {
+  const child = startChild({
+    args: [bin, "listen", ...args],
     env: daemonEnv(home, env),
+    hasOpenStdin: true,
+    name: "ringback listen",
   });
-  let output = "";
-  const append = (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  };
-  child.stdout.on("data", append);
-  child.stderr.on("data", append);
-  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
-    output: () => output,
+    output: () => child.output,
     async waitFor(text, from = 0) {
-      await eventually(() => output.indexOf(text, from) >= 0, TERMINAL_WAIT_MS, `"${text}" in:\n${output}`);
-      return output.indexOf(text, from) + text.length;
+      await child.waitFor(() => child.output.indexOf(text, from) >= 0, `"${text}"`, TERMINAL_WAIT_CHECKS);
+      return child.output.indexOf(text, from) + text.length;
     },
-    type(line) {
-      child.stdin.write(`${line}\n`);
-    },
-    exited: () => exit,
+    type: (line) => child.type(line),
+    exited: async () => (await child.exited).code,
     async [Symbol.asyncDispose]() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        await exit;
-      }
+      await child.stop("SIGTERM");
     },
   };
 }

@@ -1,8 +1,7 @@
 import { join } from "node:path";
+import { jpegSize, pasteTwoImages } from "@ringback/test-kit";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jpegSize } from "../../apps/web-client/test/jpeg-size.ts";
-import { pasteTwoImages } from "../../apps/web-client/test/paste-images.ts";
 import { DISPATCH_TEXTS } from "../../packages/client/src/i18n/texts/dispatch.ts";
 import { callDaemon } from "../harness/daemon-local-api.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";

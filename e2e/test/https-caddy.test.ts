@@ -1,20 +1,24 @@
 import { join } from "node:path";
 import { DeviceCredentials } from "@ringback/protocol";
-import { startTestPushService, type TestPushService } from "@ringback/test-kit";
+import {
+  eventually,
+  freePort,
+  makeTemporaryDirectory,
+  startTestPushService,
+  type TemporaryDirectory,
+  type TestPushService,
+} from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_KEY } from "../../packages/client/src/storage/storage-keys.ts";
 import { type CaddyFront, startCaddy } from "../harness/caddy.ts";
 import type { ChromiumHandle } from "../harness/chromium.ts";
 import { type DaemonProcess, runRingback, startDaemon } from "../harness/daemon-process.ts";
-import { Device, UI_WAIT_MS } from "../harness/device.ts";
+import { Device, UI_WAIT_CHECKS } from "../harness/device.ts";
 import { readDeviceValue } from "../harness/device-storage.ts";
-import { eventually } from "../harness/eventually.ts";
-import { freePort } from "../harness/free-port.ts";
 import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
 import { turnPushOn } from "../harness/push-settings.ts";
 import { relayPushSubscription } from "../harness/push-subscription.ts";
 import { type RelayProcess, startRelay } from "../harness/relay-process.ts";
-import { makeTemporaryDirectory, type TemporaryDirectory } from "../harness/temporary-directory.ts";
 import { launchTrustingChromium } from "../harness/trusting-chromium.ts";
 
 /** A name that is not loopback: the phone reaches the relay by it, as by a server's name on the internet. */
@@ -102,11 +106,10 @@ describe("a relay behind Caddy with automatic HTTPS, reached by a phone at its p
     await phone.context.grantPermissions(["notifications"], { origin: publicUrl });
     const subscription = await turnPushOn(phone, pushService, relay.url);
     const { deviceToken } = DeviceCredentials.parse(await readDeviceValue(phone.page, IDENTITY_KEY));
-    await eventually(
-      async () => (await relayPushSubscription(relay.url, deviceToken)).subscribed === true,
-      UI_WAIT_MS,
-      "the phone's push subscription at the relay",
-    );
+    await eventually(async () => (await relayPushSubscription(relay.url, deviceToken)).subscribed === true, {
+      what: "the phone's push subscription at the relay",
+      checks: UI_WAIT_CHECKS,
+    });
     expect(await relayPushSubscription(relay.url, deviceToken)).toMatchObject({
       endpoint: subscription.endpoint,
     });

@@ -1,14 +1,14 @@
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { deserialize } from "node:v8";
+import { eventually } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
 import type { Device } from "../harness/device.ts";
-import { eventually } from "../harness/eventually.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
 import {
   startTerminalCompanion,
-  TERMINAL_WAIT_MS,
+  TERMINAL_WAIT_CHECKS,
   type TerminalCompanion,
 } from "../harness/terminal-companion.ts";
 
@@ -74,8 +74,7 @@ describe("ringback listen, a terminal companion beside the web app", () => {
     expect(terminal.output().slice(mark)).toContain("the importer now skips empty rows");
     await eventually(
       async () => (await readFile(notifications, "utf8").catch(() => "")).includes("Ringback: Claude Code"),
-      TERMINAL_WAIT_MS,
-      "notify-send",
+      { what: "notify-send", checks: TERMINAL_WAIT_CHECKS },
     );
 
     terminal.type("a");

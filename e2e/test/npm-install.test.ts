@@ -3,17 +3,15 @@ import { mkdir, readFile } from "node:fs/promises";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { PairingResult } from "@ringback/protocol";
+import { freePort, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChromiumHandle, launchChromium } from "../harness/chromium.ts";
 import { setLocalPort } from "../harness/daemon-files.ts";
 import { Device } from "../harness/device.ts";
-import { eventually } from "../harness/eventually.ts";
-import { freePort } from "../harness/free-port.ts";
 import { claudeStopPayload } from "../harness/hook-process.ts";
 import { type LocalRegistry, startLocalRegistry } from "../harness/local-registry.ts";
 import { type PackedPackage, packPublishedPackages, tarballFiles } from "../harness/packed-packages.ts";
 import { runCommand, type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
-import { makeTemporaryDirectory, type TemporaryDirectory } from "../harness/temporary-directory.ts";
 
 const run = promisify(execFile);
 
@@ -141,7 +139,7 @@ describe("the published packages, installed from their tarballs with plain npm",
       env,
       readyLine: /^ringback daemon listening on (http:\/\/\S+)$/m,
     });
-    await eventually(() => daemon.stderr().includes("relay link open"), 30_000, "the daemon's relay link");
+    await daemon.waitFor(() => daemon.stderr().includes("relay link open"), "its relay link", 1_500);
 
     const installed = await runCommand([bin("ringback-hook"), "install"], env);
     expect(installed.code, installed.stderr).toBe(0);

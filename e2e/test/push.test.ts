@@ -1,20 +1,20 @@
 import { DeviceCredentials, PushMessage } from "@ringback/protocol";
 import {
+  eventually,
   type ReceivedPush,
   startTestPushService,
   type TestPushService,
   type TestSubscription,
 } from "@ringback/test-kit";
+import { callNotificationTag, eventIdOfTag } from "@ringback/web-client/notification-tag";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callNotificationTag, eventIdOfTag } from "../../apps/web-client/src/shared/notification-tag.ts";
 import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
 import { PUSH_REPEAT_CHOICES_SECONDS, PUSH_TEXTS } from "../../packages/client/src/push/push-texts.ts";
 import { IDENTITY_KEY, RING_MODES_KEY } from "../../packages/client/src/storage/storage-keys.ts";
 import { type Device, UI_WAIT_CHECKS, UI_WAIT_MS } from "../harness/device.ts";
 import { DeviceServiceWorker, type ShownNotification } from "../harness/device-service-worker.ts";
 import { readDeviceValue, writeDeviceValue } from "../harness/device-storage.ts";
-import { eventually } from "../harness/eventually.ts";
 import { turnPushOn } from "../harness/push-settings.ts";
 import { relayPushSubscription } from "../harness/push-subscription.ts";
 import { NEVER_RING_MODE } from "../harness/ring-modes.ts";
@@ -59,14 +59,13 @@ beforeAll(async () => {
   await eventually(
     async () =>
       (await relayPushSubscription(system.relay.url, phoneToken)).repeatSeconds === LONGEST_REPEAT_SECONDS,
-    UI_WAIT_MS,
-    "the phone's repeat at the relay",
+    { what: "the phone's repeat at the relay", checks: UI_WAIT_CHECKS },
   );
   expect(await relayPushSubscription(system.relay.url, phoneToken)).toMatchObject({
     subscribed: true,
     endpoint: subscription.endpoint,
   });
-  phoneWorker = await DeviceServiceWorker.attach(phone.context, system.relay.url, UI_WAIT_MS);
+  phoneWorker = await DeviceServiceWorker.attach(phone.context, system.relay.url, UI_WAIT_CHECKS);
   // The app is closed; the browser (a blank tab) and the app's service worker registration stay.
   await phone.page.close();
 });
@@ -143,7 +142,7 @@ describe("Web Push rings a device whose app is closed", () => {
     // Neither the report nor the brief (the fake model's brief is made of the report's sentences) is in it.
     for (const words of ["billing", "schema", "48 tests", "Migrated"]) expect(payload).not.toContain(words);
 
-    await phoneWorker.deliverPush(payload, eventId, UI_WAIT_MS);
+    await phoneWorker.deliverPush(payload, eventId, UI_WAIT_CHECKS);
     const tag = callNotificationTag(eventId);
     await expectShown(tag, [
       {
@@ -203,7 +202,7 @@ describe("Web Push rings a device whose app is closed", () => {
     await system.agentFinishes("Rotated the staging certificates. Nothing else changed.");
     const eventId = await laptop.waitForRinging();
     const ringing = await pushedTo(eventId);
-    await phoneWorker.deliverPush(ringing.payload ?? "", eventId, UI_WAIT_MS);
+    await phoneWorker.deliverPush(ringing.payload ?? "", eventId, UI_WAIT_CHECKS);
     const tag = callNotificationTag(eventId);
     await expectShown(tag, ["Rotated the staging certificates."], (shown) => shown.body);
 
@@ -213,7 +212,7 @@ describe("Web Push rings a device whose app is closed", () => {
     const settled = await pushedTo(eventId, "call-settled");
     expect(JSON.parse(settled.payload ?? "")).toEqual({ type: "call-settled", eventId, status: "answered" });
     expect(settled).toMatchObject({ topic: ringing.topic, urgency: "normal" });
-    await phoneWorker.deliverPush(settled.payload ?? "", eventId, UI_WAIT_MS);
+    await phoneWorker.deliverPush(settled.payload ?? "", eventId, UI_WAIT_CHECKS);
     await expectShown(tag, []);
     expect(phone.context.pages().filter((page) => page.url().startsWith(system.relay.url))).toEqual([]);
 
@@ -242,7 +241,7 @@ describe("Web Push rings a device whose app is closed", () => {
 
     await system.agentFinishes("Cleaned up the old feature flags. The build is green.");
     const eventId = await laptop.waitForRinging();
-    await phoneWorker.deliverPush(await pushedPayload(eventId), eventId, UI_WAIT_MS);
+    await phoneWorker.deliverPush(await pushedPayload(eventId), eventId, UI_WAIT_CHECKS);
     const tag = callNotificationTag(eventId);
     await expectShown(tag, [
       {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE_TEXTS } from "../../packages/client/src/i18n/texts/core.ts";
@@ -8,7 +9,6 @@ import { type Device, UI_WAIT_MS } from "../harness/device.ts";
 import { type FakeAgentCli, makeFakeAgentCli } from "../harness/fake-agent-cli.ts";
 import { filesHolding, readRelayDataFiles } from "../harness/relay-data-files.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
-import { makeTemporaryDirectory, type TemporaryDirectory } from "../harness/temporary-directory.ts";
 
 // One system for the file, with a phone and a laptop: the daemon finds a fake `claude` first on its PATH, so a
 // reply after hang-up resumes it as it would resume Claude Code. What the app says, in the devices' language.

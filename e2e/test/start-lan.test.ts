@@ -1,16 +1,20 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { request as httpsRequest } from "node:https";
 import { connect } from "node:net";
 import { join } from "node:path";
+import {
+  eventually,
+  freePort,
+  makeTemporaryDirectory,
+  type StartedChild,
+  startChild,
+  type TemporaryDirectory,
+} from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChromiumHandle } from "../harness/chromium.ts";
 import { Device } from "../harness/device.ts";
-import { eventually } from "../harness/eventually.ts";
-import { freePort } from "../harness/free-port.ts";
 import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
 import { fromRoot } from "../harness/paths.ts";
-import { makeTemporaryDirectory, type TemporaryDirectory } from "../harness/temporary-directory.ts";
 import { launchTrustingChromium } from "../harness/trusting-chromium.ts";
 
 // `pnpm start --lan` as a user runs it (the script itself, the built parts already there), its LAN address forced to
@@ -18,14 +22,14 @@ import { launchTrustingChromium } from "../harness/trusting-chromium.ts";
 // Chromium that trusts that CA pairing by the printed link and ringing.
 const ADDRESS = "127.0.0.1";
 let directory: TemporaryDirectory;
-let start: ChildProcessWithoutNullStreams;
-let output = "";
+let start: StartedChild;
 let relayPort: number;
 let caPort: number;
 let chromium: ChromiumHandle;
 
-function startScript(): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, [fromRoot("scripts/start.mjs"), "--lan", "--lan-address", ADDRESS], {
+function startScript(): StartedChild {
+  return startChild({
+    args: [fromRoot("scripts/start.mjs"), "--lan", "--lan-address", ADDRESS],
     cwd: fromRoot("."),
     env: {
       PATH: process.env.PATH,
@@ -36,14 +40,13 @@ function startScript(): ChildProcessWithoutNullStreams {
       RINGBACK_CA_PORT: String(caPort),
       RINGBACK_START_NO_BUILD: "1",
     },
+    name: "pnpm start --lan",
   });
-  child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  return child;
+}
+
+/** Waits for the script's last line: everything it starts is up. */
+async function untilStarted(): Promise<void> {
+  await start.waitFor(() => start.output.includes("Press Ctrl-C to stop."), "it was started", 3_000);
 }
 
 function isPortFree(port: number): Promise<boolean> {
@@ -58,10 +61,7 @@ function isPortFree(port: number): Promise<boolean> {
 }
 
 async function stopScript(): Promise<void> {
-  if (!start || start.exitCode !== null || start.signalCode !== null) return;
-  const exited = new Promise((resolve) => start.once("exit", resolve));
-  start.kill("SIGTERM");
-  await exited;
+  await start?.stop("SIGTERM");
 }
 
 beforeAll(async () => {
@@ -69,12 +69,7 @@ beforeAll(async () => {
   relayPort = await freePort();
   caPort = await freePort();
   start = startScript();
-  await eventually(
-    () => output.includes("Press Ctrl-C to stop.") || start.exitCode !== null,
-    60_000,
-    "pnpm start --lan",
-  );
-  if (start.exitCode !== null) throw new Error(`start exited:\n${output}`);
+  await untilStarted();
 }, 90_000);
 
 afterAll(async () => {
@@ -87,10 +82,10 @@ describe("pnpm start --lan", () => {
   it("serves the relay over HTTPS on the LAN address with its own CA, and says how to trust the CA on a phone", async () => {
     const caPath = join(directory.path, "relay", "lan-tls", "ca.crt");
     const ca = await readFile(caPath, "utf8");
-    expect(output).toContain(`Relay and web app: https://${ADDRESS}:${relayPort}`);
-    expect(output).toContain(`open http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
-    expect(output).toContain("Certificate Trust Settings");
-    expect(output).toContain("Install a certificate › CA certificate");
+    expect(start.output).toContain(`Relay and web app: https://${ADDRESS}:${relayPort}`);
+    expect(start.output).toContain(`open http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
+    expect(start.output).toContain("Certificate Trust Settings");
+    expect(start.output).toContain("Install a certificate › CA certificate");
     // The CA (never its key) is handed out over plain HTTP, byte for byte.
     const served = await fetch(`http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
     expect(served.headers.get("content-type")).toBe("application/x-x509-ca-cert");
@@ -109,7 +104,7 @@ describe("pnpm start --lan", () => {
   });
 
   it("prints a pairing link to the https address, which pairs a browser that trusts the CA, and a report rings it", async () => {
-    const link = /https:\/\/127\.0\.0\.1:\d+\/#\S+/.exec(output)?.[0];
+    const link = /https:\/\/127\.0\.0\.1:\d+\/#\S+/.exec(start.output)?.[0];
     expect(link?.startsWith(`https://${ADDRESS}:${relayPort}/`)).toBe(true);
     chromium = await launchTrustingChromium({
       home: join(directory.path, "browser-home"),
@@ -134,14 +129,9 @@ describe("pnpm start --lan", () => {
     await stopScript();
     await expect(fetch(`http://${ADDRESS}:${caPort}/ringback-local-ca.crt`)).rejects.toThrow();
     // The relay and the daemon it started stop with it: the relay's port is free again.
-    await eventually(() => isPortFree(relayPort), 15_000, "the relay to stop");
-    output = "";
+    await eventually(() => isPortFree(relayPort), { what: "the relay to stop", checks: 750 });
     start = startScript();
-    await eventually(
-      () => output.includes("Press Ctrl-C to stop.") || start.exitCode !== null,
-      60_000,
-      "the restart",
-    );
+    await untilStarted();
     expect(await readFile(join(directory.path, "relay", "lan-tls", "ca.crt"), "utf8")).toBe(before);
   });
 });

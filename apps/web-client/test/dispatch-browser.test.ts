@@ -1,11 +1,10 @@
 import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
+import { jpegSize, pasteTwoImages } from "@ringback/test-kit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
-import { jpegSize } from "./jpeg-size.js";
-import { pasteTwoImages } from "./paste-images.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
 const PHRASE = "correct horse battery staple";

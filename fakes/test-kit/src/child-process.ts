@@ -147,18 +147,27 @@ export class StartedChild implements AsyncDisposable {
 
   /**
    * Resolves with the first result of `check` that is not `false`, `null` or `undefined`, re-checked on every
-   * chunk of output; fails, with stderr, once the child has ended without it, or after `checks` quiet ticks.
+   * chunk of output; fails, with stderr, once the child has ended without it, or, with all it printed, after
+   * `checks` quiet ticks.
    */
-  waitFor<T>(check: () => T | Promise<T>, what: string, checks?: number): Promise<Exclude<T, NotYet>> {
-    return eventually(
-      async () => {
-        const value = await check();
-        if (value !== false && value !== null && value !== undefined) return value;
-        if (this.#isClosed) throw this.#endedBefore(what);
-        return value;
-      },
-      { what: `${what} (${this.name})`, checks, on: this.#changes },
-    );
+  async waitFor<T>(check: () => T | Promise<T>, what: string, checks?: number): Promise<Exclude<T, NotYet>> {
+    let hasEnded = false;
+    try {
+      return await eventually(
+        async () => {
+          const value = await check();
+          if (value !== false && value !== null && value !== undefined) return value;
+          hasEnded = this.#isClosed;
+          if (hasEnded) throw this.#endedBefore(what);
+          return value;
+        },
+        { what: `${what} (${this.name})`, checks, on: this.#changes },
+      );
+    } catch (error) {
+      if (hasEnded || !(error instanceof Error)) throw error;
+      // Still running: what it printed says where it stands.
+      throw new Error(`${error.message}; its output so far:\n${this.#output}`, { cause: error });
+    }
   }
 
   /** Waits for `pattern` in stdout (or `stream`) and resolves with its match: a ready line and what it names. */

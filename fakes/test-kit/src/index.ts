@@ -9,7 +9,9 @@ export {
 } from "./child-process.js";
 export { Changes, type EventuallyOptions, eventually } from "./eventually.js";
 export { freePort } from "./free-port.js";
+export { jpegSize } from "./jpeg-size.js";
 export { type LoopbackServer, listenOnLoopback } from "./loopback-server.js";
+export { pasteTwoImages } from "./pasted-images.js";
 export {
   type RelayAnswer,
   type RelayPost,

@@ -79,6 +79,17 @@ describe("startChild", () => {
     expect(child.exit).toEqual({ code: 2, signal: null });
   });
 
+  it("fails a wait that runs out of checks with everything the child printed so far", async () => {
+    await using child = startChild({
+      args: ["-e", "console.log('still starting'); setInterval(() => {}, 1000)"],
+      name: "the server",
+    });
+    await child.waitFor(() => child.stdout.includes("still starting"), "its first line");
+    await expect(child.waitFor(() => false, "the impossible", 2)).rejects.toThrow(
+      "the impossible (the server) did not hold after 2 checks; its output so far:\nstill starting\n",
+    );
+  });
+
   it("takes typed lines on an open stdin and stops on a signal", async () => {
     await using child = startChild({
       args: [

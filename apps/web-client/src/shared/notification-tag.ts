@@ -1,6 +1,7 @@
 /**
  * The tag of a ringing call's system notification, used by the page and the service worker alike: a pushed
- * notification and the page's own for the same call replace each other instead of stacking.
+ * notification and the page's own for the same call replace each other instead of stacking. Exported as
+ * `@ringback/web-client/notification-tag`: the whole-system tests find a call's notification by it.
  */
 export const CALL_NOTIFICATION_TAG_PREFIX = "ringback-call-";
 

@@ -1,10 +1,13 @@
-import type { Page } from "playwright-core";
+/** What of a Playwright page this takes: running a function in it (the kit does not depend on Playwright). */
+interface ScriptablePage {
+  evaluate<R>(pageFunction: () => Promise<R>): Promise<R>;
+}
 
 /**
  * Pastes two images into the dispatch words, as a clipboard would: a 3000 x 2000 PNG (the app converts it) and a
  * 320 x 240 JPEG (kept as it is).
  */
-export function pasteTwoImages(page: Page): Promise<void> {
+export function pasteTwoImages(page: ScriptablePage): Promise<void> {
   return page.evaluate(async () => {
     const draw = async (width: number, height: number, type: string) => {
       const canvas = new OffscreenCanvas(width, height);
