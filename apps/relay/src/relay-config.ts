@@ -21,15 +21,14 @@ const SSE_STREAM_MAX_DEFAULT_MS = HOUR_MS;
 const SWEEP_INTERVAL_DEFAULT_MS = 10 * SECOND_MS;
 /** Ended calls and the stream log are kept this long, so a late retry of an event stays idempotent. */
 const EVENT_RECORD_RETENTION_MS = 30 * DAY_MS;
-/** Failed pairing-code (and claim-code) attempts allowed per client address per window... */
+/**
+ * Failed pairing-code (and claim-code) attempts allowed per client address (an IPv6 client's /64) per window...
+ */
 const CODE_FAILURES_MAX = 10;
 /** ...and the window. Successful redemptions never count. */
 const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
-/**
- * Wrong guesses one live pairing code may see, relay-wide, before it is burned: more than one address's limit
- * (CODE_FAILURES_MAX), so one guesser never burns anyone's code, and few enough that a guess's odds stay tiny.
- */
-const CODE_WRONG_GUESSES_MAX = 30;
+/** Failed attempts allowed per client address (IPv6: /64) per day: a person never mistypes this many codes. */
+const CODE_FAILURES_DAILY_MAX = 50;
 /** Open SSE streams one device may hold; a new one closes the oldest beyond it. */
 const STREAMS_PER_DEVICE_MAX = 4;
 /** Accounts one client address may create per window with open signup... */
@@ -84,7 +83,7 @@ export interface RelayConfig {
   readonly retentionMs: number;
   readonly codeFailuresMax: number;
   readonly codeFailureWindowMs: number;
-  readonly codeWrongGuessesMax: number;
+  readonly codeFailuresDailyMax: number;
   readonly streamsPerDeviceMax: number;
   readonly signupsPerAddressMax: number;
   readonly signupWindowMs: number;
@@ -118,7 +117,7 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   retentionMs: EVENT_RECORD_RETENTION_MS,
   codeFailuresMax: CODE_FAILURES_MAX,
   codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
-  codeWrongGuessesMax: CODE_WRONG_GUESSES_MAX,
+  codeFailuresDailyMax: CODE_FAILURES_DAILY_MAX,
   streamsPerDeviceMax: STREAMS_PER_DEVICE_MAX,
   signupsPerAddressMax: SIGNUPS_PER_ADDRESS_MAX,
   signupWindowMs: SIGNUP_WINDOW_MS,

@@ -33,33 +33,59 @@ describe("abuse limits at the relay", () => {
     expect((await guess("123123", "203.0.113.7")).body.error.code).toBe("invalid_pairing_code");
   });
 
-  it("burns a code after 30 wrong guesses relay-wide (three addresses' worth), never after one address's", async () => {
+  it("burns no code however many addresses guess wrong: every live code still pairs its owner", async () => {
     await using relay = await inProcessRelay({ behindProxy: true });
     const computer = await relay.signUp("computer");
-    const newCode = async () =>
-      (await relay.request("POST", "/v1/pairing-codes", { token: computer.deviceToken })).body.code as string;
+    const code = (await relay.request("POST", "/v1/pairing-codes", { token: computer.deviceToken })).body
+      .code;
     const redeem = (digits: string, address: string) =>
       relay.request("POST", "/v1/pairing-codes/redeem", {
         headers: from(address),
         body: { code: digits, deviceName: "phone", deviceKind: "phone" },
       });
-    const guessAll = async (code: string, addresses: readonly string[]) => {
-      let guess = 0;
-      for (const address of addresses)
-        for (let attempt = 0; attempt < 10; attempt++, guess++) {
-          const wrong = String(200000 + guess);
-          await redeem(wrong === code ? "299999" : wrong, address);
-        }
-    };
-    // One address spends its whole allowance: the code still works for its owner.
-    const first = await newCode();
-    await guessAll(first, ["203.0.113.1"]);
-    expect((await redeem(first, "198.51.100.1")).status).toBe(201);
-    // Three addresses together reach the code's budget: it is burned, and a new code works.
-    const second = await newCode();
-    await guessAll(second, ["203.0.113.2", "203.0.113.3", "203.0.113.4"]);
-    expect((await redeem(second, "198.51.100.1")).body.error.code).toBe("invalid_pairing_code");
-    expect((await redeem(await newCode(), "198.51.100.1")).status).toBe(201);
+    // Ten addresses spend their whole allowance (100 wrong guesses, where 30 used to burn every live code).
+    for (let address = 0; address < 10; address++)
+      for (let attempt = 0; attempt < 10; attempt++)
+        expect(
+          (await redeem(`9${String(address * 10 + attempt).padStart(11, "0")}`, `203.0.113.${address}`))
+            .status,
+        ).toBe(422);
+    expect((await redeem(code, "198.51.100.1")).status).toBe(201);
+  });
+
+  it("limits an IPv6 site by its /48, not by each of its 65,536 /64s", async () => {
+    await using relay = await inProcessRelay({ behindProxy: true });
+    const guess = (address: string) =>
+      relay.request("POST", "/v1/pairing-codes/redeem", {
+        headers: from(address),
+        body: { code: "000000000000", deviceName: "guesser", deviceKind: "phone" },
+      });
+    // Three /64s of one /48 spend their allowance; a fourth /64 of the same /48 is refused at once.
+    for (const subnet of ["1", "2", "3"])
+      for (let attempt = 0; attempt < 10; attempt++)
+        expect((await guess(`2001:db8:7:${subnet}::${attempt + 1}`)).status).toBe(422);
+    const refused = await guess("2001:db8:7:4::1");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Another /48 is another site.
+    expect((await guess("2001:db8:8:1::1")).status).toBe(422);
+  });
+
+  it("limits an address to 50 wrong codes a day, whatever the 10-minute windows", async () => {
+    await using relay = await inProcessRelay({ behindProxy: true });
+    const guess = () =>
+      relay.request("POST", "/v1/pairing-codes/redeem", {
+        headers: from("203.0.113.50"),
+        body: { code: "000000000000", deviceName: "guesser", deviceKind: "phone" },
+      });
+    for (let window = 0; window < 5; window++) {
+      for (let attempt = 0; attempt < 10; attempt++) expect((await guess()).status).toBe(422);
+      relay.clock.advance(10 * 60 * 1000 + 1);
+    }
+    const refused = await guess();
+    expect(refused.status).toBe(429);
+    // Until the day's window ends.
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(20 * 60 * 60);
   });
 
   it("refuses a flood of sign-ups from one address (429), not sign-ups from others, and forgets it after the window", async () => {

@@ -5,12 +5,12 @@ import { inProcessRelay } from "./support/in-process-relay.js";
 const redeemBody = (code: string) => ({ code, deviceName: "phone", deviceKind: "phone" });
 
 describe("pairing codes", () => {
-  it("makes a 6-digit code valid for 10 minutes", async () => {
+  it("makes a 12-digit code valid for 10 minutes", async () => {
     await using relay = await inProcessRelay();
     const computer = await relay.signUp();
     const created = await relay.request("POST", "/v1/pairing-codes", { token: computer.deviceToken });
     expect(created.status).toBe(201);
-    expect(created.body.code).toMatch(/^[0-9]{6}$/);
+    expect(created.body.code).toMatch(/^[0-9]{12}$/);
     expect(Date.parse(created.body.expiresAt)).toBe(relay.clock.now() + PAIRING_CODE_TTL_MS);
   });
 

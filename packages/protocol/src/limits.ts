@@ -85,8 +85,11 @@ export const REPLY_RUN_TIMEOUT_MS = 60 * MINUTE_MS;
 export const REPLY_STDERR_TAIL_CHARS = 1000;
 /** Replies the daemon has not picked up expire after this. */
 export const REPLY_EXPIRY_MS = DAY_MS;
-/** Digits of a pairing code. */
-export const PAIRING_CODE_DIGITS = 6;
+/**
+ * Digits of a pairing code: a trillion codes, so guessing is hopeless within the relay's per-address limits (no
+ * wrong guess can burn anyone's code). Typed in groups (`1234 5678 9012`); a link or QR code carries it for you.
+ */
+export const PAIRING_CODE_DIGITS = 12;
 /** A pairing code is valid this long, once. */
 export const PAIRING_CODE_TTL_MS = 10 * MINUTE_MS;
 

@@ -64,13 +64,14 @@ describe("end-to-end key", () => {
     expect(E2eKeyRecord.safeParse({ ...record, keyId: "XYZ" }).success).toBe(false);
     const pairing = {
       serverUrl: "http://127.0.0.1:8787",
-      code: "123456",
+      code: "123456789012",
       key,
       expiresAt: "2026-11-22T10:10:00Z",
-      link: `http://127.0.0.1:8787/#pair=123456&key=${key}`,
+      link: `http://127.0.0.1:8787/#pair=123456789012&key=${key}`,
     };
     expect(PairingResult.parse(pairing)).toEqual(pairing);
     expect(PairingResult.safeParse({ ...pairing, code: "12345" }).success).toBe(false);
+    expect(PairingResult.safeParse({ ...pairing, code: "123456" }).success).toBe(false);
     const { link: _link, ...withoutLink } = pairing;
     expect(PairingResult.safeParse(withoutLink).success).toBe(false);
   });

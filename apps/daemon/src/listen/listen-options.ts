@@ -28,7 +28,7 @@ export const LISTEN_USAGE = `ringback listen [--pair <link> | --server <url> --c
 
 A companion in this terminal: it rings (bell, and a desktop notification where notify-send exists) when an agent
 finishes, shows the brief, and answers, rejects or acknowledges, so the other devices stop ringing.
-The first run joins the account: with a pairing link from \`ringback pair\` (--pair), or with the 6-digit code and the
+The first run joins the account: with a pairing link from \`ringback pair\` (--pair), or with the 12-digit code and the
 account's passphrase (--server, --code; the passphrase is asked on the terminal, or read from the first line of stdin
 with --passphrase-stdin). The device is kept in --dir (default {data_dir}/listen, RINGBACK_LISTEN_DIR) for later runs.
 

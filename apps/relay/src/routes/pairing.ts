@@ -17,7 +17,7 @@ import { assertCodeAttemptsLeft, recordFailedCodeAttempt } from "../runtime/code
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { codeDigits, drawPairingCode, hashSecret, newDeviceWithToken } from "../runtime/secrets.js";
 
-/** Draws before giving up when every drawn code collides with a live one (a million codes, few live). */
+/** Draws before giving up when every drawn code collides with a live one (a trillion codes, few live). */
 const PAIRING_CODE_DRAWS_MAX = 20;
 
 /** `POST /v1/pairing-codes` (a device of the account) and `POST /v1/pairing-codes/redeem` (the joining device). */
@@ -60,7 +60,6 @@ export function pairingRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
           codeHash: hashSecret(digits),
           device,
           now: runtime.clock.now(),
-          wrongGuessesMax: runtime.config.codeWrongGuessesMax,
         })
       : null;
     if (!joined) {

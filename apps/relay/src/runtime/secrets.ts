@@ -30,7 +30,7 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(ID_BYTES).toString("base64url")}`;
 }
 
-/** A uniformly drawn 6-digit pairing code. */
+/** A uniformly drawn pairing code of `PAIRING_CODE_DIGITS` (12) digits. */
 export function drawPairingCode(): string {
   return randomInt(0, 10 ** PAIRING_CODE_DIGITS)
     .toString()

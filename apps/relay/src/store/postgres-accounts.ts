@@ -123,17 +123,13 @@ export function createPairingCode(
 
 export function redeemPairingCode(
   pg: PostgresDatabase,
-  input: { codeHash: string; device: NewDevice; now: number; wrongGuessesMax: number },
+  input: { codeHash: string; device: NewDevice; now: number },
 ): Promise<{ accountId: string } | null> {
   return pg.transaction(async (tx) => {
     // The DELETE takes the code's row lock: of two instances redeeming one code, the second deletes nothing.
     const [code] = await tx`DELETE FROM pairing_codes
-      WHERE code_hash = ${input.codeHash} AND expires_at > ${input.now}
-        AND wrong_guesses < ${input.wrongGuessesMax} RETURNING account_id`;
-    if (!code) {
-      await tx`UPDATE pairing_codes SET wrong_guesses = wrong_guesses + 1 WHERE expires_at > ${input.now}`;
-      return null;
-    }
+      WHERE code_hash = ${input.codeHash} AND expires_at > ${input.now} RETURNING account_id`;
+    if (!code) return null;
     const accountId = text(code.account_id);
     await insertDevice(tx, accountId, input.device, input.now);
     return { accountId };

@@ -132,19 +132,15 @@ export function createPairingCode(
 
 export function redeemPairingCode(
   db: SqliteDatabase,
-  input: { codeHash: string; device: NewDevice; now: number; wrongGuessesMax: number },
+  input: { codeHash: string; device: NewDevice; now: number },
 ): { accountId: string } | null {
   return db.transaction(() => {
     const code = db.get(
-      "DELETE FROM pairing_codes WHERE code_hash = ? AND expires_at > ? AND wrong_guesses < ? RETURNING account_id",
+      "DELETE FROM pairing_codes WHERE code_hash = ? AND expires_at > ? RETURNING account_id",
       input.codeHash,
       input.now,
-      input.wrongGuessesMax,
     );
-    if (!code) {
-      db.run("UPDATE pairing_codes SET wrong_guesses = wrong_guesses + 1 WHERE expires_at > ?", input.now);
-      return null;
-    }
+    if (!code) return null;
     const accountId = text(code.account_id);
     insertDevice(db, accountId, input.device, input.now);
     return { accountId };

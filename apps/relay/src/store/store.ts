@@ -281,15 +281,14 @@ export interface RelayStore {
     now: number;
   }): Promise<boolean>;
   /**
-   * Uses up a live code and adds the device to its account; null when the code is wrong, used, expired or burned.
-   * A wrong code counts against every live code (a guess names none of them); a code that has seen
-   * `wrongGuessesMax` wrong guesses is burned, so its odds are bounded whatever the number of guessers.
+   * Uses up a live code and adds the device to its account; null when the code is wrong, used or expired. A wrong
+   * code changes nothing: no guess, however many, can spend or burn anyone's code (the guessers' addresses are
+   * limited instead, and the code's length makes a hit hopeless).
    */
   redeemPairingCode(input: {
     codeHash: string;
     device: NewDevice;
     now: number;
-    wrongGuessesMax: number;
   }): Promise<{ accountId: string } | null>;
 
   // Rate limits (fixed windows, shared by every relay process).

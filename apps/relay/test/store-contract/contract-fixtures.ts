@@ -40,7 +40,6 @@ export async function seedPhoneAndTablet(store: RelayStore): Promise<void> {
       codeHash: `code-${id}`,
       device: contractDevice(id),
       now: T0,
-      wrongGuessesMax: 30,
     });
   }
 }

@@ -47,14 +47,14 @@ describe("pairing", () => {
   it("joins with a pairing link: the code goes to the relay, the key never does", async () => {
     const key = generateKey();
     const pairing = await joinWithLink(
-      formatPairingLink({ serverUrl: relay.origin, code: "123456", key }),
+      formatPairingLink({ serverUrl: relay.origin, code: "123456789012", key }),
       DEVICE,
     );
     expect(pairing).toEqual({ identity: { ...CREDENTIALS, serverUrl: relay.origin }, key });
     expect(relay.received).toEqual([
       {
         url: "/v1/pairing-codes/redeem",
-        body: { code: "123456", deviceName: DEVICE.deviceName, deviceKind: "phone" },
+        body: { code: "123456789012", deviceName: DEVICE.deviceName, deviceKind: "phone" },
       },
     ]);
     expect(JSON.stringify(relay.received)).not.toContain(key);
@@ -62,15 +62,15 @@ describe("pairing", () => {
 
   it("joins with a code and the phrase, deriving the same key as the computer", async () => {
     const phrase = "a phrase of twelve+ chars";
-    const pairing = await joinWithCode({ serverUrl: relay.origin, code: "123 456", phrase }, DEVICE);
+    const pairing = await joinWithCode({ serverUrl: relay.origin, code: "1234 5678 9012", phrase }, DEVICE);
     expect(pairing.key).toBe(await deriveKeyFromPassphrase(phrase));
-    expect(relay.received[0]?.body.code).toBe("123456");
+    expect(relay.received[0]?.body.code).toBe("123456789012");
     expect(JSON.stringify(relay.received)).not.toContain(phrase);
   });
 
   it("does not spend the code when the phrase is too short", async () => {
     await expect(
-      joinWithCode({ serverUrl: relay.origin, code: "123456", phrase: "short" }, DEVICE),
+      joinWithCode({ serverUrl: relay.origin, code: "123456789012", phrase: "short" }, DEVICE),
     ).rejects.toMatchObject({
       code: "passphrase_too_short",
     });

@@ -16,7 +16,7 @@ export async function joinWithLink(linkText: string, device: NewDevice): Promise
   return redeem(link.serverUrl, link.code, link.key, device);
 }
 
-/** Joins with a 6-digit code and the account's encryption phrase; the key is derived here and never sent. */
+/** Joins with a 12-digit code (typed with or without spaces) and the account's encryption phrase; the key is derived here and never sent. */
 export async function joinWithCode(
   input: { serverUrl: string; code: string; phrase: string },
   device: NewDevice,

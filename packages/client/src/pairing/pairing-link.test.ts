@@ -11,26 +11,30 @@ const key = generateKey();
 
 describe("pairing link", () => {
   it("round-trips server address, code and key", () => {
-    const link = formatPairingLink({ serverUrl: "https://relay.example.com/", code: "042917", key });
-    expect(parsePairingLink(link)).toEqual({ serverUrl: "https://relay.example.com", code: "042917", key });
+    const link = formatPairingLink({ serverUrl: "https://relay.example.com/", code: "042917358164", key });
+    expect(parsePairingLink(link)).toEqual({
+      serverUrl: "https://relay.example.com",
+      code: "042917358164",
+      key,
+    });
   });
 
   it("keeps the key and the code in the fragment, never in the path or query the server sees", () => {
-    const link = formatPairingLink({ serverUrl: "https://relay.example.com", code: "042917", key });
+    const link = formatPairingLink({ serverUrl: "https://relay.example.com", code: "042917358164", key });
     const url = new URL(link);
     expect(url.pathname + url.search).toBe("/");
     expect(url.hash).toContain(key);
-    expect(url.hash).toContain("pair=042917");
+    expect(url.hash).toContain("pair=042917358164");
   });
 
   it("uses the link's own address as the relay when the fragment names no server", () => {
-    const parsed = parsePairingLink(`http://127.0.0.1:8787/#pair=123456&key=${key}`);
+    const parsed = parsePairingLink(`http://127.0.0.1:8787/#pair=123456789012&key=${key}`);
     expect(parsed.serverUrl).toBe("http://127.0.0.1:8787");
   });
 
   it("may open a web app hosted apart from the relay", () => {
     const link = formatPairingLink(
-      { serverUrl: "https://relay.example.com", code: "123456", key },
+      { serverUrl: "https://relay.example.com", code: "123456789012", key },
       "https://app.example.org/ringback/",
     );
     expect(link.startsWith("https://app.example.org/ringback/#")).toBe(true);
@@ -38,17 +42,20 @@ describe("pairing link", () => {
   });
 
   it("accepts a pasted link with spaces around it", () => {
-    expect(parsePairingLink(`  http://127.0.0.1:8787/#pair=123456&key=${key}\n`).code).toBe("123456");
+    expect(parsePairingLink(`  http://127.0.0.1:8787/#pair=123456789012&key=${key}\n`).code).toBe(
+      "123456789012",
+    );
   });
 
   it.each([
     ["no fragment", "https://relay.example.com/", "not_a_pairing_link"],
     ["no key", "https://relay.example.com/#pair=123456", "not_a_pairing_link"],
     ["a 5-digit code", `https://relay.example.com/#pair=12345&key=${key}`, "invalid_code"],
-    ["a broken key", "https://relay.example.com/#pair=123456&key=rbk1_short", "invalid_key"],
+    ["an old 6-digit code", `https://relay.example.com/#pair=123456&key=${key}`, "invalid_code"],
+    ["a broken key", "https://relay.example.com/#pair=123456789012&key=rbk1_short", "invalid_key"],
     [
       "a server that is not http",
-      `https://x.example/#pair=123456&key=${key}&server=ftp%3A%2F%2Fx`,
+      `https://x.example/#pair=123456789012&key=${key}&server=ftp%3A%2F%2Fx`,
       "invalid_server",
     ],
   ])("refuses a link with %s", (_, text, problem) => {
@@ -56,7 +63,7 @@ describe("pairing link", () => {
   });
 
   it("tells a pairing address from an ordinary one", () => {
-    expect(hasPairingFragment(`http://127.0.0.1:8787/#pair=123456&key=${key}`)).toBe(true);
+    expect(hasPairingFragment(`http://127.0.0.1:8787/#pair=123456789012&key=${key}`)).toBe(true);
     expect(hasPairingFragment("http://127.0.0.1:8787/#settings")).toBe(false);
     expect(hasPairingFragment("http://127.0.0.1:8787/")).toBe(false);
   });

@@ -5,7 +5,7 @@ import { PairingCodeText, RingbackError } from "@ringback/protocol";
  * The pairing link: the web app's address with everything in the URL fragment, which browsers never send to a
  * server, so the relay that serves the page never sees the key:
  *
- *   <web app address>/#pair=<6-digit code>&key=<rbk1_ key>&server=<relay address, URL-encoded>
+ *   <web app address>/#pair=<12-digit code>&key=<rbk1_ key>&server=<relay address, URL-encoded>
  *
  * `server` may be left out when the relay serves the web app itself (the link's own address is then the relay).
  */
@@ -19,7 +19,7 @@ export type PairingLinkProblem = "not_a_pairing_link" | "invalid_code" | "invali
 
 const PROBLEM_MESSAGES: Record<PairingLinkProblem, string> = {
   not_a_pairing_link: "Not a pairing link: it needs #pair=…&key=… at its end.",
-  invalid_code: "The pairing link's code is not 6 digits.",
+  invalid_code: "The pairing link's code is not 12 digits.",
   invalid_key: "The pairing link's key is not an rbk1_ key.",
   invalid_server: "The relay address must be an http(s) address.",
 };

@@ -64,7 +64,7 @@ export const CANNOT_DECRYPT_REPLY = "cannot decrypt reply";
 /**
  * `POST /local/login` body (local only): what `ringback login` asks a running daemon to do, so the daemon writes
  * its own daemon.json and switches its relay link at once. No `pairing`: create a new account (with `claimCode`
- * when the relay asks for it). `pairing` is a pairing link (the key in its fragment) or a 6-digit code (then
+ * when the relay asks for it). `pairing` is a pairing link (the key in its fragment) or a 12-digit code (then
  * `passphrase` gives the key).
  */
 export const LocalLoginRequest = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PASSPHRASE_MIN_CHARS } from "../limits.js";
+import { PAIRING_CODE_DIGITS, PASSPHRASE_MIN_CHARS } from "../limits.js";
 
 /** Where the daemon's key came from. */
 export const E2eKeySource = z.enum(["generated", "random", "passphrase", "imported"]);
@@ -43,7 +43,7 @@ export type LocalPairingRequest = z.infer<typeof LocalPairingRequest>;
 /** `POST /local/pairing` response and what `ringback pair` prints. */
 export const PairingResult = z.object({
   serverUrl: z.string(),
-  code: z.string().regex(/^[0-9]{6}$/),
+  code: z.string().regex(new RegExp(`^[0-9]{${PAIRING_CODE_DIGITS}}$`)),
   key: E2eKeyText,
   expiresAt: z.string(),
   link: z.string(),

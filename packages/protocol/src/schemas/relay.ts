@@ -101,7 +101,7 @@ export type DeviceRemoved = z.infer<typeof DeviceRemoved>;
 
 export const PairingCodeText = z
   .string()
-  .regex(new RegExp(`^[0-9]{${PAIRING_CODE_DIGITS}}$`), "must be 6 digits");
+  .regex(new RegExp(`^[0-9]{${PAIRING_CODE_DIGITS}}$`), `must be ${PAIRING_CODE_DIGITS} digits`);
 
 /** `POST /v1/pairing-codes` (201): single use, valid for PAIRING_CODE_TTL_MS. */
 export const PairingCodeCreated = z.object({

@@ -9,13 +9,13 @@ import { StartError } from "../../runtime/start-error.js";
 import { askPassphrase, readPassphraseFromStdin } from "../passphrase-input.js";
 
 export const summary = "create an account on the relay, or join one with a pairing link or code";
-export const usage = `ringback login [<pairing link> | <6-digit code>] [--server URL] [--claim-code CODE]
+export const usage = `ringback login [<pairing link> | <12-digit code>] [--server URL] [--claim-code CODE]
                       [--passphrase-stdin] [--name NAME]
 
   (nothing)            create a new account with this computer as its first device; its end-to-end key
                        stays (or comes from the passphrase with --passphrase-stdin)
   <pairing link>       join the account of the device that made the link; the key in the link is adopted
-  <6-digit code>       join with a pairing code; the key comes from the account's passphrase
+  <12-digit code>      join with a pairing code; the key comes from the account's passphrase
   --server URL         the relay (default: the link's, RINGBACK_SERVER_URL, serverUrl in daemon.json,
                        http://127.0.0.1:8787)
   --claim-code CODE    the one-time code a new relay prints at its start, for its first account

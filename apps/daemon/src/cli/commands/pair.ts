@@ -10,7 +10,7 @@ import { createPairing } from "../../runtime/relay-link/pairing.js";
 export const summary = "print a pairing link and QR code to add a phone or browser to this account";
 export const usage = `ringback pair [--json]
 
-Creates a pairing code at the relay (6 digits, single use, 10 minutes) and prints the pairing link, which carries
+Creates a pairing code at the relay (12 digits, single use, 10 minutes) and prints the pairing link, which carries
 the end-to-end key in its fragment, as text and as a QR code. Open it on the new device, or type the code there
 together with the account's passphrase. The link opens the web app at RINGBACK_APP_URL, else at the relay.
   --json   print {serverUrl, code, key, expiresAt, link} instead`;

@@ -26,7 +26,7 @@ type LoginPlan =
 
 /**
  * `ringback login` / `POST /local/login`: creates an account (no `pairing`), or joins one with a pairing link
- * (its key is adopted, source "imported") or a 6-digit code plus the account's passphrase (source
+ * (its key is adopted, source "imported") or a 12-digit code plus the account's passphrase (source
  * "passphrase"); then writes `serverUrl` and `relay: {deviceToken, accountId, deviceId}` into daemon.json.
  */
 export async function loginToRelay(
@@ -64,7 +64,7 @@ function planLogin(pairing: string | undefined): LoginPlan {
   const code = pairing.replace(/[\s-]/g, "");
   if (PairingCodeText.safeParse(code).success) return { kind: "code", code };
   if (pairing.includes("#")) return { kind: "link", ...parsePairingLink(pairing) };
-  throw new RingbackError("invalid_request", "Expected a pairing link (…/#pair=…&key=…) or a 6-digit code.");
+  throw new RingbackError("invalid_request", "Expected a pairing link (…/#pair=…&key=…) or a 12-digit code.");
 }
 
 /** The key the account uses, checked before a pairing code is spent; undefined keeps the daemon's key. */
@@ -77,7 +77,7 @@ async function keyForLogin(
     if (plan.kind === "code") {
       throw new RingbackError(
         "passphrase_too_short",
-        "Joining with a 6-digit code needs the account's passphrase (or use the pairing link instead).",
+        "Joining with a 12-digit code needs the account's passphrase (or use the pairing link instead).",
       );
     }
     return undefined;

@@ -38,7 +38,7 @@ export class RelayApi {
     return this.#call("POST", "/v1/pairing-codes/redeem", DeviceCredentials, { body });
   }
 
-  /** `POST /v1/pairing-codes`: a 6-digit code another device can join with. */
+  /** `POST /v1/pairing-codes`: a 12-digit code another device can join with. */
   createPairingCode(deviceToken: string): Promise<PairingCodeCreated> {
     return this.#call("POST", "/v1/pairing-codes", PairingCodeCreated, { deviceToken });
   }
