@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 
 /** Variables a child may inherit from the test's environment; everything else is left out. */
 const INHERITED = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR", "USER", "LOGNAME"];
@@ -22,9 +22,10 @@ export interface AgentHome extends AsyncDisposable {
  * Responses API (and kept from calling home). Built from a short list of inherited variables, so that a developer's `RINGBACK_HOME`,
  * `MULTICA_TASK_ID` (which silences the hook) or a surrounding agent session cannot leak in.
  */
-export function createAgentHome(modelUrl: string): AgentHome {
+export async function createAgentHome(modelUrl: string): Promise<AgentHome> {
+  const directory = await makeTemporaryDirectory("ringback-agent-clis-");
   // realpath: the agents report a resolved cwd (macOS's /var is /private/var).
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "ringback-agent-clis-")));
+  const home = realpathSync(directory.path);
   const codexHome = join(home, ".codex");
   const project = join(home, "shop-api");
   mkdirSync(codexHome, { recursive: true });
@@ -56,6 +57,5 @@ export function createAgentHome(modelUrl: string): AgentHome {
     if (value !== undefined) env[name] = value;
   }
   Object.assign(env, { HOME: home, CODEX_HOME: codexHome, SHELL: "/bin/sh" });
-  const close = async () => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  return { home, codexHome, project, env, close, [Symbol.asyncDispose]: close };
+  return { home, codexHome, project, env, close: directory.remove, [Symbol.asyncDispose]: directory.remove };
 }

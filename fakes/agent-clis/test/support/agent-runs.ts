@@ -1,4 +1,5 @@
-import { type ChildResult, expectSuccess, runToEnd } from "./child-process.js";
+import { type ChildResult, runToEnd } from "@ringback/test-kit";
+import { expectSuccess } from "./expect-success.js";
 import { claudeCommand, codexCommand } from "./installed-bins.js";
 
 /** Generous: a cold start of a native agent binary on a busy machine; never a speed check. */
@@ -33,7 +34,11 @@ export async function runClaude(
 ): Promise<AgentTurn> {
   const { command, args } = claudeCommand();
   const resume = resumeSessionId === undefined ? [] : ["--resume", resumeSessionId];
-  const result = await runToEnd(command, [...args, ...resume, "-p", prompt, "--output-format", "json"], {
+  const result = await runToEnd({
+    command,
+    args: [...args, ...resume, "-p", prompt, "--output-format", "json"],
+    // Its own process group: a time-out also ends what it started (the npm wrapper's binary, the hooks).
+    isGroupLeader: true,
     cwd: context.cwd,
     env: {
       ...context.env,
@@ -70,7 +75,10 @@ export async function runCodex(
     resumeThreadId === undefined
       ? ["exec", "--skip-git-repo-check", "--json", prompt]
       : ["exec", "resume", "--skip-git-repo-check", "--json", resumeThreadId, prompt];
-  const result = await runToEnd(command, [...args, ...exec], {
+  const result = await runToEnd({
+    command,
+    args: [...args, ...exec],
+    isGroupLeader: true,
     cwd: context.cwd,
     env: context.env,
     timeoutMs: AGENT_RUN_TIMEOUT_MS,

@@ -19,7 +19,7 @@ export interface AgentSetup extends AsyncDisposable {
 export async function startAgentSetup(): Promise<AgentSetup> {
   const model = await startFakeModel();
   const trap = await startOutsideTrap();
-  const home = createAgentHome(model.url);
+  const home = await createAgentHome(model.url);
   const env = { ...home.env, ...trap.proxyEnv };
   const daemon = await startRingbackDaemon(home.home, env).catch(async (error: unknown) => {
     await Promise.all([model.close(), trap.close(), home.close()]);

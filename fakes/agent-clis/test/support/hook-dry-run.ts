@@ -1,8 +1,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentCompletionPayload, type LocalAgentSource, ReportRequest } from "@ringback/protocol";
+import { runToEnd } from "@ringback/test-kit";
 import type { AgentHome } from "./agent-home.js";
-import { expectSuccess, runToEnd } from "./child-process.js";
+import { expectSuccess } from "./expect-success.js";
 import { hookBundlePath } from "./installed-bins.js";
 
 const HOOK_RUN_TIMEOUT_MS = 60_000;
@@ -31,7 +32,9 @@ export async function dryRunHook(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<ReportRequest> {
-  const result = await runToEnd(process.execPath, [hookBundlePath(), kind, "--dry-run"], {
+  const result = await runToEnd({
+    args: [hookBundlePath(), kind, "--dry-run"],
+    isGroupLeader: true,
     cwd,
     env,
     timeoutMs: HOOK_RUN_TIMEOUT_MS,

@@ -1,4 +1,5 @@
-import { expectSuccess, runToEnd } from "./child-process.js";
+import { runToEnd } from "@ringback/test-kit";
+import { expectSuccess } from "./expect-success.js";
 import { daemonMainPath, hookBundlePath } from "./installed-bins.js";
 
 const INSTALLER_TIMEOUT_MS = 60_000;
@@ -17,10 +18,12 @@ export async function runInstaller(
   bin: InstallerBin = "ringback-hook",
 ): Promise<string> {
   const entry = bin === "ringback-hook" ? hookBundlePath() : daemonMainPath();
-  const result = await runToEnd(process.execPath, [entry, command, "--no-service"], {
+  const result = await runToEnd({
+    args: [entry, command, "--no-service"],
     cwd,
     env,
     timeoutMs: INSTALLER_TIMEOUT_MS,
+    isGroupLeader: true,
   });
   return expectSuccess(`${bin} ${command}`, result).stdout;
 }

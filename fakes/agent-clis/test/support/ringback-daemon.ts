@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
+import { startChild } from "@ringback/test-kit";
 import { daemonMainPath } from "./installed-bins.js";
 import { startReportTap, type TappedRequest } from "./report-tap.js";
 
 const LISTENING_LINE = /ringback daemon listening on http:\/\/127\.0\.0\.1:(\d+)/;
-const START_TIMEOUT_MS = 60_000;
+/** Quiet checks (20 ms apart) the daemon may take to listen next to the agents' own start-up. */
+const START_CHECKS = 3_000;
 
 export interface RingbackDaemon extends AsyncDisposable {
   /** `~/.ringback` of the temporary home. */
@@ -36,39 +36,23 @@ export async function startRingbackDaemon(home: string, env: NodeJS.ProcessEnv):
     mode: 0o600,
   });
 
-  const child = spawn(process.execPath, [daemonMainPath(), "run", "--port", "0"], {
+  const child = startChild({
+    args: [daemonMainPath(), "run", "--port", "0"],
     cwd: home,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    name: "the daemon",
   });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the daemon did not start:\n${stderr}`)),
-      START_TIMEOUT_MS,
-    );
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-      const match = LISTENING_LINE.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
+  const [, port] = await child
+    .waitFor(() => child.stdout.match(LISTENING_LINE), "listening", START_CHECKS)
+    .catch(async (error) => {
+      await Promise.all([child.kill(), tap.close()]);
+      throw error;
     });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the daemon exited with ${code} before listening:\n${stderr}`));
-    });
-  });
-  tap.forwardTo(port);
+  tap.forwardTo(Number(port));
 
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= stopDaemon(child).then(() => tap.close());
+    closing ??= child.stop("SIGTERM").then(() => tap.close());
     return closing;
   };
   return {
@@ -88,15 +72,8 @@ export async function startRingbackDaemon(home: string, env: NodeJS.ProcessEnv):
         return {};
       }
     },
-    log: () => stderr,
+    log: () => child.stderr,
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-async function stopDaemon(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  await exited;
 }
