@@ -83,11 +83,13 @@ export function DevicesSettings({ controller, language }: Props) {
                 {device.name}
                 {device.isCurrent && t.thisDevice}
               </span>
-              <span class="kind">{device.kind}</span>
-              <span class={device.online ? "online" : "offline"}>
-                {device.online ? t.online : t.lastSeen(formatTime(device.lastSeenAt) || t.never)}
+              <span class="meta">
+                <span class="kind">{device.kind}</span> ·{" "}
+                <span class={device.online ? "online" : "offline"}>
+                  {device.online ? t.online : t.lastSeen(formatTime(device.lastSeenAt) || t.never)}
+                </span>
               </span>
-              <button type="button" onClick={() => remove(device)}>
+              <button type="button" class="remove" onClick={() => remove(device)}>
                 {t.remove}
               </button>
             </li>

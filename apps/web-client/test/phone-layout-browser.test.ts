@@ -1,0 +1,290 @@
+import { createServer, type ServerResponse } from "node:http";
+import { formatPairingLink } from "@ringback/client";
+import { aad, deriveKeyFromPassphrase, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
+import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/protocol";
+import { listenOnLoopback } from "@ringback/test-kit";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
+import { payloadFor } from "./fixtures.js";
+import { forwardRequest } from "./forward-request.js";
+import { settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
+import type { StandInDaemon } from "./stand-in-computer.js";
+import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
+
+const PHRASE = "correct horse battery staple";
+/** The phone widths every screen must fit: the narrowest phones in use, a common one, and a large one. */
+const WIDTHS = [320, 390, 430] as const;
+const HEIGHT = 780;
+/** Generous: the machine is shared and busy; nothing here is timed. */
+const WAIT = { timeout: 45_000 };
+/** A project and a title as long as real ones get, and a report with a path that has nowhere to break. */
+const PROJECT = "Billing and invoicing platform";
+const LONG_TITLE =
+  "Fixed the invoice rounding bug that appeared when a customer paid in a currency with three decimal places";
+const REPORT = [
+  "Fixed the invoice rounding.",
+  "Changed /home/user/projects/billing-platform/services/invoicing/src/rounding/currency-precision-table.ts",
+  "All 214 tests pass.",
+].join("\n");
+
+/** What sticks out sideways on the page as shown at `width`: the document, and any visible element past an edge. */
+interface Overflow {
+  readonly screen: string;
+  readonly width: number;
+  /** The page's own width: the viewport's when the page cannot be zoomed out to fit something wider. */
+  readonly innerWidth: number;
+  /** The document's width when it is wider than the screen (the page scrolls sideways), else null. */
+  readonly documentWider: number | null;
+  /** Visible elements whose box, as far as no scrolling ancestor clips it, passes the left or right edge. */
+  readonly offenders: readonly string[];
+}
+
+async function overflowAt(page: Page, screen: string, width: number): Promise<Overflow> {
+  const found = await page.evaluate((viewport) => {
+    window.scrollTo(0, window.scrollY);
+    const describe = (element: Element, left: number, right: number) => {
+      const testId = element.getAttribute("data-testid");
+      const classes = element.getAttribute("class");
+      const text = (element.textContent ?? "").trim().slice(0, 40);
+      return `<${element.tagName.toLowerCase()}${testId ? ` data-testid="${testId}"` : ""}${
+        classes ? ` class="${classes}"` : ""
+      }> "${text}" spans ${Math.round(left)}..${Math.round(right)}`;
+    };
+    const offenders: string[] = [];
+    for (const element of document.body.querySelectorAll("*")) {
+      if (!element.checkVisibility({ visibilityProperty: true })) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      let { left, right } = box;
+      // What a scrolling or clipping ancestor hides is not on screen (a code block scrolls inside its box).
+      for (
+        let parent = element.parentElement;
+        parent && parent !== document.body;
+        parent = parent.parentElement
+      ) {
+        if (getComputedStyle(parent).overflowX === "visible") continue;
+        const clip = parent.getBoundingClientRect();
+        left = Math.max(left, clip.left);
+        right = Math.min(right, clip.right);
+      }
+      if (right - left <= 0) continue;
+      if (right > viewport + 0.5 || left < -0.5) offenders.push(describe(element, left, right));
+    }
+    const scrollWidth = document.documentElement.scrollWidth;
+    return {
+      innerWidth: window.innerWidth,
+      documentWider: scrollWidth > viewport ? scrollWidth : null,
+      offenders: offenders.slice(0, 12),
+    };
+  }, width);
+  return { screen, width, ...found };
+}
+
+/**
+ * Shows the screen `ready` stands for at each phone width, with a screenshot of the whole page, and fails on
+ * anything wider than the screen: the document, or any visible element past its edge.
+ */
+async function expectFitsEveryWidth(page: Page, screen: string, ready: Locator): Promise<void> {
+  const results: Overflow[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    await ready.waitFor(WAIT);
+    await page.waitForFunction((expected) => window.innerWidth >= expected, width, WAIT);
+    await page.screenshot({ path: `${ARTIFACTS}phone-${screen}-${width}.png`, fullPage: true });
+    results.push(await overflowAt(page, screen, width));
+  }
+  expect(results).toEqual(
+    WIDTHS.map((width) => ({ screen, width, innerWidth: width, documentWider: null, offenders: [] })),
+  );
+}
+
+let seq = 0;
+
+/** A tracker task's call as the relay relays it, raised `ageMs` ago, with a brief or, without a model, none. */
+async function sendCall(
+  stream: ServerResponse,
+  eventId: string,
+  options: { ageMs?: number; isBriefFailed?: boolean } = {},
+): Promise<void> {
+  seq += 1;
+  const key = await deriveKeyFromPassphrase(PHRASE);
+  const occurredAt = new Date(Date.now() - (options.ageMs ?? 0)).toISOString();
+  const payload = payloadFor({
+    eventId,
+    occurredAt,
+    text: REPORT,
+    projectName: PROJECT,
+    priority: "high",
+    isBriefFailed: options.isBriefFailed ?? false,
+    brief: { title: LONG_TITLE },
+  });
+  const event: RelayedEvent = {
+    seq,
+    eventId,
+    source: "tracker",
+    occurredAt,
+    receivedAt: occurredAt,
+    taskId: `task-${eventId}`,
+    fromDeviceId: "dev_computer",
+    sealed: await sealJson(key, aad.report(eventId), payload),
+    status: "pending",
+  };
+  stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+/**
+ * The relay as a phone meets it: pairing codes are made (Settings › Devices › Add a device) and a wrong one is
+ * refused as the relay refuses it; everything else goes to the dispatch relay stand-in and its computer.
+ */
+async function startPhoneRelay(upstreamOrigin: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const upstream = new URL(upstreamOrigin);
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    if (path === "/v1/pairing-codes" && request.method === "POST") {
+      json(201, {
+        code: "7".repeat(PAIRING_CODE_DIGITS),
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      });
+      return;
+    }
+    if (path === "/v1/pairing-codes/redeem" && request.method === "POST") {
+      json(422, errorBody("invalid_pairing_code"));
+      return;
+    }
+    forwardRequest(request, response, upstream);
+  });
+  return listenOnLoopback(server);
+}
+
+describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", () => {
+  let fake: FakeMultica;
+  let server: DispatchRelayServer;
+  let relay: { origin: string; close(): Promise<void> };
+  let browser: Browser;
+  let page: Page;
+  let stream: ServerResponse;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    expectBuiltAppAndChromium();
+    fake = await startFakeMultica();
+    const account = trackerAccount(fake);
+    fake.state.addProject(account.workspaceIds.ring, { title: PROJECT });
+    const runtime = fake.state.addRuntime(account.workspaceIds.ring, { status: "online" });
+    fake.state.addAgent(account.workspaceIds.ring, { name: "Claude", runtime_id: runtime.id });
+    const settings = settingsBackedDaemon({ trackerUrl: fake.url });
+    Object.assign(settings.state, { token: account.token, workspaces: [account.workspaceIds.ring] });
+    const dispatch = trackerBackedDaemon({
+      trackerUrl: fake.url,
+      token: account.token,
+      workspaceId: account.workspaceIds.ring,
+    });
+    // Dispatch goes to the tracker; the settings screens to the computer's settings.
+    const daemon: StandInDaemon = (request) =>
+      /^\/tracker\/(dispatch|uploads)/.test(request.path)
+        ? dispatch.daemon(request)
+        : settings.daemon(request);
+    let key: Promise<E2eKey> | null = null;
+    server = await startDispatchRelayServer(DIST, () => (key ??= deriveKeyFromPassphrase(PHRASE)), daemon);
+    relay = await startPhoneRelay(server.origin);
+    browser = await launchChromium();
+    const context = await browser.newContext({
+      viewport: { width: WIDTHS[0], height: HEIGHT },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      locale: "en-US",
+    });
+    page = await context.newPage();
+    page.setDefaultTimeout(WAIT.timeout);
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await relay?.close();
+    await server?.close();
+    await fake?.close();
+  });
+
+  it("the welcome page, opened plainly and from a pairing link, and a wrong code's message", async () => {
+    await page.goto(relay.origin);
+    await expectFitsEveryWidth(page, "welcome", page.getByTestId("welcome-screen"));
+
+    const link = formatPairingLink({
+      serverUrl: relay.origin,
+      code: "4".repeat(PAIRING_CODE_DIGITS),
+      key: generateKey(),
+    });
+    // Another page first: a link to this page that differs only in its fragment would not load it again.
+    await page.goto("about:blank");
+    await page.goto(link);
+    await expectFitsEveryWidth(page, "welcome-from-link", page.getByTestId("welcome-screen"));
+
+    await page.getByTestId("join-with-link").tap();
+    await expectFitsEveryWidth(page, "welcome-wrong-code", page.getByTestId("welcome-error"));
+  });
+
+  it("the home page, with a missed call", async () => {
+    await page.goto(relay.origin);
+    await page.getByTestId("new-account-phrase").fill(PHRASE);
+    await page.getByTestId("create-account").tap();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+    stream = await server.relay.stream(0);
+    stream.write(`id: 0\nevent: synced\ndata: ${JSON.stringify({ seq: 0 })}\n\n`);
+    await expectFitsEveryWidth(page, "idle", page.getByTestId("idle-screen"));
+
+    // Raised five minutes ago: the device learns of it late, and it is missed, not rung.
+    await sendCall(stream, "e-missed", { ageMs: 5 * 60_000 });
+    await expectFitsEveryWidth(page, "idle-missed", page.getByTestId("missed-banner"));
+  });
+
+  it("a ringing call, then the call screen with a brief", async () => {
+    await sendCall(stream, "e-brief");
+    await expectFitsEveryWidth(page, "ringing", page.getByTestId("ringing-screen"));
+    await page.getByTestId("answer-button").tap();
+    await expectFitsEveryWidth(page, "in-call", page.getByTestId("in-call-screen"));
+    await page.getByTestId("hang-up-button").tap();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+  });
+
+  it("the call screen of a report without a brief (no model on the computer)", async () => {
+    await sendCall(stream, "e-no-brief", { isBriefFailed: true });
+    await page.getByTestId("answer-button").tap();
+    await expectFitsEveryWidth(page, "in-call-no-brief", page.getByTestId("in-call-screen"));
+    await page.getByTestId("hang-up-button").tap();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+  });
+
+  it("the calls page: missed calls and the history, with a reply being written", async () => {
+    await page.getByTestId("nav-calls").tap();
+    await expectFitsEveryWidth(page, "calls", page.getByTestId("missed-row"));
+    const answered = page.locator('[data-testid="history-row"][data-event-id="e-brief"]');
+    await answered.getByTestId("reply-button").tap();
+    await answered.getByTestId("reply-input").fill("Ship it, then look at the rounding of refunds too.");
+    await expectFitsEveryWidth(page, "calls-reply", answered.getByTestId("reply-input"));
+  });
+
+  it("the dispatch page", async () => {
+    await page.getByTestId("nav-dispatch").tap();
+    await expectFitsEveryWidth(
+      page,
+      "dispatch",
+      page.locator('[data-testid="dispatch-blocker"][data-blocker="empty"]'),
+    );
+  });
+
+  it("settings, and the devices with an invitation", async () => {
+    await page.getByTestId("nav-settings").tap();
+    await page.locator('[data-testid="computer-model-settings"][data-state="empty"]').waitFor(WAIT);
+    await expectFitsEveryWidth(page, "settings", page.getByTestId("settings-screen"));
+    await page.getByTestId("add-device").tap();
+    await expectFitsEveryWidth(page, "devices-invitation", page.getByTestId("invitation-link"));
+    expect(pageErrors).toEqual([]);
+  });
+});
