@@ -16,6 +16,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { BenchReport } from "../../scripts/bench-report.mjs";
 import { writeHookView } from "../harness/daemon-files.ts";
+import type { Device } from "../harness/device.ts";
 import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
 import { startServiceProcess } from "../harness/service-process.ts";
 import { startSystem } from "../harness/system.ts";
@@ -28,7 +29,8 @@ const LLAMA_SERVER = new URL("./local-llama-server.ts", import.meta.url).pathnam
 /** The context the README tells users to start llama-server with (`-c 4096`). */
 const CONTEXT_TOKENS = 4096;
 /** Longer than the daemon's own cap for a local model (10 min) plus a rewrite, so the daemon gives up first. */
-const RING_WAIT_MS = 25 * 60_000;
+const CALL_WAIT_MS = 25 * 60_000;
+const CALL_POLL_MS = 250;
 const MODEL_NAME = "qwen3-0.6b-shape";
 const REQUEST_LINE = /^llama request (\{.*\})$/gm;
 
@@ -49,6 +51,47 @@ interface BriefMeta {
   llmCalls: number;
   error: string | null;
   reportCut?: { originalChars: number; briefedChars: number } | null;
+}
+
+/** The part of the device's call record (packages/client CallRecord) read here. */
+interface StoredCall {
+  eventId: string;
+  /** When the device learned of the call: the relay delivered its event. */
+  learnedAt: string;
+  status: { state: string; missedReason: string | null };
+  payload: unknown;
+}
+
+/** The call records the device holds (the web app's `call.<eventId>` keys, packages/client storage-keys.ts). */
+function storedCalls(device: Device): Promise<StoredCall[]> {
+  return device.page.evaluate(
+    () =>
+      new Promise<StoredCall[]>((resolve, reject) => {
+        const opening = indexedDB.open("keyval-store");
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const connection = opening.result;
+          const store = connection.transaction("keyval", "readonly").objectStore("keyval");
+          const request = store.getAll(IDBKeyRange.bound("call.", "call.\uffff"));
+          request.onsuccess = () => {
+            connection.close();
+            resolve(request.result as StoredCall[]);
+          };
+          request.onerror = () => reject(request.error);
+        };
+      }),
+  );
+}
+
+/** Waits for a call the device did not hold before, once it rings or is recorded as missed. */
+async function nextCall(device: Device, known: ReadonlySet<string>): Promise<StoredCall> {
+  const deadline = Date.now() + CALL_WAIT_MS;
+  while (Date.now() < deadline) {
+    const call = (await storedCalls(device)).find((stored) => !known.has(stored.eventId));
+    if (call && call.status.state !== "preparing") return call;
+    await new Promise((resolve) => setTimeout(resolve, CALL_POLL_MS));
+  }
+  throw new Error(`no call reached the device within ${CALL_WAIT_MS / 60_000} minutes`);
 }
 
 function modelCalls(stdout: string): ModelCall[] {
@@ -151,25 +194,36 @@ export async function runLocalModelBench(): Promise<void> {
     "goal",
   ];
   const rows: string[][] = [];
+  const known = new Set((await storedCalls(device)).map((stored) => stored.eventId));
   for (const report of benchReports()) {
     const callsBefore = modelCalls(llama.stdout()).length;
     const payload = claudeStopPayload(report.text, { cwd: system.projectDir });
     const hook = await runHook("claude-code", payload, { home: hookHome, cwd: system.projectDir });
-    if (!/answered 202/.test(hook.stderr)) throw new Error(`the hook did not report:\n${hook.stderr}`);
+    if (!/\b202\b/.test(hook.stderr)) throw new Error(`the hook did not report:\n${hook.stderr}`);
     const passage = stopwatch.passages.at(-1);
-    const screen = device.ringingScreen();
-    await screen.waitFor({ timeout: RING_WAIT_MS });
-    const eventId = (await screen.getAttribute("data-event-id")) ?? "";
-    const rangAt = (await device.ringTimes())[eventId];
-    const meta = findBriefMeta(await device.storedCall(eventId));
-    await device.reject(eventId);
-    await device.waitForNoRinging();
-    if (!passage || rangAt === undefined) throw new Error(`the ${report.label} report was not timed`);
+    if (!passage) throw new Error(`the ${report.label} report was not timed`);
+    const call = await nextCall(device, known);
+    known.add(call.eventId);
+    const meta = findBriefMeta(call.payload);
+    const deliveredMs = Date.parse(call.learnedAt) - passage.requestAt;
+    let toRingMs: number | null = null;
+    if (call.status.state === "ringing") {
+      const rangAt = (await device.ringTimes())[call.eventId];
+      if (rangAt === undefined) throw new Error(`the ${report.label} report's ringing was not timed`);
+      toRingMs = rangAt - passage.requestAt;
+      await device.reject(call.eventId);
+      await device.waitForNoRinging();
+    }
 
     const calls = modelCalls(llama.stdout()).slice(callsBefore);
-    const toRingMs = rangAt - passage.requestAt;
-    const goalMet = report.goalSeconds === null || toRingMs <= report.goalSeconds * 1000;
+    const goalMet =
+      report.goalSeconds === null || (toRingMs !== null && toRingMs <= report.goalSeconds * 1000);
     const timeFailure = isTimeFailure(meta);
+    const rang =
+      toRingMs === null
+        ? `no ring: ${call.status.state}${call.status.missedReason ? ` (${call.status.missedReason})` : ""}, delivered at ${seconds(deliveredMs)}`
+        : seconds(toRingMs);
+    console.log(`local model: ${report.label} -> ${rang} s`);
     const joined = (values: string[]) => values.join(" + ") || "0";
     rows.push([
       report.label,
@@ -184,7 +238,7 @@ export async function runLocalModelBench(): Promise<void> {
             `${seconds(call.outputMs)} (${call.outputMs > 0 ? ((call.outputTokens * 1000) / call.outputMs).toFixed(1) : "-"})`,
         ),
       ),
-      seconds(toRingMs),
+      rang,
       howItEnded(meta),
       report.goalSeconds === null
         ? timeFailure
