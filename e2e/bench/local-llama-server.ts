@@ -96,8 +96,11 @@ interface RequestRecord {
   /** Prompt tokens reused from the previous request's cache (not read again). */
   cachedTokens: number;
   promptMs: number;
+  /** CPU time of the server's process (all its threads) while reading: the wall time it would take alone. */
+  promptCpuMs: number;
   outputTokens: number;
   outputMs: number;
+  outputCpuMs: number;
   maxTokens: number | null;
   finish: "stop" | "length" | "closed" | "error";
   error?: string;
@@ -133,6 +136,12 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
+/** The process's CPU time (user and system, every thread: llama.cpp computes on threads of its own), in ms. */
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 let requests = 0;
 /** One request at a time, as llama-server with one slot. */
 let queue: Promise<unknown> = Promise.resolve();
@@ -155,6 +164,7 @@ async function readPrompt(prompt: Token[], isClosed: () => boolean): Promise<num
 async function complete(body: ChatRequest, response: ServerResponse, isClosed: () => boolean): Promise<void> {
   const id = ++requests;
   const started = performance.now();
+  const cpuStarted = cpuMs();
   const text = chatTemplate.render({
     messages: body.messages,
     add_generation_prompt: true,
@@ -169,8 +179,10 @@ async function complete(body: ChatRequest, response: ServerResponse, isClosed: (
     promptTokens: prompt.length,
     cachedTokens: 0,
     promptMs: 0,
+    promptCpuMs: 0,
     outputTokens: 0,
     outputMs: 0,
+    outputCpuMs: 0,
     maxTokens,
     finish: "stop",
   };
@@ -206,6 +218,7 @@ async function complete(body: ChatRequest, response: ServerResponse, isClosed: (
   const generated: Token[] = [];
   let sent = "";
   let promptDone = performance.now();
+  let promptCpuDone = cpuMs();
   const roomLeft = contextSize - prompt.length;
   const limit = Math.min(maxTokens ?? roomLeft, roomLeft);
   if (!isClosed()) {
@@ -220,6 +233,7 @@ async function complete(body: ChatRequest, response: ServerResponse, isClosed: (
       // The first token comes once the last prompt token is read: that is still prompt time.
       if (isFirst) {
         promptDone = performance.now();
+        promptCpuDone = cpuMs();
         isFirst = false;
       }
       generated.push(token);
@@ -237,6 +251,8 @@ async function complete(body: ChatRequest, response: ServerResponse, isClosed: (
   record.promptMs = Math.round(promptDone - started);
   record.outputTokens = generated.length;
   record.outputMs = Math.round(ended - promptDone);
+  record.promptCpuMs = Math.round(promptCpuDone - cpuStarted);
+  record.outputCpuMs = Math.round(cpuMs() - promptCpuDone);
   record.finish = isClosed() ? "closed" : generated.length >= limit ? "length" : "stop";
   print();
   if (isClosed()) return;

@@ -39,8 +39,10 @@ interface ModelCall {
   promptTokens: number;
   cachedTokens: number;
   promptMs: number;
+  promptCpuMs: number;
   outputTokens: number;
   outputMs: number;
+  outputCpuMs: number;
   maxTokens: number | null;
   finish: string;
   error?: string;
@@ -189,11 +191,13 @@ export async function runLocalModelBench(): Promise<void> {
     "output tokens / limit",
     "reading s",
     "writing s (tok/s)",
+    "model CPU s",
     "report -> ringing s",
     "brief ended",
     "goal",
   ];
   const rows: string[][] = [];
+  const allCalls: ModelCall[] = [];
   const known = new Set((await storedCalls(device)).map((stored) => stored.eventId));
   for (const report of benchReports()) {
     const callsBefore = modelCalls(llama.stdout()).length;
@@ -216,6 +220,7 @@ export async function runLocalModelBench(): Promise<void> {
     }
 
     const calls = modelCalls(llama.stdout()).slice(callsBefore);
+    allCalls.push(...calls);
     const goalMet =
       report.goalSeconds === null || (toRingMs !== null && toRingMs <= report.goalSeconds * 1000);
     const timeFailure = isTimeFailure(meta);
@@ -238,6 +243,7 @@ export async function runLocalModelBench(): Promise<void> {
             `${seconds(call.outputMs)} (${call.outputMs > 0 ? ((call.outputTokens * 1000) / call.outputMs).toFixed(1) : "-"})`,
         ),
       ),
+      joined(calls.map((call) => seconds(call.promptCpuMs + call.outputCpuMs))),
       rang,
       howItEnded(meta),
       report.goalSeconds === null
@@ -250,6 +256,16 @@ export async function runLocalModelBench(): Promise<void> {
   const loadAfter = loadavg();
   output.line();
   output.table(header, rows);
+  output.line();
+  const sum = (pick: (call: ModelCall) => number) => allCalls.reduce((total, call) => total + pick(call), 0);
+  const readPerCpuSecond =
+    (sum((call) => call.promptTokens - call.cachedTokens) * 1000) / sum((call) => call.promptCpuMs);
+  const writtenPerCpuSecond = (sum((call) => call.outputTokens) * 1000) / sum((call) => call.outputCpuMs);
+  output.line(
+    `Per CPU second of the server (all its threads): ${readPerCpuSecond.toFixed(1)} prompt tokens read, ` +
+      `${writtenPerCpuSecond.toFixed(1)} tokens written. With 1 thread that is its speed on a core of its own, ` +
+      'whatever else runs; "model CPU s" is then about the model\'s time on an idle machine.',
+  );
   output.line();
   output.line(
     `load average (1/5/15 min) before: ${loadBefore.map((value) => value.toFixed(2)).join(" ")}, ` +
