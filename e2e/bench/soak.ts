@@ -142,7 +142,12 @@ export async function runSoak(minutes: number): Promise<boolean> {
             const status = ["answered", "answered", "rejected", "acknowledged"][calls % 4];
             await relayPost(device.deviceToken, `/v1/calls/${event.eventId}/status`, { status });
             if (status === "answered" && calls % 3 === 0) {
-              const request = await sealReply(key, event.eventId, newReplyId(), `Reply ${calls}: go on.`);
+              const request = await sealReply(key, {
+                computerId: event.fromDeviceId,
+                eventId: event.eventId,
+                replyId: newReplyId(),
+                text: `Reply ${calls}: go on.`,
+              });
               await relayPost(device.deviceToken, `/v1/calls/${event.eventId}/replies`, request);
             }
           },

@@ -1,6 +1,7 @@
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, type E2eKey, generateKey, keyId, sealJson } from "@ringback/e2e-crypto";
+import { sealReply, sealSettingsRequest } from "@ringback/client";
+import { type E2eKey, generateKey, keyId } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
@@ -158,12 +159,9 @@ describe("ringback doctor", () => {
     const otherKey = generateKey();
     const otherKeyId = await keyId(otherKey);
     const sealedTexts: string[] = [];
-    let requestCount = 0;
     /** A relayed settings request from the browser, sealed as the app seals it (with `key`). */
     const settingsRequest = async (key: E2eKey) => {
-      requestCount += 1;
-      const requestId = `doctor-settings-${requestCount}`;
-      const sealed = await sealJson(key, aad.settingsRequest(requestId), {
+      const { requestId, sealed } = await sealSettingsRequest(key, identity?.deviceId ?? "", {
         method: "GET",
         path: "/llm/settings",
       });
@@ -212,7 +210,12 @@ describe("ringback doctor", () => {
 
     // A reply sealed with another key tells the same.
     const eventId = await reportSent("s2", "Done.");
-    const reply = await sealJson(otherKey, aad.reply(eventId), { replyId: "doctor-reply-1", text: "Go on." });
+    const { sealed: reply } = await sealReply(otherKey, {
+      computerId: identity?.deviceId ?? "",
+      eventId,
+      replyId: "doctor-reply-1",
+      text: "Go on.",
+    });
     sealedTexts.push(reply);
     expect(
       (

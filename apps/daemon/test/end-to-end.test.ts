@@ -1,11 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, type E2eKey, generateKey, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
+import { sealReply, sealSettingsRequest } from "@ringback/client";
+import { aad, type E2eKey, generateKey, openJson, parseKey } from "@ringback/e2e-crypto";
 import {
   CANNOT_DECRYPT_REPLY,
   type DeviceCredentials,
   PairingResult,
   SealedReportPayload,
+  type SettingsRequestPlaintext,
   SettingsResultPlaintext,
 } from "@ringback/protocol";
 import { eventually, freePort, makeTemporaryDirectory } from "@ringback/test-kit";
@@ -131,17 +133,16 @@ async function openCall(client: Client, eventId: string) {
 async function sendReply(client: Client, eventId: string, replyId: string, text: string, key = client.key) {
   return relayCall(relay.url, "POST", `/v1/calls/${eventId}/replies`, {
     token: client.credentials.deviceToken,
-    body: { replyId, sealed: await sealJson(key, aad.reply(eventId), { replyId, text }) },
+    body: await sealReply(key, { computerId: computerDeviceId, eventId, replyId, text }),
   });
 }
 
-let requestCount = 0;
-async function relaySettings(client: Client, request: object, key = client.key) {
-  requestCount += 1;
-  const requestId = `settings-${requestCount}`;
+/** A relayed settings request, sealed by the client library for the computer, as the app sends it. */
+async function relaySettings(client: Client, request: SettingsRequestPlaintext, key = client.key) {
+  const { requestId, sealed } = await sealSettingsRequest(key, computerDeviceId, request);
   const answer = await relayCall(relay.url, "POST", `/v1/devices/${computerDeviceId}/settings`, {
     token: client.credentials.deviceToken,
-    body: { requestId, sealed: await sealJson(key, aad.settingsRequest(requestId), request) },
+    body: { requestId, sealed },
   });
   if (answer.status !== 200) return { relayStatus: answer.status, body: answer.body };
   const result = SettingsResultPlaintext.parse(

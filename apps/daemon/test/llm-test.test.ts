@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
+import { aad, openJson, parseKey } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { DaemonConfig, LlmTestResponse, SettingsResultPlaintext } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
-import { answerSettingsRequest } from "../src/runtime/relay-link/settings-request.js";
-import { type InProcessDaemon, startInProcessDaemon, TEST_PORT } from "./helpers/in-process-daemon.js";
+import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
+import { askRelayed, relayContext } from "./helpers/relayed-request.js";
 import { errorCode } from "./helpers/responses.js";
 
 /** The time-limit error of a channel whose overall cap is 200 ms, with what to change. */
@@ -181,16 +181,11 @@ describe("POST /llm/test", () => {
     const e2e = started.config.config.e2e;
     if (!e2e) throw new Error("no key");
     const key = parseKey(e2e.key);
-    const sealed = await sealJson(key, aad.settingsRequest("req-1"), { method: "POST", path: "/llm/test" });
-
-    const answer = await answerSettingsRequest(
-      { type: "settings-request", requestId: "req-1", sealed },
-      { key, app: started.app, localKey: started.localKey, port: TEST_PORT },
-    );
+    const answer = await askRelayed(await relayContext(started, key), { method: "POST", path: "/llm/test" });
 
     if (answer.type !== "settings-result") throw new Error(`expected a settings-result, got ${answer.type}`);
     const result = SettingsResultPlaintext.parse(
-      await openJson(key, aad.settingsResult("req-1"), answer.sealed),
+      await openJson(key, aad.settingsResult(answer.requestId), answer.sealed),
     );
     expect(result.status).toBe(200);
     expect(LlmTestResponse.parse(result.body)).toMatchObject({ ok: true, model: "fake-model" });

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { aad, keyId, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
+import { sealSettingsRequest } from "@ringback/client";
+import { aad, keyId, openJson, parseKey } from "@ringback/e2e-crypto";
 import { LocalLoginResult, PairingResult, SettingsResultPlaintext } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -184,14 +185,15 @@ describe("login and pairing through the running daemon", () => {
     const phone = await redeem(relay.url, pairing.code, "phone");
 
     // The new link answers a relayed request at once.
-    const requestId = "req-1";
     const key = parseKey(pairing.key);
-    const answer = await relayCall(relay.url, "POST", `/v1/devices/${config.relay?.deviceId}/settings`, {
+    const computerId = config.relay?.deviceId ?? "";
+    const { requestId, sealed } = await sealSettingsRequest(key, computerId, {
+      method: "GET",
+      path: "/llm/settings",
+    });
+    const answer = await relayCall(relay.url, "POST", `/v1/devices/${computerId}/settings`, {
       token: phone.deviceToken,
-      body: {
-        requestId,
-        sealed: await sealJson(key, aad.settingsRequest(requestId), { method: "GET", path: "/llm/settings" }),
-      },
+      body: { requestId, sealed },
     });
     expect(answer.status).toBe(200);
     const result = SettingsResultPlaintext.parse(

@@ -1,5 +1,6 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sealReply } from "@ringback/client";
 import { aad, type E2eKey, generateKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
   CANNOT_DECRYPT_REPLY,
@@ -9,6 +10,7 @@ import {
 } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ReplayGuard, SEEN_REQUESTS_FILE } from "../src/runtime/replay-guard.js";
 import { EventSessions } from "../src/runtime/replies/event-sessions.js";
 import { INTERRUPTED_REASON, REPLIES_FILE, RepliesFile } from "../src/runtime/replies/replies-file.js";
 import { ReplyRunner } from "../src/runtime/replies/reply-runner.js";
@@ -46,7 +48,10 @@ afterEach(async () => {
   await directory.remove();
 });
 
-async function startRunner(options: { runTimeoutMs?: number } = {}) {
+/** The computer's relay device id; replies are sealed for it. */
+const COMPUTER_ID = "dev_laptop";
+
+async function startRunner(options: { runTimeoutMs?: number; now?: () => Date } = {}) {
   const log = () => undefined;
   const eventSessions = await EventSessions.load(dataDir, log);
   eventSessionFiles.push(eventSessions);
@@ -55,6 +60,8 @@ async function startRunner(options: { runTimeoutMs?: number } = {}) {
     eventSessions,
     sessions: await SessionsFile.load(dataDir, log),
     key: () => key,
+    computerId: () => COMPUTER_ID,
+    guard: await ReplayGuard.load(dataDir, log, { now: options.now }),
     env: { PATH: process.env.PATH, RINGBACK_CLAUDE_BIN: agent.bin, RINGBACK_CODEX_BIN: agent.bin },
     log,
     report: (status) => {
@@ -82,13 +89,17 @@ function rememberEvent(
   });
 }
 
-async function reply(replyId: string, eventId: string, text: string, sealingKey: E2eKey = key) {
-  return {
-    type: "reply" as const,
-    replyId,
-    eventId,
-    sealed: await sealJson(sealingKey, aad.reply(eventId), { replyId, text }),
-  };
+/** A reply as the relay passes it on, sealed by the client library for this computer at `sentAt`. */
+async function reply(
+  replyId: string,
+  eventId: string,
+  text: string,
+  sealingKey: E2eKey = key,
+  options: { computerId?: string; sentAt?: Date } = {},
+) {
+  const computerId = options.computerId ?? COMPUTER_ID;
+  const { sealed } = await sealReply(sealingKey, { computerId, eventId, replyId, text }, options.sentAt);
+  return { type: "reply" as const, replyId, eventId, sealed };
 }
 
 async function sealedReason(status: ReplyStatusMessage | undefined): Promise<string> {
@@ -253,5 +264,58 @@ describe("failed replies", () => {
     await runner.handle({ ...original, replyId: "reply-2" });
     expect(await agent.runs()).toEqual([]);
     expect(statuses[0]).toMatchObject({ replyId: "reply-2", status: "failed" });
+  });
+});
+
+describe("a reply is taken once, sealed for this computer, within its window", () => {
+  it("refuses a copy of a reply it ran, even once replies.json no longer names it (and after a restart)", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    const message = await reply("reply-1", "evt_1", "Go on.");
+    await runner.handle(message);
+    await runner.stop();
+    // What the finding used: the reply has fallen out of the replies the daemon remembers by id.
+    await rm(join(dataDir, REPLIES_FILE));
+    const restarted = await startRunner();
+    rememberEvent(restarted.eventSessions, "evt_1");
+    await restarted.runner.handle(message);
+    expect(await agent.runs()).toHaveLength(1);
+    expect(statuses.at(-1)).toEqual({
+      type: "reply-status",
+      replyId: "reply-1",
+      status: "failed",
+      plaintextReason: expect.stringContaining("already taken"),
+    });
+    expect((await stat(join(dataDir, SEEN_REQUESTS_FILE))).mode & 0o777).toBe(0o600);
+  });
+
+  it("takes a reply the relay kept for a day while the computer was off, and refuses an older or a future one", async () => {
+    const computerNow = new Date("2026-11-25T10:00:00.000Z");
+    const { runner, eventSessions } = await startRunner({ now: () => computerNow });
+    rememberEvent(eventSessions, "evt_1");
+    const at = (offsetMs: number) => new Date(computerNow.getTime() + offsetMs);
+    const hour = 3_600_000;
+    await runner.handle(await reply("reply-day-old", "evt_1", "Go on.", key, { sentAt: at(-23 * hour) }));
+    await runner.handle(await reply("reply-stale", "evt_1", "Go on.", key, { sentAt: at(-25 * hour) }));
+    await runner.handle(await reply("reply-future", "evt_1", "Go on.", key, { sentAt: at(6 * 60_000) }));
+    expect(await agent.runs()).toHaveLength(1);
+    expect(statuses.map((status) => [status.replyId, status.status, status.plaintextReason])).toEqual([
+      ["reply-day-old", "delivered", undefined],
+      ["reply-stale", "failed", expect.stringContaining("too long ago")],
+      ["reply-future", "failed", expect.stringContaining("ahead")],
+    ]);
+  });
+
+  it("does not run a reply sealed for another computer of the account, nor one an older app sealed", async () => {
+    const { runner, eventSessions } = await startRunner();
+    rememberEvent(eventSessions, "evt_1");
+    await runner.handle(await reply("reply-other", "evt_1", "Go on.", key, { computerId: "dev_desktop" }));
+    const olderApp = await sealJson(key, aad.reply("evt_1"), { replyId: "reply-old", text: "Go on." });
+    await runner.handle({ type: "reply", replyId: "reply-old", eventId: "evt_1", sealed: olderApp });
+    expect(await agent.runs()).toEqual([]);
+    expect(statuses.map((status) => status.plaintextReason)).toEqual([
+      CANNOT_DECRYPT_REPLY,
+      expect.stringContaining("older app"),
+    ]);
   });
 });

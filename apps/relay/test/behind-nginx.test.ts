@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { aad, type E2eKey, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
 import {
@@ -133,13 +134,27 @@ async function openReport(client: Client, eventId: string) {
   return SealedReportPayload.parse(await openJson(client.key, aad.report(eventId), call.data.sealed));
 }
 
+/**
+ * The time and fresh nonce a device seals into what it sends the computer, which refuses a copy (the daemon's
+ * replay rule); with the computer's id in the associated data.
+ */
+function stamp() {
+  return { sentAt: new Date().toISOString(), nonce: randomBytes(16).toString("base64url") };
+}
+
 /** A relayed settings request, sealed with the client's key, through the client's nginx listener. */
 async function relaySettings(client: Client, plaintext: object) {
   settingsCount += 1;
   const requestId = `settings-${settingsCount}`;
   const answer = await client.request("POST", `/v1/devices/${computer.deviceId}/settings`, {
     token: client.credentials.deviceToken,
-    body: { requestId, sealed: await sealJson(client.key, aad.settingsRequest(requestId), plaintext) },
+    body: {
+      requestId,
+      sealed: await sealJson(client.key, aad.settingsRequestTo(computer.deviceId, requestId), {
+        ...plaintext,
+        ...stamp(),
+      }),
+    },
   });
   if (answer.status !== 200) return { relayStatus: answer.status, body: answer.body };
   const result = SettingsResultPlaintext.parse(
@@ -234,7 +249,14 @@ describePostgres("two relay instances on PostgreSQL behind nginx, with the real 
       const text = "Yes, keep the old endpoint for one more release.";
       const sent = await sender.request("POST", `/v1/calls/${eventId}/replies`, {
         token: sender.credentials.deviceToken,
-        body: { replyId, sealed: await sealJson(sender.key, aad.reply(eventId), { replyId, text }) },
+        body: {
+          replyId,
+          sealed: await sealJson(sender.key, aad.replyTo(computer.deviceId, eventId), {
+            replyId,
+            text,
+            ...stamp(),
+          }),
+        },
       });
       expect(sent.status).toBe(202);
       for (const client of [phone, browser]) {

@@ -48,7 +48,9 @@ export async function startDispatchRelayServer(
     }
     if (path === `/v1/devices/${COMPUTER_ID}/settings` && request.method === "POST") {
       readBody(request)
-        .then(async (text) => json(200, await answerRelayedSettings(await key(), JSON.parse(text), daemon)))
+        .then(async (text) =>
+          json(200, await answerRelayedSettings(await key(), COMPUTER_ID, JSON.parse(text), daemon)),
+        )
         .catch((error: unknown) =>
           // Sealed with another key: the daemon's plaintext refusal, passed on by the relay.
           isE2eError(error)

@@ -167,9 +167,12 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     const sent = relay.replies[0]!;
     expect(sent.eventId).toBe("e-ask");
     const key = await deriveKeyFromPassphrase(PHRASE);
-    expect(await openJson(key, aad.reply("e-ask"), sent.request.sealed)).toEqual({
+    // Addressed to the computer that reported the call, stamped with its time and a fresh nonce.
+    expect(await openJson(key, aad.replyTo("dev_computer", "e-ask"), sent.request.sealed)).toEqual({
       replyId: sent.request.replyId,
       text: "Ship it, and tag the release.",
+      sentAt: expect.any(String),
+      nonce: expect.stringMatching(/^[\w-]{22}$/),
     });
 
     relay.replyOutcome = { status: "failed", sealedReason: null, plaintextReason: CANNOT_DECRYPT_REPLY };

@@ -16,7 +16,7 @@ export {
   type SyncedContext,
 } from "./relay/call-stream.js";
 export { OpenCallError, type OpenCallProblem, openRelayedEvent } from "./relay/open-call.js";
-export { DaemonRequestError, relayDaemonRequest } from "./relay/daemon-request.js";
+export { DaemonRequestError, relayDaemonRequest, sealSettingsRequest } from "./relay/daemon-request.js";
 
 // A companion's calls: CallCenter keeps the stored calls, the stream, the lifecycle and its effects; who is calling.
 export {

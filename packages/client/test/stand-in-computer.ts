@@ -8,6 +8,7 @@ import {
   type SettingsRelayResult,
   SettingsRequestPlaintext,
   type SettingsResultPlaintext,
+  StampedSettingsRequest,
 } from "@ringback/protocol";
 import { listenOnLoopback } from "./loopback-server.js";
 
@@ -16,14 +17,25 @@ export type StandInDaemon = (
   request: SettingsRequestPlaintext,
 ) => SettingsResultPlaintext | Promise<SettingsResultPlaintext>;
 
-/** The computer's side of `POST /v1/devices/<id>/settings`: opens the request with the key, answers it sealed. */
+/**
+ * The computer's side of `POST /v1/devices/<computerId>/settings`: opens the request with the key (addressed to
+ * `computerId`, stamped), answers it sealed. The stand-in takes the request without its stamp, as a route would.
+ */
 export async function answerRelayedSettings(
   key: E2eKey,
+  computerId: string,
   relayBody: unknown,
   daemon: StandInDaemon,
 ): Promise<SettingsRelayResult> {
   const { requestId, sealed } = SettingsRelayRequest.parse(relayBody);
-  const request = SettingsRequestPlaintext.parse(await openJson(key, aad.settingsRequest(requestId), sealed));
+  const stamped = StampedSettingsRequest.parse(
+    await openJson(key, aad.settingsRequestTo(computerId, requestId), sealed),
+  );
+  const request = SettingsRequestPlaintext.parse({
+    method: stamped.method,
+    path: stamped.path,
+    body: stamped.body,
+  });
   const result = await daemon(request);
   return { requestId, sealed: await sealJson(key, aad.settingsResult(requestId), result) };
 }
@@ -53,7 +65,8 @@ export async function startStandInComputer(key: E2eKey, daemon: StandInDaemon): 
   const server = createServer((request, response) => {
     const json = (status: number, body: unknown) =>
       response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
-    if (!/^\/v1\/devices\/[\w-]+\/settings$/.test(request.url ?? "")) {
+    const computerId = /^\/v1\/devices\/([\w-]+)\/settings$/.exec(request.url ?? "")?.[1];
+    if (!computerId) {
       json(404, errorBody("not_found"));
       return;
     }
@@ -62,7 +75,7 @@ export async function startStandInComputer(key: E2eKey, daemon: StandInDaemon): 
         if (refusal) return json(ERROR_STATUS[refusal], errorBody(refusal));
         json(
           200,
-          await answerRelayedSettings(key, JSON.parse(text), (opened) => {
+          await answerRelayedSettings(key, computerId, JSON.parse(text), (opened) => {
             requests.push(opened);
             return daemon(opened);
           }),

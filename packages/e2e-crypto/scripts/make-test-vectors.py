@@ -37,6 +37,8 @@ PASSPHRASE_SALT = b"ringback/e2e/v1"
 PBKDF2_ITERATIONS = 600_000
 PASSPHRASE_MIN_CODE_POINTS = 12
 AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result"]
+# Messages a device sends to one computer, which it runs: the associated data names the computer too.
+ADDRESSED_AAD_PURPOSES = ["settings-request", "reply"]
 
 
 class FormatError(Exception):
@@ -91,10 +93,18 @@ def key_from_passphrase(phrase: str) -> str:
     return format_key(kdf.derive(normalised.encode("utf-8")))
 
 
+def valid_id(ident: str) -> bool:
+    return bool(ident) and "/" not in ident and not any(ord(c) < 0x20 or ord(c) == 0x7F for c in ident)
+
+
 def aad_for(purpose: str, ident: str) -> str:
-    assert purpose in AAD_PURPOSES
-    assert ident and "/" not in ident and not any(ord(c) < 0x20 or ord(c) == 0x7F for c in ident)
+    assert purpose in AAD_PURPOSES and valid_id(ident)
     return f"ringback/v1/{purpose}/{ident}"
+
+
+def aad_to(purpose: str, computer_id: str, ident: str) -> str:
+    assert purpose in ADDRESSED_AAD_PURPOSES and valid_id(computer_id) and valid_id(ident)
+    return f"ringback/v2/{purpose}/{computer_id}/{ident}"
 
 
 def seal(key: str, aad: str, plaintext: str, iv: bytes) -> str:
@@ -170,6 +180,27 @@ SEAL_CASES = [
      "Line of a long report, with tabs\tand newlines.\n" * 20),
 ]
 
+COMPUTER_ID = "dev_3f9a1c2b7e5d"
+REQUEST_ID = "6a0f3c9e2b7d41e8a5c3f0b9d2e7a1c4"
+
+
+def stamp(label: str) -> dict:
+    """The time and nonce a device seals into every request it addresses to a computer."""
+    return {"sentAt": "2026-11-25T10:00:00.000Z", "nonce": b64url_encode(fixed_bytes(f"nonce/{label}", 16))}
+
+
+ADDRESSED_SEAL_CASES = [
+    # name, purpose, computer id, id, key, JSON value
+    ("settings request addressed to a computer", "settings-request", COMPUTER_ID, REQUEST_ID, KEY_A,
+     {"method": "PUT", "path": "/llm/settings",
+      "body": {"baseUrl": "http://127.0.0.1:8080/v1", "model": "qwen3-0.6b"}, **stamp("settings")}),
+    ("dispatch addressed to a computer (non-ASCII words)", "settings-request", COMPUTER_ID, "req-43", KEY_B,
+     {"method": "POST", "path": "/tracker/dispatches",
+      "body": {"issueId": "RING-12", "prompt": "Ajoute un mode sombre — merci ! 🌙"}, **stamp("dispatch")}),
+    ("reply addressed to a computer", "reply", COMPUTER_ID, EVENT_ID, KEY_A,
+     {"replyId": "r_9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f", "text": "Oui, relance les tests.", **stamp("reply")}),
+]
+
 PASSPHRASES = [
     ("ASCII", "correct horse battery staple"),
     ("precomposed (NFC)", "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e"),
@@ -234,6 +265,20 @@ def make_seal_vectors():
     return vectors
 
 
+def make_addressed_seal_vectors():
+    vectors = []
+    for name, purpose, computer_id, ident, key, value in ADDRESSED_SEAL_CASES:
+        plaintext = json_text(value)
+        aad = aad_to(purpose, computer_id, ident)
+        iv = iv_for(name)
+        sealed = seal(key, aad, plaintext, iv)
+        assert open_sealed(key, aad, sealed) == plaintext
+        vectors.append({"name": name, "purpose": purpose, "computerId": computer_id, "id": ident, "aad": aad,
+                        "key": key, "keyId": key_id(parse_key(key)), "iv": b64url_encode(iv),
+                        "plaintext": plaintext, "json": value, "sealed": sealed})
+    return vectors
+
+
 def tamper(sealed: str, field: int, byte_index: int) -> str:
     fields = sealed.split(".")
     data = bytearray(b64url_decode(fields[field]))
@@ -242,8 +287,9 @@ def tamper(sealed: str, field: int, byte_index: int) -> str:
     return ".".join(fields)
 
 
-def make_open_failures(seal_vectors):
+def make_open_failures(seal_vectors, addressed_vectors):
     report, reply = seal_vectors[0], seal_vectors[1]
+    addressed = addressed_vectors[0]
     sealed = reply["sealed"]
     fields = sealed.split(".")
     short_ciphertext = ".".join(fields[:3] + [b64url_encode(bytes(TAG_BYTES - 1))])
@@ -256,6 +302,10 @@ def make_open_failures(seal_vectors):
         ("wrong associated data (reply sealed, opened as report)", KEY_A, aad_for("report", reply["id"]),
          sealed, "corrupted"),
         ("wrong key", KEY_B, reply["aad"], sealed, "key_mismatch"),
+        ("addressed request opened as addressed to another computer", KEY_A,
+         aad_to("settings-request", "dev_other", addressed["id"]), addressed["sealed"], "corrupted"),
+        ("addressed request opened as an older (unaddressed) settings request", KEY_A,
+         aad_for("settings-request", addressed["id"]), addressed["sealed"], "corrupted"),
         ("three fields", KEY_A, reply["aad"], ".".join(fields[:3]), "corrupted"),
         ("five fields", KEY_A, reply["aad"], sealed + ".x", "corrupted"),
         ("unknown version", KEY_A, reply["aad"], "e2e2." + ".".join(fields[1:]), "corrupted"),
@@ -276,6 +326,7 @@ def make_open_failures(seal_vectors):
 
 def make_vectors():
     seal_vectors = make_seal_vectors()
+    addressed_vectors = make_addressed_seal_vectors()
     passphrases = []
     for name, phrase in PASSPHRASES:
         passphrases.append({"name": name, "passphrase": phrase, "key": key_from_passphrase(phrase)})
@@ -307,7 +358,8 @@ def make_vectors():
             "passphraseMinCodePoints": PASSPHRASE_MIN_CODE_POINTS,
         },
         "seal": seal_vectors,
-        "openFailures": make_open_failures(seal_vectors),
+        "sealAddressed": addressed_vectors,
+        "openFailures": make_open_failures(seal_vectors, addressed_vectors),
         "passphrases": passphrases,
         "passphraseFailures": short,
         "keyIds": [{"name": name, "key": format_key(raw), "keyId": key_id(raw)} for name, raw in KEY_ID_KEYS],

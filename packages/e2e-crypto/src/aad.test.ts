@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aad, aadFor } from "./aad.js";
+import { aad, aadFor, aadTo } from "./aad.js";
 import { generateKey } from "./key.js";
 import { openString } from "./open.js";
 import { sealString } from "./seal.js";
@@ -16,6 +16,36 @@ describe("associated data", () => {
     );
   });
 
+  it("names the computer a request or a reply is addressed to", () => {
+    expect(aad.settingsRequestTo("dev_laptop", "req-1")).toBe(
+      "ringback/v2/settings-request/dev_laptop/req-1",
+    );
+    expect(aad.replyTo("dev_laptop", "evt-1")).toBe("ringback/v2/reply/dev_laptop/evt-1");
+    expect(aadTo("reply", "dev_a", "evt-1")).not.toBe(aadTo("reply", "dev_b", "evt-1"));
+    expect(() => aadTo("report" as never, "dev_a", "evt-1")).toThrow(
+      expect.objectContaining({ code: "invalid_aad" }),
+    );
+    for (const [computerId, id] of [
+      ["", "req-1"],
+      ["dev/a", "req-1"],
+      ["dev_a", "req/1"],
+      ["dev\na", "req-1"],
+    ]) {
+      expect(() => aad.settingsRequestTo(computerId as string, id as string)).toThrow(
+        expect.objectContaining({ code: "invalid_aad" }),
+      );
+    }
+  });
+
+  it("does not open a request addressed to one computer as addressed to another, nor as an older request", async () => {
+    const key = generateKey();
+    const sealed = await sealString(key, aad.settingsRequestTo("dev_a", "req-1"), "{}");
+    expect(await openString(key, aad.settingsRequestTo("dev_a", "req-1"), sealed)).toBe("{}");
+    for (const other of [aad.settingsRequestTo("dev_b", "req-1"), aad.settingsRequest("req-1")]) {
+      await expect(openString(key, other, sealed)).rejects.toMatchObject({ code: "corrupted" });
+    }
+  });
+
   it.each([
     ["empty", ""],
     ["a slash", "evt/1"],
@@ -30,7 +60,7 @@ describe("associated data", () => {
   it("refuses, when sealing or opening, associated data no builder made", async () => {
     const key = generateKey();
     const sealed = await sealString(key, aad.reply("evt-1"), "hello");
-    for (const made of [undefined, "", "evt-1", "ringback/v2/reply/evt-1"]) {
+    for (const made of [undefined, "", "evt-1", "ringback/v3/reply/evt-1", "ringback/reply/evt-1"]) {
       await expect(sealString(key, made as never, "hello")).rejects.toMatchObject({ code: "invalid_aad" });
       await expect(openString(key, made as never, sealed)).rejects.toMatchObject({ code: "invalid_aad" });
     }

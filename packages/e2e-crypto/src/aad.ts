@@ -6,6 +6,8 @@ declare const aadBrand: unique symbol;
 export type Aad = string & { readonly [aadBrand]: true };
 
 const AAD_PREFIX = "ringback/v1/";
+/** Associated data of a message addressed to one computer: it names that computer too. */
+const ADDRESSED_AAD_PREFIX = "ringback/v2/";
 
 /** The purposes of version 1, as written in the associated data. */
 export const AAD_PURPOSES = [
@@ -16,6 +18,15 @@ export const AAD_PURPOSES = [
   "settings-result",
 ] as const;
 export type AadPurpose = (typeof AAD_PURPOSES)[number];
+
+/**
+ * The purposes of messages a device sends to one computer, which that computer runs (a request, a reply that resumes
+ * an agent): their associated data names the computer (`ringback/v2/<purpose>/<computerId>/<id>`), so a copy cannot
+ * be sent to another computer of the account, and their plaintext carries a time and a nonce (protocol's
+ * `RequestStamp`) so that the computer refuses a copy sent again.
+ */
+export const ADDRESSED_AAD_PURPOSES = ["settings-request", "reply"] as const;
+export type AddressedAadPurpose = (typeof ADDRESSED_AAD_PURPOSES)[number];
 
 // "/" would let an id reach into the label's structure, and control characters never occur in the ids the
 // daemon and the relay mint; refusing both keeps every associated data string readable one way only.
@@ -43,11 +54,31 @@ export function aadFor(purpose: AadPurpose, id: string): Aad {
 }
 
 /**
+ * `ringback/v2/<purpose>/<computerId>/<id>` for a message addressed to one computer (its relay device id); both ids
+ * follow the rule of `aadFor` (`invalid_aad`).
+ */
+export function aadTo(purpose: AddressedAadPurpose, computerId: string, id: string): Aad {
+  if (!ADDRESSED_AAD_PURPOSES.includes(purpose)) {
+    throw new E2eError("invalid_aad", `Unknown addressed associated data purpose "${String(purpose)}".`);
+  }
+  if (!isValidId(computerId) || !isValidId(id)) {
+    throw new E2eError(
+      "invalid_aad",
+      `The computer id and the ${purpose} id must be non-empty with no "/" or control character.`,
+    );
+  }
+  return `${ADDRESSED_AAD_PREFIX}${purpose}/${computerId}/${id}` as Aad;
+}
+
+/**
  * Guards sealing and opening against associated data that no builder made (plain JavaScript callers):
  * `TextEncoder` would silently turn `undefined` into empty associated data.
  */
 export function assertAad(value: unknown): asserts value is Aad {
-  if (typeof value !== "string" || !value.startsWith(AAD_PREFIX)) {
+  if (
+    typeof value !== "string" ||
+    !(value.startsWith(AAD_PREFIX) || value.startsWith(ADDRESSED_AAD_PREFIX))
+  ) {
     throw new E2eError("invalid_aad", "Associated data must come from one of the aad builders.");
   }
 }
@@ -56,12 +87,17 @@ export function assertAad(value: unknown): asserts value is Aad {
 export const aad = {
   /** A daemon report (report and brief) for an event. */
   report: (eventId: string): Aad => aadFor("report", eventId),
-  /** A reply from a device to an event. */
+  /** A reply from a device to an event, as older devices sealed it (computers now refuse it: use `replyTo`). */
   reply: (eventId: string): Aad => aadFor("reply", eventId),
+  /** A reply from a device to an event, addressed to the computer that reported the event. */
+  replyTo: (computerId: string, eventId: string): Aad => aadTo("reply", computerId, eventId),
   /** Why a reply failed, for a reply id. */
   replyError: (replyId: string): Aad => aadFor("reply-error", replyId),
-  /** A settings request relayed from a device to the daemon. */
+  /** A settings request as older devices sealed it (computers now refuse it: use `settingsRequestTo`). */
   settingsRequest: (requestId: string): Aad => aadFor("settings-request", requestId),
+  /** A settings request relayed from a device to one computer's daemon. */
+  settingsRequestTo: (computerId: string, requestId: string): Aad =>
+    aadTo("settings-request", computerId, requestId),
   /** The daemon's answer to a settings request. */
   settingsResult: (requestId: string): Aad => aadFor("settings-result", requestId),
 } as const;

@@ -1,5 +1,5 @@
-export type { Aad, AadPurpose } from "./aad.js";
-export { AAD_PURPOSES, aad, aadFor } from "./aad.js";
+export type { Aad, AadPurpose, AddressedAadPurpose } from "./aad.js";
+export { AAD_PURPOSES, ADDRESSED_AAD_PURPOSES, aad, aadFor, aadTo } from "./aad.js";
 export type { E2eErrorCode } from "./e2e-error.js";
 export { E2eError, isE2eError } from "./e2e-error.js";
 export {

@@ -20,6 +20,13 @@ interface SealVector {
   sealed: string;
 }
 
+/** A request or reply a device addresses to one computer: `ringback/v2/<purpose>/<computerId>/<id>`. */
+interface AddressedSealVector extends Omit<SealVector, "purpose"> {
+  purpose: E2e.AddressedAadPurpose;
+  computerId: string;
+  json: unknown;
+}
+
 interface FailureVector {
   name: string;
   expect: E2e.E2eErrorCode;
@@ -38,6 +45,7 @@ export interface TestVectors {
     passphraseMinCodePoints: number;
   };
   seal: SealVector[];
+  sealAddressed: AddressedSealVector[];
   openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
   passphrases: { name: string; passphrase: string; key: string }[];
   passphraseFailures: (FailureVector & { passphrase: string })[];
@@ -64,6 +72,11 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
     ...vectors.seal.map((vector) => ({
       name: `seal: ${vector.name}`,
       run: (library: E2eLibrary) => checkSeal(library, vector),
+    })),
+    ...vectors.sealAddressed.map((vector) => ({
+      name: `seal addressed: ${vector.name}`,
+      run: (library: E2eLibrary) =>
+        checkSealed(library, vector, library.aadTo(vector.purpose, vector.computerId, vector.id)),
     })),
     ...vectors.openFailures.map((vector) => ({
       name: `open failure: ${vector.name}`,
@@ -130,8 +143,15 @@ async function checkFormat(library: E2eLibrary, format: TestVectors["format"]): 
 }
 
 async function checkSeal(library: E2eLibrary, vector: SealVector): Promise<void> {
+  await checkSealed(library, vector, library.aadFor(vector.purpose, vector.id));
+}
+
+async function checkSealed(
+  library: E2eLibrary,
+  vector: Omit<SealVector, "purpose">,
+  aad: E2e.Aad,
+): Promise<void> {
   const key = library.parseKey(vector.key);
-  const aad = library.aadFor(vector.purpose, vector.id);
   same("aad", aad, vector.aad);
   same("key id", await library.keyId(key), vector.keyId);
   const iv = fromBase64url(vector.iv);

@@ -18,6 +18,9 @@ describe.each([
 describe("test-vectors.json", () => {
   it("covers every purpose, a JSON and a non-ASCII plaintext, NFC/NFD, tampering and a wrong key", () => {
     expect(new Set(vectors.seal.map((vector) => vector.purpose))).toEqual(new Set(source.AAD_PURPOSES));
+    expect(new Set(vectors.sealAddressed.map((vector) => vector.purpose))).toEqual(
+      new Set(source.ADDRESSED_AAD_PURPOSES),
+    );
     expect(vectors.seal.some((vector) => vector.json !== undefined)).toBe(true);
     expect(
       vectors.seal.some((vector) => [...vector.plaintext].some((char) => char.codePointAt(0)! > 0x7f)),

@@ -43,6 +43,9 @@ export const ERROR_STATUS = {
   device_removed: 401,
   call_already_answered: 409,
   call_not_found: 404,
+  // Decided here: sealed requests a computer refuses as possible replays.
+  replayed_request: 409,
+  stale_request: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -89,4 +92,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   device_removed: "The device token was rejected (the device was removed).",
   call_already_answered: "Another device answered this call first.",
   call_not_found: "No pending call has this id.",
+  replayed_request:
+    "The computer has already taken this sealed request: a copy sent again (a replay) is refused.",
+  stale_request:
+    "The request's time is too far from the computer's clock (more than 5 minutes, or older than its kind may be): refused as a possible replay; check the device's and the computer's clocks.",
 };

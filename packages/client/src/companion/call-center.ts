@@ -191,8 +191,10 @@ export class CallCenter extends Observable<CallCenterView> {
   async sendReply(eventId: string, text: string): Promise<void> {
     const record = this.view.calls.records[eventId];
     if (!record) throw new Error("This call is no longer on this device.");
+    const computerId = record.fromDeviceId;
+    if (!computerId) throw new Error("This device does not know which computer reported this call.");
     const replyId = newReplyId();
-    const request = await sealReply(this.#options.pairing().key, eventId, replyId, text);
+    const request = await sealReply(this.#options.pairing().key, { computerId, eventId, replyId, text });
     const accepted = await this.relay().sendReply(eventId, request);
     this.#change({ type: "reply-sent", eventId, replyId, text, status: accepted.status });
     await this.persisted();

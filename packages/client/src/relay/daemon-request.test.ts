@@ -18,7 +18,12 @@ async function startComputer() {
     });
     request.on("end", async () => {
       const relayed = JSON.parse(body) as SettingsRelayRequest;
-      const opened = await openJson(key, aad.settingsRequest(relayed.requestId), relayed.sealed);
+      const computerId = /^\/v1\/devices\/([^/]+)\/settings$/.exec(request.url ?? "")?.[1] ?? "";
+      const opened = await openJson(
+        key,
+        aad.settingsRequestTo(computerId, relayed.requestId),
+        relayed.sealed,
+      );
       seen.push({ path: request.url!, request: opened, relayBody: body });
       const sealed = await sealJson(key, aad.settingsResult(relayed.requestId), {
         status: 200,
@@ -55,14 +60,24 @@ describe("a daemon request relayed to the computer", () => {
   it("is sealed for the computer and its answer opened here; the relay sees neither", async () => {
     const client = new RelayClient({ serverUrl: computer.origin, deviceToken: "tok" });
     const issues = [{ workspaceId: "ws1", issueId: "i1" }];
-    const answer = await relayDaemonRequest(client, key, "dev_computer", {
+    const sentAt = new Date("2026-03-02T10:00:00.000Z");
+    const answer = await relayDaemonRequest(
+      client,
+      key,
+      "dev_computer",
+      { method: "POST", path: "/tracker/issues", body: { issues } },
+      { now: () => sentAt },
+    );
+    expect(answer).toEqual({ status: 200, body: { issues: [] } });
+    expect(computer.seen[0]?.path).toBe("/v1/devices/dev_computer/settings");
+    // Addressed to that computer (its id in the associated data), with the time and a fresh nonce inside.
+    expect(computer.seen[0]?.request).toEqual({
       method: "POST",
       path: "/tracker/issues",
       body: { issues },
+      sentAt: "2026-03-02T10:00:00.000Z",
+      nonce: expect.stringMatching(/^[\w-]{22}$/),
     });
-    expect(answer).toEqual({ status: 200, body: { issues: [] } });
-    expect(computer.seen[0]?.path).toBe("/v1/devices/dev_computer/settings");
-    expect(computer.seen[0]?.request).toEqual({ method: "POST", path: "/tracker/issues", body: { issues } });
     expect(computer.seen[0]?.relayBody).not.toContain("tracker");
   });
 });

@@ -2,10 +2,12 @@ import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
   type SettingsRequestPlaintext as DaemonRequest,
   type SettingsResultPlaintext as DaemonResponse,
-  SettingsRequestPlaintext,
+  type SettingsRelayRequest,
   SettingsResultPlaintext,
+  StampedSettingsRequest,
 } from "@ringback/protocol";
 import type { RelayClient } from "./relay-client.js";
+import { newRequestStamp } from "./request-stamp.js";
 
 export type { DaemonRequest, DaemonResponse };
 
@@ -20,18 +22,35 @@ export function newRequestId(): string {
 }
 
 /**
+ * `{method, path, body}` sealed for one computer: stamped with the time (`now`) and a fresh nonce, with the
+ * computer's relay device id in the associated data (`ringback/v2/settings-request/<computerId>/<requestId>`), so
+ * that computer runs it once and no other computer runs it at all.
+ */
+export async function sealSettingsRequest(
+  key: E2eKey,
+  computerId: string,
+  request: DaemonRequest,
+  now: Date = new Date(),
+): Promise<SettingsRelayRequest> {
+  const requestId = newRequestId();
+  const plaintext = StampedSettingsRequest.parse({ ...request, ...newRequestStamp(now) });
+  return { requestId, sealed: await sealJson(key, aad.settingsRequestTo(computerId, requestId), plaintext) };
+}
+
+/**
  * A daemon request relayed through the relay (the phone case): `{method, path, body}` sealed for the computer, and
- * its answer `{status, body}` sealed back. The relay sees neither. Errors of the relay itself (offline computer,
- * timeout, another key) reject with the relay's error; the daemon's own answer comes back whatever its status.
+ * its answer `{status, body}` sealed back. The relay sees neither, and cannot have the computer run it again. Errors
+ * of the relay itself (offline computer, timeout, another key) reject with the relay's error; the daemon's own answer
+ * comes back whatever its status.
  */
 export async function relayDaemonRequest(
   client: RelayClient,
   key: E2eKey,
   computerId: string,
   request: DaemonRequest,
+  options: { now?: () => Date } = {},
 ): Promise<DaemonResponse> {
-  const requestId = newRequestId();
-  const sealed = await sealJson(key, aad.settingsRequest(requestId), SettingsRequestPlaintext.parse(request));
+  const { requestId, sealed } = await sealSettingsRequest(key, computerId, request, options.now?.());
   const result = await client.relaySettings(computerId, { requestId, sealed });
   const answer = SettingsResultPlaintext.safeParse(
     await openJson(key, aad.settingsResult(requestId), result.sealed),

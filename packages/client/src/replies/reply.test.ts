@@ -16,16 +16,29 @@ const change = (overrides: Partial<ReplyStatusChange>): ReplyStatusChange => ({
 });
 
 describe("replies after hang-up", () => {
-  it("seals the reply for the call's event, so only the computer with the key reads it", async () => {
+  it("seals the reply for the call's event and computer, stamped, so only that computer reads it, once", async () => {
     const replyId = newReplyId();
-    const request = await sealReply(key, "e1", replyId, "Run the migration first.");
+    const now = new Date("2026-03-02T10:00:00.000Z");
+    const reply = { computerId: "dev_c", eventId: "e1", replyId, text: "Run the migration first." };
+    const request = await sealReply(key, reply, now);
     expect(request.replyId).toBe(replyId);
     expect(request.sealed).not.toContain("migration");
-    expect(await openJson(key, aad.reply("e1"), request.sealed)).toEqual({
+    const opened = await openJson<{ nonce: string }>(key, aad.replyTo("dev_c", "e1"), request.sealed);
+    expect(opened).toEqual({
       replyId,
       text: "Run the migration first.",
+      sentAt: "2026-03-02T10:00:00.000Z",
+      nonce: expect.stringMatching(/^[\w-]{22}$/),
     });
-    await expect(openJson(key, aad.reply("e2"), request.sealed)).rejects.toThrow();
+    for (const other of [aad.replyTo("dev_c", "e2"), aad.replyTo("dev_other", "e1"), aad.reply("e1")]) {
+      await expect(openJson(key, other, request.sealed)).rejects.toThrow();
+    }
+    const again = await openJson<{ nonce: string }>(
+      key,
+      aad.replyTo("dev_c", "e1"),
+      (await sealReply(key, reply, now)).sealed,
+    );
+    expect(again.nonce).not.toBe(opened.nonce);
   });
 
   it("shows a failure with its decrypted reason", async () => {

@@ -7,21 +7,25 @@ import {
 } from "@ringback/protocol";
 import type { ReplyDelivery } from "../calls/call-record.js";
 import { newRequestId } from "../relay/daemon-request.js";
+import { newRequestStamp } from "../relay/request-stamp.js";
 
 /** A reply id: minted here, so a resend of the same reply is the same reply (the relay is idempotent on it). */
 export function newReplyId(): string {
   return `r_${newRequestId()}`;
 }
 
-/** The reply sealed for the computer (AAD `ringback/v1/reply/<eventId>`): the relay sees only ciphertext. */
+/**
+ * The reply sealed for the computer that reported the call (AAD `ringback/v2/reply/<computerId>/<eventId>`), stamped
+ * with the time (`now`) and a fresh nonce: the relay sees only ciphertext, and the computer runs it at most once.
+ */
 export async function sealReply(
   key: E2eKey,
-  eventId: string,
-  replyId: string,
-  text: string,
+  reply: { computerId: string; eventId: string; replyId: string; text: string },
+  now: Date = new Date(),
 ): Promise<ReplyRequest> {
-  const plaintext = ReplyPlaintext.parse({ replyId, text });
-  return { replyId, sealed: await sealJson(key, aad.reply(eventId), plaintext) };
+  const { computerId, eventId, replyId, text } = reply;
+  const plaintext = ReplyPlaintext.parse({ replyId, text, ...newRequestStamp(now) });
+  return { replyId, sealed: await sealJson(key, aad.replyTo(computerId, eventId), plaintext) };
 }
 
 /**

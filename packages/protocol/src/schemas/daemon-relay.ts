@@ -28,9 +28,26 @@ export type DaemonTrackerReportPost = z.infer<typeof DaemonTrackerReportPost>;
 /** Methods a relayed settings request may use. */
 export const RelayedMethod = z.enum(["GET", "PUT", "POST", "DELETE"]);
 
+/** A nonce of a sealed request: 16 random bytes, base64url without padding. */
+export const RequestNonce = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "must be 16 bytes in base64url");
+
 /**
- * The plaintext of a relayed settings request (AAD `ringback/v1/settings-request/<requestId>`): the same
- * request the desktop app would send to the local interface.
+ * What a device seals into every request it addresses to a computer (a relayed settings request, a dispatch, a
+ * reply): when it was sealed (ISO 8601 UTC, the device's clock) and a fresh random nonce. The computer refuses a
+ * request whose time is outside its window and one whose nonce it has seen: a relay cannot replay a request.
+ */
+export const RequestStamp = z.object({ sentAt: z.iso.datetime(), nonce: RequestNonce });
+export type RequestStamp = z.infer<typeof RequestStamp>;
+
+/**
+ * How far a request's `sentAt` may be from the computer's clock, either way: the clocks of a phone and a computer
+ * may differ this much. A settings request (relayed at once or not at all) is refused outside it.
+ */
+export const REQUEST_CLOCK_WINDOW_MS = 5 * 60 * 1000;
+
+/**
+ * The request a device relays to a computer's local interface: the same request the desktop app would send it.
+ * Sealed as a `StampedSettingsRequest`.
  */
 export const SettingsRequestPlaintext = z.object({
   method: RelayedMethod,
@@ -40,6 +57,13 @@ export const SettingsRequestPlaintext = z.object({
 });
 export type SettingsRequestPlaintext = z.infer<typeof SettingsRequestPlaintext>;
 
+/**
+ * The plaintext of a relayed settings request: the request and its stamp, sealed with the AAD
+ * `ringback/v2/settings-request/<computerId>/<requestId>` (the computer's relay device id).
+ */
+export const StampedSettingsRequest = SettingsRequestPlaintext.extend(RequestStamp.shape);
+export type StampedSettingsRequest = z.infer<typeof StampedSettingsRequest>;
+
 /** The plaintext of its result (AAD `ringback/v1/settings-result/<requestId>`): the local answer as is. */
 export const SettingsResultPlaintext = z.object({
   status: z.number().int().min(100).max(599),
@@ -47,10 +71,15 @@ export const SettingsResultPlaintext = z.object({
 });
 export type SettingsResultPlaintext = z.infer<typeof SettingsResultPlaintext>;
 
-/** The plaintext of a reply after hang-up (AAD `ringback/v1/reply/<eventId>`). */
+/**
+ * The plaintext of a reply after hang-up, sealed with the AAD `ringback/v2/reply/<computerId>/<eventId>` (the
+ * computer that reported the event) and stamped: the relay queues replies for up to `REPLY_EXPIRY_MS`, and the
+ * computer refuses one older than that (plus the clock window) or one it has seen.
+ */
 export const ReplyPlaintext = z.object({
   replyId: z.string().min(1),
   text: z.string().min(1).max(REPLY_TEXT_MAX_CHARS),
+  ...RequestStamp.shape,
 });
 export type ReplyPlaintext = z.infer<typeof ReplyPlaintext>;
 

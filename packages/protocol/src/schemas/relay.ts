@@ -222,7 +222,10 @@ export type ReplyStatus = z.infer<typeof ReplyStatus>;
 /** Plaintext failure reasons carry no content: the relay's own ("expired") or "cannot decrypt reply". */
 export const PlaintextReason = z.string().min(1).max(200);
 
-/** `POST /v1/calls/<eventId>/replies` body: sealed with AAD `ringback/v1/reply/<eventId>`. Idempotent on replyId. */
+/**
+ * `POST /v1/calls/<eventId>/replies` body: a sealed `ReplyPlaintext`, AAD `ringback/v2/reply/<computerId>/<eventId>`
+ * (the event's `fromDeviceId`). Idempotent on replyId.
+ */
 export const ReplyRequest = z.object({ replyId: RelayClientId, sealed: SealedText });
 export type ReplyRequest = z.infer<typeof ReplyRequest>;
 
@@ -275,7 +278,10 @@ export type StreamDeviceRemoved = z.infer<typeof StreamDeviceRemoved>;
 // ---------------------------------------------------------------------------------------------------------------
 // Settings relay
 
-/** `POST /v1/devices/<deviceId>/settings` body: sealed `{method, path, body}`, AAD `ringback/v1/settings-request/<requestId>`. */
+/**
+ * `POST /v1/devices/<deviceId>/settings` body: a sealed `StampedSettingsRequest` (`{method, path, body, sentAt,
+ * nonce}`), AAD `ringback/v2/settings-request/<deviceId>/<requestId>`.
+ */
 export const SettingsRelayRequest = z.object({ requestId: RelayClientId, sealed: SealedText });
 export type SettingsRelayRequest = z.infer<typeof SettingsRelayRequest>;
 
@@ -308,7 +314,10 @@ export const LinkSettingsResult = z.object({
   requestId: RelayClientId,
   sealed: SealedText,
 });
-/** Daemon -> relay: a plaintext refusal (400 `undecryptable_request`, 403 `not_relayed`); the relay answers with it. */
+/**
+ * Daemon -> relay: a plaintext refusal (400 `undecryptable_request`, 403 `not_relayed`, 409 `replayed_request`, 422
+ * `stale_request`); the relay answers with it.
+ */
 export const LinkSettingsError = z.object({
   type: z.literal("settings-error"),
   requestId: RelayClientId,

@@ -11,6 +11,7 @@ import { currentE2eKey } from "../e2e-key.js";
 import { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import { relayAddress } from "../relay-address.js";
+import { ReplayGuard } from "../replay-guard.js";
 import { EventSessions } from "../replies/event-sessions.js";
 import { RepliesFile } from "../replies/replies-file.js";
 import { ReplyRunner } from "../replies/reply-runner.js";
@@ -47,6 +48,7 @@ export class RelayConnection {
   readonly #eventSessions: EventSessions;
   readonly #replies: ReplyRunner;
   readonly #lastSealedMessage: LastSealedMessageFile;
+  readonly #guard: ReplayGuard;
   /** Whether the outbox got a relay sender at start: without one, reports wait until the next start. */
   readonly #hasSenderSinceStart: boolean;
   #localInterface: LocalInterfaceAccess | null = null;
@@ -57,16 +59,20 @@ export class RelayConnection {
     eventSessions: EventSessions,
     replies: RepliesFile,
     lastSealedMessage: LastSealedMessageFile,
+    guard: ReplayGuard,
   ) {
     this.#options = options;
     this.#eventSessions = eventSessions;
     this.#lastSealedMessage = lastSealedMessage;
+    this.#guard = guard;
     this.#hasSenderSinceStart = relayAddress(options.config, options.env) !== undefined;
     this.#replies = new ReplyRunner({
       replies,
       eventSessions,
       sessions: options.sessions,
       key: () => currentE2eKey(options.config),
+      computerId: () => options.config.config.relay?.deviceId,
+      guard,
       env: options.env,
       log: options.log,
       report: (status) => {
@@ -78,14 +84,15 @@ export class RelayConnection {
   }
 
   /**
-   * Reads the replies, event-session and last-sealed-message files (replies cut short by the last stop are
-   * marked failed).
+   * Reads the replies, event-session, last-sealed-message and seen-requests files (replies cut short by the last
+   * stop are marked failed).
    */
   static async load(options: RelayConnectionOptions): Promise<RelayConnection> {
     const replies = await RepliesFile.load(options.dataDir, options.log, new Date());
     const eventSessions = await EventSessions.load(options.dataDir, options.log);
     const lastSealedMessage = await LastSealedMessageFile.load(options.dataDir, options.log);
-    return new RelayConnection(options, eventSessions, replies, lastSealedMessage);
+    const guard = await ReplayGuard.load(options.dataDir, options.log);
+    return new RelayConnection(options, eventSessions, replies, lastSealedMessage, guard);
   }
 
   /** The outbox as the report route sees it: every local agent report is remembered for its replies. */
@@ -173,10 +180,13 @@ export class RelayConnection {
     message: Parameters<typeof answerSettingsRequest>[0],
   ): Promise<void> {
     const access = this.#localInterface;
-    if (!access) return;
+    const computerId = this.#options.config.config.relay?.deviceId;
+    if (!access || !computerId) return;
     try {
       const answer = await answerSettingsRequest(message, {
         key: currentE2eKey(this.#options.config),
+        computerId,
+        guard: this.#guard,
         app: access.app,
         localKey: access.localKey,
         port: access.port(),

@@ -2,12 +2,15 @@ import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
   type DaemonToRelayMessage,
   ERROR_DESCRIPTIONS,
+  type ErrorCode,
   errorBody,
   type RelayToDaemonMessage,
-  SettingsRequestPlaintext,
+  type SettingsRequestPlaintext,
   type SettingsResultPlaintext,
+  StampedSettingsRequest,
 } from "@ringback/protocol";
 import type { LastSealedMessageFile } from "../last-sealed-message.js";
+import type { Admission, ReplayGuard } from "../replay-guard.js";
 
 type LinkSettingsRequest = Extract<RelayToDaemonMessage, { type: "settings-request" }>;
 
@@ -19,6 +22,10 @@ export interface LocalInterface {
 export interface SettingsRequestContext {
   /** The daemon's current end-to-end key. */
   key: E2eKey;
+  /** This computer's relay device id: a request is sealed for it (its associated data names it). */
+  computerId: string;
+  /** Takes each request once, within the clock window. */
+  guard: ReplayGuard;
   app: LocalInterface;
   localKey: string;
   /** The port the local interface listens on: the Host its guard accepts. */
@@ -33,43 +40,95 @@ export interface SettingsRequestContext {
  */
 const LOCAL_ONLY_PREFIXES = ["/e2e", "/local", "/report"];
 
+/** Said of a request sealed the way apps did before requests were stamped and addressed to one computer. */
+const OUTDATED_REQUEST =
+  "The request was sealed by an older app, without the time, nonce and computer this computer now requires: update the app.";
+
+/** The plaintext refusal of a request its stamp rules out, by why. */
+const REFUSALS: Record<Exclude<Admission, "accepted">, { code: ErrorCode; message?: string }> = {
+  replayed: { code: "replayed_request" },
+  stale: { code: "stale_request" },
+  future: { code: "stale_request" },
+  full: {
+    code: "rate_limited",
+    message: "The computer is holding too many recent requests; try again later.",
+  },
+};
+
 /**
- * Answers a relayed settings request: opens it (AAD settings-request/<requestId>), runs it through the local
- * interface itself, with the local key and a loopback Host, so every guard and handler is the local one, and
- * seals the answer (AAD settings-result/<requestId>). A request sealed with another key gets a plaintext 400
- * `undecryptable_request`; a local-only path a plaintext 403 `not_relayed`. Either way the key id it names is
- * kept for `ringback doctor`.
+ * Answers a relayed settings request: opens it (AAD `settings-request/<computerId>/<requestId>`, this computer's
+ * id), takes it only if its stamp passes the replay guard (time within the window, nonce never seen), runs it
+ * through the local interface itself, with the local key and a loopback Host, so every guard and handler is the
+ * local one, and seals the answer (AAD settings-result/<requestId>). A request sealed with another key (or for
+ * another computer, or by an older app) gets a plaintext 400 `undecryptable_request`; a replay 409
+ * `replayed_request`; a time outside the window 422 `stale_request`; a local-only path 403 `not_relayed`. The key
+ * id it names is kept for `ringback doctor`.
  */
 export async function answerSettingsRequest(
   message: LinkSettingsRequest,
   context: SettingsRequestContext,
 ): Promise<DaemonToRelayMessage> {
   const { requestId } = message;
-  const opened = await openJson(context.key, aad.settingsRequest(requestId), message.sealed).then(
+  const opened = await openRequest(message, context);
+  context.lastSealedMessage?.record("settings-request", message.sealed, opened !== null);
+  if (!opened) return settingsError(requestId, "undecryptable_request");
+  if (opened === "outdated") return settingsError(requestId, "undecryptable_request", OUTDATED_REQUEST);
+  const parsed = StampedSettingsRequest.safeParse(opened.value);
+  if (!parsed.success) {
+    const body = errorBody(
+      "invalid_request",
+      "Not a relayed settings request {method, path, body, sentAt, nonce}.",
+    );
+    return sealResult(context, requestId, { status: 400, body });
+  }
+  const admission = await context.guard.admit("settings-request", parsed.data);
+  if (admission !== "accepted") {
+    const refusal = REFUSALS[admission];
+    return settingsError(requestId, refusal.code, refusal.message);
+  }
+  if (isLocalOnlyPath(parsed.data.path)) return settingsError(requestId, "not_relayed");
+  return sealResult(context, requestId, await runLocally(parsed.data, context));
+}
+
+/**
+ * The request's plaintext, `"outdated"` when it opens only as an older app sealed it (no computer in its associated
+ * data: never run, whatever it says), or null when it does not open with this computer's key at all.
+ */
+async function openRequest(
+  message: LinkSettingsRequest,
+  context: SettingsRequestContext,
+): Promise<{ value: unknown } | "outdated" | null> {
+  const opened = await openJson(
+    context.key,
+    aad.settingsRequestTo(context.computerId, message.requestId),
+    message.sealed,
+  ).then(
     (value) => ({ value }),
     () => null,
   );
-  context.lastSealedMessage?.record("settings-request", message.sealed, opened !== null);
-  if (!opened) return settingsError(requestId, "undecryptable_request");
-  const parsed = SettingsRequestPlaintext.safeParse(opened.value);
-  const result = !parsed.success
-    ? {
-        status: 400,
-        body: errorBody("invalid_request", "Not a relayed settings request {method, path, body}."),
-      }
-    : isLocalOnlyPath(parsed.data.path)
-      ? null
-      : await runLocally(parsed.data, context);
-  if (!result) return settingsError(requestId, "not_relayed");
+  if (opened) return opened;
+  const isOutdated = await openJson(context.key, aad.settingsRequest(message.requestId), message.sealed).then(
+    () => true,
+    () => false,
+  );
+  return isOutdated ? "outdated" : null;
+}
+
+async function sealResult(
+  context: SettingsRequestContext,
+  requestId: string,
+  result: SettingsResultPlaintext,
+): Promise<DaemonToRelayMessage> {
   const sealed = await sealJson(context.key, aad.settingsResult(requestId), result);
   return { type: "settings-result", requestId, sealed };
 }
 
-function settingsError(
-  requestId: string,
-  code: "undecryptable_request" | "not_relayed",
-): DaemonToRelayMessage {
-  return { type: "settings-error", requestId, error: { code, message: ERROR_DESCRIPTIONS[code] } };
+function settingsError(requestId: string, code: ErrorCode, message?: string): DaemonToRelayMessage {
+  return {
+    type: "settings-error",
+    requestId,
+    error: { code, message: message ?? ERROR_DESCRIPTIONS[code] },
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from "@ringback/protocol";
 import type { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
+import type { Admission, ReplayGuard } from "../replay-guard.js";
 import type { SessionsFile } from "../sessions-file.js";
 import { agentCommand } from "./agent-command.js";
 import { type AgentRunResult, runAgent } from "./agent-run.js";
@@ -24,6 +25,10 @@ export interface ReplyRunnerOptions {
   sessions: SessionsFile;
   /** The daemon's current end-to-end key. */
   key(): E2eKey;
+  /** This computer's relay device id (a reply is sealed for it), or undefined without a relay identity. */
+  computerId(): string | undefined;
+  /** Takes each reply once, within its window. */
+  guard: ReplayGuard;
   env: NodeJS.ProcessEnv;
   log: Logger;
   /** Tells the relay how a reply ended (false when the link is down: the relay resends, we answer again). */
@@ -34,10 +39,21 @@ export interface ReplyRunnerOptions {
   lastSealedMessage?: LastSealedMessageFile;
 }
 
+/** Why a reply is refused, said in plaintext: it carries nothing of the reply. */
+const REFUSED_REPLY_REASONS: Record<Exclude<Admission, "accepted"> | "outdated", string> = {
+  outdated: "sealed by an older app without the time and nonce this computer requires: update the app",
+  replayed: "refused: this computer has already taken this reply (a copy sent again)",
+  stale: "refused: sent too long ago, or the device's clock is behind this computer's",
+  future: "refused: the device's clock is ahead of this computer's",
+  full: "refused: this computer is holding too many recent replies; send it again later",
+};
+
 /**
  * Runs each reply at most once: the agent session of the reply's event is resumed with the reply text, and
  * `delivered` is reported when the resumed agent exits 0 (`failed` with a sealed reason otherwise). A resend of
- * a reply that is running is ignored; a resend of a finished one gets its final status again.
+ * a reply that is running is ignored; a resend of a finished one gets its final status again. A reply must be
+ * sealed for this computer and pass the replay guard (its time within the reply window, its nonce never seen), so
+ * a copy a relay keeps cannot resume the agent again, however long after.
  */
 export class ReplyRunner {
   readonly #options: ReplyRunnerOptions;
@@ -81,15 +97,22 @@ export class ReplyRunner {
     if (this.#stopping.signal.aborted) return;
     this.#arriving.add(replyId);
     try {
-      const text = await this.#open(message);
-      if (text === undefined) {
+      const reply = await this.#open(message);
+      if (typeof reply === "string") {
+        await this.#finish(replyId, eventId, { state: "failed", reason: reply, isPlaintextReason: true });
+        return;
+      }
+      const admission = await this.#options.guard.admit("reply", reply);
+      if (admission !== "accepted") {
+        this.#options.log(`reply ${replyId} refused: ${admission}`);
         await this.#finish(replyId, eventId, {
           state: "failed",
-          reason: CANNOT_DECRYPT_REPLY,
+          reason: REFUSED_REPLY_REASONS[admission],
           isPlaintextReason: true,
         });
         return;
       }
+      const { text } = reply;
       const session = this.#session(eventId);
       if (typeof session === "string") {
         await this.#finish(replyId, eventId, { state: "failed", reason: session });
@@ -110,19 +133,36 @@ export class ReplyRunner {
   }
 
   /**
-   * The reply's text, or undefined when it was sealed with another key or is not a reply to this id. The key id
-   * it names is kept for `ringback doctor` either way.
+   * The reply (its text and stamp), or the plaintext reason it cannot run: sealed with another key, for another
+   * computer, or not a reply to this id (CANNOT_DECRYPT_REPLY), or by an older app. The key id it names is kept for
+   * `ringback doctor` either way.
    */
-  async #open(message: LinkReply): Promise<string | undefined> {
+  async #open(message: LinkReply): Promise<ReplyPlaintext | string> {
+    const key = this.#options.key();
+    const computerId = this.#options.computerId();
     // Sealed with another key, or altered: the same answer for both, it carries no content.
-    const opened = await openJson(this.#options.key(), aad.reply(message.eventId), message.sealed).then(
-      (value) => ({ value }),
-      () => null,
+    const opened = computerId
+      ? await openJson(key, aad.replyTo(computerId, message.eventId), message.sealed).then(
+          (value) => ({ value }),
+          () => null,
+        )
+      : null;
+    const isOutdated =
+      !opened &&
+      (await openJson(key, aad.reply(message.eventId), message.sealed).then(
+        () => true,
+        () => false,
+      ));
+    this.#options.lastSealedMessage?.record(
+      "reply",
+      message.sealed,
+      opened !== null || isOutdated,
+      this.#now(),
     );
-    this.#options.lastSealedMessage?.record("reply", message.sealed, opened !== null, this.#now());
+    if (isOutdated) return REFUSED_REPLY_REASONS.outdated;
     const reply = ReplyPlaintext.safeParse(opened?.value);
     // The associated data names the event only: the id inside keeps a reply from being replayed as another.
-    return reply.success && reply.data.replyId === message.replyId ? reply.data.text : undefined;
+    return reply.success && reply.data.replyId === message.replyId ? reply.data : CANNOT_DECRYPT_REPLY;
   }
 
   /** Where to resume, or why it cannot be. */
