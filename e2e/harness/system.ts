@@ -57,7 +57,7 @@ export interface RingbackSystem extends AsyncDisposable {
   readonly daemon: DaemonProcess;
   /** The fake model when `model` is "fake", else null. */
   readonly model: FakeModel | null;
-  /** A Claude Code turn ends: the real hook gets its Stop payload; resolves once the daemon answered 202. */
+  /** A Claude Code turn ends: the real hook gets its Stop payload; resolves once the daemon took it with a 202. */
   agentFinishes(text: string, turn?: AgentTurn): Promise<CommandResult>;
   /** A new device (browser context) joined through a fresh `ringback pair` link. */
   addDevice(name: string): Promise<Device>;
@@ -139,7 +139,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<Ringback
         const cwd = turn.cwd ?? projectDir;
         const payload = claudeStopPayload(text, { cwd, sessionId: turn.sessionId, promptId: turn.promptId });
         const result = await runHook("claude-code", payload, { home, cwd });
-        if (!/answered 202/.test(result.stderr))
+        if (!/took the report \(202\)/.test(result.stderr))
           throw new Error(`the hook did not report:\n${result.stderr}`);
         return result;
       },

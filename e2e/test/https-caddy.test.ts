@@ -94,7 +94,7 @@ describe("a relay behind Caddy with automatic HTTPS, reached by a phone at its p
   it("rings the phone for a report from the real hook, carried through Caddy both ways", async () => {
     const text = "Done: the certificate renewal job runs nightly now. All 33 tests pass.";
     const hook = await runHook("claude-code", claudeStopPayload(text, { cwd: directory.path }), { home });
-    expect(hook.stderr).toMatch(/answered 202/);
+    expect(hook.stderr).toMatch(/took the report \(202\)/);
     const eventId = await phone.waitForRinging();
     await phone.answer(eventId);
     expect(await phone.inCallScreen(eventId).getByTestId("original-report").textContent()).toContain(text);

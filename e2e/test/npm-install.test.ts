@@ -165,7 +165,7 @@ describe("the published packages, installed from their tarballs with plain npm",
       directory.path,
       "/bin/sh",
     );
-    expect(hook.stderr).toMatch(/answered 202/);
+    expect(hook.stderr).toMatch(/took the report \(202\)/);
     await page.waitForRinging();
   });
 });

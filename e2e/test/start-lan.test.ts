@@ -120,7 +120,7 @@ describe("pnpm start --lan", () => {
         home: join(directory.path, "home", ".ringback"),
       },
     );
-    expect(hook.stderr).toMatch(/answered 202/);
+    expect(hook.stderr).toMatch(/took the report \(202\)/);
     await phone.waitForRinging();
   });
 
