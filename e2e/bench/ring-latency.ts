@@ -32,7 +32,8 @@ export async function measureRingLatency(reports: number, warmUps: number): Prom
   for (let index = 0; index < warmUps + reports; index += 1) {
     const payload = claudeStopPayload(REPORT_TEXT, { cwd: system.projectDir });
     const hook = await runHook("claude-code", payload, { home: hookHome, cwd: system.projectDir });
-    if (!/took the report \(202\)/.test(hook.stderr)) throw new Error(`the hook did not report:\n${hook.stderr}`);
+    if (!/took the report \(202\)/.test(hook.stderr))
+      throw new Error(`the hook did not report:\n${hook.stderr}`);
     const passage = stopwatch.passages.at(-1);
     const eventId = await device.waitForRinging();
     const rangAt = (await device.ringTimes())[eventId];
