@@ -1,7 +1,10 @@
 import type { ChildProcess } from "node:child_process";
+import { onRunEnd } from "./run-end.js";
 
 /** The children still running, with whether each leads its own process group. */
 const live = new Map<ChildProcess, boolean>();
+/** Unregisters `killLive` from the run's end; set while a child runs. */
+let stopWatching: (() => void) | undefined;
 
 /** SIGKILLs every child still running (its group, when it leads one): the test process is ending without them. */
 function killLive(): void {
@@ -17,14 +20,16 @@ function killLive(): void {
 }
 
 /**
- * Kills `child` when this process exits with it still running, so a run that was interrupted (a test timed out,
- * a worker torn down) leaves no process behind.
+ * Kills `child` when this process ends with it still running (an exit, SIGINT, SIGTERM, its vitest gone: `onRunEnd`),
+ * so a run that was interrupted (a test timed out, a worker torn down, Ctrl-C) leaves no process behind.
  */
 export function killOnExit(child: ChildProcess, isGroupLeader: boolean): void {
-  if (live.size === 0) process.once("exit", killLive);
+  stopWatching ??= onRunEnd(killLive);
   live.set(child, isGroupLeader);
   child.once("exit", () => {
     live.delete(child);
-    if (live.size === 0) process.off("exit", killLive);
+    if (live.size > 0) return;
+    stopWatching?.();
+    stopWatching = undefined;
   });
 }
