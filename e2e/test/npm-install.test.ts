@@ -45,6 +45,10 @@ beforeAll(async () => {
     PATH: [join(prefix, "bin"), dirname(process.execPath), process.env.PATH].join(delimiter),
     HOME: home,
   };
+  const npmEnv = { ...process.env, PATH: env.PATH };
+  // `--prefix` also moves npm's global config (PREFIX/etc/npmrc): the machine's own (its registry's CA, a proxy)
+  // must still apply, as it does for the user's own installs.
+  const { stdout: globalConfig } = await run("npm", ["config", "get", "globalconfig"], { env: npmEnv });
   await run(
     "npm",
     [
@@ -52,6 +56,7 @@ beforeAll(async () => {
       "--global",
       "--prefix",
       prefix,
+      `--globalconfig=${globalConfig.trim()}`,
       `--@ringback:registry=${registry.url}`,
       "--no-audit",
       "--no-fund",
@@ -66,7 +71,7 @@ beforeAll(async () => {
       tarballOf("@ringback/hook"),
       tarballOf("@ringback/relay"),
     ],
-    { env: { ...process.env, PATH: env.PATH }, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
+    { env: npmEnv, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
   );
 }, 300_000);
 
