@@ -7,11 +7,29 @@ const BARE_SSE = fileURLToPath(new URL("./bare-sse-server.ts", import.meta.url))
 /** The built relay in its own process. */
 export type RelayProcess = ServerProcess;
 
-/** Starts the relay on 127.0.0.1, a free port, open signup, data in `dataDir`, plus `args` (e.g. `--database`). */
+/**
+ * The bench's load is one account's thousands of devices and streams, all from 127.0.0.1: far beyond the limits a
+ * relay keeps for accounts and addresses by default, which an operator moves with these same flags.
+ */
+const BENCH_LIMITS = [
+  "--devices-per-account",
+  "20000",
+  "--pairings-per-account",
+  "20000",
+  "--streams-per-account",
+  "20000",
+  "--streams-per-address",
+  "40000",
+];
+
+/**
+ * Starts the relay on 127.0.0.1, a free port, open signup, the bench's limits, data in `dataDir`, plus `args` (e.g.
+ * `--database`).
+ */
 export function startRelayProcess(dataDir: string, args: readonly string[] = []): Promise<RelayProcess> {
   return startServerProcess(
     BIN,
-    ["--host", "127.0.0.1", "--port", "0", "--data", dataDir, "--open-signup", ...args],
+    ["--host", "127.0.0.1", "--port", "0", "--data", dataDir, "--open-signup", ...BENCH_LIMITS, ...args],
     /ringback relay listening on (http:\/\/\S+)/,
   );
 }

@@ -65,6 +65,21 @@ describe("relay command-line options", () => {
     );
   });
 
+  it("takes the account and stream limits from flags or the environment", () => {
+    const options = parseRelayCliOptions(["--devices-per-account", "50", "--streams-per-address", "20000"], {
+      RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT: "30",
+      RINGBACK_RELAY_STREAMS_PER_ACCOUNT: "100",
+    });
+    expect(options.config).toMatchObject({
+      devicesPerAccountMax: 50,
+      pairingsPerAccountMax: 30,
+      streamsPerAccountMax: 100,
+      streamsPerAddressMax: 20000,
+    });
+    expect(parseRelayCliOptions([], {}).config.devicesPerAccountMax).toBeUndefined();
+    expect(() => parseRelayCliOptions(["--devices-per-account", "0"], {})).toThrow(RelayUsageError);
+  });
+
   it("takes the origins the web app may also connect to from --web-connect-origins", () => {
     expect(
       parseRelayCliOptions(["--web-connect-origins", "https://api.openai.com, http://127.0.0.1:11434"], {})

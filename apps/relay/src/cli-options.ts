@@ -41,6 +41,10 @@ export const USAGE = `Usage: ringback-relay [options]
   --push-trusted-origins O  push services at these exact origins may use any   RINGBACK_RELAY_PUSH_TRUSTED_ORIGINS
                             port and address, private ones included (a test
                             push service, one inside your network); off
+  --devices-per-account N   live devices an account may have (default 20)    RINGBACK_RELAY_DEVICES_PER_ACCOUNT
+  --pairings-per-account N  devices that may join an account per hour (10)   RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT
+  --streams-per-account N   open streams per account, newest wins (32)       RINGBACK_RELAY_STREAMS_PER_ACCOUNT
+  --streams-per-address N   open streams per client address (64)             RINGBACK_RELAY_STREAMS_PER_ADDRESS
   --help                    this text
 `;
 
@@ -85,6 +89,10 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "public-url": { type: "string" },
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
+      "devices-per-account": { type: "string" },
+      "pairings-per-account": { type: "string" },
+      "streams-per-account": { type: "string" },
+      "streams-per-address": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -117,6 +125,17 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     settingsTimeoutMs: ["settings-timeout-ms", env.RINGBACK_RELAY_SETTINGS_TIMEOUT_MS],
   } as const;
   for (const [key, [flag, fromEnv]] of Object.entries(durations)) {
+    const text = values[flag] ?? fromEnv;
+    if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
+  }
+  // Limits an operator may move (a relay for an organisation's many devices, the bench's 10,000 streams).
+  const counts = {
+    devicesPerAccountMax: ["devices-per-account", env.RINGBACK_RELAY_DEVICES_PER_ACCOUNT],
+    pairingsPerAccountMax: ["pairings-per-account", env.RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT],
+    streamsPerAccountMax: ["streams-per-account", env.RINGBACK_RELAY_STREAMS_PER_ACCOUNT],
+    streamsPerAddressMax: ["streams-per-address", env.RINGBACK_RELAY_STREAMS_PER_ADDRESS],
+  } as const;
+  for (const [key, [flag, fromEnv]] of Object.entries(counts)) {
     const text = values[flag] ?? fromEnv;
     if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
   }

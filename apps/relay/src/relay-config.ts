@@ -31,6 +31,22 @@ const CODE_FAILURE_WINDOW_MS = 10 * MINUTE_MS;
 const CODE_FAILURES_DAILY_MAX = 50;
 /** Open SSE streams one device may hold; a new one closes the oldest beyond it. */
 const STREAMS_PER_DEVICE_MAX = 4;
+/**
+ * Live devices one account may have (a phone, a tablet, two computers and their browsers are far below): a device
+ * token cannot mint devices without end by making pairing codes and redeeming them itself.
+ */
+export const DEVICES_PER_ACCOUNT_MAX = 20;
+/** Devices that may join one account per window (removing devices to make room does not reset it)... */
+export const PAIRINGS_PER_ACCOUNT_MAX = 10;
+/** ...and the window. */
+const PAIRING_WINDOW_MS = HOUR_MS;
+/** Open SSE streams of one account on one relay process; a new one closes the account's oldest beyond it. */
+export const STREAMS_PER_ACCOUNT_MAX = 32;
+/**
+ * Open SSE streams from one client address (IPv6: /64) on one relay process, whatever their accounts; beyond it a
+ * new stream is refused (429) until one closes.
+ */
+export const STREAMS_PER_ADDRESS_MAX = 64;
 /** Accounts one client address may create per window with open signup... */
 const SIGNUPS_PER_ADDRESS_MAX = 10;
 /** ...and the window. */
@@ -85,6 +101,11 @@ export interface RelayConfig {
   readonly codeFailureWindowMs: number;
   readonly codeFailuresDailyMax: number;
   readonly streamsPerDeviceMax: number;
+  readonly devicesPerAccountMax: number;
+  readonly pairingsPerAccountMax: number;
+  readonly pairingWindowMs: number;
+  readonly streamsPerAccountMax: number;
+  readonly streamsPerAddressMax: number;
   readonly signupsPerAddressMax: number;
   readonly signupWindowMs: number;
   /** The VAPID contact (`mailto:` or `https:`). */
@@ -119,6 +140,11 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   codeFailureWindowMs: CODE_FAILURE_WINDOW_MS,
   codeFailuresDailyMax: CODE_FAILURES_DAILY_MAX,
   streamsPerDeviceMax: STREAMS_PER_DEVICE_MAX,
+  devicesPerAccountMax: DEVICES_PER_ACCOUNT_MAX,
+  pairingsPerAccountMax: PAIRINGS_PER_ACCOUNT_MAX,
+  pairingWindowMs: PAIRING_WINDOW_MS,
+  streamsPerAccountMax: STREAMS_PER_ACCOUNT_MAX,
+  streamsPerAddressMax: STREAMS_PER_ADDRESS_MAX,
   signupsPerAddressMax: SIGNUPS_PER_ADDRESS_MAX,
   signupWindowMs: SIGNUP_WINDOW_MS,
   pushSubject: PUSH_SUBJECT_DEFAULT,

@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   device_removed: 401,
   call_already_answered: 409,
   call_not_found: 404,
+  device_limit: 403,
   // Decided here: sealed requests a computer refuses as possible replays.
   replayed_request: 409,
   stale_request: 422,
@@ -92,6 +93,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   device_removed: "The device token was rejected (the device was removed).",
   call_already_answered: "Another device answered this call first.",
   call_not_found: "No pending call has this id.",
+  device_limit: "The account has as many devices as the relay allows: remove one before adding another.",
   replayed_request:
     "The computer has already taken this sealed request: a copy sent again (a replay) is refused.",
   stale_request:

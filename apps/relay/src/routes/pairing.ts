@@ -13,7 +13,11 @@ import { limitBody } from "../http/body-limit.js";
 import { clientAddress } from "../http/client-address.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
-import { assertCodeAttemptsLeft, recordFailedCodeAttempt } from "../runtime/code-attempts.js";
+import {
+  assertCodeAttemptsLeft,
+  RateLimitedError,
+  recordFailedCodeAttempt,
+} from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { codeDigits, drawPairingCode, hashSecret, newDeviceWithToken } from "../runtime/secrets.js";
 
@@ -55,16 +59,41 @@ export function pairingRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     await assertCodeAttemptsLeft(runtime, address);
     const digits = codeDigits(body.code);
     const { device, deviceToken } = newDeviceWithToken(body.deviceName, body.deviceKind);
+    const now = runtime.clock.now();
     const joined = PairingCodeText.safeParse(digits).success
       ? await runtime.store.redeemPairingCode({
           codeHash: hashSecret(digits),
           device,
-          now: runtime.clock.now(),
+          now,
+          limits: {
+            devicesMax: runtime.config.devicesPerAccountMax,
+            pairingsMax: runtime.config.pairingsPerAccountMax,
+            pairingWindowMs: runtime.config.pairingWindowMs,
+          },
         })
-      : null;
-    if (!joined) {
+      : ({ kind: "invalid" } as const);
+    if (joined.kind === "invalid") {
       await recordFailedCodeAttempt(runtime, address);
       throw new RingbackError("invalid_pairing_code");
+    }
+    // The right code for a full account: the code stays live, and the owner learns what to do.
+    if (joined.kind === "devices-full") {
+      runtime.log.line(
+        `pairing refused account=${joined.accountId}: ${runtime.config.devicesPerAccountMax} devices`,
+      );
+      throw new RingbackError(
+        "device_limit",
+        `The account has ${runtime.config.devicesPerAccountMax} devices, the most this relay allows: remove one (Settings › Devices) before adding another.`,
+      );
+    }
+    if (joined.kind === "pairings-full") {
+      runtime.log.line(
+        `pairing refused account=${joined.accountId}: too many devices joined within the window`,
+      );
+      throw new RateLimitedError(
+        joined.retryAt - now,
+        `${runtime.config.pairingsPerAccountMax} devices joined this account within the hour; try again later.`,
+      );
     }
     runtime.log.line(`device paired account=${joined.accountId} device=${device.id} kind=${device.kind}`);
     const credentials: DeviceCredentials = { accountId: joined.accountId, deviceId: device.id, deviceToken };

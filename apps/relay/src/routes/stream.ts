@@ -1,7 +1,9 @@
 import { RingbackError } from "@ringback/protocol";
 import { Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
+import { clientAddress } from "../http/client-address.js";
 import type { RelayEnv } from "../relay-env.js";
+import { RateLimitedError } from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { retryFrame } from "../runtime/sse-frames.js";
 import { sseResponse } from "../runtime/sse-response.js";
@@ -9,6 +11,8 @@ import { sweepExpired } from "../runtime/sweeper.js";
 import type { StreamSnapshot } from "../store/store.js";
 
 const SEQ_TEXT = /^\d{1,15}$/;
+/** How soon a client refused for its address's streams may try again. */
+const STREAM_ADDRESS_RETRY_MS = 30_000;
 
 /**
  * `GET /v1/stream`: SSE. With `Last-Event-ID` (header, or `?lastEventId=` for a first connect) it first sends
@@ -21,9 +25,27 @@ export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     const lastEventId = parseLastEventId(c.req.header("Last-Event-ID") ?? c.req.query("lastEventId"));
     await sweepExpired(runtime);
     const device = c.get("device");
+    const address = clientAddress(c, runtime.config.behindProxy);
+    // Refused, not made room for: another client's streams behind the same address are not this one's to close.
+    if (runtime.hub.streamsFrom(address) >= runtime.config.streamsPerAddressMax) {
+      runtime.log.line(
+        `stream refused device=${device.id}: ${runtime.config.streamsPerAddressMax} streams from its address`,
+      );
+      throw new RateLimitedError(
+        STREAM_ADDRESS_RETRY_MS,
+        "Too many open streams from this address; try again later.",
+      );
+    }
     const closed = runtime.hub.makeRoomFor(device.id, runtime.config.streamsPerDeviceMax);
     if (closed > 0) runtime.log.line(`stream limit device=${device.id}: closed ${closed} older stream(s)`);
-    const connection = runtime.hub.open(device);
+    const closedOfAccount = runtime.hub.makeRoomForAccount(
+      device.accountId,
+      runtime.config.streamsPerAccountMax,
+    );
+    if (closedOfAccount > 0) {
+      runtime.log.line(`stream limit account=${device.accountId}: closed ${closedOfAccount} older stream(s)`);
+    }
+    const connection = runtime.hub.open(device, address);
     try {
       connection.write(retryFrame(runtime.config.sseRetryMs));
       await runtime.hub.join(connection, await backlog(runtime, device.accountId, lastEventId));

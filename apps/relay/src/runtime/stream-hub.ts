@@ -42,6 +42,9 @@ export interface StreamHubStats {
 export class StreamHub {
   readonly #byAccount = new Map<string, AccountStreams>();
   readonly #byDevice = new Map<string, Set<SseConnection>>();
+  /** Open streams per client address (IPv6: /64), and each stream's address. */
+  readonly #byAddress = new Map<string, Set<SseConnection>>();
+  readonly #addressOf = new Map<SseConnection, string>();
   readonly #clock: Clock;
   readonly #read: StreamReader;
   readonly #onReadFailure: (error: unknown) => void;
@@ -62,8 +65,8 @@ export class StreamHub {
     this.#pendingMaxBytes = options.pendingMaxBytes ?? SSE_PENDING_MAX_BYTES;
   }
 
-  /** Registers a stream; entries are held back until it `join`s with its backlog. */
-  open(device: DeviceRecord): SseConnection {
+  /** Registers a stream (from client `address`); entries are held back until it `join`s with its backlog. */
+  open(device: DeviceRecord, address = "unknown"): SseConnection {
     const connection = new SseConnection(
       device,
       this.#clock,
@@ -90,6 +93,13 @@ export class StreamHub {
       this.#byDevice.set(device.id, devices);
     }
     devices.add(connection);
+    let fromAddress = this.#byAddress.get(address);
+    if (!fromAddress) {
+      fromAddress = new Set();
+      this.#byAddress.set(address, fromAddress);
+    }
+    fromAddress.add(connection);
+    this.#addressOf.set(connection, address);
     return connection;
   }
 
@@ -155,6 +165,22 @@ export class StreamHub {
     const surplus = open.slice(0, Math.max(0, open.length - keep + 1));
     for (const connection of surplus) connection.close();
     return surplus.length;
+  }
+
+  /**
+   * Makes room for a new stream of the account: beyond `keep` open streams its oldest are closed. The newest wins here
+   * too (the account's devices are one owner's), while the account's streams stay bounded however many devices it has.
+   */
+  makeRoomForAccount(accountId: string, keep: number): number {
+    const open = [...(this.#byAccount.get(accountId)?.connections ?? [])];
+    const surplus = open.slice(0, Math.max(0, open.length - keep + 1));
+    for (const connection of surplus) connection.close();
+    return surplus.length;
+  }
+
+  /** Open streams from a client address (IPv6: its /64). */
+  streamsFrom(address: string): number {
+    return this.#byAddress.get(address)?.size ?? 0;
   }
 
   isOnline(deviceId: string): boolean {
@@ -282,6 +308,13 @@ export class StreamHub {
     if (devices) {
       devices.delete(connection);
       if (devices.size === 0) this.#byDevice.delete(connection.device.id);
+    }
+    const address = this.#addressOf.get(connection);
+    this.#addressOf.delete(connection);
+    const fromAddress = address === undefined ? undefined : this.#byAddress.get(address);
+    if (address !== undefined && fromAddress) {
+      fromAddress.delete(connection);
+      if (fromAddress.size === 0) this.#byAddress.delete(address);
     }
   }
 }

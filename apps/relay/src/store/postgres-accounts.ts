@@ -3,7 +3,14 @@ import { forgetDevicePush } from "./postgres-push.js";
 import { failRepliesTo } from "./postgres-replies.js";
 import { notifyEntries } from "./postgres-rows.js";
 import { DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
-import type { DeviceRecord, NewDevice, RateLimitState, StreamEntry } from "./store.js";
+import type {
+  AccountDeviceLimits,
+  DeviceRecord,
+  NewDevice,
+  RateLimitState,
+  RedeemOutcome,
+  StreamEntry,
+} from "./store.js";
 
 const CLAIM_CODE_SETTING = "claim_code_hash";
 
@@ -123,16 +130,32 @@ export function createPairingCode(
 
 export function redeemPairingCode(
   pg: PostgresDatabase,
-  input: { codeHash: string; device: NewDevice; now: number },
-): Promise<{ accountId: string } | null> {
+  input: { codeHash: string; device: NewDevice; now: number; limits: AccountDeviceLimits },
+): Promise<RedeemOutcome> {
   return pg.transaction(async (tx) => {
-    // The DELETE takes the code's row lock: of two instances redeeming one code, the second deletes nothing.
-    const [code] = await tx`DELETE FROM pairing_codes
-      WHERE code_hash = ${input.codeHash} AND expires_at > ${input.now} RETURNING account_id`;
-    if (!code) return null;
+    // The code's row lock: of two instances redeeming one code, the second finds it gone.
+    const [code] = await tx`SELECT account_id FROM pairing_codes
+      WHERE code_hash = ${input.codeHash} AND expires_at > ${input.now} FOR UPDATE`;
+    if (!code) return { kind: "invalid" };
     const accountId = text(code.account_id);
+    // The account's row lock: devices join one account one at a time, so its limits hold across instances.
+    await tx`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    const [live] = await tx`SELECT COUNT(*)::int AS n FROM devices
+      WHERE account_id = ${accountId} AND removed_at IS NULL`;
+    if (integer(live?.n) >= input.limits.devicesMax) return { kind: "devices-full", accountId };
+    const since = input.now - input.limits.pairingWindowMs;
+    const [joined] = await tx`SELECT COUNT(*)::int AS n, MIN(created_at) AS oldest FROM devices
+      WHERE account_id = ${accountId} AND created_at > ${since}`;
+    if (integer(joined?.n) >= input.limits.pairingsMax) {
+      return {
+        kind: "pairings-full",
+        accountId,
+        retryAt: integer(joined?.oldest) + input.limits.pairingWindowMs,
+      };
+    }
+    await tx`DELETE FROM pairing_codes WHERE code_hash = ${input.codeHash}`;
     await insertDevice(tx, accountId, input.device, input.now);
-    return { accountId };
+    return { kind: "joined", accountId };
   });
 }
 
@@ -161,4 +184,9 @@ export async function rateLimitHit(
 export async function pruneRateLimitsAndCodes(db: Queries, now: number): Promise<void> {
   await db`DELETE FROM rate_limits WHERE reset_at <= ${now}`;
   await db`DELETE FROM pairing_codes WHERE expires_at <= ${now}`;
+}
+
+/** Removed devices' rows, kept since for their ids, go with the history of their time. */
+export async function pruneRemovedDevices(db: Queries, before: number): Promise<void> {
+  await db`DELETE FROM devices WHERE removed_at IS NOT NULL AND removed_at < ${before}`;
 }

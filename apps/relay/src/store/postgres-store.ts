@@ -88,6 +88,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
       pg.transaction(async (tx) => {
         await calls.pruneCalls(tx, before);
         await replies.pruneReplies(tx, before);
+        await accounts.pruneRemovedDevices(tx, before);
       }),
   };
 }

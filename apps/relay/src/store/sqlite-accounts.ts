@@ -2,7 +2,14 @@ import { DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
 import { integer, type SqliteDatabase, text } from "./sqlite-database.js";
 import { forgetDevicePush } from "./sqlite-push.js";
 import { failRepliesTo } from "./sqlite-replies.js";
-import type { DeviceRecord, NewDevice, RateLimitState, StreamEntry } from "./store.js";
+import type {
+  AccountDeviceLimits,
+  DeviceRecord,
+  NewDevice,
+  RateLimitState,
+  RedeemOutcome,
+  StreamEntry,
+} from "./store.js";
 
 const CLAIM_CODE_SETTING = "claim_code_hash";
 
@@ -132,19 +139,43 @@ export function createPairingCode(
 
 export function redeemPairingCode(
   db: SqliteDatabase,
-  input: { codeHash: string; device: NewDevice; now: number },
-): { accountId: string } | null {
+  input: { codeHash: string; device: NewDevice; now: number; limits: AccountDeviceLimits },
+): RedeemOutcome {
   return db.transaction(() => {
     const code = db.get(
-      "DELETE FROM pairing_codes WHERE code_hash = ? AND expires_at > ? RETURNING account_id",
+      "SELECT account_id FROM pairing_codes WHERE code_hash = ? AND expires_at > ?",
       input.codeHash,
       input.now,
     );
-    if (!code) return null;
+    if (!code) return { kind: "invalid" };
     const accountId = text(code.account_id);
+    const live = db.get(
+      "SELECT COUNT(*) AS n FROM devices WHERE account_id = ? AND removed_at IS NULL",
+      accountId,
+    );
+    if (integer(live?.n) >= input.limits.devicesMax) return { kind: "devices-full", accountId };
+    const since = input.now - input.limits.pairingWindowMs;
+    const joined = db.get(
+      "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM devices WHERE account_id = ? AND created_at > ?",
+      accountId,
+      since,
+    );
+    if (integer(joined?.n) >= input.limits.pairingsMax) {
+      return {
+        kind: "pairings-full",
+        accountId,
+        retryAt: integer(joined?.oldest) + input.limits.pairingWindowMs,
+      };
+    }
+    db.run("DELETE FROM pairing_codes WHERE code_hash = ?", input.codeHash);
     insertDevice(db, accountId, input.device, input.now);
-    return { accountId };
+    return { kind: "joined", accountId };
   });
+}
+
+/** Removed devices' rows, kept since for their ids, go with the history of their time. */
+export function pruneRemovedDevices(db: SqliteDatabase, before: number): void {
+  db.run("DELETE FROM devices WHERE removed_at IS NOT NULL AND removed_at < ?", before);
 }
 
 export function rateLimitState(db: SqliteDatabase, key: string, now: number): RateLimitState {

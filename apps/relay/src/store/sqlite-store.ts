@@ -103,6 +103,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
       db.transaction(() => {
         calls.pruneCalls(db, before);
         replies.pruneReplies(db, before);
+        accounts.pruneRemovedDevices(db, before);
       });
       db.checkpoint();
     },

@@ -178,6 +178,21 @@ export interface VapidKeys {
 }
 
 /** A device's Web Push subscription: the push service's endpoint and the browser's keys. */
+/** What an account may hold: checked when a device joins it. */
+export interface AccountDeviceLimits {
+  readonly devicesMax: number;
+  readonly pairingsMax: number;
+  readonly pairingWindowMs: number;
+}
+
+export type RedeemOutcome =
+  | { readonly kind: "joined"; readonly accountId: string }
+  | { readonly kind: "invalid" }
+  /** The account has `devicesMax` live devices. */
+  | { readonly kind: "devices-full"; readonly accountId: string }
+  /** `pairingsMax` devices joined within the window; `retryAt`: when the oldest of them leaves it. */
+  | { readonly kind: "pairings-full"; readonly accountId: string; readonly retryAt: number };
+
 export interface PushSubscriptionRecord {
   readonly deviceId: string;
   readonly accountId: string;
@@ -281,15 +296,18 @@ export interface RelayStore {
     now: number;
   }): Promise<boolean>;
   /**
-   * Uses up a live code and adds the device to its account; null when the code is wrong, used or expired. A wrong
-   * code changes nothing: no guess, however many, can spend or burn anyone's code (the guessers' addresses are
-   * limited instead, and the code's length makes a hit hopeless).
+   * Uses up a live code and adds the device to its account, unless the account already has `devicesMax` live
+   * devices or `pairingsMax` devices joined it within `pairingWindowMs` (then nothing changes and the code stays
+   * live), checked in the same transaction as the insert, so concurrent redemptions cannot overshoot. `invalid` when
+   * the code is wrong, used or expired. A wrong code changes nothing: no guess, however many, can spend or burn
+   * anyone's code (the guessers' addresses are limited instead, and the code's length makes a hit hopeless).
    */
   redeemPairingCode(input: {
     codeHash: string;
     device: NewDevice;
     now: number;
-  }): Promise<{ accountId: string } | null>;
+    limits: AccountDeviceLimits;
+  }): Promise<RedeemOutcome>;
 
   // Rate limits (fixed windows, shared by every relay process).
   rateLimitState(key: string, now: number): Promise<RateLimitState>;
@@ -355,5 +373,6 @@ export interface RelayStore {
   /** Expires calls and replies due at `now` (erasing ciphertext) and returns their stream entries. */
   expireDue(now: number): Promise<StreamEntry[]>;
   /** Forgets ended events, settled replies and stream entries older than `before`. */
+  /** Forgets ended calls, settled replies and stream history from before `before`, and devices removed before it. */
   pruneBefore(before: number): Promise<void>;
 }

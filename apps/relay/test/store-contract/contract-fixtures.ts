@@ -5,6 +5,9 @@ import type { NewDevice, NewEvent, RelayStore } from "../../src/store/store.js";
 export const MINUTE_MS = 60_000;
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
+/** Device limits no contract test meets unless it means to. */
+export const ROOMY_LIMITS = { devicesMax: 1000, pairingsMax: 1000, pairingWindowMs: 60 * MINUTE_MS } as const;
+
 export function contractDevice(id: string, kind: DeviceKind = "phone"): NewDevice {
   return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
 }
@@ -40,6 +43,7 @@ export async function seedPhoneAndTablet(store: RelayStore): Promise<void> {
       codeHash: `code-${id}`,
       device: contractDevice(id),
       now: T0,
+      limits: ROOMY_LIMITS,
     });
   }
 }

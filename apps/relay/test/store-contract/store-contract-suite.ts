@@ -1,7 +1,7 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NewDevice, RelayStore } from "../../src/store/store.js";
-import { contractEvent, MINUTE_MS, T0 } from "./contract-fixtures.js";
+import { contractEvent, MINUTE_MS, ROOMY_LIMITS, T0 } from "./contract-fixtures.js";
 import { describeDeliveryStoreContract } from "./delivery-contract-suite.js";
 import { describePushStoreContract } from "./push-contract-suite.js";
 
@@ -35,7 +35,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
           expiresAt: T0 + MINUTE_MS,
           now: T0,
         });
-        await store.redeemPairingCode({ codeHash, device: extra, now: T0 });
+        await store.redeemPairingCode({ codeHash, device: extra, now: T0, limits: ROOMY_LIMITS });
       }
     }
 
@@ -145,17 +145,17 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
             codeHash: "c1",
             device: device("phone"),
             now: T0 + 1,
+            limits: ROOMY_LIMITS,
           }),
-        ).toEqual({
-          accountId: "acc1",
-        });
+        ).toEqual({ kind: "joined", accountId: "acc1" });
         expect(
           await store.redeemPairingCode({
             codeHash: "c1",
             device: device("tab"),
             now: T0 + 2,
+            limits: ROOMY_LIMITS,
           }),
-        ).toBeNull();
+        ).toEqual({ kind: "invalid" });
         expect((await store.findDeviceByTokenHash("hash-phone"))?.accountId).toBe("acc1");
         expect(await store.findDeviceByTokenHash("hash-tab")).toBeNull();
       });
@@ -170,8 +170,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
             codeHash: "c1",
             device: device("phone"),
             now: late,
+            limits: ROOMY_LIMITS,
           }),
-        ).toBeNull();
+        ).toEqual({ kind: "invalid" });
         expect(await store.createPairingCode({ ...code, now: late, expiresAt: late + MINUTE_MS })).toBe(true);
       });
 
@@ -184,15 +185,17 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
             codeHash: "c1",
             device: device("phone"),
             now: T0,
+            limits: ROOMY_LIMITS,
           }),
-        ).toBeNull();
+        ).toEqual({ kind: "invalid" });
         expect(
           await store.redeemPairingCode({
             codeHash: "c2",
             device: device("phone"),
             now: T0,
+            limits: ROOMY_LIMITS,
           }),
-        ).not.toBeNull();
+        ).toEqual({ kind: "joined", accountId: "acc1" });
       });
 
       it("lets no wrong guess, however many, spend or burn a live code", async () => {
@@ -200,15 +203,102 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await store.createPairingCode(code);
         await store.createPairingCode({ ...code, codeHash: "c2", createdBy: "laptop" });
         for (let guess = 0; guess < 100; guess++) {
-          const wrong = { codeHash: `wrong-${guess}`, device: device(`x${guess}`), now: T0 };
-          expect(await store.redeemPairingCode(wrong)).toBeNull();
+          const wrong = {
+            codeHash: `wrong-${guess}`,
+            device: device(`x${guess}`),
+            now: T0,
+            limits: ROOMY_LIMITS,
+          };
+          expect(await store.redeemPairingCode(wrong)).toEqual({ kind: "invalid" });
         }
         expect(
-          await store.redeemPairingCode({ codeHash: "c1", device: device("phone"), now: T0 }),
-        ).not.toBeNull();
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: T0,
+            limits: ROOMY_LIMITS,
+          }),
+        ).toEqual({ kind: "joined", accountId: "acc1" });
         expect(
-          await store.redeemPairingCode({ codeHash: "c2", device: device("tab"), now: T0 }),
-        ).not.toBeNull();
+          await store.redeemPairingCode({
+            codeHash: "c2",
+            device: device("tab"),
+            now: T0,
+            limits: ROOMY_LIMITS,
+          }),
+        ).toEqual({ kind: "joined", accountId: "acc1" });
+      });
+
+      it("lets no more devices join than the account's limits, concurrent redemptions included, and keeps the code", async () => {
+        await account("acc1", device("pc"));
+        const limits = { devicesMax: 3, pairingsMax: 100, pairingWindowMs: 60 * MINUTE_MS };
+        const codes = ["a", "b", "c", "d", "e"];
+        for (const [index, codeHash] of codes.entries()) {
+          await store.createPairingCode({
+            ...code,
+            codeHash,
+            createdBy: index === 0 ? "pc" : `maker-${index}`,
+          });
+        }
+        const outcomes = await Promise.all(
+          codes.map((codeHash) =>
+            store.redeemPairingCode({ codeHash, device: device(`new-${codeHash}`), now: T0, limits }),
+          ),
+        );
+        expect(outcomes.filter((outcome) => outcome.kind === "joined")).toHaveLength(2);
+        expect(outcomes.filter((outcome) => outcome.kind === "devices-full")).toHaveLength(3);
+        expect(await store.listDevices("acc1")).toHaveLength(3);
+        // The refused codes stay live: once a device is removed, one of them joins.
+        const refused = codes[outcomes.findIndex((outcome) => outcome.kind === "devices-full")] ?? "";
+        const joinedId = outcomes.findIndex((outcome) => outcome.kind === "joined");
+        await store.removeDevice({ accountId: "acc1", deviceId: `new-${codes[joinedId]}`, now: T0 });
+        expect(
+          await store.redeemPairingCode({ codeHash: refused, device: device("late"), now: T0 + 1, limits }),
+        ).toEqual({ kind: "joined", accountId: "acc1" });
+      });
+
+      it("lets no more devices join within the window than pairingsMax, removals or not", async () => {
+        await account("acc1", device("pc"));
+        const limits = { devicesMax: 100, pairingsMax: 3, pairingWindowMs: 60 * MINUTE_MS };
+        const join = async (id: string, now: number) => {
+          await store.createPairingCode({ ...code, codeHash: `code-${id}`, now, expiresAt: now + MINUTE_MS });
+          const outcome = await store.redeemPairingCode({
+            codeHash: `code-${id}`,
+            device: device(id),
+            now,
+            limits,
+          });
+          if (outcome.kind === "joined") await store.removeDevice({ accountId: "acc1", deviceId: id, now });
+          return outcome;
+        };
+        // The account's first device counts as one of the window's three.
+        expect((await join("d1", T0 + 1)).kind).toBe("joined");
+        expect((await join("d2", T0 + 2)).kind).toBe("joined");
+        expect(await join("d3", T0 + 3)).toEqual({
+          kind: "pairings-full",
+          accountId: "acc1",
+          retryAt: T0 + 60 * MINUTE_MS,
+        });
+        expect((await join("d4", T0 + 60 * MINUTE_MS + 1)).kind).toBe("joined");
+      });
+
+      it("forgets removed devices with the history of their time", async () => {
+        await account("acc1", device("pc"), device("phone"));
+        await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 + 1 });
+        expect(await store.findDeviceByTokenHash("hash-phone")).toBeNull();
+        await store.pruneBefore(T0 + 2);
+        // Its id is free again and its token still opens nothing.
+        expect(await store.findDeviceByTokenHash("hash-phone")).toBeNull();
+        await store.createPairingCode(code);
+        expect(
+          await store.redeemPairingCode({
+            codeHash: "c1",
+            device: device("phone"),
+            now: T0 + 3,
+            limits: ROOMY_LIMITS,
+          }),
+        ).toEqual({ kind: "joined", accountId: "acc1" });
+        expect((await store.listDevices("acc1")).map((listed) => listed.id)).toEqual(["pc", "phone"]);
       });
 
       it("drops the codes of a removed device", async () => {
@@ -220,8 +310,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
             codeHash: "c1",
             device: device("phone"),
             now: T0,
+            limits: ROOMY_LIMITS,
           }),
-        ).toBeNull();
+        ).toEqual({ kind: "invalid" });
       });
     });
 
