@@ -33,12 +33,7 @@ const STOP_GRACE_MS = 10_000;
 /** Starts `node <args>` (the workspace's Node, as pnpm runs this process) and resolves once it is ready. */
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
   const child = startChild({ args: options.args, env: options.env, name: `the ${options.name}` });
-  const ready = await child
-    .waitFor(() => child.stdout.match(options.readyLine), "it was ready", options.startChecks ?? START_CHECKS)
-    .catch(async (error: unknown) => {
-      await child.kill();
-      throw error;
-    });
+  const ready = await child.ready(options.readyLine, options.startChecks ?? START_CHECKS);
   const stop = (signal: NodeJS.Signals = "SIGTERM", graceMs = STOP_GRACE_MS) => child.stop(signal, graceMs);
   return {
     ready,

@@ -1,17 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { eventBody } from "./support/in-process-relay.js";
-import { socketRelay } from "./support/socket-relay.js";
+import { type SocketRelay, socketRelay } from "./support/socket-relay.js";
 import { SseClient } from "./support/sse-client.js";
+
+/** A computer, a phone and a browser of one account, the two devices' streams open and synced. */
+async function twoListeningDevices(relay: SocketRelay) {
+  const computer = await relay.signUp("computer");
+  const phone = await relay.pair(computer.deviceToken, "phone");
+  const browser = await relay.pair(computer.deviceToken, "browser");
+  const phoneStream = new SseClient(relay.url, phone.deviceToken);
+  const browserStream = new SseClient(relay.url, browser.deviceToken);
+  const close = () => {
+    phoneStream.close();
+    browserStream.close();
+  };
+  await Promise.all([phoneStream.waitForSynced(), browserStream.waitForSynced()]).catch((error: unknown) => {
+    close();
+    throw error;
+  });
+  return { computer, phone, browser, phoneStream, browserStream, [Symbol.dispose]: close };
+}
 
 describe("SSE stream over a real socket", () => {
   it("rings every device of the account, and tells the others when one answers", async () => {
     await using relay = await socketRelay();
-    const computer = await relay.signUp("computer");
-    const phone = await relay.pair(computer.deviceToken, "phone");
-    const browser = await relay.pair(computer.deviceToken, "browser");
-    using phoneStream = new SseClient(relay.url, phone.deviceToken);
-    using browserStream = new SseClient(relay.url, browser.deviceToken);
-    await Promise.all([phoneStream.waitForSynced(), browserStream.waitForSynced()]);
+    using devices = await twoListeningDevices(relay);
+    const { computer, phone, phoneStream, browserStream } = devices;
 
     await relay.request("POST", "/v1/daemon/events", { token: computer.deviceToken, body: eventBody("ev1") });
     const [onPhone, onBrowser] = await Promise.all([
@@ -35,12 +49,8 @@ describe("SSE stream over a real socket", () => {
 
   it("lets exactly one of two simultaneous answers win, and both streams learn who", async () => {
     await using relay = await socketRelay();
-    const computer = await relay.signUp("computer");
-    const phone = await relay.pair(computer.deviceToken, "phone");
-    const browser = await relay.pair(computer.deviceToken, "browser");
-    using phoneStream = new SseClient(relay.url, phone.deviceToken);
-    using browserStream = new SseClient(relay.url, browser.deviceToken);
-    await Promise.all([phoneStream.waitForSynced(), browserStream.waitForSynced()]);
+    using devices = await twoListeningDevices(relay);
+    const { computer, phone, browser, phoneStream, browserStream } = devices;
     await relay.request("POST", "/v1/daemon/events", { token: computer.deviceToken, body: eventBody("ev1") });
     await Promise.all([phoneStream.waitFor("call"), browserStream.waitFor("call")]);
 

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
+import { listenOnLoopback } from "@ringback/test-kit";
 import { forwardRequest } from "./forward-request.js";
-import { listenOnLoopback } from "./loopback-server.js";
 
 export interface CorsProxy extends AsyncDisposable {
   /** The proxy's address with the target's path (e.g. `http://127.0.0.1:<port>/v1`). */

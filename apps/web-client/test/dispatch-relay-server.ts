@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import { type E2eKey, isE2eError } from "@ringback/e2e-crypto";
 import { type DeviceInfo, ERROR_STATUS, errorBody } from "@ringback/protocol";
+import { listenOnLoopback } from "@ringback/test-kit";
 import { forwardRequest } from "./forward-request.js";
-import { listenOnLoopback } from "./loopback-server.js";
 import { answerRelayedSettings, readBody, type StandInDaemon } from "./stand-in-computer.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 

@@ -1,4 +1,3 @@
-import { createServer } from "node:http";
 import {
   type CallDelivery,
   DeliveryReport,
@@ -6,8 +5,7 @@ import {
   type DeviceDeliveryOutcome,
   type RelayedEvent,
 } from "@ringback/protocol";
-import { listenOnLoopback } from "./loopback-server.js";
-import { serveBuiltApp } from "./serve-built-app.js";
+import { type StandInRoutes, startBuiltAppRelay } from "./built-app-relay.js";
 import { readBody } from "./stand-in-computer.js";
 
 interface RelayRequest {
@@ -62,16 +60,10 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
   const deliveries: DeliveryPost[] = [];
   const replayed: RelayedEvent[] = [];
   let streamConnects = 0;
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    if (url.pathname.startsWith("/v1/"))
-      requests.push({ method: request.method ?? "GET", path: url.pathname });
-    const json = (status: number, body: unknown) =>
-      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
-    if (url.pathname === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
-    if (url.pathname === "/v1/accounts" && request.method === "POST") return json(201, credentials);
-    if (url.pathname === "/v1/devices") return json(200, { devices: [] });
-    if (url.pathname === "/v1/stream") {
+  const routes: StandInRoutes = (request, response, path, json) => {
+    if (path.startsWith("/v1/")) requests.push({ method: request.method ?? "GET", path });
+    if (path === "/v1/devices") return json(200, { devices: [] });
+    if (path === "/v1/stream") {
       streamConnects++;
       response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
       let seq = 0;
@@ -81,9 +73,9 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
         frames += `id: ${call.seq}\nevent: call\ndata: ${JSON.stringify(call)}\n\n`;
       }
       response.write(`${frames}id: ${seq}\nevent: synced\ndata: {"seq":${seq}}\n\n`);
-      return;
+      return true;
     }
-    if (url.pathname === "/v1/push/subscription") {
+    if (path === "/v1/push/subscription") {
       return json(200, {
         deviceId: credentials.deviceId,
         subscribed: false,
@@ -92,7 +84,7 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
         updatedAt: null,
       });
     }
-    const callPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)$/);
+    const callPath = path.match(/^\/v1\/calls\/([\w-]+)$/);
     if (callPath && request.method === "GET") {
       const eventId = callPath[1] ?? "";
       callReads.push({ eventId, authorization: request.headers.authorization });
@@ -101,7 +93,7 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
         ? json(200, call)
         : json(404, { error: { code: "call_not_found", message: "The call has ended." } });
     }
-    const deliveryPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/deliveries$/);
+    const deliveryPath = path.match(/^\/v1\/calls\/([\w-]+)\/deliveries$/);
     if (deliveryPath && request.method === "POST") {
       const eventId = deliveryPath[1] ?? "";
       const authorization = request.headers.authorization;
@@ -124,13 +116,11 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
           return json(200, delivery);
         })
         .catch(() => json(400, { error: { code: "invalid_request", message: "Not JSON." } }));
-      return;
+      return true;
     }
-    if (url.pathname.startsWith("/v1/"))
-      return json(404, { error: { code: "not_found", message: "No such path." } });
-    serveBuiltApp(distDirectory, url.pathname, response);
-  });
-  const { origin, close } = await listenOnLoopback(server);
+    return false;
+  };
+  const { origin, close } = await startBuiltAppRelay(distDirectory, credentials, routes);
   return {
     origin,
     credentials,

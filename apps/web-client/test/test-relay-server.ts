@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type {
   CallDelivery,
   CallStatusWrite,
@@ -8,8 +8,7 @@ import type {
   ReplyRequest,
   ReplyStatusChange,
 } from "@ringback/protocol";
-import { listenOnLoopback } from "./loopback-server.js";
-import { serveBuiltApp } from "./serve-built-app.js";
+import { type StandInRoutes, startBuiltAppRelay } from "./built-app-relay.js";
 
 interface StatusWrite {
   readonly eventId: string;
@@ -80,14 +79,9 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
   };
   const streams: ServerResponse[] = [];
   const waiters = new Map<number, (response: ServerResponse) => void>();
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    const json = (status: number, body: unknown) =>
-      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
-    if (url.pathname === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
-    if (url.pathname === "/v1/accounts" && request.method === "POST") return json(201, credentials);
+  const routes: StandInRoutes = (request, response, path, json) => {
     // This device is the account's only one: no computer to relay daemon requests to.
-    if (url.pathname === "/v1/devices" && request.method === "GET") {
+    if (path === "/v1/devices" && request.method === "GET") {
       const device = {
         id: credentials.deviceId,
         name: DEVICE_NAME,
@@ -99,14 +93,14 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
       };
       return json(200, { devices: [device] });
     }
-    if (url.pathname === "/v1/stream") {
+    if (path === "/v1/stream") {
       response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
       response.write("retry: 100\n\n");
       streams.push(response);
       waiters.get(streams.length - 1)?.(response);
-      return;
+      return true;
     }
-    const statusPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/status$/);
+    const statusPath = path.match(/^\/v1\/calls\/([\w-]+)\/status$/);
     if (statusPath && request.method === "POST") {
       let body = "";
       request.on("data", (chunk: Buffer) => {
@@ -117,9 +111,9 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
         statusWrites.push({ eventId: statusPath[1]!, status, authorization: request.headers.authorization });
         json(200, { eventId: statusPath[1], status, won: true });
       });
-      return;
+      return true;
     }
-    const deliveryPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/deliveries$/);
+    const deliveryPath = path.match(/^\/v1\/calls\/([\w-]+)\/deliveries$/);
     if (deliveryPath && request.method === "POST") {
       let body = "";
       request.on("data", (chunk: Buffer) => {
@@ -153,9 +147,9 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
           .at(-1)
           ?.write(`id: ${deliverySeq}\nevent: call-delivery\ndata: ${JSON.stringify(recorded)}\n\n`);
       });
-      return;
+      return true;
     }
-    const replyPath = url.pathname.match(/^\/v1\/calls\/([\w-]+)\/replies$/);
+    const replyPath = path.match(/^\/v1\/calls\/([\w-]+)\/replies$/);
     if (replyPath && request.method === "POST") {
       let body = "";
       request.on("data", (chunk: Buffer) => {
@@ -185,13 +179,11 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
           })
           .catch((error: unknown) => console.error("The test's reply outcome failed.", error));
       });
-      return;
+      return true;
     }
-    if (url.pathname.startsWith("/v1/"))
-      return json(404, { error: { code: "not_found", message: "No such path." } });
-    serveBuiltApp(distDirectory, url.pathname, response);
-  });
-  const { origin, close } = await listenOnLoopback(server);
+    return false;
+  };
+  const { origin, close } = await startBuiltAppRelay(distDirectory, credentials, routes);
   return {
     origin,
     credentials,

@@ -179,6 +179,19 @@ export class StartedChild implements AsyncDisposable {
     return this.waitFor(() => this[stream].match(pattern), what);
   }
 
+  /**
+   * Waits for `readyLine` on stdout, the line a service prints once it serves, and resolves with its match. A
+   * child that ends first or does not get there is killed (its group too): a failed start leaves nothing behind.
+   */
+  async ready(readyLine: RegExp, checks?: number): Promise<RegExpMatchArray> {
+    try {
+      return await this.waitFor(() => this.#stdout.match(readyLine), "it was ready", checks);
+    } catch (error) {
+      await this[Symbol.asyncDispose]();
+      throw error;
+    }
+  }
+
   /** Writes a line to stdin (started with `hasOpenStdin`), as a person types. */
   type(line: string): void {
     if (!this.#child.stdin) throw new Error(`${this.name} was started without an open stdin`);

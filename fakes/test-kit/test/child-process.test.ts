@@ -90,6 +90,14 @@ describe("startChild", () => {
     );
   });
 
+  it("kills a service that never prints its ready line", async () => {
+    await using child = startChild({ args: ["-e", "setInterval(() => {}, 1000)"], name: "the service" });
+    await expect(child.ready(/listening/, 2)).rejects.toThrow(
+      "it was ready (the service) did not hold after 2 checks",
+    );
+    expect(child.exit).toEqual({ code: null, signal: "SIGKILL" });
+  });
+
   it("takes typed lines on an open stdin and stops on a signal", async () => {
     await using child = startChild({
       args: [

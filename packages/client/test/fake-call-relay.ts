@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { CallStatus, RelayedEvent } from "@ringback/protocol";
-import { listenOnLoopback } from "./loopback-server.js";
+import { listenOnLoopback } from "@ringback/test-kit";
 import { readBody } from "./stand-in-computer.js";
 
 export interface FakeCallRelay extends AsyncDisposable {

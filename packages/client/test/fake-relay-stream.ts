@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import { listenOnLoopback } from "./loopback-server.js";
+import { listenOnLoopback } from "@ringback/test-kit";
 
 interface StreamRequest {
   readonly headers: IncomingHttpHeaders;

@@ -10,7 +10,7 @@ import {
   type SettingsResultPlaintext,
   StampedSettingsRequest,
 } from "@ringback/protocol";
-import { listenOnLoopback } from "./loopback-server.js";
+import { listenOnLoopback } from "@ringback/test-kit";
 
 /** A daemon's local interface as a function: the request the phone sealed, the answer the daemon seals back. */
 export type StandInDaemon = (

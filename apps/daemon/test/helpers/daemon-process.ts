@@ -66,21 +66,19 @@ export function launchDaemon(
     env: daemonEnv(home, extraEnv),
     name: "the daemon",
   });
-  const listening = child
-    .waitFor(() => child.stdout.match(LISTENING_LINE), "listening", START_CHECKS)
-    .then((match): DaemonProcess => {
-      const port = Number(match[1]);
-      return {
-        port,
-        url: `http://127.0.0.1:${port}`,
-        pid: child.pid,
-        exited: child.exited,
-        stdout: () => child.stdout,
-        stderr: () => child.stderr,
-        stop: (signal) => child.stop(signal),
-        kill: () => child.kill(),
-      };
-    });
+  const listening = child.ready(LISTENING_LINE, START_CHECKS).then((match): DaemonProcess => {
+    const port = Number(match[1]);
+    return {
+      port,
+      url: `http://127.0.0.1:${port}`,
+      pid: child.pid,
+      exited: child.exited,
+      stdout: () => child.stdout,
+      stderr: () => child.stderr,
+      stop: (signal) => child.stop(signal),
+      kill: () => child.kill(),
+    };
+  });
   // A launch killed on purpose before it listens must not leave an unhandled rejection behind.
   listening.catch(() => undefined);
   return { exited: child.exited, listening, kill: () => child.kill() };

@@ -31,10 +31,7 @@ export async function startRelayProcess(options: {
     env: { PATH: process.env.PATH, HOME: options.dataDir },
     name: "the relay",
   });
-  const [, url = ""] = await child.waitForMatch(LISTENING_LINE, "listening").catch(async (error: unknown) => {
-    await child.kill();
-    throw error;
-  });
+  const [, url = ""] = await child.ready(LISTENING_LINE);
   return {
     url,
     port: Number(new URL(url).port),

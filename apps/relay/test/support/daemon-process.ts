@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
 import { DaemonConfig } from "@ringback/protocol";
-import { type ChildResult, runToEnd, type StartedChild, startChild } from "@ringback/test-kit";
+import { type ChildResult, runToEnd, StartedChild } from "@ringback/test-kit";
 
 /** The built `ringback` bin of apps/daemon (the relay tests run it as a person does, never import it). */
 const DAEMON_BIN = fileURLToPath(new URL("../../../daemon/dist/main.js", import.meta.url));
@@ -42,38 +42,19 @@ export async function setLocalPort(home: string, port: number): Promise<void> {
 }
 
 /** `ringback run` as a child process, its log kept to wait on. */
-export class DaemonProcess implements AsyncDisposable {
-  readonly #child: StartedChild;
-
-  private constructor(child: StartedChild) {
-    this.#child = child;
-  }
-
+export class DaemonProcess extends StartedChild {
   /**
    * Starts `ringback run` on daemon.json's localPort; resolves once it listens. `env` adds to the daemon's own
    * environment, e.g. RINGBACK_CLAUDE_BIN for a stand-in agent CLI.
    */
   static async start(home: string, env: NodeJS.ProcessEnv = {}): Promise<DaemonProcess> {
-    const child = startChild({
+    const daemon = new DaemonProcess({
       args: [requireBuilt(DAEMON_BIN, "@ringback/daemon"), "run"],
       env: { ...daemonEnv(home), ...env },
       name: "the daemon",
     });
-    try {
-      await child.waitForMatch(LISTENING, "listening");
-    } catch (error) {
-      await child[Symbol.asyncDispose]();
-      throw error;
-    }
-    return new DaemonProcess(child);
-  }
-
-  get stdout(): string {
-    return this.#child.stdout;
-  }
-
-  get stderr(): string {
-    return this.#child.stderr;
+    await daemon.ready(LISTENING);
+    return daemon;
   }
 
   get url(): string {
@@ -84,18 +65,10 @@ export class DaemonProcess implements AsyncDisposable {
 
   /** Resolves once `text` appears `count` times in the daemon's log (`checks`: see the kit's `eventually`). */
   async waitForLog(text: string, count = 1, checks?: number): Promise<void> {
-    await this.#child.waitFor(
+    await this.waitFor(
       () => this.stderr.split(text).length - 1 >= count,
       `${count} x "${text}" in its log`,
       checks,
     );
-  }
-
-  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-    await this.#child.stop(signal);
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.#child[Symbol.asyncDispose]();
   }
 }

@@ -54,8 +54,7 @@ export async function inProcessRelay(config: Partial<RelayConfig> = {}): Promise
     logs,
     dataDir: dir.path,
     request,
-    signUp: (deviceKind = "computer", claimCode) => signUp(request, deviceKind, claimCode),
-    pair: (token, deviceKind = "phone") => pair(request, token, deviceKind),
+    ...deviceSteps(request),
     async [Symbol.asyncDispose]() {
       relay.close();
       await store.close();
@@ -65,6 +64,14 @@ export async function inProcessRelay(config: Partial<RelayConfig> = {}): Promise
 }
 
 type Fetcher = (input: string, init: RequestInit) => Response | Promise<Response>;
+
+/** Signing up and pairing through `request`, bound as every relay of these tests offers them. */
+export function deviceSteps(request: Requester): Pick<InProcessRelay, "signUp" | "pair"> {
+  return {
+    signUp: (deviceKind = "computer", claimCode) => signUp(request, deviceKind, claimCode),
+    pair: (token, deviceKind = "phone") => pair(request, token, deviceKind),
+  };
+}
 type Requester = (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>;
 
 /** Requests to the relay listening at `url` (a server or a child process), over a real socket. */

@@ -6,10 +6,9 @@ import { FakeClock } from "./fake-clock.js";
 import {
   type ApiResponse,
   captureLog,
-  pair,
+  deviceSteps,
   type RequestOptions,
   requestAt,
-  signUp,
 } from "./in-process-relay.js";
 import { type PostgresSchema, postgresSchema } from "./postgres-schema.js";
 
@@ -74,8 +73,7 @@ export async function startPostgresRelays(
     instances,
     schema,
     clock,
-    signUp: (deviceKind = "computer") => signUp(first.request, deviceKind),
-    pair: (token, deviceKind = "phone") => pair(first.request, token, deviceKind),
+    ...deviceSteps(first.request),
     [Symbol.asyncDispose]: () => closeAll(instances, schema),
   };
 }

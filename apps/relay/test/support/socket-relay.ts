@@ -13,10 +13,9 @@ import { FakeClock } from "./fake-clock.js";
 import {
   type ApiResponse,
   captureLog,
-  pair,
+  deviceSteps,
   type RequestOptions,
   requestAt,
-  signUp,
 } from "./in-process-relay.js";
 
 /** The relay listening on 127.0.0.1 port 0 in this process, on a temp-dir store, with a fake clock. */
@@ -68,8 +67,7 @@ export async function socketRelay(
     logs,
     dataDir: dir.path,
     request,
-    signUp: (deviceKind = "computer") => signUp(request, deviceKind),
-    pair: (token, deviceKind = "phone") => pair(request, token, deviceKind),
+    ...deviceSteps(request),
     async [Symbol.asyncDispose]() {
       await server.close();
       await store.close();

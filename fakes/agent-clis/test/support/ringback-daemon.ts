@@ -42,12 +42,10 @@ export async function startRingbackDaemon(home: string, env: NodeJS.ProcessEnv):
     env,
     name: "the daemon",
   });
-  const [, port] = await child
-    .waitFor(() => child.stdout.match(LISTENING_LINE), "listening", START_CHECKS)
-    .catch(async (error) => {
-      await Promise.all([child.kill(), tap.close()]);
-      throw error;
-    });
+  const [, port] = await child.ready(LISTENING_LINE, START_CHECKS).catch(async (error: unknown) => {
+    await tap.close();
+    throw error;
+  });
   tap.forwardTo(Number(port));
 
   let closing: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import { aad, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeCallRelay, startFakeCallRelay } from "../../test/fake-call-relay.js";
 import { payloadFor } from "../../test/fixtures.js";
@@ -54,7 +55,7 @@ async function device(
   centers.push(center);
   await center.load();
   center.connect();
-  await until(() => center.view.connection === "open");
+  await eventually(() => center.view.connection === "open");
   return Object.assign(state, { center });
 }
 
@@ -74,14 +75,6 @@ async function publish(eventId: string): Promise<void> {
   });
 }
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const record = (center: CallCenter, eventId: string): CallRecord | undefined =>
   center.view.calls.records[eventId];
 
@@ -90,34 +83,34 @@ describe("the call center, on two devices of one account", () => {
     const phone = await device("phone");
     const laptop = await device("laptop");
     await publish("e1");
-    await until(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
-    await until(() => ringingCall(laptop.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(laptop.center.view.calls)?.eventId === "e1");
 
     phone.center.ringShown("e1");
     phone.center.answer("e1");
-    await until(() => record(laptop.center, "e1")?.status.outcome === "answered-elsewhere");
+    await eventually(() => record(laptop.center, "e1")?.status.outcome === "answered-elsewhere");
     expect(ringingCall(laptop.center.view.calls)).toBeUndefined();
     expect(record(laptop.center, "e1")?.status.answeredBy?.deviceId).toBe("phone");
     expect(laptop.settled).toContain("e1");
     expect(record(phone.center, "e1")?.status.state).toBe("in-call");
     expect(relay.statusWrites).toEqual(["phone e1 answered"]);
-    await until(() => relay.deliveries.includes("phone e1 shown"));
+    await eventually(() => relay.deliveries.includes("phone e1 shown"));
   });
 
   it("keeps the answer across a restart: the same store resumes with Last-Event-ID and does not ring again", async () => {
     const first = await device("phone");
     await publish("e1");
-    await until(() => ringingCall(first.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(first.center.view.calls)?.eventId === "e1");
     first.center.answer("e1");
     first.center.hangUp("e1");
-    await until(() => relay.statusWrites.includes("phone e1 ended"));
+    await eventually(() => relay.statusWrites.includes("phone e1 ended"));
     await first.center.persisted();
     first.center.stop();
 
     const again = await device("phone", { store: first.store });
     expect(relay.resumedFrom.at(-1)).not.toBeNull();
     await publish("e2");
-    await until(() => ringingCall(again.center.view.calls)?.eventId === "e2");
+    await eventually(() => ringingCall(again.center.view.calls)?.eventId === "e2");
     expect(record(again.center, "e1")?.status.state).not.toBe("ringing");
     expect(Object.keys(again.center.view.calls.records).sort()).toEqual(["e1", "e2"]);
   });
@@ -137,22 +130,22 @@ describe("the call center, on two devices of one account", () => {
     });
     const failing = await device("laptop", { prepare: async () => (isFailing ? problem : null) });
     await publish("e1");
-    await until(() => record(slow.center, "e1")?.status.state === "preparing");
-    await until(() => record(failing.center, "e1")?.status.state === "failed");
+    await eventually(() => record(slow.center, "e1")?.status.state === "preparing");
+    await eventually(() => record(failing.center, "e1")?.status.state === "failed");
     expect(record(failing.center, "e1")?.status.failure).toEqual(problem);
     expect(ringingCall(slow.center.view.calls)).toBeUndefined();
     expect(ringingCall(failing.center.view.calls)).toBeUndefined();
     release();
-    await until(() => ringingCall(slow.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(slow.center.view.calls)?.eventId === "e1");
     isFailing = false;
     failing.center.retry("e1");
-    await until(() => ringingCall(failing.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(failing.center.view.calls)?.eventId === "e1");
   });
 
   it("lists a call sealed with another key as unreadable, without content", async () => {
     const stranger = await device("phone", { key: generateKey() });
     await publish("e1");
-    await until(() => stranger.center.view.unreadable.length === 1);
+    await eventually(() => stranger.center.view.unreadable.length === 1);
     expect(stranger.center.view.unreadable[0]).toEqual({ eventId: "e1", problem: "key_mismatch" });
     expect(record(stranger.center, "e1")).toBeUndefined();
   });
@@ -161,11 +154,11 @@ describe("the call center, on two devices of one account", () => {
     const phone = await device("phone");
     const laptop = await device("laptop");
     await publish("e1");
-    await until(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
     phone.center.setAside("e1");
-    await until(() => record(phone.center, "e1")?.status.state === "missed");
+    await eventually(() => record(phone.center, "e1")?.status.state === "missed");
     phone.center.acknowledgeAll(["e1"]);
-    await until(() => record(laptop.center, "e1")?.status.outcome === "acknowledged-elsewhere");
+    await eventually(() => record(laptop.center, "e1")?.status.outcome === "acknowledged-elsewhere");
     expect(relay.statusWrites).toEqual(["phone e1 acknowledged"]);
   });
 });
@@ -197,12 +190,12 @@ describe("the call center and the device's storage", () => {
     };
     const phone = await device("phone", { store, fetch: watched });
     await publish("e1");
-    await until(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
+    await eventually(() => ringingCall(phone.center.view.calls)?.eventId === "e1");
     phone.center.ringShown("e1");
-    await until(() => relay.deliveries.includes("phone e1 shown"));
+    await eventually(() => relay.deliveries.includes("phone e1 shown"));
     phone.center.answer("e1");
-    await until(() => relay.deliveries.includes("phone e1 opened"));
-    await until(() => relay.statusWrites.includes("phone e1 answered"));
+    await eventually(() => relay.deliveries.includes("phone e1 opened"));
+    await eventually(() => relay.statusWrites.includes("phone e1 answered"));
 
     expect(sent[0]).toEqual({
       what: "shown",

@@ -1,4 +1,5 @@
 import type { CallDelivery, CallStatusChange, RelayedEvent } from "@ringback/protocol";
+import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type FakeRelayStream,
@@ -67,10 +68,6 @@ function recorder() {
   return { log, synced, removed, handlers };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 5_000, interval: 10 });
-}
-
 describe("call stream", () => {
   let relay: FakeRelayStream;
   let stream: CallStream | undefined;
@@ -106,7 +103,7 @@ describe("call stream", () => {
     sendSse(first.response, "call", relayedEvent("e1", 1), 1);
     sendSse(first.response, "call-status", statusChange("e1", 2), 2);
     sendSse(first.response, "synced", { seq: 2 }, 2);
-    await until(() => synced.length === 1);
+    await eventually(() => synced.length === 1);
     expect(log).toEqual(["call e1", "id 1", "status e1 answered", "id 2", "id 2"]);
     expect(synced[0]).toEqual({ resumedFrom: null, backlogEventIds: ["e1"] });
   });
@@ -119,7 +116,7 @@ describe("call stream", () => {
     // Not a delivery outcome: skipped like any frame the page cannot read.
     sendSse(first.response, "call-delivery", { seq: 3, eventId: "e1", outcome: "rang" }, 3);
     sendSse(first.response, "synced", { seq: 3 }, 3);
-    await until(() => synced.length === 1);
+    await eventually(() => synced.length === 1);
     expect(consoleError).toHaveBeenCalledOnce();
     consoleError.mockRestore();
     expect(log).toEqual(["call e1", "id 1", "delivery e1 Phone shown", "id 2", "id 3"]);
@@ -135,14 +132,14 @@ describe("call stream", () => {
     openSse(first.response);
     sendSse(first.response, "call", relayedEvent("e8", 8), 8);
     sendSse(first.response, "synced", { seq: 8 }, 8);
-    await until(() => synced.length === 1);
+    await eventually(() => synced.length === 1);
     first.response.end();
     const second = await relay.request(1);
     expect(second.headers["last-event-id"]).toBe("8");
     expect(second.headers.authorization).toBe(`Bearer ${TOKEN}`);
     openSse(second.response);
     sendSse(second.response, "synced", { seq: 8 }, 8);
-    await until(() => synced.length === 2);
+    await eventually(() => synced.length === 2);
     expect(synced[1]).toEqual({ resumedFrom: "8", backlogEventIds: [] });
   });
 
@@ -159,7 +156,7 @@ describe("call stream", () => {
     (await relay.request(0)).response
       .writeHead(401, { "Content-Type": "application/json" })
       .end(JSON.stringify({ error: { code: "device_removed", message: "removed" } }));
-    await until(() => removed.mock.calls.length === 1);
+    await eventually(() => removed.mock.calls.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(relay.requests).toHaveLength(1);
   });
@@ -167,7 +164,7 @@ describe("call stream", () => {
   it("reports the device removed when the relay says so on the stream", async () => {
     const { removed, first } = await openStream();
     sendSse(first.response, "device-removed", { deviceId: "me" });
-    await until(() => removed.mock.calls.length === 1);
+    await eventually(() => removed.mock.calls.length === 1);
   });
 
   it("tries again with backoff when the relay refuses the stream with a 5xx", async () => {
@@ -185,7 +182,7 @@ describe("call stream", () => {
     const third = await relay.request(2);
     openSse(third.response);
     sendSse(third.response, "synced", { seq: 0 }, 0);
-    await until(() => synced.length === 1);
+    await eventually(() => synced.length === 1);
   });
 
   it("reconnects when the stream stays silent longer than the limit", async () => {
@@ -228,7 +225,7 @@ describe("call stream", () => {
     stream.start();
     expect(intervals.map((interval) => interval.everyMs)).toEqual([30_000]);
     openSse((await relay.request(0)).response);
-    await until(() => connections.includes("open"));
+    await eventually(() => connections.includes("open"));
     const watchdog = intervals[0]?.callback ?? (() => undefined);
     now += 60_000;
     watchdog();
@@ -237,7 +234,7 @@ describe("call stream", () => {
     watchdog();
     const second = await relay.request(1);
     second.response.writeHead(502).end();
-    await until(() => timeouts.length === 1);
+    await eventually(() => timeouts.length === 1);
     expect(timeouts[0]?.delayMs).toBe(7_000);
     expect(relay.requests).toHaveLength(2);
     timeouts[0]?.callback();
@@ -250,7 +247,7 @@ describe("call stream", () => {
     sendSse(first.response, "call", { not: "an event" }, 1);
     sendSse(first.response, "call", relayedEvent("e2", 2), 2);
     sendSse(first.response, "synced", { seq: 2 }, 2);
-    await until(() => synced.length === 1);
+    await eventually(() => synced.length === 1);
     expect(log).toEqual(["call e2", "id 2", "id 2"]);
     expect(consoleError).toHaveBeenCalledOnce();
     consoleError.mockRestore();

@@ -1,0 +1,41 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { DeviceCredentials } from "@ringback/protocol";
+import { type LoopbackServer, listenOnLoopback } from "@ringback/test-kit";
+import { serveBuiltApp } from "./serve-built-app.js";
+
+/** Answers the request with a JSON body; true, so a route can `return json(...)` to say it answered. */
+export type JsonAnswer = (status: number, body: unknown) => true;
+
+/** A stand-in's own relay routes: true when it answered the request (now, or once its body is read). */
+export type StandInRoutes = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  json: JsonAnswer,
+) => boolean;
+
+/**
+ * Serves the built web app from `distDirectory` (unknown paths get index.html, as the relay's `--web-root` does) and
+ * the stand-in's own relay `routes` (which see every request first), then those every page calls before it has an
+ * account: `GET /v1/setup` (open signup) and `POST /v1/accounts` (`credentials`); any other `/v1/` path gets the
+ * relay's 404. On 127.0.0.1 and a random port.
+ */
+export function startBuiltAppRelay(
+  distDirectory: string,
+  credentials: DeviceCredentials,
+  routes: StandInRoutes,
+): Promise<LoopbackServer> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const json: JsonAnswer = (status, body) => {
+      response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+      return true;
+    };
+    if (routes(request, response, path, json)) return;
+    if (path === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
+    if (path === "/v1/accounts" && request.method === "POST") return json(201, credentials);
+    if (path.startsWith("/v1/")) return json(404, { error: { code: "not_found", message: "No such path." } });
+    serveBuiltApp(distDirectory, path, response);
+  });
+  return listenOnLoopback(server);
+}
