@@ -18,6 +18,7 @@ export async function turnPushOn(
   await injectPushService(device.context, subscription, relayKey);
   await device.page.reload();
   await device.page.getByTestId("nav-settings").click({ timeout: UI_WAIT_MS });
+  await device.page.getByTestId("settings-section-ringing").click({ timeout: UI_WAIT_MS });
   const pushSettings = device.page.getByTestId("push-settings");
   await pushSettings.getByTestId("push-on").click();
   await pushSettings.getByTestId("push-off").waitFor({ timeout: UI_WAIT_MS });

@@ -32,6 +32,7 @@ describe("Settings › Report language", () => {
     const page = phone.page;
     await page.getByTestId("nav-settings").click({ timeout: UI_WAIT_MS });
     await page.getByTestId("settings-screen").waitFor({ timeout: UI_WAIT_MS });
+    await page.getByTestId("settings-section-language-voice").click({ timeout: UI_WAIT_MS });
     await page.getByTestId("report-language").selectOption("de-DE", { timeout: UI_WAIT_MS });
 
     const status = page.locator('[data-testid="brief-language-status"][data-status="saved"]');

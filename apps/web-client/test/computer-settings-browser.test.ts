@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
+import { openSettingsSection } from "./settings-sections.js";
 import { startTestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
@@ -72,7 +73,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await page.getByTestId("new-account-phrase").fill(PHRASE);
     await page.getByTestId("create-account").click();
     await page.getByTestId("idle-screen").waitFor(WAIT);
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "computer");
   });
 
   afterAll(async () => {
@@ -180,7 +181,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
 
     // Opened again: address, model and structured output come back, the key does not.
     await page.reload();
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "computer");
     await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
     expect(await page.getByTestId("computer-model-name").inputValue()).toBe("brief-model");
     expect(await page.getByTestId("computer-model-structured-output").inputValue()).toBe("json_object");
@@ -299,7 +300,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     expect(state.llm).not.toHaveProperty("noProgressTimeoutMs");
 
     await page.reload();
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "computer");
     await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
     expect(await timeout.inputValue()).toBe(suggested);
     expect(await page.getByTestId("computer-model-timeout-default").isChecked()).toBe(false);
@@ -343,7 +344,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
       await other.getByTestId("new-account-phrase").fill(PHRASE);
       await other.getByTestId("create-account").click();
       await other.getByTestId("idle-screen").waitFor(WAIT);
-      await other.getByTestId("nav-settings").click();
+      await openSettingsSection(other, "computer");
       await other.getByTestId("no-computer").waitFor(WAIT);
       expect(await other.getByTestId("no-computer").textContent()).toContain("ringback login");
       expect(await other.getByTestId("tracker-settings").count()).toBe(0);

@@ -18,6 +18,8 @@ const PHRASE = "correct horse battery staple";
 /** The phone widths every screen must fit: the narrowest phones in use, a common one, and a large one. */
 const WIDTHS = [320, 390, 430] as const;
 const HEIGHT = 780;
+/** Settings' sections as its index lists them. */
+const SECTIONS = ["ringing", "language-voice", "questions", "computer", "devices"] as const;
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT = { timeout: 45_000 };
 /** A project and a title as long as real ones get, and a report with a path that has nowhere to break. */
@@ -279,12 +281,33 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     );
   });
 
-  it("settings, and the devices with an invitation", async () => {
+  it("settings: the index of sections within a thumb's reach, each section, and the devices with an invitation", async () => {
     await page.getByTestId("nav-settings").tap();
-    await page.locator('[data-testid="computer-model-settings"][data-state="empty"]').waitFor(WAIT);
-    await expectFitsEveryWidth(page, "settings", page.getByTestId("settings-screen"));
-    await page.getByTestId("add-device").tap();
-    await expectFitsEveryWidth(page, "devices-invitation", page.getByTestId("invitation-link"));
+    const index = page.locator('[data-testid="settings-screen"][data-section="index"]');
+    await expectFitsEveryWidth(page, "settings", index);
+    // The whole index fits the first screen of the narrowest phone, each entry a target a thumb hits.
+    const entries = page.locator('[data-testid^="settings-section-"]');
+    expect(await entries.count()).toBe(SECTIONS.length);
+    await page.setViewportSize({ width: WIDTHS[0], height: 640 });
+    for (const entry of await entries.all()) {
+      const box = await entry.boundingBox();
+      expect(box?.height).toBeGreaterThanOrEqual(48);
+      expect((box?.y ?? Number.POSITIVE_INFINITY) + (box?.height ?? 0)).toBeLessThanOrEqual(640);
+    }
+
+    for (const section of SECTIONS) {
+      await page.getByTestId(`settings-section-${section}`).tap();
+      const shown = page.locator(`[data-testid="settings-screen"][data-section="${section}"]`);
+      if (section === "computer")
+        await page.locator('[data-testid="computer-model-settings"][data-state="empty"]').waitFor(WAIT);
+      await expectFitsEveryWidth(page, `settings-${section}`, shown);
+      if (section === "devices") {
+        await page.getByTestId("add-device").tap();
+        await expectFitsEveryWidth(page, "settings-devices-invitation", page.getByTestId("invitation-link"));
+      }
+      await page.getByTestId("settings-index").tap();
+      await index.waitFor(WAIT);
+    }
     expect(pageErrors).toEqual([]);
   });
 });

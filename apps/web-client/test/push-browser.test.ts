@@ -15,6 +15,7 @@ import { RING_VIBRATION_PATTERN_MS } from "../src/sw/call-notification.js";
 import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
+import { openSettingsSection } from "./settings-sections.js";
 
 const PHRASE = "push phrase for the service worker";
 /** On every day, and forbids ringing all day (a range whose start equals its end is the whole day). */
@@ -544,7 +545,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
   });
 
   it("offers the setting, off until this browser subscribes", async () => {
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "ringing");
     await page.getByTestId("push-settings").waitFor();
     expect(await page.getByTestId("push-status").textContent()).toBe("Off");
     // Subscribing would reach the browser vendor's push service, which this loopback-only test does not.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
 import { sealedTrackerCall } from "./sealed-call.js";
+import { openSettingsSection } from "./settings-sections.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
@@ -56,7 +57,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
   });
 
   it("switches the interface to Chinese and back, leaving the report language as it was", async () => {
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "language-voice");
     const reportLanguage = await page.getByTestId("report-language").inputValue();
     await page.getByTestId("interface-language-zh").check();
     await expect.poll(() => page.getByTestId("nav-home").textContent(), WAIT).toBe("首页");
@@ -65,20 +66,25 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     expect(await page.getByTestId("interface-language-settings").locator("h2").textContent()).toBe(
       "界面语言",
     );
-    expect(await page.getByTestId("ring-modes-settings").locator("h2").textContent()).toBe("响铃模式");
     expect(await page.getByTestId("report-language").inputValue()).toBe(reportLanguage);
+    await page.getByTestId("settings-index").click();
+    expect(await page.getByTestId("settings-section-ringing").textContent()).toContain("响铃模式");
+    await page.getByTestId("settings-section-ringing").click();
+    expect(await page.getByTestId("ring-modes-settings").locator("h2").textContent()).toBe("响铃模式");
     await page.screenshot({ path: `${ARTIFACTS}settings-zh.png`, fullPage: true });
     await page.getByTestId("nav-calls").click();
     expect(await page.getByTestId("calls-page").locator("h2").first().textContent()).toBe("未接");
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "language-voice");
     await page.getByTestId("interface-language-en").check();
     await expect.poll(() => page.getByTestId("nav-home").textContent(), WAIT).toBe("Home");
     expect(await page.getByTestId("report-language").inputValue()).toBe(reportLanguage);
   });
 
   it("words a model's failure in the interface language, and again in the other one when it changes", async () => {
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "language-voice");
     await page.getByTestId("interface-language-zh").check();
+    await page.getByTestId("settings-index").click();
+    await page.getByTestId("settings-section-questions").click();
     const settings = page.getByTestId("question-model-settings");
     await settings.getByTestId("model-base-url").fill(modelProxy.url);
     await settings.getByTestId("model-api-key").fill("sk-not-the-key");
@@ -88,8 +94,12 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     // The model's own words stay as it wrote them, inside a Chinese sentence.
     expect(await message.textContent()).toBe("模型返回了错误（401）：Incorrect API key provided.");
     await page.screenshot({ path: `${ARTIFACTS}model-error-zh.png`, fullPage: true });
-    // The failure already on screen follows the interface language.
+    // The failure already on screen follows the interface language, changed in another section.
+    await page.getByTestId("settings-index").click();
+    await page.getByTestId("settings-section-language-voice").click();
     await page.getByTestId("interface-language-en").check();
+    await page.getByTestId("settings-index").click();
+    await page.getByTestId("settings-section-questions").click();
     await expect
       .poll(() => message.textContent(), WAIT)
       .toBe("The language model answered 401: Incorrect API key provided.");
@@ -99,6 +109,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
 
   it("asks the device's own model in a call: a failure is said in Chinese, then the answer streams in, and a decision is recorded", async () => {
     // In a Chinese interface: the answer still comes in the report language.
+    await openSettingsSection(page, "language-voice");
     await page.getByTestId("interface-language-zh").check();
     await page.getByTestId("nav-home").click();
     await sendCall(stream, "e-ask", "Fixed the invoice rounding.\nAll 42 tests pass.");
@@ -147,7 +158,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     await page.screenshot({ path: `${ARTIFACTS}in-call-question.png`, fullPage: true });
     await page.getByTestId("hang-up-button").click();
     await page.getByTestId("idle-screen").waitFor(WAIT);
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "language-voice");
     await page.getByTestId("interface-language-en").check();
     await expect.poll(() => page.getByTestId("nav-home").textContent(), WAIT).toBe("Home");
     expect(pageErrors).toEqual([]);
@@ -200,7 +211,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
   });
 
   it("a ring mode that is silent now makes a report arrive as missed, and turning on another says which it turned off", async () => {
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "ringing");
     await page.getByTestId("add-mode").click();
     const editor = page.getByTestId("mode-editor");
     await editor.getByTestId("mode-name").fill("Quiet");
@@ -221,7 +232,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     const missed = page.locator('[data-testid="missed-row"][data-event-id="e-quiet"]');
     await missed.waitFor(WAIT);
 
-    await page.getByTestId("nav-settings").click();
+    await openSettingsSection(page, "ringing");
     const sleep = page.locator('[data-testid="mode-row"][data-mode-id="sleep"]');
     await sleep.getByTestId("mode-toggle").check();
     await page.getByTestId("modes-turned-off").waitFor(WAIT);

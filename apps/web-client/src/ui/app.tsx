@@ -18,6 +18,12 @@ type Page = "home" | "calls" | "dispatch" | "settings";
 export function App({ controller }: { controller: AppController }) {
   const view = useView(controller);
   const [page, setPage] = useState<Page>("home");
+  // Each tap on a tab opens it afresh: tapping Settings again goes back to its index of sections.
+  const [visit, setVisit] = useState(0);
+  const select = (next: Page) => {
+    setPage(next);
+    setVisit((count) => count + 1);
+  };
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   if (view.phase === "loading") return <main class="screen loading">{t.loading}</main>;
   if (view.phase === "welcome") return <WelcomeScreen controller={controller} view={view} />;
@@ -39,18 +45,18 @@ export function App({ controller }: { controller: AppController }) {
   return (
     <main class="screen shell">
       <nav class="main-nav">
-        <NavButton page="home" current={page} onSelect={setPage} label={t.navHome} />
-        <NavButton page="calls" current={page} onSelect={setPage} label={t.navCalls} />
-        <NavButton page="dispatch" current={page} onSelect={setPage} label={t.navDispatch} />
-        <NavButton page="settings" current={page} onSelect={setPage} label={t.navSettings} />
+        <NavButton page="home" current={page} onSelect={select} label={t.navHome} />
+        <NavButton page="calls" current={page} onSelect={select} label={t.navCalls} />
+        <NavButton page="dispatch" current={page} onSelect={select} label={t.navDispatch} />
+        <NavButton page="settings" current={page} onSelect={select} label={t.navSettings} />
       </nav>
       <SoundBanner controller={controller} view={view} />
       {page === "home" && (
-        <IdleScreen controller={controller} view={view} onShowCalls={() => setPage("calls")} />
+        <IdleScreen controller={controller} view={view} onShowCalls={() => select("calls")} />
       )}
       {page === "calls" && <CallsPage controller={controller} view={view} />}
       {page === "dispatch" && <DispatchPage controller={controller} view={view} />}
-      {page === "settings" && <SettingsScreen controller={controller} view={view} />}
+      {page === "settings" && <SettingsScreen key={visit} controller={controller} view={view} />}
     </main>
   );
 }

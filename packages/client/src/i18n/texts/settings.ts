@@ -10,6 +10,20 @@ export const SETTINGS_TEXTS = defineTexts({
     edit: "Edit",
     cancel: "Cancel",
 
+    // The index of sections
+    settingsIndex: "Settings",
+    allSettings: "All settings",
+    sectionRinging: "Ringing",
+    sectionRingingSummary: "Ring modes, ringtones, ringing when the app is closed",
+    sectionLanguageVoice: "Language and voice",
+    sectionLanguageVoiceSummary: "Interface and report language, voice, form of address",
+    sectionQuestions: "Questions during a call",
+    sectionQuestionsSummary: "This device's language model for questions",
+    sectionComputer: "Your computer",
+    sectionComputerSummary: "Tracker, language model for briefs, encryption",
+    sectionDevices: "Devices",
+    sectionDevicesSummary: "The devices in this account; add a device",
+
     // Devices
     devices: "Devices",
     thisDevice: " (this device)",
@@ -128,6 +142,19 @@ export const SETTINGS_TEXTS = defineTexts({
     delete: "删除",
     edit: "编辑",
     cancel: "取消",
+
+    settingsIndex: "设置",
+    allSettings: "全部设置",
+    sectionRinging: "响铃",
+    sectionRingingSummary: "响铃模式、铃声、应用关闭时响铃",
+    sectionLanguageVoice: "语言和语音",
+    sectionLanguageVoiceSummary: "界面和报告语言、语音、称呼",
+    sectionQuestions: "通话中的提问",
+    sectionQuestionsSummary: "本设备用于提问的语言模型",
+    sectionComputer: "你的电脑",
+    sectionComputerSummary: "任务追踪器、写简报用的语言模型、加密",
+    sectionDevices: "设备",
+    sectionDevicesSummary: "这个账户中的设备；添加设备",
 
     devices: "设备",
     thisDevice: "（本设备）",
