@@ -111,6 +111,7 @@ describe("POST /llm/test", () => {
           code: "llm_call_failed",
           message: "The language model answered HTTP 401: Incorrect API key provided.",
         },
+        latencyMs: expect.any(Number),
       });
       expect(text).not.toContain(SAVED_KEY);
       expect(daemon?.logLines.join("\n")).toContain("language model test: fake-model");
@@ -130,7 +131,9 @@ describe("POST /llm/test", () => {
     expect(json).toEqual({
       ok: false,
       error: { code: "llm_call_failed", message: expect.stringMatching(TIMEOUT_AT_200_MS) },
+      latencyMs: expect.any(Number),
     });
+    expect((json as { latencyMs: number }).latencyMs).toBeGreaterThanOrEqual(200);
   });
 
   it("keeps the saved limit for a given channel", async () => {

@@ -55,7 +55,7 @@ export class Outbox {
   /** Opens the store and resumes every unfinished entry: regenerates the accepted, sends the generated. */
   async start(): Promise<OutboxRecovery> {
     if (this.#store) throw new OutboxError("not_started", "the outbox is already started");
-    const store = await OutboxStore.open(this.#options.directory);
+    const store = await OutboxStore.open(this.#options.directory, { now: () => this.#clock.now() });
     this.#store = store;
     const scheduler = new BriefScheduler(
       (eventId, signal) => this.#generate(store, eventId, signal),

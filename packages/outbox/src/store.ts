@@ -20,6 +20,13 @@ import { OutboxError } from "./outbox-error.js";
  * snapshot costs its size, so letting the journal grow as large keeps the cost per record constant.
  */
 export const JOURNAL_COMPACT_MIN_BYTES = 1024 * 1024;
+/**
+ * A report's text, session and directory stay on disk (its journal records, or the snapshot) after it is sent, until
+ * the next compaction. Compaction erases them once the finished reports' records on disk outweigh the unfinished
+ * ones (rewriting the snapshot then costs no more than what it erases), and at the latest at the first write this
+ * long after the first of them finished.
+ */
+export const ERASE_FINISHED_REPORTS_WITHIN_MS = 10 * 60 * 1000;
 /** Event ids of sent and dropped reports remembered to refuse a second append; the relay dedupes older ones. */
 export const FINISHED_EVENT_IDS_KEPT = 2000;
 
@@ -69,6 +76,14 @@ export class OutboxStore {
   #mustCompact = false;
   #failure: OutboxError | null = null;
   #journalSyncs = 0;
+  readonly #now: () => number;
+  /** Bytes each unfinished entry's records take on disk (its accept line and its updates, or its snapshot entry). */
+  readonly #entryBytes = new Map<string, number>();
+  #unfinishedBytes = 0;
+  /** Bytes on disk of entries finished since the last compaction: text to erase. */
+  #finishedBytes = 0;
+  /** When the first of those finished (`now()`); null when none waits. */
+  #finishedSince: number | null = null;
 
   private constructor(
     snapshotPath: string,
@@ -77,6 +92,7 @@ export class OutboxStore {
     contents: Contents,
     generation: number,
     recovery: OutboxRecovery,
+    now: () => number,
   ) {
     this.#snapshotPath = snapshotPath;
     this.#lockPath = lockPath;
@@ -84,25 +100,29 @@ export class OutboxStore {
     this.#contents = contents;
     this.#generation = generation;
     this.recovery = recovery;
+    this.#now = now;
+    for (const [eventId, entry] of contents.entries)
+      this.#countBytes(eventId, Buffer.byteLength(JSON.stringify(entry)));
   }
 
   /**
    * Claims the outbox for this process (`outbox.lock`), reads the snapshot, replays the journal, and starts a
-   * fresh journal generation when there was any.
+   * fresh journal generation when there was any (which also erases whatever finished reports it held). `now` is
+   * the clock of `ERASE_FINISHED_REPORTS_WITHIN_MS`.
    */
-  static async open(directory: string): Promise<OutboxStore> {
+  static async open(directory: string, options: { now?: () => number } = {}): Promise<OutboxStore> {
     await ensureDirectory(directory);
     const lockPath = join(directory, OUTBOX_LOCK_FILE);
     await acquireLock(lockPath);
     try {
-      return await OutboxStore.#openLocked(directory, lockPath);
+      return await OutboxStore.#openLocked(directory, lockPath, options.now ?? Date.now);
     } catch (error) {
       await releaseLock(lockPath);
       throw error;
     }
   }
 
-  static async #openLocked(directory: string, lockPath: string): Promise<OutboxStore> {
+  static async #openLocked(directory: string, lockPath: string, now: () => number): Promise<OutboxStore> {
     const snapshotPath = join(directory, OUTBOX_SNAPSHOT_FILE);
     const journalPath = join(directory, OUTBOX_JOURNAL_FILE);
     const snapshot = await readSnapshot(snapshotPath);
@@ -121,7 +141,15 @@ export class OutboxStore {
       ignoredLines: journal.ignoredLines,
     };
     const handle = await openForAppend(journalPath);
-    const store = new OutboxStore(snapshotPath, lockPath, handle, contents, snapshot.generation, recovery);
+    const store = new OutboxStore(
+      snapshotPath,
+      lockPath,
+      handle,
+      contents,
+      snapshot.generation,
+      recovery,
+      now,
+    );
     try {
       if (journal.isCurrentAndEmpty) store.#journalBytes = journal.bytes;
       else await store.#compact();
@@ -202,7 +230,48 @@ export class OutboxStore {
   #change(record: JournalRecord): Promise<void> {
     if (this.#failure) return Promise.reject(this.#failure);
     applyRecord(this.#contents, record);
-    return this.#write(`${JSON.stringify(record)}\n`, record);
+    const line = `${JSON.stringify(record)}\n`;
+    this.#account(record, Buffer.byteLength(line));
+    return this.#write(line, record);
+  }
+
+  /** Keeps the byte counts of unfinished and finished entries on disk in step with a change. */
+  #account(record: JournalRecord, lineBytes: number): void {
+    switch (record.op) {
+      case "accept":
+        this.#countBytes(record.entry.report.eventId, lineBytes);
+        return;
+      case "update":
+        this.#countBytes(record.eventId, lineBytes);
+        return;
+      case "finish": {
+        const bytes = this.#forgetBytes(record.finished.eventId);
+        this.#finishedBytes += bytes;
+        this.#finishedSince ??= this.#now();
+        return;
+      }
+    }
+  }
+
+  #countBytes(eventId: string, bytes: number): void {
+    this.#entryBytes.set(eventId, (this.#entryBytes.get(eventId) ?? 0) + bytes);
+    this.#unfinishedBytes += bytes;
+  }
+
+  #forgetBytes(eventId: string): number {
+    const bytes = this.#entryBytes.get(eventId) ?? 0;
+    this.#entryBytes.delete(eventId);
+    this.#unfinishedBytes -= bytes;
+    return bytes;
+  }
+
+  /** Finished reports' text is on disk and erasing it is due (see ERASE_FINISHED_REPORTS_WITHIN_MS). */
+  #isErasureDue(): boolean {
+    if (this.#finishedSince === null) return false;
+    return (
+      this.#finishedBytes >= this.#unfinishedBytes ||
+      this.#now() - this.#finishedSince >= ERASE_FINISHED_REPORTS_WITHIN_MS
+    );
   }
 
   #write(line: string | null, record: JournalRecord | null = null): Promise<void> {
@@ -225,6 +294,7 @@ export class OutboxStore {
       try {
         if (
           this.#mustCompact ||
+          this.#isErasureDue() ||
           this.#journalBytes >= Math.max(JOURNAL_COMPACT_MIN_BYTES, this.#snapshotBytes)
         ) {
           // The snapshot holds everything in memory, this batch included: it is durable with it.
@@ -245,7 +315,10 @@ export class OutboxStore {
           cause,
         });
         for (const write of batch) {
-          if (write.record?.op === "accept") this.#contents.entries.delete(write.record.entry.report.eventId);
+          if (write.record?.op === "accept") {
+            this.#contents.entries.delete(write.record.entry.report.eventId);
+            this.#forgetBytes(write.record.entry.report.eventId);
+          }
           write.reject(failure);
         }
         this.#mustCompact = true;
@@ -271,12 +344,17 @@ export class OutboxStore {
     forgetOldestFinished(this.#contents.finished);
     // Serialised before the first await: later changes belong to the new journal, not this snapshot.
     const snapshot = JSON.stringify(toSnapshot(this.#contents, generation));
+    const erasing = { bytes: this.#finishedBytes, since: this.#finishedSince };
     await writeFileDurably(this.#snapshotPath, snapshot);
     this.#generation = generation;
     this.#snapshotBytes = Buffer.byteLength(snapshot);
     // A crash from here on leaves a journal of the old generation, which recovery ignores.
     await this.#journal.truncate(0);
     this.#journalBytes = 0;
+    // The finished reports the old snapshot and journal held are gone; any finished meanwhile wait for the next.
+    this.#finishedBytes -= erasing.bytes;
+    if (this.#finishedSince === erasing.since)
+      this.#finishedSince = this.#finishedBytes > 0 ? this.#now() : null;
     await this.#appendToJournal(`${JSON.stringify({ version: OUTBOX_FORMAT_VERSION, generation })}\n`);
   }
 }

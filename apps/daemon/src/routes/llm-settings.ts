@@ -8,9 +8,10 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
+import { isRelayedRequest } from "../http/relayed.js";
 import { currentBriefLanguage } from "../runtime/brief-language.js";
 import { configuredChannel, publicChannel, savedLlmSection, testedChannel } from "../runtime/llm-settings.js";
-import { runLlmTest } from "../runtime/llm-test.js";
+import { relayedLlmTestAnswer, runLlmTest } from "../runtime/llm-test.js";
 
 /** `GET/PUT/DELETE /llm/settings` (spec: Language model and report language) and `POST /llm/test`. */
 export function llmSettingsRoutes(app: AppContext): Hono {
@@ -48,7 +49,9 @@ export function llmSettingsRoutes(app: AppContext): Hono {
           ? `language model test: ${channel.model} (${host}) answered in ${result.latencyMs} ms${result.timing?.advice ? `; ${result.timing.advice}` : ""}`
           : `language model test: ${channel.model} (${host}) failed: ${result.error.message}`,
       );
-      return context.json(result satisfies LlmTestResponse);
+      // A device through the relay learns whether it worked and how long it took, not what the address said.
+      const answer = isRelayedRequest(context) ? relayedLlmTestAnswer(result, channel) : result;
+      return context.json(answer satisfies LlmTestResponse);
     })
     .all("/llm/test", methodNotAllowed(["POST"]));
 }

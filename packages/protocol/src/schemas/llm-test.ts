@@ -56,6 +56,8 @@ export const LlmTestResponse = z.discriminatedUnion("ok", [
   z.object({
     ok: z.literal(false),
     error: z.object({ code: LlmTestFailureCode, message: z.string() }),
+    /** From sending the call to its failure; absent from a daemon that does not measure it. */
+    latencyMs: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type LlmTestResponse = z.infer<typeof LlmTestResponse>;

@@ -9,6 +9,7 @@ import {
   type SettingsResultPlaintext,
   StampedSettingsRequest,
 } from "@ringback/protocol";
+import { RELAYED_REQUEST_ENV } from "../../http/relayed.js";
 import type { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Admission, ReplayGuard } from "../replay-guard.js";
 
@@ -16,7 +17,7 @@ type LinkSettingsRequest = Extract<RelayToDaemonMessage, { type: "settings-reque
 
 /** The local interface as the relayed request sees it: the same Hono app the daemon listens with. */
 export interface LocalInterface {
-  fetch(request: Request): Response | Promise<Response>;
+  fetch(request: Request, env: object): Response | Promise<Response>;
 }
 
 export interface SettingsRequestContext {
@@ -166,6 +167,7 @@ async function runLocally(
       headers,
       body: hasBody ? JSON.stringify(request.body) : undefined,
     }),
+    RELAYED_REQUEST_ENV,
   );
   const text = await response.text();
   return { status: response.status, body: parseJsonOrText(text) };

@@ -1,0 +1,84 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { OUTBOX_JOURNAL_FILE, OUTBOX_SNAPSHOT_FILE } from "@ringback/outbox";
+import {
+  eventually,
+  makeTemporaryDirectory,
+  type ScriptedRelay,
+  startScriptedRelay,
+} from "@ringback/test-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type DaemonProcess,
+  postReport,
+  readLocalKey,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
+
+/**
+ * What a report says (the agent's words, its session, the project's directory) is needed until the report is sent;
+ * after that only the relay's copy, sealed, is. Someone who reads the data dir later (a backup, another account on
+ * the computer with the files copied, a stolen disk) must not find it in the outbox.
+ */
+let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: string;
+let relay: ScriptedRelay;
+let daemon: DaemonProcess;
+
+beforeAll(async () => {
+  directory = await makeTemporaryDirectory();
+  home = join(directory.path, "home");
+  await mkdir(home, { mode: 0o700 });
+  relay = await startScriptedRelay();
+  await writeFile(
+    join(home, "daemon.json"),
+    JSON.stringify({
+      serverUrl: relay.url,
+      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: "dev_laptop" },
+    }),
+    { mode: 0o600 },
+  );
+  daemon = await startDaemonProcess(home);
+});
+
+afterAll(async () => {
+  await daemon?.stop("SIGKILL");
+  await relay?.close();
+  await directory?.remove();
+});
+
+async function outboxFiles(): Promise<string> {
+  const read = (name: string) => readFile(join(home, name), "utf8").catch(() => "");
+  return `${await read(OUTBOX_SNAPSHOT_FILE)}\n${await read(OUTBOX_JOURNAL_FILE)}`;
+}
+
+describe("a sent report", () => {
+  it("leaves neither its text, nor its session id, nor its directory in the outbox's files", async () => {
+    const report = {
+      source: "claude-code",
+      sessionId: "9c2e-private-session",
+      turnId: "turn-1",
+      cwd: join(directory.path, "acme-merger-due-diligence"),
+      text: "Drafted the acquisition memo; the price is 41 million.",
+    };
+    expect((await postReport(daemon, await readLocalKey(home), report)).status).toBe(202);
+    // While it waits the outbox must keep it (a crash must not lose it).
+    const sent = await eventually(
+      () => relay.posts.find((post) => post.answeredWith === 201 || post.answeredWith === 202),
+      {
+        what: "the report's post to the relay",
+        on: relay.changes,
+      },
+    );
+    expect(sent.body.sealed).not.toContain("41 million");
+    const leftovers = await eventually(
+      async () => {
+        const files = await outboxFiles();
+        const found = [report.text, report.sessionId, report.cwd].filter((mark) => files.includes(mark));
+        return found.length === 0 ? files : null;
+      },
+      { what: "the outbox's files to hold nothing of the sent report" },
+    );
+    expect(leftovers).toContain(sent.body.eventId);
+  });
+});
