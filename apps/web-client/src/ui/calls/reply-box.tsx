@@ -2,8 +2,9 @@ import type { CallRecord } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, type CoreTexts, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { type ReplyStatusView, replyLines } from "@ringback/client/views";
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
+import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 import { errorText } from "../shared/error-text.js";
 import { formatTime } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";
@@ -12,7 +13,15 @@ interface Props {
   readonly controller: AppController;
   readonly record: CallRecord;
   readonly language: InterfaceLanguage;
+  /**
+   * In the call itself: the form is always open under its own heading, and a reply can be spoken (recognised in
+   * this language, the brief's) into the box before it is sent. Without it: after hang-up, behind "Reply".
+   */
+  readonly inCall?: { readonly speechLanguage: string };
 }
+
+/** What listening for a spoken reply last came to, worded when shown. */
+type SpeechNotice = { readonly kind: "not-recognised" } | { readonly kind: "failed"; readonly code: string };
 
 function deliveryText(status: ReplyStatusView, t: CoreTexts): string {
   switch (status.kind) {
@@ -33,15 +42,45 @@ function deliveryText(status: ReplyStatusView, t: CoreTexts): string {
   }
 }
 
-/** After hang-up: the replies sent on a call with their delivery status, and a box to send another. */
-export function ReplyBox({ controller, record, language }: Props) {
+/**
+ * The replies sent on a call with their delivery status, and a box to send another: in the call (typed or spoken,
+ * always open) or after hang-up (behind "Reply"). A reply resumes the agent on the computer that reported the call.
+ */
+export function ReplyBox({ controller, record, language, inCall }: Props) {
   const t = texts(CORE_TEXTS, language);
   const it = texts(IN_CALL_TEXTS, language);
-  const [isOpen, setOpen] = useState(false);
+  const [isOpenAfterCall, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [isSending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const isInCall = inCall !== undefined;
+  const speech = useMemo(
+    () => (isInCall ? createSpeechInput(globalThis as RecognitionScope) : null),
+    [isInCall],
+  );
+  const [isListening, setListening] = useState(false);
+  const [speechNotice, setSpeechNotice] = useState<SpeechNotice | null>(null);
   const lines = replyLines(record);
+  const isOpen = isInCall || isOpenAfterCall;
+
+  // A spoken reply goes into the box, to be read over and sent (a misheard word must not resume the agent).
+  const listen = async (speechLanguage: string) => {
+    if (!speech) return;
+    setSpeechNotice(null);
+    setListening(true);
+    try {
+      const heard = await speech.listen(speechLanguage);
+      if (heard === "") setSpeechNotice({ kind: "not-recognised" });
+      else setText((typed) => (typed.trim() === "" ? heard : `${typed.trimEnd()} ${heard}`));
+    } catch (caught) {
+      setSpeechNotice({
+        kind: "failed",
+        code: caught instanceof SpeechInputError ? caught.problem : String(caught),
+      });
+    } finally {
+      setListening(false);
+    }
+  };
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -63,7 +102,9 @@ export function ReplyBox({ controller, record, language }: Props) {
   };
 
   return (
-    <div class="reply-box" data-testid="reply-box">
+    <div class={inCall ? "reply-box in-call-reply" : "reply-box"} data-testid="reply-box">
+      {inCall && <h2>{it.replyTitle}</h2>}
+      {inCall && record.fromDeviceId !== null && <p class="hint">{it.replyInCallHint}</p>}
       {lines.length > 0 && (
         <ul class="replies" aria-label={it.replies}>
           {lines.map(({ reply, status }) => (
@@ -95,13 +136,32 @@ export function ReplyBox({ controller, record, language }: Props) {
               {error}
             </p>
           )}
+          {speechNotice && (
+            <p class="notice" data-testid="reply-speech-notice">
+              {speechNotice.kind === "failed"
+                ? it.replySpeechFailed(speechNotice.code)
+                : it.replyNotRecognised}
+            </p>
+          )}
           <div class="row">
             <button type="submit" data-testid="send-reply" disabled={isSending}>
               {isSending ? t.sendingReply : t.sendReply}
             </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t.cancel}
-            </button>
+            {inCall && speech && (
+              <button
+                type="button"
+                data-testid="speak-reply"
+                disabled={isListening}
+                onClick={() => listen(inCall.speechLanguage).catch(() => undefined)}
+              >
+                {isListening ? t.listening : t.speak}
+              </button>
+            )}
+            {!inCall && (
+              <button type="button" onClick={() => setOpen(false)}>
+                {t.cancel}
+              </button>
+            )}
           </div>
         </form>
       ) : (

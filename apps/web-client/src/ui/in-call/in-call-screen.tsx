@@ -1,8 +1,9 @@
 import type { CallRecord } from "@ringback/client";
 import { trackSentences } from "@ringback/client";
-import { CORE_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { voiceProblemText } from "../../app/voice/voice-problem.js";
+import { ReplyBox } from "../calls/reply-box.js";
 import { texts } from "../shared/use-texts.js";
 import { QuestionsPanel } from "./questions-panel.js";
 import { useInCallReader } from "./use-in-call-reader.js";
@@ -14,14 +15,20 @@ interface Props {
   readonly record: CallRecord;
 }
 
-/** In call: the brief read sentence by sentence, with pause, skip, jump to a card, the questions and the original. */
+/**
+ * In call: the brief read sentence by sentence, with pause, skip, jump to a card, a reply to the agent (typed or
+ * spoken), the questions and the original. Without a brief the agent's report is what is read, shown once: the
+ * heading says there is no brief instead of repeating its first line, and the original stays folded.
+ */
 export function InCallScreen({ controller, view, record }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
+  const it = texts(IN_CALL_TEXTS, view.interfaceLanguage);
   const { reader, reading } = useInCallReader(controller, record);
   const session = useQuestionSession(controller, record, reader, reading);
   const script = controller.reading.script(record);
   const state = reading?.state;
   const sentences = state ? trackSentences(script, state.track) : [];
+  const noBriefReason = record.payload.brief.meta.error;
   const hangUp = () => {
     session.stop();
     controller.calls.hangUp(record.eventId);
@@ -30,7 +37,16 @@ export function InCallScreen({ controller, view, record }: Props) {
     <main class="screen in-call" data-testid="in-call-screen" data-event-id={record.eventId}>
       <header class="call-header">
         <p class="caller">{controller.callerName(record)}</p>
-        <h1>{script.title}</h1>
+        {script.isBriefFailed ? (
+          <>
+            <h1>{it.agentReport}</h1>
+            <p class="hint" data-testid="no-brief">
+              {noBriefReason ? it.noBriefBecause(noBriefReason) : it.noBrief}
+            </p>
+          </>
+        ) : (
+          <h1>{script.title}</h1>
+        )}
       </header>
 
       <section class="reading" aria-live="polite">
@@ -109,6 +125,15 @@ export function InCallScreen({ controller, view, record }: Props) {
         </section>
       )}
 
+      <section class="in-call-reply-section" data-testid="in-call-reply">
+        <ReplyBox
+          controller={controller}
+          record={record}
+          language={view.interfaceLanguage}
+          inCall={{ speechLanguage: script.language }}
+        />
+      </section>
+
       <QuestionsPanel
         controller={controller}
         view={view}
@@ -117,7 +142,7 @@ export function InCallScreen({ controller, view, record }: Props) {
         language={script.language}
       />
 
-      <details class="original" open={script.isBriefFailed}>
+      <details class="original">
         <summary>{t.originalReport}</summary>
         <pre data-testid="original-report">{script.originalText}</pre>
       </details>

@@ -1,6 +1,6 @@
 import { defineTexts } from "../text-sets.js";
 
-/** Texts of in-call questions and of replies after hang-up, beyond the core set. */
+/** Texts of in-call questions and of replies (in the call and after hang-up), beyond the core set. */
 export const IN_CALL_TEXTS = defineTexts({
   en: {
     openModelSettings: "Set up the language model",
@@ -12,6 +12,15 @@ export const IN_CALL_TEXTS = defineTexts({
     replyEmpty: "Write a reply first.",
     replySendFailed: (reason: string) => `The reply could not be sent: ${reason}`,
     sentAt: (time: string) => `Sent ${time}`,
+    replyTitle: "Reply to the agent",
+    replyInCallHint:
+      "Type it or tap Speak, then Send: it goes to the agent on your computer, which carries on with it. The call goes on.",
+    replySpeechFailed: (problem: string) => `Speech recognition failed (${problem}). Type the reply instead.`,
+    replyNotRecognised: "Nothing was recognised. Try again or type the reply.",
+    agentReport: "The agent's report",
+    noBrief: "No brief was written for this call: the agent's own report is read.",
+    noBriefBecause: (reason: string) =>
+      `No brief was written for this call (${reason}): the agent's own report is read.`,
   },
   zh: {
     openModelSettings: "设置语言模型",
@@ -23,6 +32,13 @@ export const IN_CALL_TEXTS = defineTexts({
     replyEmpty: "请先写回复。",
     replySendFailed: (reason: string) => `回复未能发送：${reason}`,
     sentAt: (time: string) => `发送于 ${time}`,
+    replyTitle: "回复智能体",
+    replyInCallHint: "输入回复或点「说话」，然后发送：它会发给你电脑上的智能体，让它继续工作。通话不会中断。",
+    replySpeechFailed: (problem: string) => `语音识别失败（${problem}）。请改为输入回复。`,
+    replyNotRecognised: "没有识别到内容。请重试或直接输入回复。",
+    agentReport: "智能体的报告",
+    noBrief: "这次来电没有生成简报：朗读的是智能体自己的报告。",
+    noBriefBecause: (reason: string) => `这次来电没有生成简报（${reason}）：朗读的是智能体自己的报告。`,
   },
 });
 
