@@ -1,12 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { answers, briefDraft, type FakeModel, startFakeModel } from "@ringback/fake-model";
-import {
-  eventually,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
@@ -15,35 +10,31 @@ import {
   postReport,
   readLocalKey,
   runCli,
-  startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { writeDaemonConfigForTestRelay } from "./helpers/test-relay-config.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 const MODEL_KEY = "sk-test-model-key-0123456789";
 
-let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: RelayedHome;
 let relay: ScriptedRelay;
 let model: FakeModel;
-let daemon: DaemonProcess | undefined;
 
 beforeEach(async () => {
-  home = await makeTemporaryDirectory();
-  relay = await startScriptedRelay();
+  home = await makeRelayedHome();
+  relay = home.relay;
   model = await startFakeModel();
 });
 
 afterEach(async () => {
-  await daemon?.kill();
-  daemon = undefined;
-  await Promise.all([relay.close(), model.close()]);
-  await home.remove();
+  await home[Symbol.asyncDispose]();
+  await model.close();
 });
 
 async function startWithModel(
   limits: { timeoutMs?: number } = {},
 ): Promise<{ daemon: DaemonProcess; localKey: string }> {
-  await writeDaemonConfigForTestRelay(home.path);
-  daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  await home.link();
+  const daemon = await home.startDaemon();
   const localKey = await readLocalKey(home.path);
   const saved = await fetch(`${daemon.url}/llm/settings`, {
     method: "PUT",

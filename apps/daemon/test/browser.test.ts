@@ -1,21 +1,10 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import {
-  eventually,
-  type LoopbackServer,
-  listenOnLoopback,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually, type LoopbackServer, listenOnLoopback, type ScriptedRelay } from "@ringback/test-kit";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DaemonProcess,
-  postReport,
-  readLocalKey,
-  startDaemonProcess,
-} from "./helpers/daemon-process.js";
+import { type DaemonProcess, postReport, readLocalKey } from "./helpers/daemon-process.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 /** A headless Chromium: CHROMIUM_PATH, else the system's. Without one these tests are skipped, and say so. */
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -29,7 +18,7 @@ const report = {
   text: "Ring the phone",
 };
 
-let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: RelayedHome;
 let relay: ScriptedRelay;
 let daemon: DaemonProcess;
 let page: LoopbackServer;
@@ -38,9 +27,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  home = await makeTemporaryDirectory();
-  relay = await startScriptedRelay();
-  daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  home = await makeRelayedHome();
+  relay = home.relay;
+  daemon = await home.startDaemon();
   // Another origin on the same computer (another port), as a web page the user happens to visit.
   const pageServer = createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html>
@@ -57,9 +46,7 @@ afterAll(async () => {
   if (!hasChromium) return;
   await browser?.close();
   await page?.close();
-  await daemon?.kill();
-  await relay?.close();
-  await home?.remove();
+  await home?.[Symbol.asyncDispose]();
 });
 
 describe.skipIf(!hasChromium)("a web page in a real browser", () => {

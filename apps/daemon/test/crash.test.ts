@@ -1,15 +1,11 @@
 import { aad, openJson } from "@ringback/e2e-crypto";
 import { OutboxStore, SEND_CONCURRENCY } from "@ringback/outbox";
 import { type ReportRequest, SealedReportPayload } from "@ringback/protocol";
-import {
-  eventually,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintEventId } from "../src/runtime/event-id.js";
 import { type DaemonProcess, launchDaemon, readDaemonKey, readLocalKey } from "./helpers/daemon-process.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 const REPORTS = 500;
 const CLIENTS = 16;
@@ -72,18 +68,19 @@ function crashLoop(home: string, env: Record<string, string>) {
   };
 }
 
-let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: RelayedHome;
 let relay: ScriptedRelay;
 
 beforeAll(async () => {
-  home = await makeTemporaryDirectory("ringback-crash-");
   // Small random delays keep sends in flight when the kills land.
-  relay = await startScriptedRelay(() => ({ status: 200, body: { ok: true }, delayMs: random(0, 15) }));
+  home = await makeRelayedHome({
+    script: () => ({ status: 200, body: { ok: true }, delayMs: random(0, 15) }),
+  });
+  relay = home.relay;
 });
 
 afterAll(async () => {
-  await relay.close();
-  await home.remove();
+  await home[Symbol.asyncDispose]();
 });
 
 describe("crash safety", () => {

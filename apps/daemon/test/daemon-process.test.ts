@@ -1,12 +1,7 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NO_LANGUAGE_MODEL_ERROR } from "@ringback/protocol";
-import {
-  eventually,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import {
@@ -19,6 +14,7 @@ import {
   runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 const DEVICE_TOKEN = "device-token-for-tests-0123456789";
 const report = {
@@ -29,26 +25,21 @@ const report = {
   text: "Refactored the billing module; 214 tests pass. One question: should the old API stay for a month?",
 };
 
-let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: RelayedHome;
 let relay: ScriptedRelay;
-const daemons: DaemonProcess[] = [];
 
 beforeEach(async () => {
-  home = await makeTemporaryDirectory();
-  relay = await startScriptedRelay();
+  home = await makeRelayedHome();
+  relay = home.relay;
 });
 
 afterEach(async () => {
-  for (const daemon of daemons.splice(0)) await daemon.kill();
-  await relay.close();
-  await home.remove();
+  await home[Symbol.asyncDispose]();
 });
 
 async function startDaemon(config?: object): Promise<DaemonProcess> {
   if (config) await writeFile(join(home.path, CONFIG_FILE), JSON.stringify(config), { mode: 0o600 });
-  const daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
-  daemons.push(daemon);
-  return daemon;
+  return home.startDaemon();
 }
 
 async function openPost(index: number) {
@@ -151,8 +142,7 @@ describe("ringback run (a real daemon process)", () => {
     await eventually(() => relay.delivered.size === 1, { on: relay.changes });
     await daemon.stop();
     const dataDir = join(home.path, "data");
-    const fresh = await startDaemonProcess(dataDir);
-    daemons.push(fresh);
+    await using fresh = await startDaemonProcess(dataDir);
     await postReport(fresh, await readLocalKey(dataDir), report);
     await fresh.stop();
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);

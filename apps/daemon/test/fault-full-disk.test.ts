@@ -1,20 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  eventually,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually, makeTemporaryDirectory, type ScriptedRelay } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DaemonProcess,
-  postReport,
-  readLocalKey,
-  startDaemonProcess,
-} from "./helpers/daemon-process.js";
-import { writeDaemonConfigForTestRelay } from "./helpers/test-relay-config.js";
+import { type DaemonProcess, postReport, readLocalKey } from "./helpers/daemon-process.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 /** A small tmpfs of the test's own (we are root in CI): the daemon's data dir on a disk that can really fill. */
 function mountSmallDisk(path: string): string | null {
@@ -57,8 +47,9 @@ const report = (index: number) => ({
 let base: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 let home: string;
 let skipReason: string | null = null;
+let relayed: RelayedHome;
 let relay: ScriptedRelay;
-let daemon: DaemonProcess | undefined;
+let daemon: DaemonProcess;
 
 beforeAll(async () => {
   base = await makeTemporaryDirectory();
@@ -66,12 +57,12 @@ beforeAll(async () => {
   await mkdir(home);
   skipReason = mountSmallDisk(home);
   if (skipReason && process.env.CI) throw new Error(`${skipReason}: CI runs as root and must run this test`);
-  relay = await startScriptedRelay();
+  relayed = await makeRelayedHome({ path: home });
+  relay = relayed.relay;
 });
 
 afterAll(async () => {
-  await daemon?.kill();
-  await relay?.close();
+  await relayed?.[Symbol.asyncDispose]();
   if (!skipReason) execFileSync("umount", ["-l", home]);
   await base?.remove();
 });
@@ -82,8 +73,8 @@ describe("the daemon's data directory on a full disk", () => {
       console.log(`skipped: ${skipReason}`);
       context.skip();
     }
-    await writeDaemonConfigForTestRelay(home);
-    daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
+    await relayed.link();
+    daemon = await relayed.startDaemon();
     const localKey = await readLocalKey(home);
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
     await eventually(() => relay.delivered.size === 1, { checks: 750, on: relay.changes });
@@ -106,7 +97,7 @@ describe("the daemon's data directory on a full disk", () => {
     await eventually(() => relay.delivered.size === 3, { checks: 1_500, on: relay.changes });
     // A restart reads back a consistent outbox and sends nothing twice.
     await daemon.stop();
-    daemon = await startDaemonProcess(home, { RINGBACK_SERVER_URL: relay.url });
+    daemon = await relayed.startDaemon();
     expect((await postReport(daemon, localKey, report(4))).status).toBe(202);
     await eventually(() => relay.delivered.size === 4, { checks: 1_500, on: relay.changes });
     expect([...relay.delivered.values()]).toEqual([1, 1, 1, 1]);

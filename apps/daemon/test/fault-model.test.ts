@@ -1,43 +1,31 @@
 import { answers, type FakeAnswer, type FakeModel, startFakeModel } from "@ringback/fake-model";
-import {
-  eventually,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DaemonProcess,
-  openReportPost,
-  postReport,
-  readLocalKey,
-  startDaemonProcess,
-} from "./helpers/daemon-process.js";
-import { writeDaemonConfigForTestRelay } from "./helpers/test-relay-config.js";
+import { type DaemonProcess, openReportPost, postReport, readLocalKey } from "./helpers/daemon-process.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 const MODEL_KEY = "sk-fault-model-key-0123456789";
 
-let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
+let home: RelayedHome;
 let relay: ScriptedRelay;
 let model: FakeModel;
 let daemon: DaemonProcess;
 let localKey: string;
 
 beforeAll(async () => {
-  home = await makeTemporaryDirectory();
-  relay = await startScriptedRelay();
+  home = await makeRelayedHome();
+  relay = home.relay;
   model = await startFakeModel({ apiKey: MODEL_KEY });
   // The channel as daemon.json keeps it, with a short time-out so a hanging model costs the test one second.
   const channel = { baseUrl: model.url, apiKey: MODEL_KEY, model: "fake-model", timeoutMs: 1_000 };
-  await writeDaemonConfigForTestRelay(home.path, { llm: { primary: channel } });
-  daemon = await startDaemonProcess(home.path, { RINGBACK_SERVER_URL: relay.url });
+  await home.link({ llm: { primary: channel } });
+  daemon = await home.startDaemon();
   localKey = await readLocalKey(home.path);
 });
 
 afterAll(async () => {
-  await daemon?.kill();
-  await Promise.all([relay?.close(), model?.close()]);
-  await home?.remove();
+  await home?.[Symbol.asyncDispose]();
+  await model?.close();
 });
 
 const FAULTS: [string, FakeAnswer, RegExp][] = [

@@ -34,7 +34,8 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, stdin = 
   return runToEnd({ args: [builtBin(), ...args], env, input: stdin });
 }
 
-export interface DaemonProcess {
+/** A started `ringback run`; disposing kills it. */
+export interface DaemonProcess extends AsyncDisposable {
   port: number;
   url: string;
   pid: number;
@@ -77,6 +78,7 @@ export function launchDaemon(
       stderr: () => child.stderr,
       stop: (signal) => child.stop(signal),
       kill: () => child.kill(),
+      [Symbol.asyncDispose]: () => child[Symbol.asyncDispose](),
     };
   });
   // A launch killed on purpose before it listens must not leave an unhandled rejection behind.
