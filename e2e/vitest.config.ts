@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // A worker ends with vitest, so an interrupted run leaves no Chromium, Caddy or server behind.
+    setupFiles: ["@ringback/test-kit/vitest-setup"],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,

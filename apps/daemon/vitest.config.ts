@@ -5,5 +5,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A worker ends with vitest, so an interrupted run leaves no daemon, relay or Chromium behind.
+    setupFiles: ["@ringback/test-kit/vitest-setup"],
   },
 });

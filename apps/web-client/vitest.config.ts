@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // A worker ends with vitest, so an interrupted run leaves no Chromium behind.
+    setupFiles: ["@ringback/test-kit/vitest-setup"],
     // The browser smoke test starts Chromium on a shared, busy machine; nothing here is timed.
     testTimeout: 60_000,
     hookTimeout: 60_000,

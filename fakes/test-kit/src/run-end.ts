@@ -35,16 +35,19 @@ const onOrphaned = () => {
   process.kill(process.pid, process.listenerCount("SIGTERM") === 0 ? "SIGTERM" : "SIGKILL");
 };
 
+/** Set by `endWithParent`: the worker ends with its vitest even with no cleanup registered. */
+let isEndingWithParent = false;
+
 function install(): void {
   process.once("exit", runAll);
   for (const signal of ENDING_SIGNALS) process.once(signal, onSignal);
-  if (process.send !== undefined) process.once("disconnect", onOrphaned);
+  if (process.send !== undefined && !isEndingWithParent) process.once("disconnect", onOrphaned);
 }
 
 function uninstall(): void {
   process.off("exit", runAll);
   for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
-  process.off("disconnect", onOrphaned);
+  if (!isEndingWithParent) process.off("disconnect", onOrphaned);
 }
 
 /**
@@ -64,4 +67,17 @@ export function onRunEnd(cleanup: () => void): () => void {
     if (!cleanups.delete(cleanup) || cleanups.size > 0) return;
     uninstall();
   };
+}
+
+/**
+ * Ends this process when the one that forked it with an IPC channel (vitest, for its pool's workers) is gone, whatever
+ * it holds: killed or interrupted, vitest never ends an orphaned worker, which runs on with the Chromium or servers it
+ * started. The registered cleanups run first. The test kit's vitest setup file calls it in every worker.
+ */
+export function endWithParent(): void {
+  if (process.send === undefined || isEndingWithParent) return;
+  isEndingWithParent = true;
+  process.off("disconnect", onOrphaned);
+  process.once("disconnect", onOrphaned);
+  if (!process.connected) onOrphaned();
 }

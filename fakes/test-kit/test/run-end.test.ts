@@ -48,18 +48,15 @@ describe("onRunEnd", () => {
     expect(child.stdout).toBe("ready\ncleaned up\n");
   });
 
-  it("ends a forked worker whose parent is gone, running its cleanups", async () => {
+  /** Forks `workerCode` (as vitest's pool forks a worker, with an IPC channel) from a parent, then SIGKILLs the parent. */
+  async function orphan(workerCode: string): Promise<number> {
     await using directory = await makeTemporaryDirectory();
-    const cleaned = join(directory.path, "cleaned");
-    // The parent forks a worker (an IPC channel, as vitest's pool does), then is killed outright.
     const worker = join(directory.path, "worker.mjs");
     await writeFile(
       worker,
-      `import { writeFileSync } from "node:fs";
-       // As in a vitest worker, where process.exit() throws while a test file runs.
+      `// As in a vitest worker, where process.exit() throws while a test file runs.
        process.exit = (code) => { throw new Error("process.exit unexpectedly called with " + code); };
-       const { onRunEnd } = await import(${JSON.stringify(RUN_END)});
-       onRunEnd(() => writeFileSync(${JSON.stringify(cleaned)}, "yes"));
+       ${workerCode}
        process.send("ready");
        setInterval(() => {}, 1000);`,
     );
@@ -72,7 +69,26 @@ describe("onRunEnd", () => {
     await using child = startChild({ args: ["--input-type=module", "-e", parent] });
     const [, pid] = await child.waitForMatch(/worker (\d+)/, "the worker's pid");
     await child.kill();
-    await eventually(() => !isRunning(Number(pid)), { what: "the orphaned worker to end" });
+    return Number(pid);
+  }
+
+  it("ends a forked worker whose parent is gone, running its cleanups", async () => {
+    await using directory = await makeTemporaryDirectory();
+    const cleaned = join(directory.path, "cleaned");
+    const pid = await orphan(`
+      import { writeFileSync } from "node:fs";
+      const { onRunEnd } = await import(${JSON.stringify(RUN_END)});
+      onRunEnd(() => writeFileSync(${JSON.stringify(cleaned)}, "yes"));
+    `);
+    await eventually(() => !isRunning(pid), { what: "the orphaned worker to end" });
     expect(existsSync(cleaned)).toBe(true);
+  });
+
+  it("with endWithParent (the vitest setup file), ends an orphaned worker that registered nothing", async () => {
+    const pid = await orphan(`
+      const { endWithParent } = await import(${JSON.stringify(RUN_END)});
+      endWithParent();
+    `);
+    await eventually(() => !isRunning(pid), { what: "the orphaned worker to end" });
   });
 });
