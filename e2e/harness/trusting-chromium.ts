@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@ringback/test-kit";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, type ChromiumHandle } from "./chromium.ts";
+import type { ChromiumHandle } from "./chromium.ts";
 
 /**
  * Headless Chromium as a phone on the network would be: `hostName` resolves to this machine (as a name in the

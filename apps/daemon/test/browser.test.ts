@@ -1,14 +1,19 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { eventually, type LoopbackServer, listenOnLoopback, type ScriptedRelay } from "@ringback/test-kit";
+import {
+  CHROMIUM_PATH,
+  eventually,
+  type LoopbackServer,
+  listenOnLoopback,
+  type ScriptedRelay,
+} from "@ringback/test-kit";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DaemonProcess, postReport, readLocalKey } from "./helpers/daemon-process.js";
+import { type DaemonProcess, postReport, readLocalKey, readLocalStatus } from "./helpers/daemon-process.js";
 import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
-/** A headless Chromium: CHROMIUM_PATH, else the system's. Without one these tests are skipped, and say so. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(chromiumPath);
+/** A headless Chromium (the kit's CHROMIUM_PATH). Without one these tests are skipped, and say so. */
+const hasChromium = existsSync(CHROMIUM_PATH);
 
 const report = {
   source: "claude-code",
@@ -39,7 +44,7 @@ beforeAll(async () => {
   });
   page = await listenOnLoopback(pageServer);
   pageUrl = `${page.origin}/`;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox"] });
 }, 60_000);
 
 afterAll(async () => {
@@ -105,7 +110,8 @@ describe.skipIf(!hasChromium)("a web page in a real browser", () => {
     // ...while a local process with the key is accepted, so nothing else was in the way.
     expect((await postReport(daemon, localKey, { ...report, turnId: "native" })).status).toBe(202);
     await eventually(() => relay.posts.length === 1, { on: relay.changes });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every browser request was answered 403 above; once the outbox holds nothing, no other report can follow.
+    await eventually(async () => (await readLocalStatus(daemon, localKey)).outbox.waiting === 0);
     expect(relay.posts).toHaveLength(1);
     expect(daemon.stderr().match(/report evt_\w+ accepted/g)).toHaveLength(1);
     await tab.close();

@@ -3,6 +3,11 @@ import type { DeviceCredentials } from "@ringback/protocol";
 import { type LoopbackServer, listenOnLoopback } from "@ringback/test-kit";
 import { serveBuiltApp } from "./serve-built-app.js";
 
+/** Where the stand-in listens (`origin`, `close()`, async-disposable) and the device it lets the page create. */
+export interface BuiltAppRelay extends LoopbackServer {
+  readonly credentials: DeviceCredentials;
+}
+
 /** Answers the request with a JSON body; true, so a route can `return json(...)` to say it answered. */
 export type JsonAnswer = (status: number, body: unknown) => true;
 
@@ -20,11 +25,11 @@ export type StandInRoutes = (
  * account: `GET /v1/setup` (open signup) and `POST /v1/accounts` (`credentials`); any other `/v1/` path gets the
  * relay's 404. On 127.0.0.1 and a random port.
  */
-export function startBuiltAppRelay(
+export async function startBuiltAppRelay(
   distDirectory: string,
   credentials: DeviceCredentials,
   routes: StandInRoutes,
-): Promise<LoopbackServer> {
+): Promise<BuiltAppRelay> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     const json: JsonAnswer = (status, body) => {
@@ -37,5 +42,5 @@ export function startBuiltAppRelay(
     if (path.startsWith("/v1/")) return json(404, { error: { code: "not_found", message: "No such path." } });
     serveBuiltApp(distDirectory, path, response);
   });
-  return listenOnLoopback(server);
+  return { ...(await listenOnLoopback(server)), credentials };
 }

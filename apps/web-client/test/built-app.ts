@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@ringback/test-kit";
 import { type Browser, chromium } from "playwright-core";
 import { expect } from "vitest";
 
@@ -7,15 +8,6 @@ import { expect } from "vitest";
 export const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 /** Screenshots the browser tests keep (turbo's test outputs). */
 export const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// Without the background-networking flags Chromium reaches for Google's hosts, which this network refuses.
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 
 /** Fails at once, with what to do, when the build or Debian's Chromium is missing. */
 export function expectBuiltAppAndChromium(): void {
@@ -25,5 +17,5 @@ export function expectBuiltAppAndChromium(): void {
 }
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }

@@ -120,17 +120,13 @@ export async function startPushStandInRelay(distDirectory: string): Promise<Push
     }
     return false;
   };
-  const { origin, close } = await startBuiltAppRelay(distDirectory, credentials, routes);
   return {
-    origin,
-    credentials,
+    ...(await startBuiltAppRelay(distDirectory, credentials, routes)),
     calls,
     requests,
     callReads,
     deliveries,
     replayed,
     streamConnects: () => streamConnects,
-    close,
-    [Symbol.asyncDispose]: close,
   };
 }

@@ -52,6 +52,9 @@ export interface TestRelayServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** The account the page joins: a passphrase key is salted with its id (passphrase keys version 2). */
+export const TEST_ACCOUNT_ID = "acc_test";
+
 /** The name this device joined with, as the relay keeps it (and stamps on its delivery outcomes). */
 const DEVICE_NAME = "This browser";
 
@@ -63,7 +66,7 @@ const DEVICE_NAME = "This browser";
  */
 export async function startTestRelayServer(distDirectory: string): Promise<TestRelayServer> {
   const credentials: DeviceCredentials = {
-    accountId: "acc_test",
+    accountId: TEST_ACCOUNT_ID,
     deviceId: "dev_browser",
     deviceToken: "tok_browser_secret",
   };
@@ -183,10 +186,8 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
     }
     return false;
   };
-  const { origin, close } = await startBuiltAppRelay(distDirectory, credentials, routes);
   return {
-    origin,
-    credentials,
+    ...(await startBuiltAppRelay(distDirectory, credentials, routes)),
     statusWrites,
     replies,
     deliveryWrites,
@@ -208,7 +209,5 @@ export async function startTestRelayServer(distDirectory: string): Promise<TestR
       if (open) return Promise.resolve(open);
       return new Promise((resolve) => waiters.set(index, resolve));
     },
-    close,
-    [Symbol.asyncDispose]: close,
   };
 }

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type FakeMultica, startFakeMultica } from "../src/index.js";
-
-async function seeded() {
-  const fake = await startFakeMultica();
-  const user = fake.state.addUser();
-  const workspace = fake.state.addWorkspace({ name: "Ringback", members: [user.id] });
-  const runtime = fake.state.addRuntime(workspace.id);
-  const agent = fake.state.addAgent(workspace.id, { name: "Claude", runtime_id: runtime.id });
-  return { fake, user, workspace, agent, [Symbol.asyncDispose]: () => fake.close() };
-}
+import type { FakeMultica } from "../src/index.js";
+import { seeded } from "./seeded.js";
 
 function call(
   fake: FakeMultica,

@@ -1,19 +1,17 @@
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { type FakeMultica, startFakeMultica } from "../src/index.js";
+import type { FakeMultica } from "../src/index.js";
+import { seeded } from "./seeded.js";
 
-async function seeded() {
-  const fake = await startFakeMultica();
-  const user = fake.state.addUser();
-  const workspace = fake.state.addWorkspace({ name: "Ringback", members: [user.id] });
-  const runtime = fake.state.addRuntime(workspace.id);
-  const agent = fake.state.addAgent(workspace.id, { name: "Claude", runtime_id: runtime.id });
-  const issue = fake.state.addIssue(workspace.id, {
+/** The seeded tracker with an issue assigned to its agent. */
+async function seededWithIssue() {
+  const tracker = await seeded();
+  const issue = tracker.fake.state.addIssue(tracker.workspace.id, {
     title: "Fix it",
     assignee_type: "agent",
-    assignee_id: agent.id,
+    assignee_id: tracker.agent.id,
   });
-  return { fake, user, workspace, agent, issue, [Symbol.asyncDispose]: () => fake.close() };
+  return { ...tracker, issue };
 }
 
 /** A raw realtime connection that collects every frame. */
@@ -31,7 +29,7 @@ async function connect(fake: FakeMultica, query: string) {
 
 describe("the simulated realtime connection", () => {
   it("acknowledges a token in the first frame, then broadcasts the workspace's task events", async () => {
-    await using tracker = await seeded();
+    await using tracker = await seededWithIssue();
     const { fake, user, workspace, agent, issue } = tracker;
     const connection = await connect(fake, `workspace_id=${workspace.id}`);
 
@@ -57,7 +55,7 @@ describe("the simulated realtime connection", () => {
   });
 
   it("announces a completed quick-create task with an empty issue id, then links it", async () => {
-    await using tracker = await seeded();
+    await using tracker = await seededWithIssue();
     const { fake, user, workspace, agent } = tracker;
     const connection = await connect(fake, `workspace_slug=${workspace.slug}`);
     connection.send({ type: "auth", payload: { token: user.token } });
@@ -76,7 +74,7 @@ describe("the simulated realtime connection", () => {
   });
 
   it("refuses a connection whose first frame is not auth, a bad token, or a non-member", async () => {
-    await using tracker = await seeded();
+    await using tracker = await seededWithIssue();
     const { fake, workspace } = tracker;
     const outsider = fake.state.addUser();
     const cases: [unknown, string][] = [
@@ -95,7 +93,7 @@ describe("the simulated realtime connection", () => {
   });
 
   it("refuses the upgrade without a workspace", async () => {
-    await using tracker = await seeded();
+    await using tracker = await seededWithIssue();
 
     await expect(connect(tracker.fake, "")).rejects.toThrow(/400/);
   });

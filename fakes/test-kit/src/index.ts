@@ -7,6 +7,7 @@ export {
   StartedChild,
   startChild,
 } from "./child-process.js";
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
 export { Changes, type EventuallyOptions, eventually } from "./eventually.js";
 export { freePort } from "./free-port.js";
 export { jpegSize } from "./jpeg-size.js";

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@ringback/test-kit";
 import { type Browser, chromium } from "playwright-core";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,15 +8,6 @@ import { PACKAGE_DIR } from "../scripts/ensure-dist.ts";
 import { loadVectors } from "./load-vectors.ts";
 import { type StaticFile, type StaticServer, startStaticServer } from "./static-server.ts";
 import { type CheckResult, vectorChecks } from "./vector-checks.ts";
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 
 // The page imports the built bundle as an ES module, fetches the vectors and runs the shared checks.
 const PAGE = `<!doctype html>
@@ -72,7 +64,7 @@ describe("in Chromium", () => {
   beforeAll(async () => {
     expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
     server = await startStaticServer(pageFiles());
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   });
 
   afterAll(async () => {

@@ -39,26 +39,46 @@ export function captureLog(): { log: RelayLog; logs: string[] } {
   return { log: { line: (text) => logs.push(text) }, logs };
 }
 
-export async function inProcessRelay(config: Partial<RelayConfig> = {}): Promise<InProcessRelay> {
+/** What a single relay of these tests runs on: a fresh SQLite store in a temp dir, a fake clock, a captured log. */
+export interface RelayGround extends AsyncDisposable {
+  readonly store: RelayStore;
+  readonly clock: FakeClock;
+  readonly log: RelayLog;
+  readonly logs: string[];
+  readonly dataDir: string;
+}
+
+export async function relayGround(): Promise<RelayGround> {
   const dir: TemporaryDirectory = await makeTemporaryDirectory();
   const store = openSqliteStore(dir.path);
-  const clock = new FakeClock();
   const { log, logs } = captureLog();
+  return {
+    store,
+    clock: new FakeClock(),
+    log,
+    logs,
+    dataDir: dir.path,
+    async [Symbol.asyncDispose]() {
+      await store.close();
+      await dir.remove();
+    },
+  };
+}
+
+export async function inProcessRelay(config: Partial<RelayConfig> = {}): Promise<InProcessRelay> {
+  const ground = await relayGround();
+  const { store, clock, log } = ground;
   const relay = createRelay({ store, clock, config: { openSignup: true, ...config }, log });
   const request = (method: string, path: string, options: RequestOptions = {}) =>
     apiRequest((input, init) => relay.app.request(input, init), method, path, options);
   return {
+    ...ground,
     relay,
-    store,
-    clock,
-    logs,
-    dataDir: dir.path,
     request,
     ...deviceSteps(request),
     async [Symbol.asyncDispose]() {
       relay.close();
-      await store.close();
-      await dir[Symbol.asyncDispose]();
+      await ground[Symbol.asyncDispose]();
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { DeviceCredentials, DeviceKind } from "@ringback/protocol";
-import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import type { RelayConfig } from "../../src/relay-config.js";
 import {
   type RelayServer,
@@ -7,14 +6,13 @@ import {
   type SlowClientLimits,
   startRelayServer,
 } from "../../src/server.js";
-import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { RelayStore } from "../../src/store/store.js";
-import { FakeClock } from "./fake-clock.js";
+import type { FakeClock } from "./fake-clock.js";
 import {
   type ApiResponse,
-  captureLog,
   deviceSteps,
   type RequestOptions,
+  relayGround,
   requestAt,
 } from "./in-process-relay.js";
 
@@ -32,23 +30,22 @@ export interface SocketRelay extends AsyncDisposable {
 }
 
 /**
- * The server's own options a test may set: bounds on slow clients, the agent push requests go out through, and how
- * push services' names resolve (to loopback addresses the test controls).
+ * The server's own options a test may set: bounds on slow clients, the agent push requests go out through, how
+ * push services' names resolve (to loopback addresses the test controls), and the disk's free space.
  */
 interface SocketRelayServerOptions {
   readonly slowClientLimits?: SlowClientLimits;
   readonly pushAgent?: RelayServerOptions["pushAgent"];
   readonly pushResolveAll?: RelayServerOptions["pushResolveAll"];
+  readonly diskFreeBytes?: RelayServerOptions["diskFreeBytes"];
 }
 
 export async function socketRelay(
   config: Partial<RelayConfig> = {},
   serverOptions: SocketRelayServerOptions = {},
 ): Promise<SocketRelay> {
-  const dir: TemporaryDirectory = await makeTemporaryDirectory();
-  const store = openSqliteStore(dir.path);
-  const clock = new FakeClock();
-  const { log, logs } = captureLog();
+  const ground = await relayGround();
+  const { store, clock, log } = ground;
   const server = await startRelayServer({
     host: "127.0.0.1",
     port: 0,
@@ -60,18 +57,14 @@ export async function socketRelay(
   });
   const request = requestAt(server.url);
   return {
+    ...ground,
     server,
     url: server.url,
-    store,
-    clock,
-    logs,
-    dataDir: dir.path,
     request,
     ...deviceSteps(request),
     async [Symbol.asyncDispose]() {
       await server.close();
-      await store.close();
-      await dir[Symbol.asyncDispose]();
+      await ground[Symbol.asyncDispose]();
     },
   };
 }
