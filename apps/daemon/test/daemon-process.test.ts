@@ -11,6 +11,7 @@ import {
   postReport,
   readDaemonConfig,
   readLocalKey,
+  readLocalStatus,
   runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
@@ -106,7 +107,13 @@ describe("ringback run (a real daemon process)", () => {
     await postReport(daemon, await readLocalKey(home.path), report);
     await eventually(() => daemon.stderr().includes("dropped evt_"));
     expect(daemon.stderr()).toContain("relay answered 400 invalid_request: bad post");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Nothing left in the outbox: nothing can be sent again.
+    const localKey = await readLocalKey(home.path);
+    const { outbox } = await eventually(async () => {
+      const status = await readLocalStatus(daemon, localKey);
+      return status.outbox.lastReport?.state === "dropped" && status;
+    });
+    expect(outbox.waiting).toBe(0);
     expect(relay.posts).toHaveLength(1);
   });
 
@@ -118,7 +125,13 @@ describe("ringback run (a real daemon process)", () => {
     const daemon = await startDaemon();
     await postReport(daemon, await readLocalKey(home.path), report);
     await eventually(() => daemon.stderr().includes("duplicate_task"));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Finished as sent: nothing left in the outbox to send again.
+    const localKey = await readLocalKey(home.path);
+    const { outbox } = await eventually(async () => {
+      const status = await readLocalStatus(daemon, localKey);
+      return status.outbox.lastReport?.state === "sent" && status;
+    });
+    expect(outbox).toMatchObject({ waiting: 0, lastReport: { reason: "duplicate_task" } });
     expect(relay.posts).toHaveLength(1);
   });
 

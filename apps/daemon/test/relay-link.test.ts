@@ -131,9 +131,16 @@ describe("the relay link", () => {
   it("stops reconnecting when the relay refuses the device token (401)", async () => {
     const server = await startLinkServer(() => 401);
     cleanups.push(() => server.close());
-    const { link, lines } = startLink(server.url);
+    // The link asks for a delay each time it schedules a reconnect: none asked, none scheduled.
+    const reconnects: number[] = [];
+    const { link, lines } = startLink(server.url, {
+      reconnectDelayMs: (attempt) => {
+        reconnects.push(attempt);
+        return 20;
+      },
+    });
     await eventually(() => link.state === "refused");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reconnects).toEqual([]);
     expect(server.upgrades).toHaveLength(1);
     expect(lines.join("\n")).toMatch(/no longer accepts this computer's device token.*ringback login/);
   });
@@ -142,11 +149,17 @@ describe("the relay link", () => {
     for (const code of [LINK_CLOSE_CODES.deviceRemoved, LINK_CLOSE_CODES.replaced]) {
       const server = await startLinkServer(() => "accept");
       cleanups.push(() => server.close());
-      const { link } = startLink(server.url);
+      const reconnects: number[] = [];
+      const { link } = startLink(server.url, {
+        reconnectDelayMs: (attempt) => {
+          reconnects.push(attempt);
+          return 20;
+        },
+      });
       await eventually(() => server.sockets.length === 1);
       server.sockets[0]?.close(code, "closed by the relay");
       await eventually(() => link.state === "refused");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(reconnects).toEqual([]);
       expect(server.upgrades).toHaveLength(1);
     }
   });

@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { aad, type E2eKey, openJson, parseKey } from "@ringback/e2e-crypto";
-import { DaemonConfig, type DaemonEventPost, SealedReportPayload } from "@ringback/protocol";
+import { DaemonConfig, type DaemonEventPost, LocalStatus, SealedReportPayload } from "@ringback/protocol";
 import { type ChildResult, type Exit, runToEnd, startChild } from "@ringback/test-kit";
 import { CONFIG_FILE } from "../../src/runtime/config-file.js";
 import { LOCAL_KEY_FILE } from "../../src/runtime/local-key.js";
@@ -140,4 +140,15 @@ export function postReport(daemon: { url: string }, localKey: string, body: unkn
     headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
+}
+
+/**
+ * `GET /local/status` as `ringback doctor` asks it: what the outbox still holds and how its last report ended. A test
+ * that proves a report is not sent again waits for the outbox to say it holds nothing, then counts the posts.
+ */
+export async function readLocalStatus(daemon: { url: string }, localKey: string): Promise<LocalStatus> {
+  const response = await fetch(`${daemon.url}/local/status`, {
+    headers: { authorization: `Bearer ${localKey}` },
+  });
+  return LocalStatus.parse(await response.json());
 }
