@@ -4,10 +4,9 @@ import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { ChildRelay } from "./support/child-relay.js";
 import { inProcessRelay } from "./support/in-process-relay.js";
-import { tempDir } from "./support/temp-dir.js";
 
 async function webRoot() {
-  const dir = await tempDir("ringback-web-root-");
+  const dir = await makeTemporaryDirectory("ringback-web-root-");
   await writeFile(join(dir.path, "index.html"), "<!doctype html><title>Ringback</title>");
   await mkdir(join(dir.path, "assets"));
   await writeFile(join(dir.path, "assets", "app.js"), "console.log('app');");
