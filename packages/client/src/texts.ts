@@ -16,4 +16,4 @@ export { IN_CALL_TEXTS, type InCallTexts } from "./i18n/texts/in-call.js";
 export { NOTIFICATION_TEXTS, type NotificationTexts } from "./i18n/texts/notifications.js";
 export { PROBLEM_TEXTS, type ProblemTexts } from "./i18n/texts/problems.js";
 export { SETTINGS_TEXTS, type SettingsTexts } from "./i18n/texts/settings.js";
-export { PUSH_TEXTS } from "./push/push-texts.js";
+export { PUSH_TEXTS, type PushTexts } from "./push/push-texts.js";
