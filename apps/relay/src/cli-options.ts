@@ -45,6 +45,7 @@ export const USAGE = `Usage: ringback-relay [options]
   --pairings-per-account N  devices that may join an account per hour (10)   RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT
   --streams-per-account N   open streams per account, newest wins (32)       RINGBACK_RELAY_STREAMS_PER_ACCOUNT
   --streams-per-address N   open streams per client address (64)             RINGBACK_RELAY_STREAMS_PER_ADDRESS
+  --disk-free-min-mb N      refuse new data below N MiB free (default 256)    RINGBACK_RELAY_DISK_FREE_MIN_MB
   --help                    this text
 `;
 
@@ -93,6 +94,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "pairings-per-account": { type: "string" },
       "streams-per-account": { type: "string" },
       "streams-per-address": { type: "string" },
+      "disk-free-min-mb": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -138,6 +140,12 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
   for (const [key, [flag, fromEnv]] of Object.entries(counts)) {
     const text = values[flag] ?? fromEnv;
     if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
+  }
+  const diskFreeMin = values["disk-free-min-mb"] ?? env.RINGBACK_RELAY_DISK_FREE_MIN_MB;
+  if (diskFreeMin !== undefined) {
+    Object.assign(config, {
+      diskFreeMinBytes: positiveInteger(diskFreeMin, "--disk-free-min-mb", 0) * 1024 * 1024,
+    });
   }
   const portText = values.port ?? env.RINGBACK_RELAY_PORT;
   return {

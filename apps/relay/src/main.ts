@@ -4,6 +4,7 @@ import { stderrLog } from "./log.js";
 import { openRelayBackend } from "./relay-backend.js";
 import { DEFAULT_RELAY_CONFIG } from "./relay-config.js";
 import { prepareClaimCode } from "./runtime/claim-code.js";
+import { freeBytesOf } from "./runtime/disk-space.js";
 import { RelayListenError, startRelayServer } from "./server.js";
 
 async function main(): Promise<void> {
@@ -29,7 +30,10 @@ async function main(): Promise<void> {
     config,
     tls: options.tls,
     log: stderrLog,
+    // SQLite's disk is this machine's: watched, so writes stop before it fills.
+    ...(options.databaseUrl === null ? { diskFreeBytes: freeBytesOf(options.dataDir) } : {}),
   });
+  await server.relay.runtime.disk.refresh();
   // The VAPID key pair is drawn on the first start (RFC 8292): browsers subscribe against its public key.
   await server.relay.runtime.pushKeys.get();
   // The database URL may hold a password: only the kind of store is logged.

@@ -51,6 +51,30 @@ export const STREAMS_PER_ADDRESS_MAX = 64;
 const SIGNUPS_PER_ADDRESS_MAX = 10;
 /** ...and the window. */
 const SIGNUP_WINDOW_MS = HOUR_MS;
+const MIB = 1024 * 1024;
+/**
+ * Reports (events and tracker reports) one computer may store per window: a daemon's outbox emptying after a day
+ * offline stays under it, and beyond it the daemon is told to wait (429 with `Retry-After`), losing nothing...
+ */
+export const EVENTS_PER_DEVICE_MAX = 1200;
+/** ...and the window. */
+const EVENT_WINDOW_MS = 10 * MINUTE_MS;
+/** Calls one account may have holding ciphertext at once (ringing or answered, for up to the call expiry)... */
+export const OPEN_CALLS_PER_ACCOUNT_MAX = 2000;
+/** ...and the bytes of that ciphertext: beyond either, a new report is 507 `storage_full` with `Retry-After`. */
+export const SEALED_BYTES_PER_ACCOUNT_MAX = 256 * MIB;
+/**
+ * Request bodies held at once (counted before they are read): per device (two settings bodies), per client address,
+ * and in all; beyond them a request is 503 `relay_unavailable` with `Retry-After` before its body is read.
+ */
+export const BODY_BYTES_IN_FLIGHT_PER_DEVICE = 8 * MIB;
+export const BODY_BYTES_IN_FLIGHT_PER_ADDRESS = 16 * MIB;
+export const BODY_BYTES_IN_FLIGHT_TOTAL = 128 * MIB;
+/** Free bytes the data directory's disk keeps: below, writes that store data are refused (507 `storage_full`). */
+export const DISK_FREE_MIN_BYTES = 256 * MIB;
+/** How often the disk's free space is read. */
+const DISK_CHECK_INTERVAL_DEFAULT_MS = 5 * SECOND_MS;
+
 /** `lastSeenAt` is written at most this often per device. */
 export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
 
@@ -106,6 +130,15 @@ export interface RelayConfig {
   readonly pairingWindowMs: number;
   readonly streamsPerAccountMax: number;
   readonly streamsPerAddressMax: number;
+  readonly eventsPerDeviceMax: number;
+  readonly eventWindowMs: number;
+  readonly openCallsPerAccountMax: number;
+  readonly sealedBytesPerAccountMax: number;
+  readonly bodyBytesInFlightPerDevice: number;
+  readonly bodyBytesInFlightPerAddress: number;
+  readonly bodyBytesInFlightTotal: number;
+  readonly diskFreeMinBytes: number;
+  readonly diskCheckIntervalMs: number;
   readonly signupsPerAddressMax: number;
   readonly signupWindowMs: number;
   /** The VAPID contact (`mailto:` or `https:`). */
@@ -145,6 +178,15 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   pairingWindowMs: PAIRING_WINDOW_MS,
   streamsPerAccountMax: STREAMS_PER_ACCOUNT_MAX,
   streamsPerAddressMax: STREAMS_PER_ADDRESS_MAX,
+  eventsPerDeviceMax: EVENTS_PER_DEVICE_MAX,
+  eventWindowMs: EVENT_WINDOW_MS,
+  openCallsPerAccountMax: OPEN_CALLS_PER_ACCOUNT_MAX,
+  sealedBytesPerAccountMax: SEALED_BYTES_PER_ACCOUNT_MAX,
+  bodyBytesInFlightPerDevice: BODY_BYTES_IN_FLIGHT_PER_DEVICE,
+  bodyBytesInFlightPerAddress: BODY_BYTES_IN_FLIGHT_PER_ADDRESS,
+  bodyBytesInFlightTotal: BODY_BYTES_IN_FLIGHT_TOTAL,
+  diskFreeMinBytes: DISK_FREE_MIN_BYTES,
+  diskCheckIntervalMs: DISK_CHECK_INTERVAL_DEFAULT_MS,
   signupsPerAddressMax: SIGNUPS_PER_ADDRESS_MAX,
   signupWindowMs: SIGNUP_WINDOW_MS,
   pushSubject: PUSH_SUBJECT_DEFAULT,

@@ -10,9 +10,11 @@ import { type RelayCluster, singleInstanceCluster } from "./cluster/relay-cluste
 import { type RelayLog, stderrLog } from "./log.js";
 import { DEFAULT_RELAY_CONFIG, type RelayConfig } from "./relay-config.js";
 import type { RelayEnv } from "./relay-env.js";
+import { BodyBudget } from "./runtime/body-budget.js";
 import { recordDelivery } from "./runtime/call-deliveries.js";
 import { clusterHandlers } from "./runtime/cluster-handlers.js";
 import { DaemonLinks } from "./runtime/daemon-links.js";
+import { DiskSpace } from "./runtime/disk-space.js";
 import { linkHandlers } from "./runtime/link-messages.js";
 import { createLinkUpgrade } from "./runtime/link-upgrade.js";
 import type { ResolveAll } from "./runtime/network-address.js";
@@ -36,6 +38,8 @@ export interface RelayOptions {
   readonly pushAgent?: Agent;
   /** How push services' names are resolved (default: the system's); tests resolve them to loopback addresses. */
   readonly pushResolveAll?: ResolveAll;
+  /** Free bytes on the data directory's disk (SQLite); none: not watched (PostgreSQL, tests). */
+  readonly diskFreeBytes?: () => Promise<number>;
 }
 
 export interface Relay {
@@ -85,6 +89,12 @@ export function createRelay(options: RelayOptions): Relay {
     links,
     settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),
     pushKeys,
+    bodies: new BodyBudget({
+      perDevice: config.bodyBytesInFlightPerDevice,
+      perAddress: config.bodyBytesInFlightPerAddress,
+      total: config.bodyBytesInFlightTotal,
+    }),
+    disk: new DiskSpace(options.diskFreeBytes ?? null, config.diskFreeMinBytes, log),
     push: new PushDelivery({
       store,
       clock,
@@ -119,6 +129,7 @@ export function createRelay(options: RelayOptions): Relay {
     startTimers() {
       // A stream that has not drained for four heartbeats has a client that stopped reading.
       const streamLimits = { maxDurationMs: config.streamMaxMs, stallMs: 4 * config.heartbeatMs };
+      runtime.disk.refresh().catch(reportFailure("reading the disk's free space"));
       timers.push(
         setInterval(() => runtime.hub.tick(streamLimits), config.heartbeatMs),
         setInterval(() => links.pingAll(), config.linkPingMs),
@@ -126,6 +137,9 @@ export function createRelay(options: RelayOptions): Relay {
           sweepExpired(runtime).catch(reportFailure("expiry sweep"));
         }, config.sweepIntervalMs),
         setInterval(() => runtime.push.kick(), config.pushPollMs),
+        setInterval(() => {
+          runtime.disk.refresh().catch(reportFailure("reading the disk's free space"));
+        }, config.diskCheckIntervalMs),
         setInterval(() => {
           pruneHistory(runtime).catch(reportFailure("pruning"));
         }, config.sweepIntervalMs * PRUNE_EVERY_SWEEPS),

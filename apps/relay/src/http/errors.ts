@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { RelayLog } from "../log.js";
 import type { RelayEnv } from "../relay-env.js";
-import { RateLimitedError } from "../runtime/code-attempts.js";
+import { RetryLaterError } from "../runtime/retry-later.js";
 import { loggedPath } from "./request-log.js";
 import { isStoreUnavailable } from "./store-unavailable.js";
 
@@ -14,7 +14,7 @@ const STORE_RETRY_AFTER_SECONDS = 2;
 /** The one place an error becomes the `{error:{code,message}}` envelope. */
 export function renderError(log: RelayLog) {
   return (error: Error, c: Context<RelayEnv>): Response => {
-    if (error instanceof RateLimitedError) c.header("Retry-After", String(error.retryAfterSeconds));
+    if (error instanceof RetryLaterError) c.header("Retry-After", String(error.retryAfterSeconds));
     if (isRingbackError(error)) return c.json(error.toBody(), error.status as ContentfulStatusCode);
     if (error instanceof HTTPException && error.status === 413) {
       return c.json(errorBody("payload_too_large"), 413);

@@ -5,7 +5,7 @@ import {
   RingbackError,
 } from "@ringback/protocol";
 import { Hono } from "hono";
-import { limitBody } from "../http/body-limit.js";
+import { boundedBody } from "../http/body-limit.js";
 import { clientAddress } from "../http/client-address.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
@@ -23,7 +23,8 @@ const ACCOUNTS_CLOSED =
 /** `POST /v1/accounts`: the first device creates an account (claim code, unless signup is open). */
 export function accountRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
-  routes.post("/accounts", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+  routes.post("/accounts", boundedBody(runtime, RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+    runtime.disk.assertRoom();
     const body = await readJson(c, CreateAccountRequest);
     const { device, deviceToken } = newDeviceWithToken(body.deviceName, body.deviceKind);
     const accountId = newId("acc");

@@ -12,7 +12,7 @@ import {
 } from "@ringback/protocol";
 import { Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
-import { limitBody } from "../http/body-limit.js";
+import { boundedBody } from "../http/body-limit.js";
 import { readJson, readParam } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
 import { recordDelivery } from "../runtime/call-deliveries.js";
@@ -34,7 +34,7 @@ export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     return c.json(call);
   });
 
-  routes.post("/calls/:eventId/status", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+  routes.post("/calls/:eventId/status", boundedBody(runtime, RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
     const eventId = readParam(c.req.param("eventId"), EventId, "event id");
     const body = await readJson(c, CallStatusRequest);
     const device = c.get("device");
@@ -74,7 +74,7 @@ export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     return c.json(result);
   });
 
-  routes.post("/calls/:eventId/deliveries", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+  routes.post("/calls/:eventId/deliveries", boundedBody(runtime, RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
     const eventId = readParam(c.req.param("eventId"), EventId, "event id");
     const body = await readJson(c, DeliveryReport);
     const device = c.get("device");
@@ -89,8 +89,9 @@ export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     return c.json(delivery);
   });
 
-  routes.post("/calls/:eventId/replies", limitBody(RELAY_REPLY_BODY_MAX_BYTES), async (c) => {
+  routes.post("/calls/:eventId/replies", boundedBody(runtime, RELAY_REPLY_BODY_MAX_BYTES), async (c) => {
     const eventId = readParam(c.req.param("eventId"), EventId, "event id");
+    runtime.disk.assertRoom();
     const body = await readJson(c, ReplyRequest);
     const device = c.get("device");
     const now = runtime.clock.now();

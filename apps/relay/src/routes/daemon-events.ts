@@ -7,15 +7,29 @@ import {
 } from "@ringback/protocol";
 import { type Context, Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
-import { limitBody } from "../http/body-limit.js";
+import { boundedBody } from "../http/body-limit.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
+import { RateLimitedError } from "../runtime/code-attempts.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
+import { RetryLaterError } from "../runtime/retry-later.js";
+import type { DeviceRecord } from "../store/store.js";
 
 /** `POST /v1/daemon/events` and `POST /v1/daemon/tracker-reports`: a computer's sealed report, stored and rung. */
 export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
-  routes.use("/daemon/*", requireDevice(runtime.store, runtime.clock), limitBody(RELAY_EVENT_BODY_MAX_BYTES));
+  // Who may post, and whether anything more may be stored, are settled before a byte of the body is read.
+  routes.use(
+    "/daemon/*",
+    requireDevice(runtime.store, runtime.clock),
+    async (c, next) => {
+      if (c.get("device").kind !== "computer") throw new RingbackError("computer_only");
+      runtime.disk.assertRoom();
+      await assertEventAllowance(runtime, c.get("device"));
+      await next();
+    },
+    boundedBody(runtime, RELAY_EVENT_BODY_MAX_BYTES),
+  );
 
   routes.post("/daemon/events", async (c) => {
     const body = await readJson(c, DaemonEventPost);
@@ -37,6 +51,21 @@ export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   return routes;
 }
 
+/** How soon a report refused for the account's quota may be sent again (calls end or expire meanwhile). */
+const QUOTA_RETRY_AFTER_MS = 60_000;
+
+const eventsKey = (deviceId: string) => `events:${deviceId}`;
+
+/** Reports one computer stored in the window: at the limit, the daemon is told to wait (429 with `Retry-After`). */
+async function assertEventAllowance(runtime: RelayRuntime, device: DeviceRecord): Promise<void> {
+  const now = runtime.clock.now();
+  const state = await runtime.store.rateLimitState(eventsKey(device.id), now);
+  if (state.count >= runtime.config.eventsPerDeviceMax) {
+    runtime.log.line(`event refused device=${device.id}: ${state.count} reports in the window`);
+    throw new RateLimitedError(state.resetAt - now, "Too many reports from this computer; try again later.");
+  }
+}
+
 async function storeEvent(
   runtime: RelayRuntime,
   c: Context<RelayEnv>,
@@ -44,6 +73,23 @@ async function storeEvent(
 ): Promise<Response> {
   const device = c.get("device");
   const now = runtime.clock.now();
+  const usage = await runtime.store.accountUsage(device.accountId);
+  const bytes = Buffer.byteLength(body.sealed);
+  if (
+    usage.openCalls >= runtime.config.openCallsPerAccountMax ||
+    usage.sealedBytes + bytes > runtime.config.sealedBytesPerAccountMax
+  ) {
+    // A repeat of a stored event is still answered as one (its seq), quota or not.
+    const known = await runtime.store.getCall(device.accountId, body.eventId);
+    if (known === null || known.fromDeviceId !== device.id) {
+      runtime.log.line(`event refused device=${device.id}: the account's quota of open calls is used up`);
+      throw new RetryLaterError(
+        "storage_full",
+        QUOTA_RETRY_AFTER_MS,
+        `This account holds ${usage.openCalls} calls (${usage.sealedBytes} bytes) on the relay, its most: answer or end some, or wait for them to expire.`,
+      );
+    }
+  }
   const outcome = await runtime.store.appendEvent({
     accountId: device.accountId,
     eventId: body.eventId,
@@ -60,6 +106,7 @@ async function storeEvent(
     const posted: EventPosted = { eventId: body.eventId, seq: outcome.seq };
     return c.json(posted, 200);
   }
+  await runtime.store.rateLimitHit(eventsKey(device.id), now, runtime.config.eventWindowMs);
   publish(runtime, [outcome.entry]);
   // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon.
   runtime.push.kick();

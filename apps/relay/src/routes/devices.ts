@@ -10,7 +10,7 @@ import {
 } from "@ringback/protocol";
 import { Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
-import { limitBody } from "../http/body-limit.js";
+import { boundedBody } from "../http/body-limit.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
@@ -46,16 +46,23 @@ export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     return c.json(removed);
   });
 
-  routes.post("/devices/:deviceId/settings", limitBody(RELAY_SETTINGS_BODY_MAX_BYTES), async (c) => {
-    const current = c.get("device");
-    const body = await readJson(c, SettingsRelayRequest);
-    const target = await runtime.store.findDevice(current.accountId, c.req.param("deviceId"));
-    if (target?.kind !== "computer")
-      throw new RingbackError("not_found", "No computer with this id in this account.");
-    const sealed = await runtime.settings.request(target.id, body.requestId, body.sealed);
-    const result: SettingsRelayResult = { requestId: body.requestId, sealed };
-    return c.json(result);
-  });
+  routes.post(
+    "/devices/:deviceId/settings",
+    // The target first: a request for no computer of this account is refused before its body (up to 4 MiB) is read.
+    async (c, next) => {
+      const target = await runtime.store.findDevice(c.get("device").accountId, c.req.param("deviceId"));
+      if (target?.kind !== "computer")
+        throw new RingbackError("not_found", "No computer with this id in this account.");
+      await next();
+    },
+    boundedBody(runtime, RELAY_SETTINGS_BODY_MAX_BYTES),
+    async (c) => {
+      const body = await readJson(c, SettingsRelayRequest);
+      const sealed = await runtime.settings.request(c.req.param("deviceId"), body.requestId, body.sealed);
+      const result: SettingsRelayResult = { requestId: body.requestId, sealed };
+      return c.json(result);
+    },
+  );
 
   return routes;
 }

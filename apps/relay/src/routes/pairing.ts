@@ -9,7 +9,7 @@ import {
 } from "@ringback/protocol";
 import { Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
-import { limitBody } from "../http/body-limit.js";
+import { boundedBody } from "../http/body-limit.js";
 import { clientAddress } from "../http/client-address.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
@@ -53,7 +53,8 @@ export function pairingRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     throw new RingbackError("rate_limited", "No free pairing code was found; try again.");
   });
 
-  routes.post("/pairing-codes/redeem", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+  routes.post("/pairing-codes/redeem", boundedBody(runtime, RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+    runtime.disk.assertRoom();
     const body = await readJson(c, RedeemPairingCodeRequest);
     const address = clientAddress(c, runtime.config.behindProxy);
     await assertCodeAttemptsLeft(runtime, address);

@@ -1,7 +1,7 @@
 import { type PushPublicKey, PushSubscriptionRequest, RELAY_SMALL_BODY_MAX_BYTES } from "@ringback/protocol";
 import { Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
-import { limitBody } from "../http/body-limit.js";
+import { boundedBody } from "../http/body-limit.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
 import { pushSubscriptionState, registerPushSubscription } from "../runtime/push-subscriptions.js";
@@ -23,7 +23,8 @@ export function pushRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     return c.json(pushSubscriptionState(device.id, await runtime.store.findPushSubscription(device.id)));
   });
 
-  routes.put("/push/subscription", limitBody(RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+  routes.put("/push/subscription", boundedBody(runtime, RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+    runtime.disk.assertRoom();
     const body = await readJson(c, PushSubscriptionRequest);
     return c.json(await registerPushSubscription(runtime, c.get("device"), body));
   });

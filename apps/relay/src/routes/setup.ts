@@ -7,10 +7,12 @@ import type { RelayRuntime } from "../runtime/relay-runtime.js";
 export function setupRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
   routes.get("/health", async (c) => {
+    const disk = runtime.disk.reading;
     const health: RelayHealth = {
       ok: true,
       store: runtime.store.kind,
       migrationVersion: await runtime.store.migrationVersion(),
+      disk: disk === null ? null : { freeBytes: disk.freeBytes, isLow: disk.isLow },
     };
     return c.json(health);
   });

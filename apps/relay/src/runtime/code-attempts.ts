@@ -1,13 +1,10 @@
-import { RingbackError } from "@ringback/protocol";
 import type { RelayRuntime } from "./relay-runtime.js";
+import { RetryLaterError } from "./retry-later.js";
 
 /** 429 `rate_limited` with the time until the window ends (the `Retry-After` header). */
-export class RateLimitedError extends RingbackError {
-  readonly retryAfterSeconds: number;
-
+export class RateLimitedError extends RetryLaterError {
   constructor(retryAfterMs: number, message = "Too many wrong codes from this address; try again later.") {
-    super("rate_limited", message);
-    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super("rate_limited", retryAfterMs, message);
   }
 }
 

@@ -3,7 +3,9 @@ import type { RelayCluster } from "../cluster/relay-cluster.js";
 import type { RelayLog } from "../log.js";
 import type { RelayConfig } from "../relay-config.js";
 import type { RelayStore, StreamEntry } from "../store/store.js";
+import type { BodyBudget } from "./body-budget.js";
 import type { DaemonLinks } from "./daemon-links.js";
+import type { DiskSpace } from "./disk-space.js";
 import type { PushDelivery } from "./push-delivery.js";
 import type { PushKeys } from "./push-keys.js";
 import type { SettingsRelay } from "./settings-relay.js";
@@ -24,6 +26,10 @@ export interface RelayRuntime {
   readonly settings: SettingsRelay;
   readonly pushKeys: PushKeys;
   readonly push: PushDelivery;
+  /** Request bodies held at once. */
+  readonly bodies: BodyBudget;
+  /** The data directory's free space. */
+  readonly disk: DiskSpace;
 }
 
 /**

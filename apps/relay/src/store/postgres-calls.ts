@@ -12,6 +12,7 @@ import {
   toStreamEntry,
 } from "./row-records.js";
 import {
+  type AccountUsage,
   type AppendEventResult,
   type CallStatusInput,
   type CallStatusOutcome,
@@ -59,9 +60,10 @@ async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promi
   const seq = await nextSeq(tx, input.accountId);
   // The primary key and the one-call-per-task index decide between instances posting at once.
   const inserted = await tx`INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at,
-          task_id, from_device_id, sealed, status, expires_at)
+          task_id, from_device_id, sealed, sealed_bytes, status, expires_at)
         VALUES (${input.accountId}, ${input.eventId}, ${seq}, ${input.source}, ${input.occurredAt},
-          ${input.receivedAt}, ${input.taskId}, ${input.fromDeviceId}, ${input.sealed}, 'pending', ${input.expiresAt})
+          ${input.receivedAt}, ${input.taskId}, ${input.fromDeviceId}, ${input.sealed},
+          ${Buffer.byteLength(input.sealed)}, 'pending', ${input.expiresAt})
         ON CONFLICT DO NOTHING RETURNING seq`;
   // Rolls the seq back too, so a refused event leaves no gap.
   if (inserted.length === 0) throw new EventExists();
@@ -197,4 +199,12 @@ export function expireCalls(pg: PostgresDatabase, now: number): Promise<StreamEn
 export async function pruneCalls(db: Queries, before: number): Promise<void> {
   await db`DELETE FROM events WHERE expires_at IS NULL AND status_at < ${before}`;
   await db`DELETE FROM stream_entries WHERE created_at < ${before}`;
+}
+
+/** The account's calls that still hold ciphertext, and its bytes: from the `events_open_usage` index alone. */
+export async function accountUsage(db: Queries, accountId: string): Promise<AccountUsage> {
+  const [row] =
+    await db`SELECT COUNT(*)::int AS calls, COALESCE(SUM(sealed_bytes), 0)::bigint AS bytes FROM events
+    WHERE account_id = ${accountId} AND expires_at IS NOT NULL`;
+  return { openCalls: integer(row?.calls), sealedBytes: integer(row?.bytes) };
 }

@@ -162,6 +162,16 @@ const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: st
     version: 4,
     sql: "ALTER TABLE pairing_codes ADD COLUMN wrong_guesses INTEGER NOT NULL DEFAULT 0;",
   },
+  {
+    // The bytes of each call's stored ciphertext, so an account's open calls and their bytes are counted from an
+    // index alone (its quota) without reading the ciphertext.
+    version: 5,
+    sql: `
+      ALTER TABLE events ADD COLUMN sealed_bytes BIGINT NOT NULL DEFAULT 0;
+      UPDATE events SET sealed_bytes = octet_length(sealed) WHERE sealed IS NOT NULL;
+      CREATE INDEX events_open_usage ON events(account_id, sealed_bytes) WHERE expires_at IS NOT NULL;
+    `,
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

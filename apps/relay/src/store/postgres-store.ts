@@ -60,6 +60,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     rateLimitHit: (key, now, windowMs) => accounts.rateLimitHit(sql, key, now, windowMs),
 
     appendEvent: async (input) => (await calls.knownEvent(pg, input)) ?? appends.submit(input),
+    accountUsage: (accountId) => calls.accountUsage(sql, accountId),
     getCall: (accountId, eventId) => calls.getCall(sql, accountId, eventId),
     setCallStatus: (input) => calls.setCallStatus(pg, input),
     streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),

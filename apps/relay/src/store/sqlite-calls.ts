@@ -12,6 +12,7 @@ import { deliveriesSince, openCallDeliveries } from "./sqlite-deliveries.js";
 import { schedulePushes } from "./sqlite-push.js";
 import { appendStatusEntry, headSeq, nextSeq } from "./sqlite-rows.js";
 import {
+  type AccountUsage,
   type AppendEventResult,
   type CallStatusInput,
   type CallStatusOutcome,
@@ -44,7 +45,7 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
     const seq = nextSeq(db, input.accountId);
     db.run(
       `INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at, task_id, from_device_id,
-         sealed, status, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+         sealed, sealed_bytes, status, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       input.accountId,
       input.eventId,
       seq,
@@ -54,6 +55,7 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
       input.taskId,
       input.fromDeviceId,
       input.sealed,
+      Buffer.byteLength(input.sealed),
       input.expiresAt,
     );
     db.run(
@@ -194,4 +196,14 @@ export function expireCalls(db: SqliteDatabase, now: number): StreamEntry[] {
 export function pruneCalls(db: SqliteDatabase, before: number): void {
   db.run("DELETE FROM events WHERE expires_at IS NULL AND status_at < ?", before);
   db.run("DELETE FROM stream_entries WHERE created_at < ?", before);
+}
+
+/** The account's calls that still hold ciphertext, and its bytes: from the `events_open_usage` index alone. */
+export function accountUsage(db: SqliteDatabase, accountId: string): AccountUsage {
+  const row = db.get(
+    `SELECT COUNT(*) AS calls, COALESCE(SUM(sealed_bytes), 0) AS bytes FROM events
+     WHERE account_id = ? AND expires_at IS NOT NULL`,
+    accountId,
+  );
+  return { openCalls: integer(row?.calls), sealedBytes: integer(row?.bytes) };
 }

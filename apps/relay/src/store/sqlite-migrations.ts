@@ -136,6 +136,16 @@ const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: stri
     version: 4,
     sql: "ALTER TABLE pairing_codes ADD COLUMN wrong_guesses INTEGER NOT NULL DEFAULT 0;",
   },
+  {
+    // The bytes of each call's stored ciphertext, so an account's open calls and their bytes are counted from an
+    // index alone (its quota) without reading the ciphertext.
+    version: 5,
+    sql: `
+      ALTER TABLE events ADD COLUMN sealed_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE events SET sealed_bytes = length(CAST(sealed AS BLOB)) WHERE sealed IS NOT NULL;
+      CREATE INDEX events_open_usage ON events(account_id, sealed_bytes) WHERE expires_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the database to the latest version; returns that version. */

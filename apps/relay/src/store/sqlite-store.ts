@@ -66,6 +66,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     rateLimitHit: async (key, now, windowMs) => accounts.rateLimitHit(db, key, now, windowMs),
 
     appendEvent: (input) => appends.submit(input),
+    accountUsage: async (accountId) => calls.accountUsage(db, accountId),
     getCall: async (accountId, eventId) => calls.getCall(db, accountId, eventId),
     setCallStatus: async (input) => {
       const outcome = calls.setCallStatus(db, input);

@@ -178,6 +178,11 @@ export interface VapidKeys {
 }
 
 /** A device's Web Push subscription: the push service's endpoint and the browser's keys. */
+export interface AccountUsage {
+  readonly openCalls: number;
+  readonly sealedBytes: number;
+}
+
 /** What an account may hold: checked when a device joins it. */
 export interface AccountDeviceLimits {
   readonly devicesMax: number;
@@ -315,6 +320,8 @@ export interface RelayStore {
 
   // Events and calls.
   appendEvent(input: NewEvent): Promise<AppendEventResult>;
+  /** What the account holds now: its calls that still have ciphertext, and the ciphertext's bytes. */
+  accountUsage(accountId: string): Promise<AccountUsage>;
   /** The call while its ciphertext exists. */
   getCall(accountId: string, eventId: string): Promise<RelayedEvent | null>;
   setCallStatus(input: CallStatusInput): Promise<CallStatusOutcome>;

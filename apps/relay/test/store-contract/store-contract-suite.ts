@@ -337,6 +337,22 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await account("acc2", device("pc2"));
       });
 
+      it("counts the account's calls that hold ciphertext and their bytes, until each ends or expires", async () => {
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, sealedBytes: 0 });
+        await store.appendEvent(event({ sealed: "e2e1.k.iv.12345" }));
+        await store.appendEvent(event({ eventId: "ev2", sealed: "e2e1.k.iv.1234567890" }));
+        await store.appendEvent(event({ accountId: "acc2", fromDeviceId: "pc2", sealed: "e2e1.k.iv.x" }));
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 2, sealedBytes: 15 + 20 });
+        // Answered: the ciphertext stays (the answering device may read it again); ended: it is erased.
+        await answer("phone", "answered");
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 2, sealedBytes: 35 });
+        await answer("phone", "ended");
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 1, sealedBytes: 20 });
+        await store.expireDue(T0 + 61 * MINUTE_MS);
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, sealedBytes: 0 });
+        expect((await store.accountUsage("acc2")).openCalls).toBe(0);
+      });
+
       it("gives each account its own increasing sequence", async () => {
         const first = await store.appendEvent(event());
         const second = await store.appendEvent(event({ eventId: "ev2" }));

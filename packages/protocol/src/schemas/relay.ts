@@ -53,6 +53,11 @@ export const RelayHealth = z.object({
   ok: z.literal(true),
   store: RelayStoreKind,
   migrationVersion: z.number().int(),
+  /**
+   * The data directory's disk (SQLite): its free bytes, and whether they are below the relay's floor, under which it
+   * refuses writes that store data (507 `storage_full`). Null where the relay cannot see the disk (PostgreSQL).
+   */
+  disk: z.object({ freeBytes: z.number().int().nonnegative(), isLow: z.boolean() }).nullable().optional(),
 });
 export type RelayHealth = z.infer<typeof RelayHealth>;
 
