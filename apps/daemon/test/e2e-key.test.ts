@@ -8,9 +8,16 @@ import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process
 import { errorCode } from "./helpers/responses.js";
 
 let daemon: InProcessDaemon;
+/** The account the computer logged in to: a passphrase key is salted with its id. */
+const ACCOUNT_ID = "acc_e2e_key_test";
+const RELAY_IDENTITY = {
+  deviceToken: "computer-token-0123456789",
+  accountId: ACCOUNT_ID,
+  deviceId: "dev_laptop",
+};
 
 beforeEach(async () => {
-  daemon = await startInProcessDaemon();
+  daemon = await startInProcessDaemon({ config: { relay: RELAY_IDENTITY } });
 });
 
 afterEach(async () => {
@@ -42,12 +49,21 @@ describe("/e2e/key", () => {
     const response = await put({ passphrase });
     expect(response.status).toBe(200);
     const result = PutE2eKeyResponse.parse(await response.json());
-    const derived = await deriveKeyFromPassphrase(passphrase);
+    const derived = await deriveKeyFromPassphrase(passphrase, ACCOUNT_ID);
     expect(result).toMatchObject({ source: "passphrase", keyId: await keyId(derived) });
     expect((await getKey()).key).toBe(derived);
     const file = await readFile(join(daemon.dataDir, CONFIG_FILE), "utf8");
     expect(file).not.toContain(passphrase);
     expect(daemon.logLines.join("\n")).not.toContain(passphrase);
+  });
+
+  it("refuses a passphrase with 409 account_required while the computer has no account, keeping its key", async () => {
+    await daemon.close();
+    daemon = await startInProcessDaemon();
+    const response = await put({ passphrase: "correct horse battery staple" });
+    expect(response.status).toBe(409);
+    expect(await errorCode(response)).toBe("account_required");
+    expect((await getKey()).source).toBe("generated");
   });
 
   it("counts passphrase characters after NFC: 11 composed characters are too short", async () => {

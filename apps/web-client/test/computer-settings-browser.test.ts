@@ -8,7 +8,7 @@ import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./bu
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import { openSettingsSection } from "./settings-sections.js";
-import { startTestRelayServer } from "./test-relay-server.js";
+import { startTestRelayServer, TEST_ACCOUNT_ID } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 const MODEL_KEY = "sk-brief-model-secret-9876";
@@ -56,7 +56,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     let key: Promise<E2eKey> | null = null;
     server = await startDispatchRelayServer(
       DIST,
-      () => (key ??= deriveKeyFromPassphrase(PHRASE)),
+      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
       (request) => {
         requests.push(request);
         return backed.daemon(request);

@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
+import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
 const PHRASE = "correct horse battery staple";
@@ -34,7 +35,11 @@ describe("dispatch from the built web app in Chromium", () => {
       workspaceId: workspace.id,
     });
     let key: Promise<E2eKey> | null = null;
-    server = await startDispatchRelayServer(DIST, () => (key ??= deriveKeyFromPassphrase(PHRASE)), daemon);
+    server = await startDispatchRelayServer(
+      DIST,
+      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
+      daemon,
+    );
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();
     page.setDefaultTimeout(WAIT_MS);

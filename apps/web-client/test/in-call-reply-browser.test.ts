@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
-import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
+import { startTestRelayServer, TEST_ACCOUNT_ID, type TestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
@@ -131,7 +131,7 @@ describe("the call screen's reply and a call without a brief, in the built web a
     await page.screenshot({ path: `${ARTIFACTS}in-call-reply.png`, fullPage: true });
 
     // Both went to the relay sealed for the computer that reported the call; the call is still on.
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     const opened = await Promise.all(
       relay.replies.map((sent) =>
         openJson(key, aad.replyTo("dev_computer", sent.eventId), sent.request.sealed),

@@ -12,6 +12,7 @@ import { payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
 import { settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
+import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
 const PHRASE = "correct horse battery staple";
@@ -112,7 +113,7 @@ async function sendCall(
   options: { ageMs?: number; isBriefFailed?: boolean } = {},
 ): Promise<void> {
   seq += 1;
-  const key = await deriveKeyFromPassphrase(PHRASE);
+  const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
   const occurredAt = new Date(Date.now() - (options.ageMs ?? 0)).toISOString();
   const payload = payloadFor({
     eventId,
@@ -192,7 +193,11 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
         ? dispatch.daemon(request)
         : settings.daemon(request);
     let key: Promise<E2eKey> | null = null;
-    server = await startDispatchRelayServer(DIST, () => (key ??= deriveKeyFromPassphrase(PHRASE)), daemon);
+    server = await startDispatchRelayServer(
+      DIST,
+      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
+      daemon,
+    );
     relay = await startPhoneRelay(server.origin);
     browser = await launchChromium();
     const context = await browser.newContext({

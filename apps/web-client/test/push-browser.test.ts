@@ -16,6 +16,7 @@ import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js"
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
 import { openSettingsSection } from "./settings-sections.js";
+import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 
 const PHRASE = "push phrase for the service worker";
 /** On every day, and forbids ringing all day (a range whose start equals its end is the whole day). */
@@ -175,7 +176,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
     brief: { title: string; spoken: string },
     projectName?: string,
   ): Promise<RelayedEvent> {
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     const occurredAt = new Date().toISOString();
     const payload = payloadFor({ eventId, occurredAt, brief, projectName });
     const call: RelayedEvent = {
@@ -234,7 +235,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
     relay.deliveries.filter((delivery) => delivery.eventId === eventId);
 
   it("fetches the sealed call with the device's token, opens it with the key in IndexedDB, and shows the brief's first sentence", async () => {
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     const occurredAt = new Date().toISOString();
     const payload = payloadFor({
       eventId: "e-push",
@@ -266,7 +267,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
   });
 
   it("replaces the call's notification when the same call is pushed again", async () => {
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     const first = relay.calls.get("e-push");
     if (!first) throw new Error("the first test's call is missing");
     const payload = payloadFor({
@@ -293,7 +294,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
   });
 
   it("closes the call's notification on a call-settled push, without asking the relay and showing nothing else", async () => {
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     const occurredAt = new Date().toISOString();
     const payload = payloadFor({
       eventId: "e-settled",
@@ -328,7 +329,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
 
   it("makes a push that arrives while the ring modes forbid ringing a silent missed call, still missed when the app opens", async () => {
     await deviceValue(RING_MODES_KEY, [NEVER_RING_MODE]);
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     const occurredAt = new Date().toISOString();
     const payload = payloadFor({
       eventId: "e-quiet",
@@ -397,7 +398,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
     await deviceValue(RING_MODES_KEY, [NEVER_RING_MODE]);
     await deviceValue(INTERFACE_LANGUAGE_KEY, "zh");
     try {
-      const key = await deriveKeyFromPassphrase(PHRASE);
+      const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
       const occurredAt = new Date().toISOString();
       const payload = payloadFor({
         eventId: "e-quiet-zh",

@@ -8,7 +8,7 @@ import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./bu
 import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { openSettingsSection } from "./settings-sections.js";
-import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
+import { startTestRelayServer, TEST_ACCOUNT_ID, type TestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 const MODEL_KEY = "sk-device-model";
@@ -177,7 +177,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     expect(await status.first().textContent()).toBe("Delivered");
     const sent = relay.replies[0]!;
     expect(sent.eventId).toBe("e-ask");
-    const key = await deriveKeyFromPassphrase(PHRASE);
+    const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
     // Addressed to the computer that reported the call, stamped with its time and a fresh nonce.
     expect(await openJson(key, aad.replyTo("dev_computer", "e-ask"), sent.request.sealed)).toEqual({
       replyId: sent.request.replyId,

@@ -1,6 +1,7 @@
 import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { payloadFor } from "./fixtures.js";
+import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 
 /**
  * A tracker task's call as the relay relays it: report and brief sealed with the key of `phrase`; with
@@ -13,7 +14,7 @@ export async function sealedTrackerCall(
   text: string,
   options: { readonly isBriefFailed?: boolean } = {},
 ): Promise<RelayedEvent> {
-  const key = await deriveKeyFromPassphrase(phrase);
+  const key = await deriveKeyFromPassphrase(phrase, TEST_ACCOUNT_ID);
   const occurredAt = new Date().toISOString();
   const payload = payloadFor({
     eventId,

@@ -5,7 +5,7 @@
  *
  *   pnpm --filter @ringback/e2e-crypto bench
  */
-import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes, scryptSync } from "node:crypto";
 import { cpus } from "node:os";
 import { pathToFileURL } from "node:url";
 import { BenchReport } from "../../../scripts/bench-report.mjs";
@@ -122,7 +122,7 @@ for (const payload of PAYLOADS) {
 }
 
 const phrase = "correct horse battery staple";
-const oursPbkdf2 = await medianMs(() => e2e.deriveKeyFromPassphrase(phrase));
+const oursPbkdf2 = await medianMs(() => e2e.deriveKeyFromPassphraseV1(phrase));
 const nodePbkdf2 = await medianMs(() =>
   pbkdf2Sync(phrase.normalize("NFC"), e2e.PASSPHRASE_SALT, e2e.PBKDF2_ITERATIONS, e2e.KEY_BYTES, "sha256"),
 );
@@ -133,6 +133,26 @@ rows.push({
   node: `${nodePbkdf2.toFixed(0)} ms`,
   nodeRate: `median of ${PBKDF2_RUNS}`,
   ratio: `${(oursPbkdf2 / nodePbkdf2).toFixed(2)}x time`,
+});
+
+// Version 2: scrypt salted with the account id (what new passphrase keys use); node:crypto's scryptSync is the baseline.
+const accountId = "acc_bench";
+const oursScrypt = await medianMs(() => e2e.deriveKeyFromPassphrase(phrase, accountId));
+const nodeScrypt = await medianMs(() =>
+  scryptSync(phrase.normalize("NFC"), `${e2e.PASSPHRASE_V2_SALT_PREFIX}${accountId}`, e2e.KEY_BYTES, {
+    N: e2e.SCRYPT_COST,
+    r: e2e.SCRYPT_BLOCK_SIZE,
+    p: e2e.SCRYPT_PARALLELISM,
+    maxmem: 256 * 1024 * 1024,
+  }),
+);
+rows.push({
+  operation: `scrypt N=${e2e.SCRYPT_COST} r=${e2e.SCRYPT_BLOCK_SIZE} p=${e2e.SCRYPT_PARALLELISM}`,
+  ours: `${oursScrypt.toFixed(0)} ms`,
+  oursRate: `median of ${PBKDF2_RUNS}`,
+  node: `${nodeScrypt.toFixed(0)} ms`,
+  nodeRate: `median of ${PBKDF2_RUNS}`,
+  ratio: `${(oursScrypt / nodeScrypt).toFixed(2)}x time`,
 });
 
 const report = new BenchReport(

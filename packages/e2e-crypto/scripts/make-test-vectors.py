@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write test-vectors.json for the Ringback end-to-end format, version 1.
+"""Write test-vectors.json for the Ringback end-to-end format (version 1, with its later additions: requests
+addressed to a computer, passphrase keys version 2).
 
 This is an independent implementation of the format (Python `cryptography`, no code shared with the
 TypeScript package), so the vectors check the package instead of echoing it. Every input is fixed, so the
@@ -24,6 +25,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 # --- The format (ARCHITECTURE.md "End-to-end format (version 1)") -------------------------------------------
 
@@ -36,6 +38,11 @@ KEY_ID_LABEL = b"ringback/e2e/v1/key-id"
 PASSPHRASE_SALT = b"ringback/e2e/v1"
 PBKDF2_ITERATIONS = 600_000
 PASSPHRASE_MIN_CODE_POINTS = 12
+# Passphrase keys, version 2: scrypt salted with the account id.
+PASSPHRASE_V2_SALT_PREFIX = "ringback/e2e/v2/passphrase/"
+SCRYPT_COST = 2 ** 17
+SCRYPT_BLOCK_SIZE = 8
+SCRYPT_PARALLELISM = 1
 AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result"]
 # Messages a device sends to one computer, which it runs: the associated data names the computer too.
 ADDRESSED_AAD_PURPOSES = ["settings-request", "reply"]
@@ -84,12 +91,27 @@ def key_id(raw: bytes) -> str:
     return digest.finalize()[:8].hex()
 
 
-def key_from_passphrase(phrase: str) -> str:
+def normalised_passphrase(phrase: str) -> str:
     normalised = unicodedata.normalize("NFC", phrase)
     if len(normalised) < PASSPHRASE_MIN_CODE_POINTS:  # len() of a Python str counts code points
         raise FormatError("passphrase_too_short")
+    return normalised
+
+
+def key_from_passphrase(phrase: str) -> str:
+    """Version 1: PBKDF2 with the fixed application salt."""
     kdf = PBKDF2HMAC(algorithm=hashes.SHA256(), length=KEY_BYTES, salt=PASSPHRASE_SALT,
                      iterations=PBKDF2_ITERATIONS)
+    return format_key(kdf.derive(normalised_passphrase(phrase).encode("utf-8")))
+
+
+def key_from_passphrase_v2(phrase: str, account_id: str) -> str:
+    """Version 2: scrypt salted with the account id."""
+    normalised = normalised_passphrase(phrase)
+    if not valid_id(account_id):
+        raise FormatError("invalid_account_id")
+    kdf = Scrypt(salt=(PASSPHRASE_V2_SALT_PREFIX + account_id).encode("utf-8"), length=KEY_BYTES,
+                 n=SCRYPT_COST, r=SCRYPT_BLOCK_SIZE, p=SCRYPT_PARALLELISM)
     return format_key(kdf.derive(normalised.encode("utf-8")))
 
 
@@ -208,6 +230,22 @@ PASSPHRASES = [
     ("exactly 12 code points", "twelve chars"),
     ("12 emoji: 12 code points, 24 UTF-16 units", "\U0001F511" * 12),
     ("spaces are kept, not trimmed", " correct horse battery staple "),
+]
+
+ACCOUNT_A = "acc_Vq3nX8kR2mPz7Lw1"
+ACCOUNT_B = "acc_J5tY0hD9sQe4Wb6u"
+PASSPHRASES_V2 = [
+    # name, phrase, account id
+    ("ASCII, account A", "correct horse battery staple", ACCOUNT_A),
+    ("the same phrase in account B: another key", "correct horse battery staple", ACCOUNT_B),
+    ("decomposed (NFD) input: same key as its NFC form", "cafe\u0301 cre\u0300me bru\u0302le\u0301e", ACCOUNT_A),
+    ("12 emoji", "\U0001F511" * 12, ACCOUNT_A),
+]
+PASSPHRASE_V2_FAILURES = [
+    # name, phrase, account id, code
+    ("11 code points", "eleven char", ACCOUNT_A, "passphrase_too_short"),
+    ("no account id", "correct horse battery staple", "", "invalid_account_id"),
+    ("an account id with a slash", "correct horse battery staple", "acc/1", "invalid_account_id"),
 ]
 
 SHORT_PASSPHRASES = [
@@ -333,6 +371,21 @@ def make_vectors():
     nfc = next(v for v in passphrases if v["name"].startswith("precomposed"))
     nfd = next(v for v in passphrases if v["name"].startswith("decomposed"))
     assert nfc["passphrase"] != nfd["passphrase"] and nfc["key"] == nfd["key"]
+    passphrases_v2 = []
+    for name, phrase, account_id in PASSPHRASES_V2:
+        key = key_from_passphrase_v2(phrase, account_id)
+        passphrases_v2.append({"name": name, "passphrase": phrase, "accountId": account_id, "key": key,
+                               "keyId": key_id(parse_key(key))})
+    same_phrase = [v for v in passphrases_v2 if v["passphrase"] == "correct horse battery staple"]
+    assert len({v["key"] for v in same_phrase}) == 2 and len({v["keyId"] for v in same_phrase}) == 2
+    v1_of_same = key_from_passphrase("correct horse battery staple")
+    assert all(v["key"] != v1_of_same for v in same_phrase)
+    nfc_v2 = key_from_passphrase_v2("caf\u00e9 cr\u00e8me br\u00fbl\u00e9e", ACCOUNT_A)
+    assert nfc_v2 == next(v for v in passphrases_v2 if v["name"].startswith("decomposed"))["key"]
+    v2_failures = []
+    for name, phrase, account_id, code in PASSPHRASE_V2_FAILURES:
+        expect_error(code, lambda: key_from_passphrase_v2(phrase, account_id))
+        v2_failures.append({"name": name, "passphrase": phrase, "accountId": account_id, "expect": code})
     short = []
     for name, phrase in SHORT_PASSPHRASES:
         expect_error("passphrase_too_short", lambda: key_from_passphrase(phrase))
@@ -356,12 +409,18 @@ def make_vectors():
             "passphraseSalt": PASSPHRASE_SALT.decode("ascii"),
             "pbkdf2Iterations": PBKDF2_ITERATIONS,
             "passphraseMinCodePoints": PASSPHRASE_MIN_CODE_POINTS,
+            "passphraseV2SaltPrefix": PASSPHRASE_V2_SALT_PREFIX,
+            "scryptCost": SCRYPT_COST,
+            "scryptBlockSize": SCRYPT_BLOCK_SIZE,
+            "scryptParallelism": SCRYPT_PARALLELISM,
         },
         "seal": seal_vectors,
         "sealAddressed": addressed_vectors,
         "openFailures": make_open_failures(seal_vectors, addressed_vectors),
         "passphrases": passphrases,
         "passphraseFailures": short,
+        "passphrasesV2": passphrases_v2,
+        "passphraseV2Failures": v2_failures,
         "keyIds": [{"name": name, "key": format_key(raw), "keyId": key_id(raw)} for name, raw in KEY_ID_KEYS],
         "invalidKeys": invalid_keys,
     }

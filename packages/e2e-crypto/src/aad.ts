@@ -30,7 +30,7 @@ export type AddressedAadPurpose = (typeof ADDRESSED_AAD_PURPOSES)[number];
 
 // "/" would let an id reach into the label's structure, and control characters never occur in the ids the
 // daemon and the relay mint; refusing both keeps every associated data string readable one way only.
-function isValidId(id: unknown): id is string {
+export function isValidId(id: unknown): id is string {
   if (typeof id !== "string" || id.length === 0) return false;
   for (let index = 0; index < id.length; index++) {
     const code = id.charCodeAt(index);

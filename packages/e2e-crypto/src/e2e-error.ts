@@ -4,6 +4,8 @@ export type E2eErrorCode =
   | "invalid_key"
   /** Passphrase has fewer than 12 code points after NFC normalisation. */
   | "passphrase_too_short"
+  /** The account id a version 2 passphrase key is salted with is empty or has "/" or a control character. */
+  | "invalid_account_id"
   /** An id given to an AAD builder is empty or contains "/" or a control character. */
   | "invalid_aad"
   /** Sealed with a different key: the key id in the string is not ours. */

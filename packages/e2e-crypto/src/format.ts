@@ -14,9 +14,17 @@ export const SEALED_VERSION = "e2e1";
 export const KEY_ID_BYTES = 8;
 /** Domain-separation label hashed before the key to make its id. */
 export const KEY_ID_LABEL = "ringback/e2e/v1/key-id";
-/** Fixed application salt for passphrase keys. */
+/** Passphrase keys, version 1 (made before version 2; still read): fixed application salt. */
 export const PASSPHRASE_SALT = "ringback/e2e/v1";
-/** PBKDF2-SHA256 iterations for passphrase keys. */
+/** Passphrase keys, version 1: PBKDF2-SHA256 iterations. */
 export const PBKDF2_ITERATIONS = 600_000;
+/** Passphrase keys, version 2: the scrypt salt is the UTF-8 of this followed by the account id. */
+export const PASSPHRASE_V2_SALT_PREFIX = "ringback/e2e/v2/passphrase/";
+/** Passphrase keys, version 2: scrypt's cost N (128 MiB of memory with r = 8). */
+export const SCRYPT_COST = 131_072;
+/** Passphrase keys, version 2: scrypt's block size r. */
+export const SCRYPT_BLOCK_SIZE = 8;
+/** Passphrase keys, version 2: scrypt's parallelism p. */
+export const SCRYPT_PARALLELISM = 1;
 /** Minimum passphrase length, in code points after NFC normalisation. */
 export const PASSPHRASE_MIN_CODE_POINTS = 12;

@@ -10,7 +10,11 @@ export {
   KEY_PREFIX,
   PASSPHRASE_MIN_CODE_POINTS,
   PASSPHRASE_SALT,
+  PASSPHRASE_V2_SALT_PREFIX,
   PBKDF2_ITERATIONS,
+  SCRYPT_BLOCK_SIZE,
+  SCRYPT_COST,
+  SCRYPT_PARALLELISM,
   SEALED_VERSION,
   TAG_BYTES,
 } from "./format.js";
@@ -18,7 +22,7 @@ export type { E2eKey } from "./key.js";
 export { formatKey, generateKey, keyBytes, parseKey } from "./key.js";
 export { keyId } from "./key-id.js";
 export { openJson, openString } from "./open.js";
-export { deriveKeyFromPassphrase } from "./passphrase.js";
+export { checkPassphrase, deriveKeyFromPassphrase, deriveKeyFromPassphraseV1 } from "./passphrase.js";
 export type { SealOptions } from "./seal.js";
 export { sealJson, sealString } from "./seal.js";
 export { sealedKeyId } from "./sealed-format.js";

@@ -43,12 +43,18 @@ export interface TestVectors {
     passphraseSalt: string;
     pbkdf2Iterations: number;
     passphraseMinCodePoints: number;
+    passphraseV2SaltPrefix: string;
+    scryptCost: number;
+    scryptBlockSize: number;
+    scryptParallelism: number;
   };
   seal: SealVector[];
   sealAddressed: AddressedSealVector[];
   openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
   passphrases: { name: string; passphrase: string; key: string }[];
   passphraseFailures: (FailureVector & { passphrase: string })[];
+  passphrasesV2: { name: string; passphrase: string; accountId: string; key: string; keyId: string }[];
+  passphraseV2Failures: (FailureVector & { passphrase: string; accountId: string })[];
   keyIds: { name: string; key: string; keyId: string }[];
   invalidKeys: (FailureVector & { text: string })[];
 }
@@ -90,12 +96,29 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
     ...vectors.passphrases.map((vector) => ({
       name: `passphrase: ${vector.name}`,
       run: async (library: E2eLibrary) =>
-        same("key", await library.deriveKeyFromPassphrase(vector.passphrase), vector.key),
+        same("key", await library.deriveKeyFromPassphraseV1(vector.passphrase), vector.key),
     })),
     ...vectors.passphraseFailures.map((vector) => ({
       name: `passphrase failure: ${vector.name}`,
       run: (library: E2eLibrary) =>
-        expectCode(library, vector.expect, library.deriveKeyFromPassphrase(vector.passphrase)),
+        expectCode(library, vector.expect, library.deriveKeyFromPassphraseV1(vector.passphrase)),
+    })),
+    ...vectors.passphrasesV2.map((vector) => ({
+      name: `passphrase v2: ${vector.name}`,
+      run: async (library: E2eLibrary) => {
+        const key = await library.deriveKeyFromPassphrase(vector.passphrase, vector.accountId);
+        same("key", key, vector.key);
+        same("key id", await library.keyId(key), vector.keyId);
+      },
+    })),
+    ...vectors.passphraseV2Failures.map((vector) => ({
+      name: `passphrase v2 failure: ${vector.name}`,
+      run: (library: E2eLibrary) =>
+        expectCode(
+          library,
+          vector.expect,
+          library.deriveKeyFromPassphrase(vector.passphrase, vector.accountId),
+        ),
     })),
     ...vectors.keyIds.map((vector) => ({
       name: `key id: ${vector.name}`,
@@ -140,6 +163,10 @@ async function checkFormat(library: E2eLibrary, format: TestVectors["format"]): 
   same("PASSPHRASE_SALT", library.PASSPHRASE_SALT, format.passphraseSalt);
   same("PBKDF2_ITERATIONS", library.PBKDF2_ITERATIONS, format.pbkdf2Iterations);
   same("PASSPHRASE_MIN_CODE_POINTS", library.PASSPHRASE_MIN_CODE_POINTS, format.passphraseMinCodePoints);
+  same("PASSPHRASE_V2_SALT_PREFIX", library.PASSPHRASE_V2_SALT_PREFIX, format.passphraseV2SaltPrefix);
+  same("SCRYPT_COST", library.SCRYPT_COST, format.scryptCost);
+  same("SCRYPT_BLOCK_SIZE", library.SCRYPT_BLOCK_SIZE, format.scryptBlockSize);
+  same("SCRYPT_PARALLELISM", library.SCRYPT_PARALLELISM, format.scryptParallelism);
 }
 
 async function checkSeal(library: E2eLibrary, vector: SealVector): Promise<void> {

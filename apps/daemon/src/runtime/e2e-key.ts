@@ -36,7 +36,7 @@ export async function replaceE2eKey(
   request: PutE2eKeyRequest,
   now: Date,
 ): Promise<PutE2eKeyResponse> {
-  const { key, source } = await newKey(request);
+  const { key, source } = await newKey(request, config.config.relay?.accountId);
   const updatedAt = now.toISOString();
   await config.update((raw) => {
     const e2e = typeof raw.e2e === "object" && raw.e2e !== null ? raw.e2e : {};
@@ -45,10 +45,15 @@ export async function replaceE2eKey(
   return { keyId: await keyId(key), source, updatedAt };
 }
 
-async function newKey(request: PutE2eKeyRequest): Promise<{ key: E2eKey; source: E2eKeySource }> {
+async function newKey(
+  request: PutE2eKeyRequest,
+  accountId: string | undefined,
+): Promise<{ key: E2eKey; source: E2eKeySource }> {
   if ("passphrase" in request) {
     if (!isPassphraseLongEnough(request.passphrase)) throw new RingbackError("passphrase_too_short");
-    return { key: await deriveKeyFromPassphrase(request.passphrase), source: "passphrase" };
+    // Salted with the account (passphrase keys version 2): the devices derive the same key from the same phrase.
+    if (accountId === undefined) throw new RingbackError("account_required");
+    return { key: await deriveKeyFromPassphrase(request.passphrase, accountId), source: "passphrase" };
   }
   if ("key" in request) {
     try {

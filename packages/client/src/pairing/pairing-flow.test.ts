@@ -60,10 +60,10 @@ describe("pairing", () => {
     expect(JSON.stringify(relay.received)).not.toContain(key);
   });
 
-  it("joins with a code and the phrase, deriving the same key as the computer", async () => {
+  it("joins with a code and the phrase, deriving the same key as the computer (salted with the account)", async () => {
     const phrase = "a phrase of twelve+ chars";
     const pairing = await joinWithCode({ serverUrl: relay.origin, code: "1234 5678 9012", phrase }, DEVICE);
-    expect(pairing.key).toBe(await deriveKeyFromPassphrase(phrase));
+    expect(pairing.key).toBe(await deriveKeyFromPassphrase(phrase, CREDENTIALS.accountId));
     expect(relay.received[0]?.body.code).toBe("123456789012");
     expect(JSON.stringify(relay.received)).not.toContain(phrase);
   });
@@ -75,6 +75,19 @@ describe("pairing", () => {
       code: "passphrase_too_short",
     });
     expect(relay.received).toEqual([]);
+  });
+
+  it("creates an account with a phrase: the key is salted with the new account's id", async () => {
+    const phrase = "a phrase of twelve+ chars";
+    const pairing = await createAccount({ serverUrl: relay.origin, phrase }, DEVICE);
+    expect(pairing.key).toBe(await deriveKeyFromPassphrase(phrase, CREDENTIALS.accountId));
+    expect(JSON.stringify(relay.received)).not.toContain(phrase);
+    await expect(
+      createAccount({ serverUrl: relay.origin, phrase: "too short" }, DEVICE),
+    ).rejects.toMatchObject({
+      code: "passphrase_too_short",
+    });
+    expect(relay.received).toHaveLength(1);
   });
 
   it("creates an account with the claim code and a random key when no phrase is given", async () => {

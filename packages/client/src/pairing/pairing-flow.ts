@@ -1,5 +1,5 @@
-import { deriveKeyFromPassphrase, type E2eKey, generateKey } from "@ringback/e2e-crypto";
-import type { DeviceKind, PairingCodeCreated } from "@ringback/protocol";
+import { checkPassphrase, deriveKeyFromPassphrase, type E2eKey, generateKey } from "@ringback/e2e-crypto";
+import type { DeviceCredentials, DeviceKind, PairingCodeCreated } from "@ringback/protocol";
 import { RelayClient } from "../relay/relay-client.js";
 import type { Pairing } from "../storage/local-settings.js";
 import { formatPairingLink, normaliseServerUrl, parsePairingLink } from "./pairing-link.js";
@@ -13,18 +13,26 @@ export interface NewDevice {
 /** Joins the account of a pairing link: the code goes to the relay, the key (from the fragment) stays here. */
 export async function joinWithLink(linkText: string, device: NewDevice): Promise<Pairing> {
   const link = parsePairingLink(linkText);
-  return redeem(link.serverUrl, link.code, link.key, device);
+  return redeem(link.serverUrl, link.code, async () => link.key, device);
 }
 
-/** Joins with a 12-digit code (typed with or without spaces) and the account's encryption phrase; the key is derived here and never sent. */
+/**
+ * Joins with a 12-digit code (typed with or without spaces) and the account's encryption phrase; the key is derived
+ * here, salted with the account's id the relay answers with (passphrase keys version 2), and never sent.
+ */
 export async function joinWithCode(
   input: { serverUrl: string; code: string; phrase: string },
   device: NewDevice,
 ): Promise<Pairing> {
   const serverUrl = normaliseServerUrl(input.serverUrl);
-  // Derived first: a phrase that is too short fails before the single-use code is spent.
-  const key = await deriveKeyFromPassphrase(input.phrase);
-  return redeem(serverUrl, input.code.replace(/\D/g, ""), key, device);
+  // Checked first: a phrase that is too short fails before the single-use code is spent.
+  checkPassphrase(input.phrase);
+  return redeem(
+    serverUrl,
+    input.code.replace(/\D/g, ""),
+    (credentials) => deriveKeyFromPassphrase(input.phrase, credentials.accountId),
+    device,
+  );
 }
 
 /**
@@ -36,24 +44,33 @@ export async function createAccount(
   device: NewDevice,
 ): Promise<Pairing> {
   const serverUrl = normaliseServerUrl(input.serverUrl);
-  const key = input.phrase ? await deriveKeyFromPassphrase(input.phrase) : generateKey();
+  if (input.phrase) checkPassphrase(input.phrase);
   const client = new RelayClient({ serverUrl, fetch: device.fetch });
   const credentials = await client.createAccount({
     deviceName: device.deviceName,
     deviceKind: device.deviceKind,
     ...(input.claimCode ? { claimCode: input.claimCode.trim() } : {}),
   });
+  // Salted with the new account's id: the key exists only once the account does.
+  const key = input.phrase
+    ? await deriveKeyFromPassphrase(input.phrase, credentials.accountId)
+    : generateKey();
   return { identity: { ...credentials, serverUrl }, key };
 }
 
-async function redeem(serverUrl: string, code: string, key: E2eKey, device: NewDevice): Promise<Pairing> {
+async function redeem(
+  serverUrl: string,
+  code: string,
+  keyOf: (credentials: DeviceCredentials) => Promise<E2eKey>,
+  device: NewDevice,
+): Promise<Pairing> {
   const client = new RelayClient({ serverUrl, fetch: device.fetch });
   const credentials = await client.redeemPairingCode({
     code,
     deviceName: device.deviceName,
     deviceKind: device.deviceKind,
   });
-  return { identity: { ...credentials, serverUrl }, key };
+  return { identity: { ...credentials, serverUrl }, key: await keyOf(credentials) };
 }
 
 export interface DeviceInvitation extends PairingCodeCreated {

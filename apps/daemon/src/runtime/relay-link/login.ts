@@ -40,14 +40,14 @@ export async function loginToRelay(
       (plan.kind === "link" ? plan.serverUrl : undefined) ??
       defaultServerUrl(config, options.env),
   );
-  const newKey = await keyForLogin(plan, request.passphrase);
+  const keyOf = keyForLogin(plan, request.passphrase);
   const api = new RelayApi(serverUrl, options.fetch);
   const deviceName = request.deviceName ?? hostname();
   const credentials =
     plan.kind === "create"
       ? await createAccount(api, deviceName, request.claimCode)
       : await api.redeemPairingCode({ code: plan.code, deviceName, deviceKind: DEVICE_KIND });
-  await saveIdentity(config, serverUrl, credentials, newKey, options.now);
+  await saveIdentity(config, serverUrl, credentials, await keyOf(credentials), options.now);
   const e2e = config.config.e2e;
   return {
     serverUrl,
@@ -67,12 +67,17 @@ function planLogin(pairing: string | undefined): LoginPlan {
   throw new RingbackError("invalid_request", "Expected a pairing link (…/#pair=…&key=…) or a 12-digit code.");
 }
 
-/** The key the account uses, checked before a pairing code is spent; undefined keeps the daemon's key. */
-async function keyForLogin(
+type NewKey = { key: E2eKey; source: E2eKeySource } | undefined;
+
+/**
+ * How the login gets the key the account uses, checked before a pairing code is spent (undefined keeps the daemon's
+ * key). A passphrase key is derived once the account is known: it is salted with the account's id.
+ */
+function keyForLogin(
   plan: LoginPlan,
   passphrase: string | undefined,
-): Promise<{ key: E2eKey; source: E2eKeySource } | undefined> {
-  if (plan.kind === "link") return { key: plan.key, source: "imported" };
+): (credentials: DeviceCredentials) => Promise<NewKey> {
+  if (plan.kind === "link") return async () => ({ key: plan.key, source: "imported" });
   if (passphrase === undefined) {
     if (plan.kind === "code") {
       throw new RingbackError(
@@ -80,10 +85,13 @@ async function keyForLogin(
         "Joining with a 12-digit code needs the account's passphrase (or use the pairing link instead).",
       );
     }
-    return undefined;
+    return async () => undefined;
   }
   if (!isPassphraseLongEnough(passphrase)) throw new RingbackError("passphrase_too_short");
-  return { key: await deriveKeyFromPassphrase(passphrase), source: "passphrase" };
+  return async (credentials) => ({
+    key: await deriveKeyFromPassphrase(passphrase, credentials.accountId),
+    source: "passphrase",
+  });
 }
 
 async function createAccount(
@@ -117,7 +125,7 @@ async function saveIdentity(
   config: ConfigFile,
   serverUrl: string,
   credentials: DeviceCredentials,
-  newKey: { key: E2eKey; source: E2eKeySource } | undefined,
+  newKey: NewKey,
   now: Date,
 ): Promise<void> {
   const { accountId, deviceId, deviceToken } = credentials;

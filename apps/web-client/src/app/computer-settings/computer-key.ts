@@ -34,8 +34,10 @@ export class ComputerKey {
    * computer; the answer says whether the computer already has it.
    */
   async changeKey(phrase: string): Promise<ComputerKeyCheck> {
-    const key = await deriveKeyFromPassphrase(phrase);
-    const pairing = { ...this.#options.pairing(), key };
+    const current = this.#options.pairing();
+    // Salted with the account's id (passphrase keys version 2): the computer derives the same from the same phrase.
+    const key = await deriveKeyFromPassphrase(phrase, current.identity.accountId);
+    const pairing = { ...current, key };
     await this.#options.settings.saveKey(key);
     this.#options.onPairingChanged(pairing);
     return this.checkComputerKey();

@@ -10,7 +10,7 @@ function owner(check: ComputerKeyCheck) {
   return {
     phrases,
     async changeKey(phrase: string) {
-      await deriveKeyFromPassphrase(phrase);
+      await deriveKeyFromPassphrase(phrase, "acc_test");
       phrases.push(phrase);
       return check;
     },
