@@ -144,11 +144,20 @@ describe("abuse limits at the relay", () => {
     // The oldest of the phone's five ends; reading it finishes.
     const first = await streams[0]?.read();
     expect(first?.done).toBe(true);
-    const stillOpen = async (reader: ReadableStreamDefaultReader<Uint8Array>) =>
-      Promise.race([
-        reader.read().then(() => "data"),
-        new Promise((resolve) => setTimeout(() => resolve("open"), 200)),
-      ]);
+    // A call posted now reaches every stream still open; a closed one ends instead.
+    await relay.request("POST", "/v1/daemon/events", {
+      token: computer.deviceToken,
+      body: eventBody("evt_after_limit"),
+    });
+    const stillOpen = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+      let text = "";
+      while (!text.includes("event: call")) {
+        const { value, done } = await reader.read();
+        if (done) return "ended";
+        text += new TextDecoder().decode(value);
+      }
+      return "open";
+    };
     for (const reader of [...streams.slice(1), computerStream]) expect(await stillOpen(reader)).toBe("open");
     expect(
       relay.logs.some((line) =>

@@ -1,3 +1,4 @@
+import { Changes, eventually } from "@ringback/test-kit";
 import { expect, it } from "vitest";
 import { eventBody } from "./support/in-process-relay.js";
 import { type PostgresRelays, startPostgresRelays } from "./support/postgres-relays.js";
@@ -47,10 +48,19 @@ describePostgres("PostgreSQL restarted under load behind two relay instances", (
         }
       };
       let next = 0;
+      const progress = new Changes();
       const posters = Array.from({ length: 3 }, async () => {
-        while (next < REPORTS) await post(next++);
+        while (next < REPORTS) {
+          await post(next++);
+          progress.notify();
+        }
       });
-      while (next < REPORTS / 3) await new Promise((resolve) => setTimeout(resolve, 5));
+      // A bound for a busy machine, not a speed check.
+      await eventually(() => next >= REPORTS / 3, {
+        what: "a third of the reports posted",
+        on: progress,
+        checks: 3_000,
+      });
       await server.restart();
       await Promise.all(posters);
 

@@ -63,8 +63,12 @@ describe("SSE stream over a real socket", () => {
       const change = await stream.waitFor("call-status");
       expect(change.data.deviceId).toBe(winner);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(phoneStream.of("call-status")).toHaveLength(1);
+    // A call posted after both answers were settled: a stream that has it has every change made before it.
+    await relay.request("POST", "/v1/daemon/events", { token: computer.deviceToken, body: eventBody("ev2") });
+    for (const stream of [phoneStream, browserStream]) {
+      await stream.waitFor("call", (data) => data.eventId === "ev2");
+      expect(stream.of("call-status")).toHaveLength(1);
+    }
   });
 
   it("sends a fresh connection every open call and nothing else", async () => {

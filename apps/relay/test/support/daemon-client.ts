@@ -7,6 +7,8 @@ export class DaemonClient implements AsyncDisposable {
   readonly received: RelayToDaemonMessage[] = [];
   readonly socket: WebSocket;
   closeCode: number | null = null;
+  /** Pings the relay sent on the link (answered unless connected with `autoPong: false`). */
+  pings = 0;
   readonly #changes = new Changes();
 
   private constructor(socket: WebSocket) {
@@ -17,6 +19,10 @@ export class DaemonClient implements AsyncDisposable {
     });
     socket.on("close", (code) => {
       this.closeCode = code;
+      this.#changes.notify();
+    });
+    socket.on("ping", () => {
+      this.pings += 1;
       this.#changes.notify();
     });
   }
@@ -60,6 +66,11 @@ export class DaemonClient implements AsyncDisposable {
         ),
       { what: `a "${type}" link message`, on: this.#changes },
     );
+  }
+
+  /** Resolves once the relay has sent `count` pings on the link (each after checking the one before was answered). */
+  async waitForPings(count: number): Promise<void> {
+    await eventually(() => this.pings >= count, { what: `${count} pings`, on: this.#changes });
   }
 
   waitForClose(): Promise<number> {
