@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { DispatchRecord } from "@ringback/protocol";
+import { dispatchRecord } from "@ringback/test-kit";
 import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const RECORDS = 100;
@@ -35,26 +36,16 @@ interface Scenario {
 function record(
   fields: Partial<DispatchRecord> & Pick<DispatchRecord, "id" | "state" | "workspaceId">,
 ): DispatchRecord {
-  return {
-    kind: "issue",
+  const epoch = new Date(0).toISOString();
+  return dispatchRecord({
     projectId: null,
     agentId: null,
-    agentName: "",
     prompt: "Bench dispatch",
-    images: 0,
     taskId: null,
-    issueId: null,
-    issueNumber: null,
-    issueIdentifier: null,
-    title: null,
-    status: null,
-    priority: null,
-    error: null,
-    createdAt: new Date(0).toISOString(),
-    updatedAt: new Date(0).toISOString(),
-    taskCompletedAt: null,
+    createdAt: epoch,
+    updatedAt: epoch,
     ...fields,
-  };
+  });
 }
 
 /** `count` created dispatches whose issues are spread over `projects` projects (0: issues without a project). */

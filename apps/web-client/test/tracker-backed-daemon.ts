@@ -11,8 +11,8 @@ import {
   type SettingsResultPlaintext,
   UploadRequest,
 } from "@ringback/protocol";
+import { dispatchRecord } from "@ringback/test-kit";
 import { createTrackerClient } from "@ringback/tracker-client";
-import { dispatchRecord } from "../../../packages/client/test/dispatch-test-doubles.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
 
 export interface TrackerBackedDaemonOptions {

@@ -8,6 +8,7 @@ export {
   startChild,
 } from "./child-process.js";
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
+export { dispatchRecord } from "./dispatch-record.js";
 export { Changes, type EventuallyOptions, eventually } from "./eventually.js";
 export { freePort } from "./free-port.js";
 export { jpegSize } from "./jpeg-size.js";

@@ -7,37 +7,11 @@ import {
   RingbackError,
   type UploadRequest,
 } from "@ringback/protocol";
+import { dispatchRecord } from "@ringback/test-kit";
 import type { RingSound } from "../src/audio/ring-sound.js";
 import type { Ringer } from "../src/audio/ringer.js";
 import type { DispatchClient, DispatchDaemon } from "../src/dispatch/dispatch-daemon.js";
 import type { PreparedImage } from "../src/dispatch/prepared-image.js";
-
-/** A dispatch record as the daemon returns it, with the fields a test names. */
-export function dispatchRecord(change: Partial<DispatchRecord> = {}): DispatchRecord {
-  return {
-    id: "d1",
-    kind: "issue",
-    state: "creating",
-    workspaceId: "ws1",
-    projectId: "p1",
-    agentId: "a1",
-    agentName: "",
-    prompt: "",
-    images: 0,
-    taskId: "t1",
-    issueId: null,
-    issueNumber: null,
-    issueIdentifier: null,
-    title: null,
-    status: null,
-    priority: null,
-    error: null,
-    createdAt: "2026-03-02T10:00:00.000Z",
-    updatedAt: "2026-03-02T10:00:00.000Z",
-    taskCompletedAt: null,
-    ...change,
-  };
-}
 
 const OPTIONS: DispatchOptions = {
   workspaceId: "ws1",

@@ -38,23 +38,9 @@ export function makeThrowawayCertificates(dir: string, names: readonly string[])
   openssl("req", "-new", "-key", "leaf.key", "-subj", `/CN=${names[0]}`, "-out", "leaf.csr");
   const altNames = names.map((name) => (/^[\d.]+$|:/.test(name) ? `IP:${name}` : `DNS:${name}`)).join(",");
   writeFileSync(path("leaf.ext"), `subjectAltName=${altNames}\nextendedKeyUsage=serverAuth\n`);
-  openssl(
-    "x509",
-    "-req",
-    "-in",
-    "leaf.csr",
-    "-CA",
-    "ca.crt",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-days",
-    "1",
-    "-extfile",
-    "leaf.ext",
-    "-out",
-    "leaf.crt",
-  );
+  const signLeaf =
+    "x509 -req -in leaf.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 1 -extfile leaf.ext";
+  openssl(...signLeaf.split(" "), "-out", "leaf.crt");
   return {
     caCert: readFileSync(path("ca.crt"), "utf8"),
     caCertPath: path("ca.crt"),

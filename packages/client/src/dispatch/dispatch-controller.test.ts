@@ -1,7 +1,7 @@
 import { DISPATCH_CREATION_POLL_MS, DISPATCH_OPTIONS_POLL_MS, DISPATCH_WORDS_MAX } from "@ringback/protocol";
+import { dispatchRecord } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  dispatchRecord,
   FakeDispatchDaemon,
   imageFile,
   preparedImage,
