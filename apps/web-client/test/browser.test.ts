@@ -157,6 +157,9 @@ describe("the built web app in Chromium", () => {
     const stream = await relay.stream(3);
     send(stream, "device-removed", { deviceId: relay.credentials.deviceId });
     await page.getByTestId("welcome-screen").waitFor();
-    expect(await page.getByText("This device was removed from the account.").count()).toBe(1);
+    // It is told how to join again.
+    const notice = page.getByText("This device was removed from the account");
+    expect(await notice.count()).toBe(1);
+    expect(await notice.textContent()).toContain("To join again, open a new pairing link here");
   });
 });

@@ -40,6 +40,7 @@ export {
   type CallTransition,
   EMPTY_CALLS_MODEL,
   failedCalls,
+  isRaisedBeforeJoining,
   type RemoteCallStatus,
   reduceCalls,
   ringingCall,

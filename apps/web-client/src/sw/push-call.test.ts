@@ -4,6 +4,7 @@ import {
   callRecordKey,
   createMemoryStore,
   FORM_OF_ADDRESS_KEY,
+  IDENTITY_KEY,
   INTERFACE_LANGUAGE_KEY,
   RING_MODES_KEY,
   SET_ASIDE_IDS_KEY,
@@ -91,6 +92,24 @@ describe("a pushed call in the service worker", () => {
       ],
     });
     expect(relay.requests).toEqual([{ url: `${SERVER}/v1/calls/ev1`, authorization: "Bearer token-phone" }]);
+  });
+
+  it("shows a call raised before this device joined as missed, never ringing, and stores it so", async () => {
+    const store = await pairedStore();
+    const identity = await store.get<Record<string, unknown>>(IDENTITY_KEY);
+    // The relay's repeat push of a call raised at 10:00:00, to a device that joined a minute later.
+    await store.set(IDENTITY_KEY, { ...identity, joinedAt: "2026-03-02T10:01:00.000Z" });
+    const relay = relayServing({ ev1: await relayedEvent("ev1", key, { title: "Billing refactor" }) });
+    const call = await pushedCall(push("ev1"), store, relay.fetchImpl);
+    expect(call).toMatchObject({ kind: "missed", title: "Missed call: Billing refactor", actions: [] });
+    expect((await store.get<CallRecord>(callRecordKey("ev1")))?.status).toMatchObject({
+      state: "missed",
+      missedReason: "before-joining",
+    });
+    // Once it has joined, a call rings as before.
+    await store.set(IDENTITY_KEY, { ...identity, joinedAt: "2026-03-02T09:59:00.000Z" });
+    const later = relayServing({ ev2: await relayedEvent("ev2", key, { title: "Cache warm-up" }) });
+    expect(await pushedCall(push("ev2"), store, later.fetchImpl)).toMatchObject({ kind: "show" });
   });
 
   it("names a tracker call's project before the brief's title, as the calls page names the project", async () => {

@@ -3,6 +3,7 @@ import {
   addressed,
   type CallRecord,
   callRecordKey,
+  isRaisedBeforeJoining,
   isRelayError,
   LocalSettings,
   loadAnsweredIds,
@@ -111,7 +112,12 @@ export async function pushedCall(
     throw error;
   }
   const learnedAt = now();
-  const ring = pushRing(knownState, modes, learnedAt);
+  // Raised before this device joined: it was meant for the devices there then, and never rings here.
+  const isBeforeJoining =
+    knownState === undefined && isRaisedBeforeJoining(event.occurredAt, pairing.identity.joinedAt);
+  const ring: PushRing = isBeforeJoining
+    ? { kind: "missed", isRecorded: true }
+    : pushRing(knownState, modes, learnedAt);
   if (ring.kind === "none") return { kind: "quiet", eventId, reason: "settled-here" };
   const record = newCallRecord(event, payload, learnedAt);
   const { report, brief } = payload;
@@ -127,7 +133,9 @@ export async function pushedCall(
   );
   if (ring.kind === "missed" && ring.isRecorded) {
     // Storage failing must not cost the notification; the page then applies the ring modes itself on learning it.
-    await storeMissedCall(store, record, "outside-ringing-period").catch(() => undefined);
+    await storeMissedCall(store, record, isBeforeJoining ? "before-joining" : "outside-ringing-period").catch(
+      () => undefined,
+    );
   }
   return asRung(notice, ring, texts);
 }

@@ -16,10 +16,11 @@ function device(deviceId = "device-a", initial: CallsModel = EMPTY_CALLS_MODEL) 
   let model = initial;
   let now = T0;
   let isAllowed = true;
+  let joinedAt: string | null = null;
   let effects: CallEffect[] = [];
   const schedule = { isRingingAllowed: () => isAllowed };
   const dispatch = (action: CallAction) => {
-    const transition = reduceCalls(model, action, { now, schedule, deviceId });
+    const transition = reduceCalls(model, action, { now, schedule, deviceId, joinedAt });
     model = transition.model;
     effects.push(...transition.effects);
     return transition;
@@ -39,6 +40,9 @@ function device(deviceId = "device-a", initial: CallsModel = EMPTY_CALLS_MODEL) 
     },
     setRingingAllowed(value: boolean) {
       isAllowed = value;
+    },
+    setJoinedAt(at: Date) {
+      joinedAt = at.toISOString();
     },
     receive(fixture: ReportFixture) {
       return dispatch({
@@ -202,6 +206,25 @@ describe("call lifecycle: missed", () => {
     phone.setNow(new Date(T0.getTime() + LATE_CALL_THRESHOLD_MS + 1));
     phone.receive({ eventId: "late", occurredAt: T0.toISOString() });
     expect(phone.status("late")).toMatchObject({ state: "missed", missedReason: "learned-late" });
+  });
+
+  it("any waiting -> missed when the report was raised before this device joined the account, however recent", () => {
+    const phone = device();
+    phone.setJoinedAt(secondsAfter(T0, 30));
+    phone.setNow(secondsAfter(T0, 40));
+    phone.receive({ eventId: "before", occurredAt: T0.toISOString() });
+    expect(phone.status("before")).toMatchObject({ state: "missed", missedReason: "before-joining" });
+    expect(phone.takeEffects().some((effect) => effect.type === "prepare-voice")).toBe(false);
+    // One raised once it had joined rings as usual.
+    phone.ring({ eventId: "after", occurredAt: secondsAfter(T0, 31).toISOString() });
+    expect(phone.state("after")).toBe("ringing");
+  });
+
+  it("a device paired before its joining time was kept rings a recent report as before", () => {
+    const phone = device();
+    phone.setNow(secondsAfter(T0, 40));
+    phone.ring({ eventId: "recent", occurredAt: T0.toISOString() });
+    expect(phone.state("recent")).toBe("ringing");
   });
 
   it("a report learned exactly 2 minutes after it was raised still rings", () => {

@@ -39,6 +39,18 @@ export interface CallEnvironment {
   readonly now: Date;
   readonly schedule: RingSchedule;
   readonly deviceId: string;
+  /** When this device joined the account (ISO time); absent or null when it is not known (paired long ago). */
+  readonly joinedAt?: string | null;
+}
+
+/**
+ * Whether a call was raised before this device joined the account, so it must not ring here: a device that has
+ * just joined would otherwise ring for the calls still open, minutes old, that rang on the other devices then.
+ */
+export function isRaisedBeforeJoining(occurredAt: string, joinedAt: string | null | undefined): boolean {
+  if (!joinedAt) return false;
+  const joined = Date.parse(joinedAt);
+  return Number.isFinite(joined) && Date.parse(occurredAt) < joined;
 }
 
 /** A call status as the relay announces it (SSE `call-status`, or the answer to this device's write). */
@@ -289,7 +301,10 @@ function receiveReport(draft: Draft, routing: CallRouting, payload: SealedReport
 function admit(draft: Draft, eventId: string): void {
   const record = draft.get(eventId);
   if (!record) return;
-  if (draft.env.now.getTime() - Date.parse(record.occurredAt) > LATE_CALL_THRESHOLD_MS) {
+  if (isRaisedBeforeJoining(record.occurredAt, draft.env.joinedAt)) {
+    // any waiting | Report raised before this device joined the account -> missed (never rings here).
+    draft.miss(record, "before-joining");
+  } else if (draft.env.now.getTime() - Date.parse(record.occurredAt) > LATE_CALL_THRESHOLD_MS) {
     // any waiting | Device learns of the report more than 2 minutes after it was raised
     // (app closed, offline, update or restart) -> missed.
     draft.miss(record, "learned-late");

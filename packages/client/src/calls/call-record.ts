@@ -41,6 +41,8 @@ export type CallOutcome =
 export type MissedReason =
   | "outside-ringing-period"
   | "learned-late"
+  /** Raised before this device joined the account: it was meant for the devices there then. */
+  | "before-joining"
   | "ringing-period-ended"
   | "interrupted"
   /** "Later" on the call's notification: this device stopped ringing; the others rang on. */

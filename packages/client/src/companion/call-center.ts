@@ -255,6 +255,9 @@ export class CallCenter extends Observable<CallCenterView> {
       get deviceId() {
         return pairing().identity.deviceId;
       },
+      get joinedAt() {
+        return pairing().identity.joinedAt ?? null;
+      },
     };
   }
 

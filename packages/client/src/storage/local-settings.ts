@@ -25,7 +25,14 @@ import {
 } from "./storage-keys.js";
 
 /** Who this device is: the relay's address and the credentials it issued. Stored only on the device. */
-export const DeviceIdentity = DeviceCredentials.extend({ serverUrl: z.string().min(1) });
+export const DeviceIdentity = DeviceCredentials.extend({
+  serverUrl: z.string().min(1),
+  /**
+   * When this device joined the account (ISO time, its own clock): a call raised before it was meant for the
+   * devices there then, and does not ring here. Absent on devices paired before it was kept.
+   */
+  joinedAt: z.string().optional(),
+});
 export type DeviceIdentity = z.infer<typeof DeviceIdentity>;
 
 /** What a paired device needs to receive calls: its identity and the end-to-end key. */

@@ -13,6 +13,8 @@ export interface DevicePairingOptions {
   readonly href: string;
   readonly userAgent: string;
   readonly fetch?: typeof fetch;
+  /** The clock the joining time is read from (the page's own). */
+  readonly now?: () => Date;
   /** The device joined an account: kept on the device, then the calls start. */
   readonly onPaired: (pairing: Pairing) => Promise<void>;
 }
@@ -37,21 +39,27 @@ export class DevicePairing {
   }
 
   async joinWithLink(link: string, deviceName: string): Promise<void> {
-    await this.#options.onPaired(await joinWithLink(link, this.#newDevice(deviceName)));
+    await this.#options.onPaired(this.#joined(await joinWithLink(link, this.#newDevice(deviceName))));
   }
 
   async joinWithCode(
     input: { serverUrl: string; code: string; phrase: string },
     deviceName: string,
   ): Promise<void> {
-    await this.#options.onPaired(await joinWithCode(input, this.#newDevice(deviceName)));
+    await this.#options.onPaired(this.#joined(await joinWithCode(input, this.#newDevice(deviceName))));
   }
 
   async createAccount(
     input: { serverUrl: string; claimCode?: string; phrase?: string },
     deviceName: string,
   ): Promise<void> {
-    await this.#options.onPaired(await createAccount(input, this.#newDevice(deviceName)));
+    await this.#options.onPaired(this.#joined(await createAccount(input, this.#newDevice(deviceName))));
+  }
+
+  /** The pairing with the time it was made: calls raised before it do not ring on this device. */
+  #joined(pairing: Pairing): Pairing {
+    const joinedAt = (this.#options.now?.() ?? new Date()).toISOString();
+    return { ...pairing, identity: { ...pairing.identity, joinedAt } };
   }
 
   #newDevice(deviceName: string) {

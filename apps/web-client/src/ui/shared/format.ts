@@ -44,6 +44,7 @@ const OUTCOME_KEY: Record<CallOutcome, keyof CoreTexts> = {
 const MISSED_KEY: Record<MissedReason, keyof CoreTexts> = {
   "outside-ringing-period": "missedOutsideRingingPeriod",
   "learned-late": "missedLearnedLate",
+  "before-joining": "missedBeforeJoining",
   "ringing-period-ended": "missedRingingPeriodEnded",
   interrupted: "missedInterrupted",
   "set-aside": "missedSetAside",

@@ -34,7 +34,13 @@ export const CORE_TEXTS = defineTexts({
     newAccountPhrase: "Encryption phrase (optional, at least 12 characters; empty for a random key)",
     createAccount: "Create account",
     creating: "Creating…",
-    noticeDeviceRemoved: "This device was removed from the account.",
+    joinThisAccountTitle: "Join the account this link invites you to",
+    joinThisAccountHint: (relay: string) =>
+      `The link is from the relay at ${relay}. It carries the account's encryption key, which stays on this device.`,
+    joinThisAccountLead: "You opened a pairing link: join its account, and calls ring here too.",
+    otherWaysToJoin: "Not your link? Join another way, or create a new account",
+    noticeDeviceRemoved:
+      "This device was removed from the account (or the relay no longer knows it). To join again, open a new pairing link here: from another device's Settings › Devices › Add a device, or from ringback pair on your computer.",
     noticeRemovedHere: "You removed this device from the account.",
 
     // Idle
@@ -104,6 +110,7 @@ export const CORE_TEXTS = defineTexts({
     outcomeIgnored: "Ignored",
     missedOutsideRingingPeriod: "Missed: arrived outside ringing hours",
     missedLearnedLate: "Missed: arrived while this device was away",
+    missedBeforeJoining: "Missed: raised before this device joined",
     missedRingingPeriodEnded: "Missed: ringing hours ended",
     missedInterrupted: "Missed: interrupted",
     missedSetAside: "Missed: you chose Later",
@@ -186,7 +193,13 @@ export const CORE_TEXTS = defineTexts({
     newAccountPhrase: "加密口令（可选，至少 12 个字符；留空则使用随机密钥）",
     createAccount: "创建账户",
     creating: "正在创建…",
-    noticeDeviceRemoved: "本设备已从账户中移除。",
+    joinThisAccountTitle: "加入这个链接邀请你加入的账户",
+    joinThisAccountHint: (relay: string) =>
+      `链接来自 ${relay} 的中继服务器。它带有账户的加密密钥，密钥只保存在本设备上。`,
+    joinThisAccountLead: "你打开了一个配对链接：加入它的账户，来电也会在这里响铃。",
+    otherWaysToJoin: "不是你的链接？用其他方式加入，或新建账户",
+    noticeDeviceRemoved:
+      "本设备已从账户中移除（或中继服务器不再认识它）。要重新加入，请在另一台设备的「设置 › 设备」中选择「添加设备」并在这里打开链接，或在电脑上运行 ringback pair。",
     noticeRemovedHere: "你已将本设备从账户中移除。",
 
     connectionConnecting: "正在连接中继服务器…",
@@ -249,6 +262,7 @@ export const CORE_TEXTS = defineTexts({
     outcomeIgnored: "已忽略",
     missedOutsideRingingPeriod: "未接：在非响铃时段到达",
     missedLearnedLate: "未接：到达时本设备不在线",
+    missedBeforeJoining: "未接：来电早于本设备加入",
     missedRingingPeriodEnded: "未接：响铃时段已结束",
     missedInterrupted: "未接：被中断",
     missedSetAside: "未接：已选择“稍后”",
