@@ -1,7 +1,7 @@
 import { aad, openJson } from "@ringback/e2e-crypto";
 import { OutboxStore, SEND_CONCURRENCY } from "@ringback/outbox";
 import { type ReportRequest, SealedReportPayload } from "@ringback/protocol";
-import { eventually, type ScriptedRelay } from "@ringback/test-kit";
+import { Changes, eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintEventId } from "../src/runtime/event-id.js";
 import { type DaemonProcess, launchDaemon, readDaemonKey, readLocalKey } from "./helpers/daemon-process.js";
@@ -32,6 +32,7 @@ function makeRequest(index: number): ReportRequest {
 /** Keeps one daemon on `home`, SIGKILLs it at random moments and starts it again, until told to settle. */
 function crashLoop(home: string, env: Record<string, string>) {
   let current: DaemonProcess | null = null;
+  const restarts = new Changes();
   let isSettling = false;
   let kills = 0;
   const loop = (async () => {
@@ -45,6 +46,7 @@ function crashLoop(home: string, env: Record<string, string>) {
       }
       const daemon = await launch.listening;
       current = daemon;
+      restarts.notify();
       await sleep(random(50, 300));
       // Reports are posted by then; crashing on until enough kills hit the sending and recovery phases too.
       if (isSettling && kills >= KILLS_MIN) return daemon;
@@ -56,9 +58,9 @@ function crashLoop(home: string, env: Record<string, string>) {
   return {
     kills: () => kills,
     /** The daemon that is up now, waiting while it restarts. */
-    async up(): Promise<DaemonProcess> {
-      while (!current) await sleep(5);
-      return current;
+    up(): Promise<DaemonProcess> {
+      // A bound for a busy machine restarting daemons, not a speed check.
+      return eventually(() => current, { what: "a daemon up", on: restarts, checks: 3_000 });
     },
     /** Stops crashing; resolves with the daemon left running. */
     settle(): Promise<DaemonProcess> {

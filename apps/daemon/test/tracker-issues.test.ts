@@ -93,14 +93,15 @@ describe("POST /tracker/issues", () => {
       state.addIssue(workspace.id, { title: `Issue ${index}`, project_id: project.id }),
     );
     const issueReads = () => harness.fake.requests.count("GET", /^\/api\/issues\/[^/]+$/);
-    harness.fake.faults.slow(/^\/api\/issues\//, 500, { times: issues.length });
+    // Nothing is answered until released: however slow the machine, the reads in flight can only be the first ones.
+    const held = harness.fake.faults.hold(/^\/api\/issues\//, { times: issues.length });
     const answer = harness.call("/tracker/issues", {
       body: { issues: issues.map((issue) => ({ workspaceId: workspace.id, issueId: issue.id })) },
     });
     await eventually(() => issueReads() >= TRACKER_READS_IN_FLIGHT);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // The last read waits for a free slot: it starts only when one of the slow answers is in.
+    // The last read waits for a free slot: it starts only once an answer is in.
     expect(issueReads()).toBe(TRACKER_READS_IN_FLIGHT);
+    held.release();
     expect((await answer).issues).toHaveLength(issues.length);
     expect(issueReads()).toBe(issues.length);
     expect(harness.fake.requests.count("GET", `/api/projects/${project.id}`)).toBe(1);

@@ -7,7 +7,15 @@ export interface FaultTarget {
 export type FaultAction =
   | { kind: "status"; status: number; retryAfterSeconds?: number; message?: string }
   | { kind: "reset" }
-  | { kind: "delay"; delayMs: number };
+  | { kind: "delay"; delayMs: number }
+  /** Answers normally once the hold is released. */
+  | { kind: "hold"; released: Promise<void> };
+
+/** Requests held by `Faults.hold`. */
+export interface Hold {
+  /** Answers every held request, and lets later matching ones through at once. */
+  release(): void;
+}
 
 interface Fault {
   target: FaultTarget;
@@ -54,6 +62,19 @@ export class Faults {
   /** Answers normally, but only after `delayMs`. */
   slow(path: FaultTarget["path"], delayMs: number, options: { times?: number; method?: string } = {}): void {
     this.add({ path, method: options.method }, { kind: "delay", delayMs }, options.times);
+  }
+
+  /**
+   * Holds the answers to the next N matching requests until `release()`: they arrive (and are counted in
+   * `requests`), then wait. A test sees what a client sends while nothing is answered, without a clock.
+   */
+  hold(path: FaultTarget["path"], options: { times?: number; method?: string } = {}): Hold {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.add({ path, method: options.method }, { kind: "hold", released }, options.times);
+    return { release };
   }
 
   add(target: FaultTarget, action: FaultAction, times = 1): void {

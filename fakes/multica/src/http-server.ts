@@ -57,6 +57,7 @@ async function handle(dependencies: HttpDependencies, request: IncomingMessage, 
     return;
   }
   if (fault?.kind === "delay") await delay(fault.delayMs);
+  if (fault?.kind === "hold") await fault.released;
   if (fault?.kind === "status") {
     request.resume();
     const headers: Record<string, string> =

@@ -1,6 +1,6 @@
 export type { DemoSeed } from "./demo-seed.js";
 export { seedDemo } from "./demo-seed.js";
-export type { FaultAction, FaultTarget } from "./faults.js";
+export type { FaultAction, FaultTarget, Hold } from "./faults.js";
 export { Faults } from "./faults.js";
 export type { RealtimeControls, RealtimeOptions } from "./realtime.js";
 export { REALTIME_AUTH_TIMEOUT_MS, REALTIME_PING_INTERVAL_MS } from "./realtime.js";

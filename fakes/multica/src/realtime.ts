@@ -87,6 +87,7 @@ export class RealtimeHub implements RealtimeControls {
     if (fault?.kind === "reset") return void socket.destroy();
     if (fault?.kind === "status") return rejectUpgrade(socket, fault.status, "Fault", "fault");
     if (fault?.kind === "delay") await delay(fault.delayMs);
+    if (fault?.kind === "hold") await fault.released;
     if (url.pathname !== "/ws") return rejectUpgrade(socket, 404, "Not Found", "not found");
 
     let workspaceId: string | undefined;

@@ -140,4 +140,20 @@ describe("faults and the request log", () => {
     expect((await call(fake, "/api/me", { token: user.token })).status).toBe(200);
     expect(fake.faults.pending).toBe(0);
   });
+
+  it("hold the answers of matching requests until released", async () => {
+    await using tracker = await seeded();
+    const { fake, user } = tracker;
+    const held = fake.faults.hold("/api/me", { times: 2 });
+    let answered = 0;
+    const calls = [0, 1].map(() =>
+      call(fake, "/api/me", { token: user.token }).finally(() => (answered += 1)),
+    );
+    await expect.poll(() => fake.requests.count("GET", "/api/me")).toBe(2);
+    // Both arrived; the server answers neither before the release.
+    expect(answered).toBe(0);
+    held.release();
+    expect((await Promise.all(calls)).map((response) => response.status)).toEqual([200, 200]);
+    expect((await call(fake, "/api/me", { token: user.token })).status).toBe(200);
+  });
 });

@@ -232,12 +232,12 @@ describe("watching a workspace", () => {
     await using tracker = await startTracker();
     const watching = await watch(tracker);
 
+    // close() resolves once the watch loop has ended and its socket is gone: nothing can reconnect or arrive after it.
     await watching.watcher.close();
+    await expect.poll(() => tracker.fake.realtime.connections, { timeout: 10_000 }).toBe(0);
     tracker.state.finishTask(startTask(tracker).id);
-    await new Promise((resolve) => setTimeout(resolve, 50));
 
     expect(watching.watcher.status.state).toBe("disconnected");
-    expect(tracker.fake.realtime.connections).toBe(0);
     expect(tracker.fake.realtime.accepted).toBe(1);
     expect(watching.finished).toEqual([]);
   });

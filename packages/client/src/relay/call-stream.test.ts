@@ -7,7 +7,7 @@ import {
   sendSse,
   startFakeRelayStream,
 } from "../../test/fake-relay-stream.js";
-import type { Timers } from "../runtime/timers.js";
+import { PLATFORM_TIMERS, type Timers } from "../runtime/timers.js";
 import { CallStream, type CallStreamHandlers, type SyncedContext } from "./call-stream.js";
 
 const TOKEN = "device-token-secret";
@@ -46,9 +46,9 @@ function recorder() {
   const synced: SyncedContext[] = [];
   const removed = vi.fn();
   const handlers: CallStreamHandlers = {
-    // A slow handler: the next event must still wait for it.
+    // A handler that finishes a turn of the event loop later: the next event must still wait for it.
     onCall: async (event) => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setImmediate(resolve));
       log.push(`call ${event.eventId}`);
     },
     onCallStatus: (change) => {
@@ -145,19 +145,28 @@ describe("call stream", () => {
 
   it("stops reconnecting on 401 and reports the device removed", async () => {
     const { removed, handlers } = recorder();
+    // A reconnect is only ever a timeout on these timers: none set, none to come.
+    const timeouts: number[] = [];
     stream = new CallStream({
       serverUrl: relay.origin,
       deviceToken: TOKEN,
       lastEventId: null,
       handlers,
       reconnectDelaysMs: [10],
+      timers: {
+        ...PLATFORM_TIMERS,
+        setTimeout: (callback, delayMs) => {
+          timeouts.push(delayMs);
+          return PLATFORM_TIMERS.setTimeout(callback, delayMs);
+        },
+      },
     });
     stream.start();
     (await relay.request(0)).response
       .writeHead(401, { "Content-Type": "application/json" })
       .end(JSON.stringify({ error: { code: "device_removed", message: "removed" } }));
     await eventually(() => removed.mock.calls.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(timeouts).toEqual([]);
     expect(relay.requests).toHaveLength(1);
   });
 
