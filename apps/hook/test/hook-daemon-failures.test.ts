@@ -1,16 +1,9 @@
-import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { freePort, makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { closedPort, startFakeDaemon } from "./support/fake-daemon.js";
+import { startFakeDaemon } from "./support/fake-daemon.js";
 import { readPayload, stdinFor } from "./support/fixtures.js";
-import {
-  assertBundleBuilt,
-  HOOK_BUNDLE,
-  hookEnv,
-  runBundle,
-  writeRingbackHome,
-} from "./support/hook-process.js";
-import { makeTempDir } from "./support/temp-dir.js";
+import { assertBundleBuilt, hookEnv, runBundle, writeRingbackHome } from "./support/hook-process.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -21,8 +14,8 @@ async function claudeStdin(): Promise<string> {
 
 describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does", () => {
   it("when the daemon is not running, and says how to start it when debugging", async () => {
-    await using home = await makeTempDir();
-    const port = await closedPort();
+    await using home = await makeTemporaryDirectory();
+    const port = await freePort();
     await writeRingbackHome(join(home.path, ".ringback"), port);
     const silent = await runBundle({
       args: ["claude-code"],
@@ -43,7 +36,7 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("when the daemon never answers (gives up within its budget)", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon("hang");
     await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
     const result = await runBundle({
@@ -59,7 +52,7 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("when the daemon answers 500", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(500);
     await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
     const result = await runBundle({
@@ -76,7 +69,7 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("when the daemon has never run (no local-api.key), without posting", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     const dataDir = join(home.path, "never-ran");
     const result = await runBundle({
@@ -92,7 +85,7 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("never prints the local key, even when debugging", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(401);
     await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
     const result = await runBundle({
@@ -107,18 +100,16 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("when the agent never closes stdin (ends within its budget)", async () => {
-    await using home = await makeTempDir();
-    const child = spawn(process.execPath, [HOOK_BUNDLE, "codex"], {
+    await using home = await makeTemporaryDirectory();
+    // Written, never ended: the agent keeps its end of the pipe open.
+    const result = await runBundle({
+      args: ["codex"],
+      stdin: (stdin) => {
+        stdin.write('{"session_id":"s","cwd":"/tmp"');
+      },
       env: hookEnv(home.path),
-      stdio: ["pipe", "pipe", "pipe"],
     });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stdin.write('{"session_id":"s","cwd":"/tmp"');
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code).toBe(0);
-    expect(stdout).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
   });
 });

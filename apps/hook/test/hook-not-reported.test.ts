@@ -1,8 +1,8 @@
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeDaemon } from "./support/fake-daemon.js";
 import { type Payload, placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
 import { assertBundleBuilt, hookEnv, runBundle, writeRingbackHome } from "./support/hook-process.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -10,7 +10,7 @@ type Agent = "claude-code" | "codex";
 
 /** Runs the hook against a live fake daemon; returns what the agent and the daemon saw. */
 async function runAgainstDaemon(args: string[], stdin: string, extraEnv: NodeJS.ProcessEnv = {}) {
-  await using home = await makeTempDir();
+  await using home = await makeTemporaryDirectory();
   await using daemon = await startFakeDaemon(202);
   await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
   const result = await runBundle({ args, stdin, env: hookEnv(home.path, extraEnv) });
@@ -28,7 +28,7 @@ async function payloadWithRollout(agent: Agent, directory: string): Promise<Payl
 
 describe("turns ringback-hook does not report, exiting 0 with nothing on stdout", () => {
   it.each<Agent>(["claude-code", "codex"])("%s: stop_hook_active is true", async (agent) => {
-    await using transcripts = await makeTempDir();
+    await using transcripts = await makeTemporaryDirectory();
     const payload = { ...(await payloadWithRollout(agent, transcripts.path)), stop_hook_active: true };
     const seen = await runAgainstDaemon([agent], stdinFor(agent, payload));
     expect(seen).toMatchObject({ code: 0, stdout: "", requests: 0 });
@@ -51,7 +51,7 @@ describe("turns ringback-hook does not report, exiting 0 with nothing on stdout"
     ["claude-code", "MULTICA_ISSUE_ID"],
     ["codex", "MULTICA_ISSUE_ID"],
   ] as const)("%s inside a tracker task (%s set)", async (agent, variable) => {
-    await using transcripts = await makeTempDir();
+    await using transcripts = await makeTemporaryDirectory();
     const payload = await payloadWithRollout(agent, transcripts.path);
     const seen = await runAgainstDaemon([agent], stdinFor(agent, payload), { [variable]: "task-4f2a" });
     expect(seen).toMatchObject({ code: 0, stdout: "", requests: 0 });

@@ -1,4 +1,5 @@
 import { ReportRequest } from "@ringback/protocol";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeDaemon } from "./support/fake-daemon.js";
 import { placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
@@ -9,13 +10,12 @@ import {
   runBundle,
   writeRingbackHome,
 } from "./support/hook-process.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
 describe("ringback-hook reports a finished turn to the daemon", () => {
   it("posts a Claude Code Stop payload to /report with the local key and no Origin", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
     const payload = await readPayload("claude-code-stop");
@@ -50,7 +50,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("posts a Codex Stop payload (no trailing newline) with its turn id and model", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
     const payload = await readPayload("codex-stop");
@@ -79,7 +79,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("uses the hook's own directory when the payload's cwd is empty", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
     const payload = { ...(await readPayload("claude-code-stop")), cwd: "", transcript_path: null };
@@ -97,7 +97,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("--dry-run prints the report it would send and posts nothing", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
     const payload = await readPayload("codex-stop");
@@ -120,7 +120,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("--dry-run says on stderr why a turn would not be reported", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const payload = { ...(await readPayload("claude-code-stop")), stop_hook_active: true };
 
     const result = await runBundle({
@@ -134,7 +134,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("says when debugging that the daemon took the report", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
     const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
@@ -153,14 +153,14 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("prints its version", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const result = await runBundle({ args: ["--version"], env: hookEnv(home.path) });
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("prints its usage for --help, and on stderr only for a missing or unknown command", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     for (const flag of ["--help", "-h"]) {
       const help = await runBundle({ args: [flag], env: hookEnv(home.path) });
       expect(help).toMatchObject({ code: 0, stderr: "" });

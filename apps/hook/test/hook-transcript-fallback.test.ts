@@ -1,11 +1,11 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeDaemon } from "./support/fake-daemon.js";
 import { FIXTURES, type Payload, placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
 import { assertBundleBuilt, hookEnv, runBundle, writeRingbackHome } from "./support/hook-process.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -26,7 +26,7 @@ async function reportFor(agent: "claude-code" | "codex", payload: Payload, home:
 
 describe("ringback-hook reads the final reply from the transcript when the payload has none", () => {
   it("Claude Code (older versions): the text blocks of the last top-level assistant record", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const payload = await readPayload("claude-code-stop");
     delete payload.last_assistant_message;
     payload.transcript_path = await placeTranscript("claude-code-transcript", home.path);
@@ -38,7 +38,7 @@ describe("ringback-hook reads the final reply from the transcript when the paylo
   });
 
   it("Codex: the last assistant message of the rollout when last_assistant_message is null", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const payload: Payload = { ...(await readPayload("codex-stop")), last_assistant_message: null };
     payload.transcript_path = await placeTranscript("codex-rollout", home.path);
 
@@ -49,7 +49,7 @@ describe("ringback-hook reads the final reply from the transcript when the paylo
   });
 
   it("finds the reply at the end of a very large transcript", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const transcript = join(home.path, "large.jsonl");
     const toolOutput = "x".repeat(1024 * 1024);
     const bulky = `${JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", content: toolOutput }] } })}\n`;
@@ -67,7 +67,7 @@ describe("ringback-hook reads the final reply from the transcript when the paylo
   });
 
   it("reports an empty text when the transcript holds no reply", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const transcript = join(home.path, "empty.jsonl");
     await writeFile(transcript, "");
     const payload: Payload = { ...(await readPayload("claude-code-stop")), transcript_path: transcript };

@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeDaemon } from "./support/fake-daemon.js";
 import { readPayload, stdinFor } from "./support/fixtures.js";
@@ -12,7 +13,6 @@ import {
   writeRingbackHome,
 } from "./support/hook-process.js";
 import { bundleCopyIn, expectedCommand, runInstaller, stopCommands } from "./support/installer.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -57,7 +57,7 @@ function withoutRingback(settings: Record<string, unknown>): unknown {
 
 describe("ringback-hook install: Claude Code's settings.json", () => {
   it("creates settings.json with our Stop hook on a fresh machine", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const result = await runInstaller("install", home.path);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Claude Code: added the Ringback Stop hook");
@@ -72,7 +72,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
   });
 
   it("keeps every other key, group and handler, and the file's mode", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await writeSettings(home.path, EXISTING_SETTINGS, 0o640);
     await runInstaller("install", home.path);
     const settings = await readSettings(home.path);
@@ -86,8 +86,8 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
   });
 
   it("installing again, or from another directory, leaves exactly one Ringback hook", async () => {
-    await using home = await makeTempDir();
-    await using elsewhere = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
+    await using elsewhere = await makeTemporaryDirectory();
     await writeSettings(home.path, EXISTING_SETTINGS);
     await runInstaller("install", home.path);
     await runInstaller("install", home.path);
@@ -102,7 +102,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
   });
 
   it("removes older Ringback hooks written in other forms, and only those", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const older: { hooks: { Stop: unknown[] } } = structuredClone(EXISTING_SETTINGS);
     older.hooks.Stop.push(
       { hooks: [{ type: "command", command: "ringback hook claude-code", timeout: 30 }] },
@@ -120,7 +120,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
   });
 
   it("uninstall leaves the settings as they were before install", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await writeSettings(home.path, EXISTING_SETTINGS);
     await runInstaller("install", home.path);
     const result = await runInstaller("uninstall", home.path);
@@ -130,14 +130,14 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
   });
 
   it("uninstall after a fresh install leaves no hooks key behind", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await runInstaller("install", home.path);
     await runInstaller("uninstall", home.path);
     expect(await readSettings(home.path)).toEqual({});
   });
 
   it("refuses a settings.json that is not JSON, leaving it untouched", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await mkdir(join(home.path, ".claude"), { recursive: true });
     await writeFile(settingsPath(home.path), "{ this is: not json");
     const result = await runInstaller("install", home.path);
@@ -147,7 +147,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
   });
 
   it("writes a command that Claude Code's /bin/sh runs and that reports the turn", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
     await runInstaller("install", home.path);

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, realpath, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { parse as parseToml } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBundleBuilt, HOOK_BUNDLE, runBundle } from "./support/hook-process.js";
 import { bundleCopyIn, expectedCommand, runInstaller, stopCommands } from "./support/installer.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -91,7 +91,7 @@ async function readHooks(files: CodexFiles): Promise<Record<string, unknown>> {
 
 describe("ringback-hook install: Codex's hooks.json and its trust record", () => {
   it("writes hooks.json and a trust record whose hash matches the reference recipe", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const result = await runInstaller("install", home.path);
     expect(result.code).toBe(0);
     const files = await codexFiles(home.path);
@@ -106,7 +106,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
   });
 
   it("keeps other hooks, their trust and every byte of config.toml, appending only our record", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const seeded = await seedCodex(home.path);
     await runInstaller("install", home.path);
 
@@ -133,8 +133,8 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
   });
 
   it("reinstalling from another directory leaves one hook and one fresh trust record", async () => {
-    await using home = await makeTempDir();
-    await using elsewhere = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
+    await using elsewhere = await makeTemporaryDirectory();
     const seeded = await seedCodex(home.path);
     await runInstaller("install", home.path);
     await runInstaller("install", home.path);
@@ -151,7 +151,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
   });
 
   it("when removing an older hook shifts other groups, their trust records follow them", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const seeded = await seedCodex(home.path);
     // An old Ringback hook sits first, so every other group moves up when it goes.
     const withOldHook = structuredClone(EXISTING_HOOKS);
@@ -180,7 +180,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
   });
 
   it("uninstall restores hooks.json and config.toml byte for byte", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const seeded = await seedCodex(home.path);
     await runInstaller("install", home.path);
     const result = await runInstaller("uninstall", home.path);
@@ -191,7 +191,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
   });
 
   it("refuses to edit a config.toml that keeps hook state inline, leaving both files untouched", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     const seeded = await seedCodex(home.path);
     const inline = `${seeded.config}\n[hooks]\nstate = { "elsewhere:stop:0:0" = { trusted_hash = "sha256:00" } }\n`;
     await writeFile(seeded.configToml, inline);
@@ -206,7 +206,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
   });
 
   it("follows CODEX_HOME through a symbolic link, as Codex keys trust by the resolved path", async () => {
-    await using home = await makeTempDir();
+    await using home = await makeTemporaryDirectory();
     await mkdir(join(home.path, "real-codex"));
     await symlink(join(home.path, "real-codex"), join(home.path, "codex-link"));
     const result = await runBundle({

@@ -1,10 +1,10 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inspectInstallation } from "../src/index.js";
 import { assertBundleBuilt } from "./support/hook-process.js";
 import { bundleCopyIn, runInstaller } from "./support/installer.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -23,7 +23,7 @@ async function setUp(home: string) {
 
 describe("inspecting the installed Stop hooks, read only", () => {
   it("finds nothing before install, and nothing is created by looking", async () => {
-    await using directory = await makeTempDir();
+    await using directory = await makeTemporaryDirectory();
     const { home, inspect } = await setUp(directory.path);
     const [claude, codex] = inspect();
     expect(claude).toMatchObject({
@@ -37,7 +37,7 @@ describe("inspecting the installed Stop hooks, read only", () => {
   });
 
   it("sees both hooks current and Codex's trust record current after install", async () => {
-    await using directory = await makeTempDir();
+    await using directory = await makeTemporaryDirectory();
     const { home, bundle, inspect } = await setUp(directory.path);
     expect((await runInstaller("install", home, { bundle })).code).toBe(0);
     const [claude, codex] = inspect();
@@ -52,7 +52,7 @@ describe("inspecting the installed Stop hooks, read only", () => {
   });
 
   it("tells a hook installed from another place (an older install) from the current one", async () => {
-    await using directory = await makeTempDir();
+    await using directory = await makeTemporaryDirectory();
     const { home, inspect } = await setUp(directory.path);
     const older = await bundleCopyIn(join(home, "old-bin"));
     expect((await runInstaller("install", home, { bundle: older })).code).toBe(0);
@@ -65,7 +65,7 @@ describe("inspecting the installed Stop hooks, read only", () => {
   });
 
   it("finds a Codex trust record that no longer matches the installed command, or none", async () => {
-    await using directory = await makeTempDir();
+    await using directory = await makeTemporaryDirectory();
     const { home, bundle, inspect } = await setUp(directory.path);
     expect((await runInstaller("install", home, { bundle })).code).toBe(0);
     const config = join(home, ".codex", "config.toml");

@@ -1,17 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, expect, it } from "vitest";
 import { assertBundleBuilt, HOOK_BUNDLE } from "./support/hook-process.js";
 import { expectedCommand, stopCommands } from "./support/installer.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
 const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.mjs");
 
 it("the library entry installs and uninstalls as plain functions, pointing agents at the bundled hook", async () => {
-  await using home = await makeTempDir();
+  await using home = await makeTemporaryDirectory();
   const { install, uninstall, bundledHookPath } = (await import(LIBRARY)) as typeof import("../src/index.js");
   const homes = {
     claudeHome: join(home.path, "claude"),

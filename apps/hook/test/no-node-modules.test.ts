@@ -1,6 +1,7 @@
 import { copyFile, readdir } from "node:fs/promises";
 import { dirname, join, parse } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, expect, it } from "vitest";
 import { startFakeDaemon } from "./support/fake-daemon.js";
 import { type Payload, readPayload, stdinFor } from "./support/fixtures.js";
@@ -11,7 +12,6 @@ import {
   runBundle,
   writeRingbackHome,
 } from "./support/hook-process.js";
-import { makeTempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -24,8 +24,8 @@ async function ancestorsWithNodeModules(directory: string): Promise<string[]> {
 }
 
 it("works as one file copied where no node_modules exists in any parent directory", async () => {
-  await using bare = await makeTempDir("ringback-hook-bare-");
-  await using home = await makeTempDir();
+  await using bare = await makeTemporaryDirectory("ringback-hook-bare-");
+  await using home = await makeTemporaryDirectory();
   await using daemon = await startFakeDaemon(202);
   const bundle = join(bare.path, "ringback-hook.mjs");
   await copyFile(HOOK_BUNDLE, bundle);

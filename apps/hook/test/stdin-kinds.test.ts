@@ -1,7 +1,7 @@
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPORT_BODY_MAX_BYTES } from "../src/protocol-constants.js";
 import { type FakeDaemon, startFakeDaemon } from "./support/fake-daemon.js";
@@ -10,18 +10,18 @@ import {
   assertBundleBuilt,
   HOOK_BUNDLE,
   hookEnv,
+  type RunOptions,
   runBundle,
   runShellCommand,
   writeRingbackHome,
 } from "./support/hook-process.js";
-import { makeTempDir, type TempDir } from "./support/temp-dir.js";
 
 beforeAll(assertBundleBuilt);
 
 const HOOK = `"${process.execPath}" "${HOOK_BUNDLE}" claude-code`;
 
 interface Setup extends AsyncDisposable {
-  home: TempDir;
+  home: TemporaryDirectory;
   daemon: FakeDaemon;
   payload: Payload;
   /** The payload as Claude Code writes it, in a file. */
@@ -29,7 +29,7 @@ interface Setup extends AsyncDisposable {
 }
 
 async function setUp(payloadChanges: Payload = {}): Promise<Setup> {
-  const home = await makeTempDir();
+  const home = await makeTemporaryDirectory();
   const daemon = await startFakeDaemon(202);
   await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
   const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null, ...payloadChanges };
@@ -62,33 +62,21 @@ function stdinReads(stderr: string): number {
  * Writes `text` in `pieces`, each once the hook has read the one before, then ends it: an agent that writes its
  * payload slowly, with the hook waiting on an empty stdin in between.
  */
-function writeInPieces(text: string, pieces: number) {
-  return (child: ChildProcessWithoutNullStreams) => {
+function writeInPieces(text: string, pieces: number): NonNullable<RunOptions["stdin"]> {
+  return async (stdin, child) => {
     const size = Math.ceil(text.length / pieces);
-    let written = 0;
-    let reads = 0;
-    let stderr = "";
-    const writeNext = () => {
-      if (written < pieces) child.stdin.write(text.slice(written * size, (written + 1) * size));
-      else if (written === pieces) child.stdin.end();
-      written++;
-    };
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
+    for (let piece = 0; piece < pieces; piece++) {
+      stdin.write(text.slice(piece * size, (piece + 1) * size));
       // The hook has read as many chunks as pieces were written: its stdin is empty, the next piece may go.
-      const seen = stdinReads(stderr);
-      while (reads < seen) {
-        reads++;
-        if (reads >= written) writeNext();
-      }
-    });
-    writeNext();
+      await child.waitFor(() => stdinReads(child.stderr) > piece, `the hook to read piece ${piece + 1}`);
+    }
+    stdin.end();
   };
 }
 
 // Every kind of stdin an agent or a person may give the hook.
 describe("ringback-hook reads its stdin", () => {
-  const debugEnv = (home: TempDir) => hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" });
+  const debugEnv = (home: TemporaryDirectory) => hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" });
 
   it("from a shell pipe", async () => {
     await using setup = await setUp();

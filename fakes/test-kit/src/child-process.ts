@@ -26,8 +26,11 @@ export interface ChildOptions {
   /** The child's whole environment (this process's when not given). */
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
-  /** Written to stdin, which is then closed; a function writes (and ends) it itself, as an agent would. */
-  readonly input?: string | ((stdin: Writable) => void);
+  /**
+   * Written to stdin, which is then closed; a function writes (and ends) it itself, as an agent would, and may wait
+   * on the child's output to pace its writes.
+   */
+  readonly input?: string | ((stdin: Writable, child: StartedChild) => void | Promise<void>);
   /** Keeps stdin open for `type()` (without it and without `input`, the child has no stdin). */
   readonly hasOpenStdin?: boolean;
   /** Leads its own process group: every signal, and the kill at dispose, also reaches what it started. */
@@ -58,6 +61,7 @@ export class StartedChild implements AsyncDisposable {
   #exit: Exit | undefined;
   #isClosed = false;
   #startError: Error | undefined;
+  #inputError: Error | undefined;
 
   constructor(options: ChildOptions) {
     const command = options.command ?? process.execPath;
@@ -109,8 +113,13 @@ export class StartedChild implements AsyncDisposable {
     });
     if (this.#child.stdin) {
       this.#child.stdin.on("error", () => undefined); // A child that exits without reading its input is not an error.
-      if (typeof options.input === "function") options.input(this.#child.stdin);
-      else if (options.input !== undefined) this.#child.stdin.end(options.input);
+      if (typeof options.input === "function") {
+        // A writer that fails ends stdin, and a run to its end fails with its error.
+        Promise.resolve(options.input(this.#child.stdin, this)).catch((error: unknown) => {
+          this.#inputError = error instanceof Error ? error : new Error(String(error));
+          this.#child.stdin?.end();
+        });
+      } else if (options.input !== undefined) this.#child.stdin.end(options.input);
     }
   }
 
@@ -143,6 +152,11 @@ export class StartedChild implements AsyncDisposable {
   /** Why it could not start (no such program), if so. */
   get startError(): Error | undefined {
     return this.#startError;
+  }
+
+  /** Why the `input` function failed, if it did. */
+  get inputError(): Error | undefined {
+    return this.#inputError;
   }
 
   /**
@@ -265,6 +279,7 @@ export async function runToEnd(options: RunOptions): Promise<ChildResult> {
   const exit = await child.closed;
   clearTimeout(timer);
   if (child.startError) throw child.startError;
+  if (child.inputError) throw child.inputError;
   if (isTimedOut) {
     throw new Error(
       `${child.name} ${options.args.join(" ")} did not end within ${options.timeoutMs} ms\n--- stdout\n${child.stdout}\n--- stderr\n${child.stderr}`,

@@ -23,6 +23,27 @@ describe("runToEnd", () => {
     expect(result).toEqual({ code: 3, signal: null, stdout: "HELLO\n", stderr: "done\n" });
   });
 
+  it("lets an input function pace its writes on what the child printed, and fails the run when it fails", async () => {
+    const echo = "process.stdin.setEncoding('utf8').on('data', (text) => console.log('read ' + text))";
+    const paced = await runToEnd({
+      args: ["-e", echo],
+      input: async (stdin, child) => {
+        stdin.write("a");
+        await child.waitFor(() => child.stdout.includes("read a"), "the first piece read");
+        stdin.end("b");
+      },
+    });
+    expect(paced.stdout).toBe("read a\nread b\n");
+    await expect(
+      runToEnd({
+        args: ["-e", echo],
+        input: async () => {
+          throw new Error("the writer broke");
+        },
+      }),
+    ).rejects.toThrow("the writer broke");
+  });
+
   it("kills the child's whole group past its time limit and fails with what it printed", async () => {
     const running = runToEnd({
       args: [

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "@ringback/test-kit";
 
 interface RecordedRequest {
   method: string;
@@ -34,23 +34,6 @@ export async function startFakeDaemon(answer: FakeDaemonAnswer = 202): Promise<F
       response.end(answer === 202 ? '{"accepted":true}' : '{"error":{"code":"internal","message":"x"}}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    requests,
-    [Symbol.asyncDispose]: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** A loopback port nothing listens on (taken, then freed). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const listening = await listenOnLoopback(server);
+  return { port: listening.port, requests, [Symbol.asyncDispose]: listening.close };
 }

@@ -1,8 +1,8 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ChildOptions, type ChildResult, runToEnd } from "@ringback/test-kit";
 
 /** The built bundle under test: `pnpm build` makes it, `pnpm test` runs after the build. */
 export const HOOK_BUNDLE = join(
@@ -18,17 +18,12 @@ export function assertBundleBuilt(): void {
     throw new Error(`${HOOK_BUNDLE} is missing: run \`pnpm --filter @ringback/hook build\``);
 }
 
-export interface ProcessResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type ProcessResult = ChildResult;
 
 export interface RunOptions {
   args: string[];
   /** What the child reads on stdin, or a function that writes it (and ends it) as an agent would. */
-  stdin?: string | ((child: ChildProcessWithoutNullStreams) => void);
+  stdin?: ChildOptions["input"];
   /** The whole environment of the child: nothing is inherited, so no MULTICA_* or debug variable leaks in. */
   env: NodeJS.ProcessEnv;
   bundle?: string;
@@ -48,23 +43,12 @@ export function runShellCommand(command: string, options: Omit<RunOptions, "args
   return runProcess("/bin/sh", ["-c", command], options);
 }
 
-function runProcess(file: string, args: string[], options: Omit<RunOptions, "args">): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.on("error", () => {});
-    if (typeof options.stdin === "function") options.stdin(child);
-    else child.stdin.end(options.stdin ?? "");
-  });
+function runProcess(
+  command: string,
+  args: string[],
+  options: Omit<RunOptions, "args">,
+): Promise<ProcessResult> {
+  return runToEnd({ command, args, env: options.env, cwd: options.cwd, input: options.stdin });
 }
 
 export const LOCAL_KEY = "rb-local-test-key-7f3a9c2e1b";
