@@ -1,20 +1,20 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { locateDaemon } from "./daemon-location.js";
 import { DEFAULT_LOCAL_PORT } from "./protocol-constants.js";
 
-const dirs: string[] = [];
+const dirs: TemporaryDirectory[] = [];
 afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(dirs.splice(0).map((dir) => dir.remove()));
 });
 
 async function dataDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "ringback-data-"));
+  const dir = await makeTemporaryDirectory("ringback-data-");
   dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
-  return dir;
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir.path, name), content);
+  return dir.path;
 }
 
 describe("locateDaemon", () => {

@@ -1,19 +1,20 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { findLastRecord } from "./transcript.js";
 
-const dirs: string[] = [];
+const dirs: TemporaryDirectory[] = [];
 afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(dirs.splice(0).map((dir) => dir.remove()));
 });
 
 async function transcript(content: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "ringback-transcript-"));
+  const dir = await makeTemporaryDirectory("ringback-transcript-");
   dirs.push(dir);
-  await writeFile(join(dir, "t.jsonl"), content);
-  return join(dir, "t.jsonl");
+  await writeFile(join(dir.path, "t.jsonl"), content);
+  return join(dir.path, "t.jsonl");
 }
 
 const search = {

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { answers, type RecordedRequest } from "@ringback/fake-model";
 import type { LocalAgentSource } from "@ringback/protocol";
-import { describe, expect, it, vi } from "vitest";
+import { eventually } from "@ringback/test-kit";
+import { describe, expect, it } from "vitest";
 import { type AgentRunContext, type AgentTurn, runClaude, runCodex } from "./support/agent-runs.js";
 import { type AgentSetup, startAgentSetup } from "./support/agent-setup.js";
 import { dryRunHook, transcriptOf } from "./support/hook-dry-run.js";
@@ -71,14 +72,14 @@ describe.each(AGENTS)("$kind, the genuine CLI from npm, with the installed Stop 
         expect.objectContaining({ status: 202, answer: '{"accepted":true}', hasOrigin: false }),
       ]);
       // What lets the daemon resume this session with the user's reply.
-      await vi.waitFor(
-        () =>
-          expect(setup.daemon.sessions()[first.sessionId]).toMatchObject({
-            cwd: setup.home.project,
-            source: agent.kind,
-          }),
-        { timeout: 30_000, interval: 200 },
-      );
+      await eventually(() => setup.daemon.sessions()[first.sessionId], {
+        what: "the session",
+        checks: 1_500,
+      });
+      expect(setup.daemon.sessions()[first.sessionId]).toMatchObject({
+        cwd: setup.home.project,
+        source: agent.kind,
+      });
 
       const replyAnswer = `Shortened the session lifetime to 7 days (${agent.kind}, resumed).`;
       setup.model.setDefaultAnswer(answers.text(replyAnswer));

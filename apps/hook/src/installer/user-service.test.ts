@@ -1,6 +1,5 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   installUserService,
@@ -10,16 +9,17 @@ import {
   uninstallUserService,
 } from "./user-service.js";
 
-const homes: string[] = [];
+const homes: TemporaryDirectory[] = [];
 afterEach(async () => {
-  await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
+  await Promise.all(homes.splice(0).map((home) => home.remove()));
 });
 
 async function options(
   overrides: Partial<UserServiceOptions>,
 ): Promise<UserServiceOptions & { calls: string[] }> {
-  const home = await mkdtemp(join(tmpdir(), "ringback-service-"));
-  homes.push(home);
+  const directory = await makeTemporaryDirectory("ringback-service-");
+  homes.push(directory);
+  const home = directory.path;
   const calls: string[] = [];
   return {
     home,

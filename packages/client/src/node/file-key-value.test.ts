@@ -1,16 +1,18 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openFileStore } from "./file-key-value.js";
 
 describe("file store", () => {
+  let directory: TemporaryDirectory;
   let dir = "";
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ringback-client-store-"));
+    directory = await makeTemporaryDirectory("ringback-client-store-");
+    dir = directory.path;
   });
   afterEach(async () => {
-    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+    await directory.remove();
   });
 
   it("keeps values, binary data included, across openings", async () => {
