@@ -9,7 +9,7 @@ export interface BuiltAppRelay extends LoopbackServer {
 }
 
 /** Answers the request with a JSON body; true, so a route can `return json(...)` to say it answered. */
-export type JsonAnswer = (status: number, body: unknown) => true;
+type JsonAnswer = (status: number, body: unknown) => true;
 
 /** A stand-in's own relay routes: true when it answered the request (now, or once its body is read). */
 export type StandInRoutes = (

@@ -10,12 +10,10 @@ import { LOCAL_KEY_FILE } from "../../src/runtime/local-key.js";
 import { readTextIfExists } from "../../src/runtime/private-file.js";
 
 /** The built bin; tests run after `pnpm --filter @ringback/daemon build` (turbo does it before `test`). */
-export const DAEMON_BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+const DAEMON_BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 const LISTENING_LINE = /^ringback daemon listening on http:\/\/127\.0\.0\.1:(\d+)$/m;
 /** Quiet checks (20 ms apart) a daemon may take to listen on a busy machine. */
 const START_CHECKS = 750;
-
-export type { Exit };
 
 /** The environment of a daemon under test: nothing from the developer's own RINGBACK_* or home. */
 export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
