@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { freePort, makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startFakeDaemon } from "./support/fake-daemon.js";
+import { homeWithDaemon, startFakeDaemon } from "./support/fake-daemon.js";
 import { readPayload, stdinFor } from "./support/fixtures.js";
 import { assertBundleBuilt, hookEnv, runBundle, writeRingbackHome } from "./support/hook-process.js";
 
@@ -10,6 +10,15 @@ beforeAll(assertBundleBuilt);
 async function claudeStdin(): Promise<string> {
   const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
   return stdinFor("claude-code", payload);
+}
+
+/** A Claude Code turn ends with the hook debugging, its home's daemon.json naming the daemon of `home`. */
+async function debuggingHook(home: string, env: NodeJS.ProcessEnv = {}) {
+  return runBundle({
+    args: ["claude-code"],
+    stdin: await claudeStdin(),
+    env: hookEnv(home, { RINGBACK_HOOK_DEBUG: "1", ...env }),
+  });
 }
 
 describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does", () => {
@@ -24,11 +33,7 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
     });
     expect(silent).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
 
-    const debugging = await runBundle({
-      args: ["claude-code"],
-      stdin: await claudeStdin(),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    const debugging = await debuggingHook(home.path);
     expect(debugging).toMatchObject({ code: 0, stdout: "" });
     expect(debugging.stderr).toBe(
       `ringback-hook: not sent: the daemon is not running on 127.0.0.1:${port}: start it with \`ringback run\` (or \`pnpm start\` in a clone)\n`,
@@ -36,14 +41,9 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("when the daemon never answers (gives up within its budget)", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon("hang");
-    await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: await claudeStdin(),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    await using setup = await homeWithDaemon("hang");
+    const { home, daemon } = setup;
+    const result = await debuggingHook(home.path);
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(result.stderr).toBe(
       `ringback-hook: not sent: the daemon on 127.0.0.1:${daemon.port} did not answer within the hook's 5 s budget: see the daemon's log, or run \`ringback doctor\`\n`,
@@ -52,14 +52,9 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("when the daemon answers 500", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(500);
-    await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: await claudeStdin(),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    await using setup = await homeWithDaemon(500);
+    const { home, daemon } = setup;
+    const result = await debuggingHook(home.path);
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(daemon.requests).toHaveLength(1);
     // The fake daemon's error body is {"error":{"code":"internal","message":"x"}}.
@@ -72,11 +67,7 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
     await using home = await makeTemporaryDirectory();
     await using daemon = await startFakeDaemon(202);
     const dataDir = join(home.path, "never-ran");
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: await claudeStdin(),
-      env: hookEnv(home.path, { RINGBACK_HOME: dataDir, RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    const result = await debuggingHook(home.path, { RINGBACK_HOME: dataDir });
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(result.stderr).toBe(
       `ringback-hook: not sent: no local-api.key in ${dataDir}, so no daemon has run with this data directory: start it with \`ringback run\` (or \`pnpm start\` in a clone)\n`,
@@ -85,14 +76,9 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
   });
 
   it("never prints the local key, even when debugging", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(401);
-    await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: await claudeStdin(),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    await using setup = await homeWithDaemon(401);
+    const { home } = setup;
+    const result = await debuggingHook(home.path);
     expect(result.stderr).toContain(
       `answered 401 internal: x (the key in ${home.path}/.ringback/local-api.key`,
     );

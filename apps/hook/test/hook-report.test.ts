@@ -1,23 +1,16 @@
 import { ReportRequest } from "@ringback/protocol";
 import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startFakeDaemon } from "./support/fake-daemon.js";
+import { homeWithDaemon } from "./support/fake-daemon.js";
 import { placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
-import {
-  assertBundleBuilt,
-  hookEnv,
-  LOCAL_KEY,
-  runBundle,
-  writeRingbackHome,
-} from "./support/hook-process.js";
+import { assertBundleBuilt, hookEnv, LOCAL_KEY, runBundle } from "./support/hook-process.js";
 
 beforeAll(assertBundleBuilt);
 
 describe("ringback-hook reports a finished turn to the daemon", () => {
   it("posts a Claude Code Stop payload to /report with the local key and no Origin", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(202);
-    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    await using setup = await homeWithDaemon();
+    const { home, daemon } = setup;
     const payload = await readPayload("claude-code-stop");
     payload.transcript_path = await placeTranscript("claude-code-transcript", home.path);
 
@@ -50,9 +43,8 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("posts a Codex Stop payload (no trailing newline) with its turn id and model", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(202);
-    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    await using setup = await homeWithDaemon();
+    const { home, daemon } = setup;
     const payload = await readPayload("codex-stop");
     payload.transcript_path = await placeTranscript("codex-rollout", home.path);
 
@@ -79,9 +71,8 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("uses the hook's own directory when the payload's cwd is empty", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(202);
-    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    await using setup = await homeWithDaemon();
+    const { home, daemon } = setup;
     const payload = { ...(await readPayload("claude-code-stop")), cwd: "", transcript_path: null };
 
     await runBundle({
@@ -97,9 +88,8 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("--dry-run prints the report it would send and posts nothing", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(202);
-    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    await using setup = await homeWithDaemon();
+    const { home, daemon } = setup;
     const payload = await readPayload("codex-stop");
     payload.transcript_path = await placeTranscript("codex-rollout", home.path);
 
@@ -134,9 +124,8 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
   });
 
   it("says when debugging that the daemon took the report", async () => {
-    await using home = await makeTemporaryDirectory();
-    await using daemon = await startFakeDaemon(202);
-    await writeRingbackHome(`${home.path}/.ringback`, daemon.port);
+    await using setup = await homeWithDaemon();
+    const { home, daemon } = setup;
     const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
 
     const result = await runBundle({

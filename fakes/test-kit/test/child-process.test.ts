@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eventually, runToEnd, startChild } from "../src/index.js";
-
-/** Whether a process with this id still exists (signal 0 only asks). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isRunning } from "./is-running.js";
 
 describe("runToEnd", () => {
   it("gives the child its input and resolves with its exit and everything it printed", async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { eventually, makeTemporaryDirectory, startChild } from "../src/index.js";
+import { isRunning } from "./is-running.js";
 
 /** run-end.ts imports nothing, so a plain Node.js child loads it as it is (types stripped). */
 const RUN_END = fileURLToPath(new URL("../src/run-end.ts", import.meta.url));
@@ -18,15 +19,6 @@ const WITH_CLEANUP = `
   console.log("ready");
   setInterval(() => {}, 1000);
 `;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("onRunEnd", () => {
   it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(

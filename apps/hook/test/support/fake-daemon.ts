@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { listenOnLoopback } from "@ringback/test-kit";
+import { join } from "node:path";
+import { listenOnLoopback, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
+import { writeRingbackHome } from "./hook-process.js";
 
 interface RecordedRequest {
   method: string;
@@ -36,4 +38,25 @@ export async function startFakeDaemon(answer: FakeDaemonAnswer = 202): Promise<F
   });
   const listening = await listenOnLoopback(server);
   return { port: listening.port, requests, [Symbol.asyncDispose]: listening.close };
+}
+
+/** A temporary home whose `.ringback` names a fake daemon (and holds the local key), as the daemon leaves it. */
+export interface HomeWithDaemon extends AsyncDisposable {
+  readonly home: TemporaryDirectory;
+  readonly daemon: FakeDaemon;
+}
+
+/** A home the hook finds a fake daemon from, answering `answer`; both gone at dispose. */
+export async function homeWithDaemon(answer: FakeDaemonAnswer = 202): Promise<HomeWithDaemon> {
+  const home = await makeTemporaryDirectory();
+  const daemon = await startFakeDaemon(answer);
+  await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
+  return {
+    home,
+    daemon,
+    async [Symbol.asyncDispose]() {
+      await daemon[Symbol.asyncDispose]();
+      await home.remove();
+    },
+  };
 }

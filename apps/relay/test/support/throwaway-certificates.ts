@@ -16,23 +16,9 @@ export interface ThrowawayCertificates {
 export function makeThrowawayCertificates(dir: string, names: readonly string[]): ThrowawayCertificates {
   const path = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-  openssl(
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=Ringback test CA",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.crt",
-  );
+  const makeCa =
+    "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -keyout ca.key -out ca.crt";
+  openssl(...makeCa.split(" "), "-subj", "/CN=Ringback test CA");
   openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "leaf.key");
   openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "other.key");
   openssl("req", "-new", "-key", "leaf.key", "-subj", `/CN=${names[0]}`, "-out", "leaf.csr");
