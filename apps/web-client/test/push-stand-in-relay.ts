@@ -7,6 +7,7 @@ import {
 } from "@ringback/protocol";
 import { type StandInRoutes, startBuiltAppRelay } from "./built-app-relay.js";
 import { readBody } from "./stand-in-computer.js";
+import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 
 interface RelayRequest {
   readonly method: string;
@@ -50,7 +51,8 @@ export interface PushStandInRelay extends AsyncDisposable {
 
 export async function startPushStandInRelay(distDirectory: string): Promise<PushStandInRelay> {
   const credentials: DeviceCredentials = {
-    accountId: "acc_push",
+    // The account the tests derive their passphrase key with (keys are salted with the account since version 2).
+    accountId: TEST_ACCOUNT_ID,
     deviceId: "dev_push_browser",
     deviceToken: "tok_push_browser_secret",
   };
