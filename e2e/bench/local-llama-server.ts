@@ -8,7 +8,8 @@
  *
  *   node bench/local-llama-server.ts --llama-dir DIR --model FILE [--threads N] [--context 4096] [--port 0]
  *
- * Prints `llama server listening on http://127.0.0.1:PORT/v1`, then one `llama request {json}` line per request.
+ * Prints `llama server listening on http://127.0.0.1:PORT/v1`, then per request `llama request started N` and, once it
+ * has ended (answered, cut, or closed by the client), `llama request {json}`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
@@ -187,6 +188,7 @@ async function complete(body: ChatRequest, response: ServerResponse, isClosed: (
     finish: "stop",
   };
   const print = () => console.log(`llama request ${JSON.stringify(record)}`);
+  console.log(`llama request started ${id}`);
   if (prompt.length >= contextSize) {
     record.finish = "error";
     record.error = `the prompt has ${prompt.length} tokens, the context ${contextSize}`;

@@ -33,6 +33,9 @@ const CALL_WAIT_MS = 25 * 60_000;
 const CALL_POLL_MS = 250;
 const MODEL_NAME = "qwen3-0.6b-shape";
 const REQUEST_LINE = /^llama request (\{.*\})$/gm;
+const STARTED_LINE = /^llama request started \d+$/gm;
+/** How long a call the daemon closed may take to end in the server (it stops at its next token or batch). */
+const CALL_END_WAIT_MS = 2 * 60_000;
 
 /** One model call as the server saw it (bench/local-llama-server.ts prints it). */
 interface ModelCall {
@@ -96,6 +99,18 @@ async function nextCall(device: Device, known: ReadonlySet<string>): Promise<Sto
   throw new Error(`no call reached the device within ${CALL_WAIT_MS / 60_000} minutes`);
 }
 
+/**
+ * The model calls the server has ended, once every call it started has ended: a call the daemon gave up on ends
+ * when the server sees the closed connection, a moment after the device got the failed brief.
+ */
+async function endedModelCalls(server: { stdout(): string }): Promise<ModelCall[]> {
+  const deadline = Date.now() + CALL_END_WAIT_MS;
+  const started = () => server.stdout().match(STARTED_LINE)?.length ?? 0;
+  while (modelCalls(server.stdout()).length < started() && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, CALL_POLL_MS));
+  return modelCalls(server.stdout());
+}
+
 function modelCalls(stdout: string): ModelCall[] {
   return [...stdout.matchAll(REQUEST_LINE)].map((match) => JSON.parse(match[1] ?? "{}") as ModelCall);
 }
@@ -125,7 +140,8 @@ function howItEnded(meta: BriefMeta | null): string {
   const error = meta.error ?? "";
   if (/output limit/.test(error))
     return `cut at output limit${meta.llmCalls === 2 ? " (in the rewrite)" : ""}${cut}`;
-  return `failed: ${error.slice(0, 160)}${cut}`;
+  // The first sentence says which limit or what went wrong; the rest (speeds, what to change) is in the table.
+  return `failed: ${error.split(". ")[0]?.slice(0, 120)}${cut}`;
 }
 
 const isTimeFailure = (meta: BriefMeta | null) =>
@@ -219,7 +235,7 @@ export async function runLocalModelBench(): Promise<void> {
       await device.waitForNoRinging();
     }
 
-    const calls = modelCalls(llama.stdout()).slice(callsBefore);
+    const calls = (await endedModelCalls(llama)).slice(callsBefore);
     allCalls.push(...calls);
     const goalMet =
       report.goalSeconds === null || (toRingMs !== null && toRingMs <= report.goalSeconds * 1000);
