@@ -85,6 +85,14 @@ export const LAST_SEEN_WRITE_INTERVAL_MS = MINUTE_MS;
 const PUSH_SUBJECT_DEFAULT = "mailto:ringback-relay@example.org";
 
 /**
+ * A push service that has not finished the TCP and TLS handshakes within this long is treated like a 5xx (retried):
+ * a reachable push service does both in well under a second, and a silent one must not hold a send for long.
+ */
+export const PUSH_CONNECT_TIMEOUT_MS = 5 * SECOND_MS;
+/** Once connected, a push service that has not answered (status and body) within this long is treated like a 5xx. */
+export const PUSH_ANSWER_TIMEOUT_MS = 15 * SECOND_MS;
+
+/**
  * The browsers' push services (each host and its subdomains): Chrome's, Firefox's, Edge's and Safari's. A device
  * may only subscribe with an endpoint there (port 443, no user, a plain host name), and the relay connects only to
  * a public address that name resolves to at that moment, so no paired device can make the relay send requests into
@@ -145,6 +153,8 @@ export interface RelayConfig {
   readonly pushSubject: string;
   /** How often due pushes (repeats, retries) are looked for. */
   readonly pushPollMs: number;
+  readonly pushConnectTimeoutMs: number;
+  readonly pushAnswerTimeoutMs: number;
   /** Hosts (with their subdomains) a push endpoint may name (port 443, public addresses only). */
   readonly pushHosts: readonly string[];
   /**
@@ -193,4 +203,6 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   pushPollMs: PUSH_POLL_DEFAULT_MS,
   pushHosts: PUSH_HOSTS_DEFAULT,
   pushTrustedOrigins: [],
+  pushConnectTimeoutMs: PUSH_CONNECT_TIMEOUT_MS,
+  pushAnswerTimeoutMs: PUSH_ANSWER_TIMEOUT_MS,
 };

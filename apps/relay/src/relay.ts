@@ -103,6 +103,8 @@ export function createRelay(options: RelayOptions): Relay {
       transport: {
         subject: config.pushSubject,
         endpoints: { hosts: config.pushHosts, trustedOrigins: config.pushTrustedOrigins },
+        connectTimeoutMs: config.pushConnectTimeoutMs,
+        answerTimeoutMs: config.pushAnswerTimeoutMs,
         ...(options.pushAgent ? { agent: options.pushAgent } : {}),
         ...(options.pushResolveAll ? { resolveAll: options.pushResolveAll } : {}),
       },

@@ -18,6 +18,19 @@ import { type PushOutcome, type PushTransport, sendPush } from "./push-sender.js
 /** Pushes in flight at once per relay process, so a burst to many devices does not open a socket per device. */
 export const PUSH_SENDS_AT_ONCE_MAX = 32;
 /**
+ * Pushes of one account in flight at once: an account whose push services are slow or silent holds at most these of
+ * the relay's sends, and waiting pushes take the free ones account by account in turn, so one account never delays
+ * another's ringing (a phone, a tablet and a laptop of one account push at once within it).
+ */
+export const PUSH_SENDS_PER_ACCOUNT_MAX = 4;
+/**
+ * Timeouts in a row (no connection, or no answer) after which a subscription is removed rather than tried again: a
+ * browser's push service answers; an endpoint that keeps holding the relay's sockets is not one.
+ */
+export const PUSH_TIMEOUTS_MAX = 3;
+/** Subscriptions whose timeouts in a row are remembered at most (the oldest are forgotten first). */
+const PUSH_TIMEOUT_RECORDS_MAX = 10_000;
+/**
  * Claimed pushes waiting for a free send at most: while push services are slow or silent, no more are claimed (the
  * rest stay due in the store, where the next round finds them), so memory stays bounded however long they stall.
  */
@@ -73,7 +86,13 @@ export class PushDelivery {
   readonly #transport: PushTransport;
   readonly #onPushed: (key: PushKey) => Promise<unknown>;
   #active = 0;
-  readonly #waiting: (() => void)[] = [];
+  readonly #activeByAccount = new Map<string, number>();
+  /** Pushes waiting for a send, per account; the accounts in the order they take turns. */
+  readonly #waiting = new Map<string, (() => void)[]>();
+  #waitingCount = 0;
+  #turns: string[] = [];
+  /** Timeouts in a row per subscription (device and endpoint). */
+  readonly #timeouts = new Map<string, number>();
   readonly #settling = new Set<Promise<void>>();
   #claiming: Promise<void> = Promise.resolve();
 
@@ -103,9 +122,9 @@ export class PushDelivery {
     // One claiming round at a time, and none while the queue is full: a silent push service cannot make the relay
     // hold ever more pushes.
     const round = this.#claiming.then(async () => {
-      while (this.#active + this.#waiting.length < PUSH_QUEUED_MAX) {
+      while (this.#active + this.#waitingCount < PUSH_QUEUED_MAX) {
         const due = await this.#store.claimDuePushes(this.#clock.now());
-        for (const push of due) sends.push(this.#limited(() => this.#deliver(push)));
+        for (const push of due) sends.push(this.#limited(push.accountId, () => this.#deliver(push)));
         if (due.length < PUSH_CLAIM_BATCH_MAX) break;
       }
     });
@@ -115,7 +134,7 @@ export class PushDelivery {
   }
 
   stats(): PushDeliveryStats {
-    return { sending: this.#active, queued: this.#waiting.length };
+    return { sending: this.#active, queued: this.#waitingCount };
   }
 
   /** Starts `deliverDue` and returns at once: nothing (a daemon's post, a stream) waits for a push service. */
@@ -148,7 +167,7 @@ export class PushDelivery {
     const message: PushMessage = { type: "call-settled", eventId: call.eventId, status: call.status };
     await Promise.all(
       subscriptions.map((subscription) =>
-        this.#limited(() => this.#sendSettled(subscription, message, keys)),
+        this.#limited(call.accountId, () => this.#sendSettled(subscription, message, keys)),
       ),
     );
   }
@@ -168,6 +187,11 @@ export class PushDelivery {
         topic: pushTopic(message.eventId),
         urgency: "normal",
       });
+      const hasTimedOut = outcome.kind === "busy" && outcome.timedOut !== null;
+      if (this.#timedOut(subscription.deviceId, subscription.endpoint, hasTimedOut)) {
+        await this.#removeTimedOut(subscription.deviceId, subscription.endpoint, who);
+        return;
+      }
       if (outcome.kind === "gone" || outcome.kind === "forbidden") {
         await this.#removeGone(subscription.deviceId, subscription.endpoint, who, outcome);
         return;
@@ -196,6 +220,11 @@ export class PushDelivery {
         urgency: "high",
       });
       const who = `event=${push.eventId} device=${push.deviceId}`;
+      const hasTimedOut = outcome.kind === "busy" && outcome.timedOut !== null;
+      if (this.#timedOut(push.deviceId, push.subscription.endpoint, hasTimedOut)) {
+        await this.#removeTimedOut(push.deviceId, push.subscription.endpoint, who);
+        return;
+      }
       switch (outcome.kind) {
         case "sent":
           // Only a push that failed before has anything to reset (and a write saved is an fsync saved).
@@ -245,17 +274,91 @@ export class PushDelivery {
     this.#log.line(`push subscription ${why} (${isRemoved ? "removed" : "already replaced"})`);
   }
 
-  async #limited(work: () => Promise<void>): Promise<void> {
-    if (this.#active >= PUSH_SENDS_AT_ONCE_MAX) {
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  /** The subscription timed out `PUSH_TIMEOUTS_MAX` times in a row: it is removed, not tried again. */
+  async #removeTimedOut(deviceId: string, endpoint: string, who: string): Promise<void> {
+    const isRemoved = await this.#store.removePushSubscription(deviceId, endpoint);
+    this.#log.line(
+      `push subscription timed out ${PUSH_TIMEOUTS_MAX} times in a row ${who} (${isRemoved ? "removed" : "already replaced"})`,
+    );
+  }
+
+  /**
+   * Runs `work` in one of the relay's sends, and one of its account's: while either is full it waits its turn, and
+   * the accounts with pushes waiting take free sends in turn (round robin), not in the order the pushes came.
+   */
+  async #limited(accountId: string, work: () => Promise<void>): Promise<void> {
+    if (this.#active >= PUSH_SENDS_AT_ONCE_MAX || this.#activeOf(accountId) >= PUSH_SENDS_PER_ACCOUNT_MAX) {
+      await new Promise<void>((resolve) => {
+        const queue = this.#waiting.get(accountId);
+        if (queue) queue.push(resolve);
+        else {
+          this.#waiting.set(accountId, [resolve]);
+          this.#turns.push(accountId);
+        }
+        this.#waitingCount++;
+      });
+    } else {
+      this.#take(accountId);
     }
-    this.#active++;
     try {
       await work();
     } finally {
       this.#active--;
-      this.#waiting.shift()?.();
+      const left = this.#activeOf(accountId) - 1;
+      if (left > 0) this.#activeByAccount.set(accountId, left);
+      else this.#activeByAccount.delete(accountId);
+      this.#startWaiting();
     }
+  }
+
+  #activeOf(accountId: string): number {
+    return this.#activeByAccount.get(accountId) ?? 0;
+  }
+
+  #take(accountId: string): void {
+    this.#active++;
+    this.#activeByAccount.set(accountId, this.#activeOf(accountId) + 1);
+  }
+
+  /** Hands free sends to waiting pushes, one account after another, skipping accounts at their own limit. */
+  #startWaiting(): void {
+    while (this.#active < PUSH_SENDS_AT_ONCE_MAX && this.#turns.length > 0) {
+      const index = this.#turns.findIndex(
+        (accountId) => this.#activeOf(accountId) < PUSH_SENDS_PER_ACCOUNT_MAX,
+      );
+      if (index < 0) return;
+      const [accountId] = this.#turns.splice(index, 1);
+      if (accountId === undefined) return;
+      const queue = this.#waiting.get(accountId) ?? [];
+      const next = queue.shift();
+      if (queue.length > 0) this.#turns.push(accountId);
+      else this.#waiting.delete(accountId);
+      if (next === undefined) continue;
+      this.#waitingCount--;
+      this.#take(accountId);
+      next();
+    }
+  }
+
+  /**
+   * Counts a timeout of the subscription (device and endpoint); true once it has timed out `PUSH_TIMEOUTS_MAX` times
+   * in a row. Any answer starts the count again.
+   */
+  #timedOut(deviceId: string, endpoint: string, hasTimedOut: boolean): boolean {
+    const key = `${deviceId} ${endpoint}`;
+    if (!hasTimedOut) {
+      this.#timeouts.delete(key);
+      return false;
+    }
+    const count = (this.#timeouts.get(key) ?? 0) + 1;
+    this.#timeouts.delete(key);
+    if (count >= PUSH_TIMEOUTS_MAX) return true;
+    this.#timeouts.set(key, count);
+    if (this.#timeouts.size > PUSH_TIMEOUT_RECORDS_MAX) {
+      const oldest = this.#timeouts.keys().next().value;
+      if (oldest !== undefined) this.#timeouts.delete(oldest);
+    }
+    return false;
   }
 
   #failed(job: string, error: unknown): void {

@@ -4,6 +4,7 @@ import type { LookupFunction } from "node:net";
 import type { TLSSocket } from "node:tls";
 import type { PushMessage } from "@ringback/protocol";
 import webpush from "web-push";
+import { PUSH_ANSWER_TIMEOUT_MS, PUSH_CONNECT_TIMEOUT_MS } from "../relay-config.js";
 import type { PushSubscriptionRecord, VapidKeys } from "../store/store.js";
 import {
   InternalAddressError,
@@ -18,13 +19,6 @@ import {
   parsePushEndpoint,
 } from "./push-endpoint.js";
 
-/**
- * A push service that has not finished the TCP and TLS handshakes within this long is treated like a 5xx (retried):
- * a reachable push service does both in well under a second, and a silent one must not hold a send for long.
- */
-export const PUSH_CONNECT_TIMEOUT_MS = 5_000;
-/** Once connected, a push service that has not answered (status and body) within this long is treated like a 5xx. */
-export const PUSH_ANSWER_TIMEOUT_MS = 15_000;
 /** A push service's answer body is read up to this (it is only logged by status); the rest is discarded. */
 const PUSH_ANSWER_BODY_MAX_BYTES = 64 * 1024;
 

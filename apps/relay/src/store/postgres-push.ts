@@ -11,6 +11,7 @@ import {
 import {
   type DuePush,
   PUSH_CLAIM_BATCH_MAX,
+  PUSH_CLAIM_PER_ACCOUNT_MAX,
   type PushKey,
   type PushSettlement,
   type PushSubscriptionRecord,
@@ -88,8 +89,21 @@ export async function schedulePushes(
 export async function claimDuePushes(db: Queries, now: number): Promise<DuePush[]> {
   const rows = await db`
     WITH due AS (
+      -- The accounts take turns (each one's earliest, then each one's next, ...), at most so many of one account;
+      -- rows another instance holds are skipped.
+      -- next_push_at is checked here too: a row another instance claimed (and moved on) meanwhile is re-checked
+      -- against its new version once locked, and no longer due.
       SELECT account_id, event_id, device_id FROM push_deliveries
-      WHERE next_push_at <= ${now} ORDER BY next_push_at LIMIT ${PUSH_CLAIM_BATCH_MAX} FOR UPDATE SKIP LOCKED
+      WHERE next_push_at <= ${now} AND (account_id, event_id, device_id) IN (
+        SELECT account_id, event_id, device_id FROM (
+          SELECT account_id, event_id, device_id, next_push_at,
+            ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_push_at, event_id, device_id) AS turn
+          FROM push_deliveries WHERE next_push_at <= ${now}
+        ) ranked
+        WHERE turn <= ${PUSH_CLAIM_PER_ACCOUNT_MAX}
+        ORDER BY turn, next_push_at LIMIT ${PUSH_CLAIM_BATCH_MAX}
+      )
+      FOR UPDATE SKIP LOCKED
     ), ringing AS (
       UPDATE push_deliveries d SET next_push_at = ${now}::bigint + s.repeat_seconds::bigint * 1000, attempts = d.attempts + 1
       FROM due, events e, push_subscriptions s

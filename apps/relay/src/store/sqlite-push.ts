@@ -18,6 +18,7 @@ import {
 import {
   type DuePush,
   PUSH_CLAIM_BATCH_MAX,
+  PUSH_CLAIM_PER_ACCOUNT_MAX,
   type PushKey,
   type PushSettlement,
   type PushSubscriptionRecord,
@@ -101,11 +102,15 @@ export function claimDuePushes(db: SqliteDatabase, now: number): DuePush[] {
       `SELECT d.account_id, d.event_id, d.device_id, d.attempts, d.failures,
          e.status, e.sealed, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id,
          e.expires_at, e.status_at, s.device_id AS subscribed
-       FROM push_deliveries d
+       FROM (
+         SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_push_at, event_id, device_id) AS turn
+         FROM push_deliveries WHERE next_push_at <= ?
+       ) d
        LEFT JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
        LEFT JOIN push_subscriptions s ON s.device_id = d.device_id
-       WHERE d.next_push_at <= ? ORDER BY d.next_push_at LIMIT ?`,
+       WHERE d.turn <= ? ORDER BY d.turn, d.next_push_at LIMIT ?`,
       now,
+      PUSH_CLAIM_PER_ACCOUNT_MAX,
       PUSH_CLAIM_BATCH_MAX,
     );
     const due: DuePush[] = [];

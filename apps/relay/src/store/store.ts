@@ -249,6 +249,11 @@ export const SETTLED_PUSH_TAKE_WAIT_MS = 60_000;
 
 /** Pushes claimed in one go; the rest wait for the next round. */
 export const PUSH_CLAIM_BATCH_MAX = 500;
+/**
+ * Pushes of one account claimed in one go, taken account by account in turn (each account's earliest first, then
+ * each one's next, ...): an account with thousands of pushes due never fills a round while another's wait.
+ */
+export const PUSH_CLAIM_PER_ACCOUNT_MAX = 16;
 
 export interface RateLimitState {
   readonly count: number;
@@ -356,7 +361,8 @@ export interface RelayStore {
    */
   removePushSubscription(deviceId: string, endpoint?: string): Promise<boolean>;
   /**
-   * Claims the pushes due at `now` (at most `PUSH_CLAIM_BATCH_MAX`): each claimed one's next push is moved to
+   * Claims the pushes due at `now` (at most `PUSH_CLAIM_BATCH_MAX`, at most `PUSH_CLAIM_PER_ACCOUNT_MAX` of one account,
+   * the accounts taking turns): each claimed one's next push is moved to
    * `now` + its device's repeat, so no other claim takes it meanwhile. Pushes of calls no longer ringing (answered,
    * ended, expired) or of subscriptions gone are forgotten instead, but not before `takeSettledPushes` had its
    * chance: those of a call past its time wait for the sweep to expire it, and those of a call that stopped ringing

@@ -1,6 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type NewEvent, type RelayStore, SETTLED_PUSH_TAKE_WAIT_MS } from "../../src/store/store.js";
-import { contractEvent, MINUTE_MS, seedPhoneAndTablet, T0 } from "./contract-fixtures.js";
+import {
+  type NewEvent,
+  PUSH_CLAIM_PER_ACCOUNT_MAX,
+  type RelayStore,
+  SETTLED_PUSH_TAKE_WAIT_MS,
+} from "../../src/store/store.js";
+import {
+  contractDevice,
+  contractEvent,
+  MINUTE_MS,
+  ROOMY_LIMITS,
+  seedPhoneAndTablet,
+  T0,
+} from "./contract-fixtures.js";
 
 const SECOND_MS = 1000;
 
@@ -69,6 +81,39 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       expect(await store.removePushSubscription("phone")).toBe(true);
       expect(await store.findPushSubscription("phone")).toBeNull();
       expect(await store.removePushSubscription("phone")).toBe(false);
+    });
+
+    it("claims account by account in turn, so one account's many due pushes never crowd out another's", async () => {
+      // Account acc1's phone and tablet have 20 calls each due (40 pushes); acc2's one phone has one, due last.
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription(subscription("tablet"));
+      for (let index = 0; index < 20; index++)
+        await store.appendEvent(event({ eventId: `ev${index}`, receivedAt: T0 }));
+      await store.createAccount({ accountId: "acc2", device: contractDevice("pc2", "computer"), now: T0 });
+      await store.createPairingCode({
+        codeHash: "c2",
+        accountId: "acc2",
+        createdBy: "pc2",
+        expiresAt: T0 + MINUTE_MS,
+        now: T0,
+      });
+      await store.redeemPairingCode({
+        codeHash: "c2",
+        device: contractDevice("phone2"),
+        now: T0,
+        limits: ROOMY_LIMITS,
+      });
+      await store.setPushSubscription({ ...subscription("phone2"), accountId: "acc2" });
+      await store.appendEvent(
+        event({ accountId: "acc2", eventId: "other", fromDeviceId: "pc2", receivedAt: T0 + 1 }),
+      );
+      const claimed = await store.claimDuePushes(T0 + 1);
+      expect(claimed.filter((push) => push.accountId === "acc1")).toHaveLength(PUSH_CLAIM_PER_ACCOUNT_MAX);
+      // acc2's push is taken in this round, though 40 of acc1's were due before it.
+      expect(claimed.filter((push) => push.accountId === "acc2").map((push) => push.eventId)).toEqual(["other"]);
+      // The rest of acc1's come in later rounds.
+      const next = await store.claimDuePushes(T0 + 1);
+      expect(next.filter((push) => push.accountId === "acc1")).toHaveLength(PUSH_CLAIM_PER_ACCOUNT_MAX);
     });
 
     it("pushes a new event at once to every subscribed device but the sender", async () => {
