@@ -56,22 +56,22 @@ const MIB = 1024 * 1024;
  * Reports (events and tracker reports) one computer may store per window: a daemon's outbox emptying after a day
  * offline stays under it, and beyond it the daemon is told to wait (429 with `Retry-After`), losing nothing...
  */
-export const EVENTS_PER_DEVICE_MAX = 1200;
+const EVENTS_PER_DEVICE_MAX = 1200;
 /** ...and the window. */
 const EVENT_WINDOW_MS = 10 * MINUTE_MS;
 /** Calls one account may have holding ciphertext at once (ringing or answered, for up to the call expiry)... */
-export const OPEN_CALLS_PER_ACCOUNT_MAX = 2000;
+const OPEN_CALLS_PER_ACCOUNT_MAX = 2000;
 /** ...and the bytes of that ciphertext: beyond either, a new report is 507 `storage_full` with `Retry-After`. */
-export const SEALED_BYTES_PER_ACCOUNT_MAX = 256 * MIB;
+const SEALED_BYTES_PER_ACCOUNT_MAX = 256 * MIB;
 /**
  * Request bodies held at once (counted before they are read): per device (two settings bodies), per client address,
  * and in all; beyond them a request is 503 `relay_unavailable` with `Retry-After` before its body is read.
  */
-export const BODY_BYTES_IN_FLIGHT_PER_DEVICE = 8 * MIB;
-export const BODY_BYTES_IN_FLIGHT_PER_ADDRESS = 16 * MIB;
-export const BODY_BYTES_IN_FLIGHT_TOTAL = 128 * MIB;
+const BODY_BYTES_IN_FLIGHT_PER_DEVICE = 8 * MIB;
+const BODY_BYTES_IN_FLIGHT_PER_ADDRESS = 16 * MIB;
+const BODY_BYTES_IN_FLIGHT_TOTAL = 128 * MIB;
 /** Free bytes the data directory's disk keeps: below, writes that store data are refused (507 `storage_full`). */
-export const DISK_FREE_MIN_BYTES = 256 * MIB;
+const DISK_FREE_MIN_BYTES = 256 * MIB;
 /** How often the disk's free space is read. */
 const DISK_CHECK_INTERVAL_DEFAULT_MS = 5 * SECOND_MS;
 

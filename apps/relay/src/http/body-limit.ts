@@ -10,7 +10,7 @@ import { clientAddress } from "./client-address.js";
 const BODIES_RETRY_AFTER_MS = 2000;
 
 /** Refuses a body over `maxBytes` with 413 `payload_too_large`, before it is read whole. */
-export function limitBody(maxBytes: number) {
+function limitBody(maxBytes: number) {
   return bodyLimit({
     maxSize: maxBytes,
     onError: (c) => c.json(errorBody("payload_too_large", `The body is over ${maxBytes} bytes.`), 413),

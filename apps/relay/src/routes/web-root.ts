@@ -13,9 +13,9 @@ const APP_SHELL = "index.html";
 /** Build output whose name carries its content hash (Vite's `assets/<name>-<8 characters>.<ext>`): never changes. */
 const HASHED_ASSET = /^assets\/[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
 /** A year: the longest `max-age` caches honour; with `immutable` a hashed file is never revalidated. */
-export const WEB_IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const WEB_IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 /** The page, the service worker and the unhashed files: revalidated on every load, so an upgrade shows at once. */
-export const WEB_REVALIDATE_CACHE_CONTROL = "no-cache";
+const WEB_REVALIDATE_CACHE_CONTROL = "no-cache";
 
 /**
  * The web app's Content-Security-Policy: scripts, styles and connections from the relay itself only (plus the
@@ -23,7 +23,7 @@ export const WEB_REVALIDATE_CACHE_CONTROL = "no-cache";
  * sounds from the relay or made in the page, no plugins, no `<base>`, no framing. An injected script can then
  * neither load more code nor send the key it finds anywhere but to this relay.
  */
-export function webContentSecurityPolicy(connectOrigins: readonly string[] = []): string {
+function webContentSecurityPolicy(connectOrigins: readonly string[] = []): string {
   return [
     "default-src 'none'",
     "script-src 'self'",

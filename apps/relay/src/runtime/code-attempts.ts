@@ -18,7 +18,7 @@ function clientSite(bucket: string): string | null {
 }
 
 /** An IPv6 /48 may fail this many times what one address (/64) may: a few people, never 65,536 /64s' worth. */
-export const CODE_FAILURES_SITE_FACTOR = 3;
+const CODE_FAILURES_SITE_FACTOR = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface FailureBucket {

@@ -110,7 +110,9 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       const claimed = await store.claimDuePushes(T0 + 1);
       expect(claimed.filter((push) => push.accountId === "acc1")).toHaveLength(PUSH_CLAIM_PER_ACCOUNT_MAX);
       // acc2's push is taken in this round, though 40 of acc1's were due before it.
-      expect(claimed.filter((push) => push.accountId === "acc2").map((push) => push.eventId)).toEqual(["other"]);
+      expect(claimed.filter((push) => push.accountId === "acc2").map((push) => push.eventId)).toEqual([
+        "other",
+      ]);
       // The rest of acc1's come in later rounds.
       const next = await store.claimDuePushes(T0 + 1);
       expect(next.filter((push) => push.accountId === "acc1")).toHaveLength(PUSH_CLAIM_PER_ACCOUNT_MAX);
