@@ -5,21 +5,23 @@
  * here), in rounds alternating the three so all see the same machine load. The payload is handed over through
  * stdin as the agents do it (a pipe from a Node parent, as Claude Code spawns its hooks). Each round's time over
  * `node -e 0` is taken, and the medians compared: the goal is the hook within 2 ms of the minimal script. Then the
- * peak RSS of each, in separate runs with a preload that reads it at exit (so the preload never counts in the
- * timed runs). Prints a table (also its section of BENCHMARKS.md). Run with `pnpm bench` after `pnpm build`.
+ * peak RSS and the main thread's CPU time of each, in separate runs with a preload that reads them at exit (so the
+ * preload never counts in the timed runs): CPU time hardly moves with the machine's load, wall time does, so the
+ * load average is printed too. Prints a table (also its section of BENCHMARKS.md). Run with `pnpm bench` after
+ * `pnpm build`.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BenchReport } from "../../../scripts/bench-report.mjs";
 
 const RUNS = 60;
-const RSS_RUNS = 10;
+const EXIT_STATS_RUNS = 20;
 const WARM_UP_RUNS = 3;
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = join(here, "..", "dist", "ringback-hook.mjs");
@@ -41,16 +43,23 @@ function timeProcess(args: string[], stdin: string, env: NodeJS.ProcessEnv): Pro
       if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr}`));
       else resolve(Number(process.hrtime.bigint() - started) / 1e6);
     });
+    // `node -e 0` never reads its stdin and may have closed it by now.
+    child.stdin.on("error", () => {});
     child.stdin.end(stdin);
   });
 }
 
-/** Reads the process's peak RSS (VmHWM, KiB) as it exits and writes it to stderr. */
-const PEAK_RSS_PRELOAD = `data:text/javascript,process.on("exit",()=>{const s=process.getBuiltinModule("node:fs").readFileSync("/proc/self/status","utf8");process.stderr.write("peak-rss-kib="+/VmHWM:\\s+(\\d+)/.exec(s)[1])})`;
+/** Writes the process's peak RSS (VmHWM, KiB) and its main thread's CPU time (µs) to stderr as it exits. */
+const EXIT_STATS_PRELOAD = `data:text/javascript,process.on("exit",()=>{const s=process.getBuiltinModule("node:fs").readFileSync("/proc/self/status","utf8");const c=process.threadCpuUsage();process.stderr.write("peak-rss-kib="+/VmHWM:\\s+(\\d+)/.exec(s)[1]+" main-cpu-us="+(c.user+c.system))})`;
 
-function peakRssKib(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<number> {
+interface ExitStats {
+  peakRssKib: number;
+  mainCpuMs: number;
+}
+
+function exitStats(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<ExitStats> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", PEAK_RSS_PRELOAD, ...args], {
+    const child = spawn(process.execPath, ["--import", EXIT_STATS_PRELOAD, ...args], {
       env,
       stdio: ["pipe", "ignore", "pipe"],
     });
@@ -60,10 +69,12 @@ function peakRssKib(args: string[], stdin: string, env: NodeJS.ProcessEnv): Prom
     });
     child.on("error", reject);
     child.on("close", () => {
-      const kib = /peak-rss-kib=(\d+)/.exec(stderr)?.[1];
-      if (kib) resolve(Number(kib));
-      else reject(new Error(`no peak RSS from ${args.join(" ")}: ${stderr}`));
+      const stats = /peak-rss-kib=(\d+) main-cpu-us=(\d+)/.exec(stderr);
+      if (stats) resolve({ peakRssKib: Number(stats[1]), mainCpuMs: Number(stats[2]) / 1000 });
+      else reject(new Error(`no exit stats from ${args.join(" ")}: ${stderr}`));
     });
+    // `node -e 0` never reads its stdin and may have closed it by now.
+    child.stdin.on("error", () => {});
     child.stdin.end(stdin);
   });
 }
@@ -98,6 +109,7 @@ async function main(): Promise<void> {
       bare: { args: ["-e", "0"], stdin: "" },
     };
 
+    const loadBefore = loadavg()[0] as number;
     const names = ["hook", "minimal", "bare"] as const;
     const times = { hook: [] as number[], minimal: [] as number[], bare: [] as number[] };
     for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
@@ -108,43 +120,56 @@ async function main(): Promise<void> {
         round[name] = await timeProcess(processes[name].args, processes[name].stdin, env);
       if (run >= WARM_UP_RUNS) for (const name of names) times[name].push(round[name] as number);
     }
-    const rss = { hook: [] as number[], minimal: [] as number[], bare: [] as number[] };
-    for (let run = 0; run < RSS_RUNS; run++) {
+    const exits = { hook: [] as ExitStats[], minimal: [] as ExitStats[], bare: [] as ExitStats[] };
+    for (let run = 0; run < EXIT_STATS_RUNS; run++) {
       for (const name of names)
-        rss[name].push(await peakRssKib(processes[name].args, processes[name].stdin, env));
+        exits[name].push(await exitStats(processes[name].args, processes[name].stdin, env));
     }
-    const posts = 2 * (WARM_UP_RUNS + RUNS + RSS_RUNS);
+    const posts = 2 * (WARM_UP_RUNS + RUNS + EXIT_STATS_RUNS);
     if (received !== posts) throw new Error(`the fake daemon got ${received} reports, not ${posts}`);
+    const loadAfter = loadavg()[0] as number;
 
     /** Each round's time over bare Node, paired within the round. */
     const overBare = (samples: number[]) => samples.map((ms, index) => ms - (times.bare[index] as number));
     const hookOverBare = percentile(overBare(times.hook), 0.5);
     const minimalOverBare = percentile(overBare(times.minimal), 0.5);
     const difference = hookOverBare - minimalOverBare;
-    const mib = (samples: number[]) => percentile(samples, 0.5) / 1024;
-    const row = (name: string, samples: number[], over: string, rssKib: number[]) => [
-      name,
-      percentile(samples, 0.5).toFixed(1),
-      percentile(samples, 0.95).toFixed(1),
-      over,
-      mib(rssKib).toFixed(1),
-    ];
+    const cpuMs = (name: (typeof names)[number]) =>
+      percentile(
+        exits[name].map((exit) => exit.mainCpuMs),
+        0.5,
+      );
+    const cpuDifference = cpuMs("hook") - cpuMs("minimal");
     const plus = (ms: number) => `${ms >= 0 ? "+" : ""}${ms.toFixed(1)}`;
+    const row = (name: string, process: (typeof names)[number], over: string) => [
+      name,
+      percentile(times[process], 0.5).toFixed(1),
+      percentile(times[process], 0.95).toFixed(1),
+      over,
+      cpuMs(process).toFixed(1),
+      process === "bare" ? "" : plus(cpuMs(process) - cpuMs("bare")),
+      (
+        percentile(
+          exits[process].map((exit) => exit.peakRssKib),
+          0.5,
+        ) / 1024
+      ).toFixed(1),
+    ];
 
     const report = new BenchReport("@ringback/hook", "@ringback/hook: wall time of one agent turn");
     report.line(
-      `ringback-hook wall time, ${RUNS} rounds alternating the processes, peak RSS p50 of ${RSS_RUNS} (Node ${process.version}, ${process.platform})\n`,
+      `ringback-hook wall time, ${RUNS} rounds alternating the processes; main thread's CPU time and peak RSS, p50 of ${EXIT_STATS_RUNS} (Node ${process.version}, ${process.platform}; load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, ${availableParallelism()} cores)\n`,
     );
     report.table(
-      ["process", "p50 ms", "p95 ms", "p50 over bare", "peak RSS MiB"],
+      ["process", "p50 ms", "p95 ms", "p50 over bare", "main-thread CPU ms", "CPU over bare", "peak RSS MiB"],
       [
-        row("ringback-hook claude-code (202)", times.hook, plus(hookOverBare), rss.hook),
-        row("minimal script: stdin, node:net, 202", times.minimal, plus(minimalOverBare), rss.minimal),
-        row("node -e 0", times.bare, "", rss.bare),
+        row("ringback-hook claude-code (202)", "hook", plus(hookOverBare)),
+        row("minimal script: stdin, node:net, 202", "minimal", plus(minimalOverBare)),
+        row("node -e 0", "bare", ""),
       ],
     );
     report.line(
-      `\nhook - minimal script, p50 over bare node: ${plus(difference)} ms (goal: <= ${GOAL_MS_OVER_MINIMAL} ms): ${difference <= GOAL_MS_OVER_MINIMAL ? "met" : "NOT MET"}`,
+      `\nhook - minimal script, p50 over bare node: ${plus(difference)} ms (goal: <= ${GOAL_MS_OVER_MINIMAL} ms): ${difference <= GOAL_MS_OVER_MINIMAL ? "met" : "NOT MET"}; main-thread CPU: ${plus(cpuDifference)} ms`,
     );
     await report.save();
   } finally {
