@@ -15,16 +15,20 @@ it("works under the relay's Content-Security-Policy with no violation reported",
   });
   await phone.page.exposeFunction("reportViolation", (text: string) => violations.push(text));
   await phone.page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      const report = (window as unknown as { reportViolation: (text: string) => void }).reportViolation;
-      report(
+    // The test's types are Node's (no DOM lib): the page's globals are described here.
+    const page = globalThis as unknown as {
+      document: { addEventListener(type: string, listener: (event: Record<string, unknown>) => void): void };
+      reportViolation: (text: string) => void;
+    };
+    page.document.addEventListener("securitypolicyviolation", (event) => {
+      page.reportViolation(
         `${event.violatedDirective} blocked ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`,
       );
     });
   });
   // From here on every page load runs under the policy with the listener in place.
-  const document = await phone.page.reload();
-  const policy = document?.headers()["content-security-policy"] ?? "";
+  const loaded = await phone.page.reload();
+  const policy = loaded?.headers()["content-security-policy"] ?? "";
   expect(policy).toContain("script-src 'self'");
   expect(policy).toContain("connect-src 'self'");
   await phone.waitForStream();
