@@ -45,9 +45,13 @@ beforeAll(async () => {
     PATH: [join(prefix, "bin"), dirname(process.execPath), process.env.PATH].join(delimiter),
     HOME: home,
   };
-  const npmEnv = { ...process.env, PATH: env.PATH };
-  // `--prefix` also moves npm's global config (PREFIX/etc/npmrc): the machine's own (its registry's CA, a proxy)
-  // must still apply, as it does for the user's own installs.
+  // npm as a user runs it from a shell: without the npm_config_* settings pnpm hands this test's process (among them
+  // pnpm's own globalconfig, which would hide the machine's npmrc: its registry's CA, a proxy).
+  const npmEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+    PATH: env.PATH,
+  };
+  // `--prefix` also moves npm's global config (to PREFIX/etc/npmrc): the machine's own must still apply.
   const { stdout: globalConfig } = await run("npm", ["config", "get", "globalconfig"], { env: npmEnv });
   await run(
     "npm",
