@@ -201,9 +201,11 @@ describe("dispatch through the relay to the real daemon and the tracker", () => 
     expect(comment?.attachments.map((attachment) => attachment.filename)).toEqual(["redirect-loop.png"]);
     expect(await page.getByTestId("dispatched-number").textContent()).toBe(fake.state.identifierOf(issue));
     expect(await page.getByTestId("dispatched-title").textContent()).toBe(issue.title);
-    const row = page.locator('[data-testid="dispatch-row"][data-state="created"]').first();
-    await row.waitFor({ timeout: UI_WAIT_MS });
-    expect(await row.textContent()).toContain(issue.title);
+    // "My dispatches" still holds the first test's created row until the refresh that follows this dispatch
+    // lands: wait for this comment's row, then check it is the newest (first) one.
+    const rows = page.locator('[data-testid="dispatch-row"][data-state="created"]');
+    await rows.filter({ hasText: issue.title }).waitFor({ timeout: UI_WAIT_MS });
+    expect(await rows.first().textContent()).toContain(issue.title);
     // The daemon's record names the issue's agent, which the tracker triggers with the comment.
     const records = await callDaemon(system.daemon, "GET", "/tracker/dispatches");
     const [latest] = ((await records.json()) as { dispatches: Record<string, unknown>[] }).dispatches;
