@@ -44,6 +44,7 @@ export const ERROR_STATUS = {
   call_already_answered: 409,
   call_not_found: 404,
   device_limit: 403,
+  computer_only: 403,
   // Decided here: sealed requests a computer refuses as possible replays.
   replayed_request: 409,
   stale_request: 422,
@@ -84,7 +85,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   not_found: "No such path.",
   method_not_allowed: "This path does not take this method.",
   rate_limited: "Too many requests; try again later.",
-  storage_full: "The computer's disk is full: the report was not kept; free some space.",
+  storage_full:
+    "The disk is full (the computer's, or the relay's, or this account's share of it): the report was not kept; free some space or try again later.",
   internal_error: "An unexpected error; the details are in the log.",
   tracker_unavailable: "The tracker could not be reached or failed.",
   computer_offline: "The computer (its daemon) is not connected to the relay.",
@@ -96,6 +98,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   call_already_answered: "Another device answered this call first.",
   call_not_found: "No pending call has this id.",
   device_limit: "The account has as many devices as the relay allows: remove one before adding another.",
+  computer_only: "Only a computer of the account posts reports.",
   replayed_request:
     "The computer has already taken this sealed request: a copy sent again (a replay) is refused.",
   stale_request:
