@@ -43,7 +43,7 @@ async function run(): Promise<string[][]> {
   const pushService = await startTestPushService();
   // The relay process trusts the push service's self-signed certificate, as it would a public CA's.
   process.env.NODE_EXTRA_CA_CERTS = pushService.certificatePath;
-  const relay = await startRelayProcess(dataDir, ["--push-hosts", "127.0.0.1"]);
+  const relay = await startRelayProcess(dataDir, ["--push-trusted-origins", pushService.origin]);
   delete process.env.NODE_EXTRA_CA_CERTS;
   try {
     const { publicKey } = await api(relay.url, "GET", "/v1/push/public-key", null);
