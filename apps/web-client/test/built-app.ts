@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@ringback/test-kit";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 /** The built web app (`pnpm build` first: the browser tests drive what ships). */
@@ -18,4 +18,31 @@ export function expectBuiltAppAndChromium(): void {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+}
+
+/** A page in a fresh browser context (one device) with `options`; its uncaught errors are pushed to `errors`. */
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+  errors: string[],
+  timeoutMs?: number,
+): Promise<Page> {
+  const page = await (await browser.newContext(options)).newPage();
+  if (timeoutMs !== undefined) page.setDefaultTimeout(timeoutMs);
+  page.on("pageerror", (error) => errors.push(String(error)));
+  return page;
+}
+
+/** Creates the account from the welcome page at `origin` as a person does: the phrase, Create, the idle screen. */
+export async function createAccount(
+  page: Page,
+  origin: string,
+  phrase: string,
+  options: { readonly isTouch?: boolean; readonly timeoutMs?: number } = {},
+): Promise<void> {
+  await page.goto(origin);
+  await page.getByTestId("new-account-phrase").fill(phrase);
+  const create = page.getByTestId("create-account");
+  await (options.isTouch ? create.tap() : create.click());
+  await page.getByTestId("idle-screen").waitFor({ timeout: options.timeoutMs });
 }

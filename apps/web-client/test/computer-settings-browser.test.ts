@@ -4,7 +4,14 @@ import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import {
+  ARTIFACTS,
+  createAccount,
+  DIST,
+  expectBuiltAppAndChromium,
+  launchChromium,
+  openPage,
+} from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -65,14 +72,13 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
       { otherComputers: [{ id: LAPTOP_ID, name: "Laptop", online: false }] },
     );
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: "en-US" });
-    page = await context.newPage();
-    page.setDefaultTimeout(WAIT.timeout);
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await page.goto(server.origin);
-    await page.getByTestId("new-account-phrase").fill(PHRASE);
-    await page.getByTestId("create-account").click();
-    await page.getByTestId("idle-screen").waitFor(WAIT);
+    page = await openPage(
+      browser,
+      { viewport: { width: 420, height: 900 }, locale: "en-US" },
+      pageErrors,
+      WAIT.timeout,
+    );
+    await createAccount(page, server.origin, PHRASE, { timeoutMs: WAIT.timeout });
     await openSettingsSection(page, "computer");
   });
 
@@ -340,10 +346,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: "en-US" });
     try {
       const other = await context.newPage();
-      await other.goto(alone.origin);
-      await other.getByTestId("new-account-phrase").fill(PHRASE);
-      await other.getByTestId("create-account").click();
-      await other.getByTestId("idle-screen").waitFor(WAIT);
+      await createAccount(other, alone.origin, PHRASE, { timeoutMs: WAIT.timeout });
       await openSettingsSection(other, "computer");
       await other.getByTestId("no-computer").waitFor(WAIT);
       expect(await other.getByTestId("no-computer").textContent()).toContain("ringback login");

@@ -2,7 +2,14 @@ import type { ServerResponse } from "node:http";
 import type { CallDelivery, CallStatusChange } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import {
+  ARTIFACTS,
+  createAccount,
+  DIST,
+  expectBuiltAppAndChromium,
+  launchChromium,
+  openPage,
+} from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
@@ -55,17 +62,9 @@ describe("delivery outcomes in the built web app in Chromium", () => {
     expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 420, height: 860 },
-      locale: "en-GB",
-      timezoneId: "UTC",
-    });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await page.goto(relay.origin);
-    await page.getByTestId("new-account-phrase").fill(PHRASE);
-    await page.getByTestId("create-account").click();
-    await page.getByTestId("idle-screen").waitFor(WAIT);
+    const device = { viewport: { width: 420, height: 860 }, locale: "en-GB", timezoneId: "UTC" };
+    page = await openPage(browser, device, pageErrors);
+    await createAccount(page, relay.origin, PHRASE, { timeoutMs: WAIT.timeout });
     send(await relay.stream(0), "synced", { seq: 0 });
   });
 

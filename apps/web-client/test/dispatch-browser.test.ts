@@ -3,7 +3,7 @@ import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { jpegSize, pasteTwoImages } from "@ringback/test-kit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
@@ -56,10 +56,7 @@ describe("dispatch from the built web app in Chromium", () => {
   });
 
   it("a dispatch with two pasted images becomes dispatched", async () => {
-    await page.goto(server.origin);
-    await page.getByTestId("new-account-phrase").fill(PHRASE);
-    await page.getByTestId("create-account").click();
-    await page.getByTestId("idle-screen").waitFor();
+    await createAccount(page, server.origin, PHRASE);
     await page.getByTestId("nav-dispatch").click();
     // Ready once the options came back through the relay: only the empty draft holds the button.
     await page.locator('[data-testid="dispatch-blocker"][data-blocker="empty"]').waitFor();

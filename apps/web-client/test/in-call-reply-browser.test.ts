@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { aad, deriveKeyFromPassphrase, openJson } from "@ringback/e2e-crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, TEST_ACCOUNT_ID, type TestRelayServer } from "./test-relay-server.js";
 
@@ -91,10 +91,7 @@ describe("the call screen's reply and a call without a brief, in the built web a
     page = await context.newPage();
     page.setDefaultTimeout(WAIT.timeout);
     page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await page.goto(relay.origin);
-    await page.getByTestId("new-account-phrase").fill(PHRASE);
-    await page.getByTestId("create-account").tap();
-    await page.getByTestId("idle-screen").waitFor(WAIT);
+    await createAccount(page, relay.origin, PHRASE, { isTouch: true, timeoutMs: WAIT.timeout });
     stream = await relay.stream(0);
     stream.write(`id: 0\nevent: synced\ndata: ${JSON.stringify({ seq: 0 })}\n\n`);
   });

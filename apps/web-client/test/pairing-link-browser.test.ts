@@ -5,7 +5,7 @@ import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/pro
 import { listenOnLoopback } from "@ringback/test-kit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium, openPage } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
 import { readBody } from "./stand-in-computer.js";
@@ -96,15 +96,8 @@ describe("a pairing link opened on a phone, in the built web app in Chromium", (
     relay = await startTestRelayServer(DIST);
     front = await startPairingRelay(relay);
     browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 320, height: 640 },
-      isMobile: true,
-      hasTouch: true,
-      locale: "en-US",
-    });
-    page = await context.newPage();
-    page.setDefaultTimeout(WAIT.timeout);
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    const phone = { viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true, locale: "en-US" };
+    page = await openPage(browser, phone, pageErrors, WAIT.timeout);
   });
 
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/pro
 import { listenOnLoopback } from "@ringback/test-kit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium, openPage } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
@@ -200,16 +200,14 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     );
     relay = await startPhoneRelay(server.origin);
     browser = await launchChromium();
-    const context = await browser.newContext({
+    const phone = {
       viewport: { width: WIDTHS[0], height: HEIGHT },
       isMobile: true,
       hasTouch: true,
       deviceScaleFactor: 2,
       locale: "en-US",
-    });
-    page = await context.newPage();
-    page.setDefaultTimeout(WAIT.timeout);
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    };
+    page = await openPage(browser, phone, pageErrors, WAIT.timeout);
   });
 
   afterAll(async () => {

@@ -4,7 +4,14 @@ import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { CANNOT_DECRYPT_REPLY } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import {
+  ARTIFACTS,
+  createAccount,
+  DIST,
+  expectBuiltAppAndChromium,
+  launchChromium,
+  openPage,
+} from "./built-app.js";
 import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -38,13 +45,8 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
     model = await startFakeModel({ apiKey: MODEL_KEY });
     modelProxy = await startCorsProxy(model.url);
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 420, height: 860 }, locale: "en-US" });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await page.goto(relay.origin);
-    await page.getByTestId("new-account-phrase").fill(PHRASE);
-    await page.getByTestId("create-account").click();
-    await page.getByTestId("idle-screen").waitFor(WAIT);
+    page = await openPage(browser, { viewport: { width: 420, height: 860 }, locale: "en-US" }, pageErrors);
+    await createAccount(page, relay.origin, PHRASE, { timeoutMs: WAIT.timeout });
     stream = await relay.stream(0);
     stream.write(`id: 0\nevent: synced\ndata: ${JSON.stringify({ seq: 0 })}\n\n`);
   });
