@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { CallStatusChange } from "@ringback/protocol";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, DIST, launchChromium } from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
@@ -40,7 +40,6 @@ describe("the built web app in Chromium", () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 420, height: 860 } });

@@ -10,13 +10,15 @@ export const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 export const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 
 /** Fails at once, with what to do, when the build or Debian's Chromium is missing. */
-export function expectBuiltAppAndChromium(): void {
+function expectBuiltAppAndChromium(): void {
   expect(existsSync(`${DIST}index.html`), "dist/ is missing: run the build first").toBe(true);
   expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`).toBe(true);
   mkdirSync(ARTIFACTS, { recursive: true });
 }
 
+/** Headless Chromium for the built app: fails at once, with what to do, when the build or Chromium is missing. */
 export function launchChromium(): Promise<Browser> {
+  expectBuiltAppAndChromium();
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }
 

@@ -4,14 +4,7 @@ import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ARTIFACTS,
-  createAccount,
-  DIST,
-  expectBuiltAppAndChromium,
-  launchChromium,
-  openPage,
-} from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -54,7 +47,6 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     fake = await startFakeMultica();
     model = await startFakeModel({ apiKey: TESTED_MODEL_KEY });
     ({ token, workspaceIds: workspaces } = trackerAccount(fake));

@@ -2,14 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { CallDelivery, CallStatusChange } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ARTIFACTS,
-  createAccount,
-  DIST,
-  expectBuiltAppAndChromium,
-  launchChromium,
-  openPage,
-} from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
@@ -59,7 +52,6 @@ describe("delivery outcomes in the built web app in Chromium", () => {
       .textContent();
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     browser = await launchChromium();
     const device = { viewport: { width: 420, height: 860 }, locale: "en-GB", timezoneId: "UTC" };

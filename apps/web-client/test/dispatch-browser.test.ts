@@ -3,7 +3,7 @@ import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { jpegSize, pasteTwoImages } from "@ringback/test-kit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
@@ -22,7 +22,6 @@ describe("dispatch from the built web app in Chromium", () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     fake = await startFakeMultica();
     const user = fake.state.addUser();
     const workspace = fake.state.addWorkspace({ name: "Ringback", slug: "ring", members: [user.id] });

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { aad, deriveKeyFromPassphrase, openJson } from "@ringback/e2e-crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, launchChromium } from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, TEST_ACCOUNT_ID, type TestRelayServer } from "./test-relay-server.js";
 
@@ -78,7 +78,6 @@ describe("the call screen's reply and a call without a brief, in the built web a
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     browser = await launchChromium();
     const context = await browser.newContext({

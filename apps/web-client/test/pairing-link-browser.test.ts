@@ -5,7 +5,7 @@ import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/pro
 import { listenOnLoopback } from "@ringback/test-kit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
 import { readBody } from "./stand-in-computer.js";
@@ -92,7 +92,6 @@ describe("a pairing link opened on a phone, in the built web app in Chromium", (
   }
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     front = await startPairingRelay(relay);
     browser = await launchChromium();

@@ -6,7 +6,7 @@ import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/pro
 import { listenOnLoopback } from "@ringback/test-kit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
@@ -174,7 +174,6 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     fake = await startFakeMultica();
     const account = trackerAccount(fake);
     fake.state.addProject(account.workspaceIds.ring, { title: PROJECT });

@@ -12,7 +12,7 @@ import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/proto
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RING_VIBRATION_PATTERN_MS } from "../src/sw/call-notification.js";
-import { DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { DIST, launchChromium } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -53,7 +53,6 @@ describe("the service worker rings a pushed call in Chromium", () => {
   let registrationId: string;
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startPushStandInRelay(DIST);
     browser = await launchChromium();
     context = await browser.newContext({ permissions: ["notifications"] });

@@ -4,7 +4,7 @@ import { listenOnLoopback } from "@ringback/test-kit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUSH_SUBSCRIBE_TIME_LIMIT_MS } from "../src/app/push/push-subscriber.js";
-import { ARTIFACTS, DIST, expectBuiltAppAndChromium, launchChromium } from "./built-app.js";
+import { ARTIFACTS, DIST, launchChromium } from "./built-app.js";
 import { forwardRequest } from "./forward-request.js";
 import { openSettingsSection } from "./settings-sections.js";
 import { readBody } from "./stand-in-computer.js";
@@ -103,7 +103,6 @@ describe("Settings › Ring when the app is closed › Turn on, in the built web
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     front = await startPushRelay(relay.origin);
     browser = await launchChromium();

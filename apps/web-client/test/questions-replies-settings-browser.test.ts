@@ -4,14 +4,7 @@ import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { CANNOT_DECRYPT_REPLY } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ARTIFACTS,
-  createAccount,
-  DIST,
-  expectBuiltAppAndChromium,
-  launchChromium,
-  openPage,
-} from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
 import { type CorsProxy, startCorsProxy } from "./cors-proxy.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -40,7 +33,6 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    expectBuiltAppAndChromium();
     relay = await startTestRelayServer(DIST);
     model = await startFakeModel({ apiKey: MODEL_KEY });
     modelProxy = await startCorsProxy(model.url);
