@@ -6,7 +6,7 @@ import type { Socket } from "node:net";
 // request runs cold code for about 4 ms. The daemon is ours and local: of a 2xx answer only the status line is read.
 
 /** The daemon's error body (`{"error":{"code","message"}}`, protocol's `ErrorBody`) when it refused a report. */
-export interface DaemonError {
+interface DaemonError {
   code: string;
   message: string;
 }

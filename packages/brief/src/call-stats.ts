@@ -31,12 +31,12 @@ export function seconds(ms: number): string {
   return `${ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
 }
 
-export function perSecond(rate: number): string {
+function perSecond(rate: number): string {
   return `${rate < 10 ? rate.toFixed(1) : Math.round(rate)} tokens/s`;
 }
 
 /** Where the limits are changed, as every time-limit message ends. */
-export const LIMITS_FIX =
+const LIMITS_FIX =
   "Raise the limits in the app (Settings › Your computer › Language model for briefs) or with `ringback model limits --timeout <seconds> --no-progress <seconds>`, or choose a smaller or faster model.";
 
 /** What the call had done when it was given up, in one sentence. */
@@ -50,7 +50,7 @@ function progressSentence(stats: ModelCallStats): string {
 }
 
 /** The time this call would need for `outputTokens` at the speeds it showed; null before a token came. */
-export function neededMs(stats: ModelCallStats, outputTokens: number): number | null {
+function neededMs(stats: ModelCallStats, outputTokens: number): number | null {
   const rate = outputTokensPerSecond(stats);
   if (stats.firstTokenMs === null || rate === null) return null;
   return stats.firstTokenMs + (outputTokens / rate) * 1000;

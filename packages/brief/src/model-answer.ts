@@ -17,7 +17,7 @@ const problem = (error: string, failure: ModelCallFailure = "other"): ContentRes
 });
 
 /** The text on one line, cut to what an error quotes. */
-export function truncate(text: string): string {
+function truncate(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > ERROR_DETAIL_MAX_CHARS ? `${flat.slice(0, ERROR_DETAIL_MAX_CHARS)}…` : flat;
 }
@@ -42,7 +42,7 @@ export function errorDetail(text: string): string {
 }
 
 /** The error of an answer cut at its output limit, with what usually causes it. */
-export function outputLimitError(maxTokens: number | undefined): string {
+function outputLimitError(maxTokens: number | undefined): string {
   const limit = maxTokens === undefined ? "its output limit" : `the output limit of ${maxTokens} tokens`;
   return `The language model's answer was cut off at ${limit}. A model that thinks before it answers spends its tokens on thinking: turn thinking off for this model (the README says how for llama.cpp, Ollama and LM Studio).`;
 }

@@ -79,13 +79,13 @@ export function modelTimingView(timing: LlmTestTiming): ModelTimingView {
 }
 
 /** Seconds as the screen shows them: one decimal under 10 s, whole seconds above. */
-export function secondsText(ms: number): string {
+function secondsText(ms: number): string {
   const seconds = ms / 1000;
   return seconds < 10 ? (Math.round(seconds * 10) / 10).toString() : Math.round(seconds).toString();
 }
 
 /** A speed as shown: one decimal under 10 tokens/s, whole numbers above. */
-export function rateText(rate: number): string {
+function rateText(rate: number): string {
   return rate < 10 ? (Math.round(rate * 10) / 10).toString() : Math.round(rate).toString();
 }
 

@@ -19,7 +19,7 @@ interface Props {
 }
 
 /** The sections of Settings, in the order the index lists them. */
-export const SETTINGS_SECTIONS = ["ringing", "language-voice", "questions", "computer", "devices"] as const;
+const SETTINGS_SECTIONS = ["ringing", "language-voice", "questions", "computer", "devices"] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 function sectionTitle(section: SettingsSection, t: SettingsTexts): { title: string; summary: string } {
