@@ -85,7 +85,7 @@ describe("delivery outcomes in the built web app in Chromium", () => {
     const trail = await trailOf("e-rung");
     // The trail is in time order: shown first, then the answer and its opened report, which land in the same
     // second in either order (the answer's status write and the opened report are sent together).
-    const steps = trail.split(" · ");
+    const steps = (trail ?? "").split(" · ");
     expect(steps[0]).toMatch(/^Shown on This browser \d\d:\d\d:\d\d$/);
     expect(steps.slice(1).sort()).toEqual([
       expect.stringMatching(/^answered on This browser \d\d:\d\d:\d\d$/),
