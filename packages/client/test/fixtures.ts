@@ -18,6 +18,8 @@ export interface ReportFixture {
   readonly issueUpdatedAt?: string;
   readonly brief?: Partial<Brief>;
   readonly isBriefFailed?: boolean;
+  /** When the computer finished the brief; the report's own time when absent. */
+  readonly briefGeneratedAt?: string;
 }
 
 export const T0 = new Date("2026-03-02T10:00:00.000Z");
@@ -40,7 +42,7 @@ export function payloadFor(fixture: ReportFixture): SealedReportPayload {
       model: fixture.isBriefFailed ? null : "test-model",
       language: "en-US",
       error: fixture.isBriefFailed ? "No language model is configured on this computer." : null,
-      generatedAt: occurredAt,
+      generatedAt: fixture.briefGeneratedAt ?? occurredAt,
     },
     ...fixture.brief,
   };

@@ -208,6 +208,19 @@ describe("call lifecycle: missed", () => {
     expect(phone.status("late")).toMatchObject({ state: "missed", missedReason: "learned-late" });
   });
 
+  it("a brief a slow model finished minutes after the report rings when the device learns of it at once", () => {
+    const phone = device();
+    const briefGeneratedAt = new Date(T0.getTime() + 4 * LATE_CALL_THRESHOLD_MS).toISOString();
+    phone.setNow(secondsAfter(new Date(briefGeneratedAt), 5));
+    phone.ring({ eventId: "slow-brief", occurredAt: T0.toISOString(), briefGeneratedAt });
+    expect(phone.state("slow-brief")).toBe("ringing");
+    // The same call learned 2 minutes after its brief was finished (the app was closed) is missed.
+    const later = device();
+    later.setNow(new Date(Date.parse(briefGeneratedAt) + LATE_CALL_THRESHOLD_MS + 1));
+    later.receive({ eventId: "slow-brief", occurredAt: T0.toISOString(), briefGeneratedAt });
+    expect(later.status("slow-brief")).toMatchObject({ state: "missed", missedReason: "learned-late" });
+  });
+
   it("any waiting -> missed when the report was raised before this device joined the account, however recent", () => {
     const phone = device();
     phone.setJoinedAt(secondsAfter(T0, 30));

@@ -53,6 +53,17 @@ export function isRaisedBeforeJoining(occurredAt: string, joinedAt: string | nul
   return Number.isFinite(joined) && Date.parse(occurredAt) < joined;
 }
 
+/**
+ * When the computer raised the call to the devices: the report's time, or the moment its brief was finished when
+ * that is later. A model on a laptop may take minutes over a long report; the call it finally seals is new news,
+ * and a device connected all along learns of it at once. A device that was closed or offline still learns late.
+ */
+function raisedToDevicesAt(record: Pick<CallRecord, "occurredAt" | "payload">): number {
+  const occurred = Date.parse(record.occurredAt);
+  const briefed = Date.parse(record.payload.brief.meta.generatedAt);
+  return Number.isFinite(briefed) && briefed > occurred ? briefed : occurred;
+}
+
 /** A call status as the relay announces it (SSE `call-status`, or the answer to this device's write). */
 export type RemoteCallStatus = CallStatusChange["status"];
 
@@ -304,7 +315,7 @@ function admit(draft: Draft, eventId: string): void {
   if (isRaisedBeforeJoining(record.occurredAt, draft.env.joinedAt)) {
     // any waiting | Report raised before this device joined the account -> missed (never rings here).
     draft.miss(record, "before-joining");
-  } else if (draft.env.now.getTime() - Date.parse(record.occurredAt) > LATE_CALL_THRESHOLD_MS) {
+  } else if (draft.env.now.getTime() - raisedToDevicesAt(record) > LATE_CALL_THRESHOLD_MS) {
     // any waiting | Device learns of the report more than 2 minutes after it was raised
     // (app closed, offline, update or restart) -> missed.
     draft.miss(record, "learned-late");
