@@ -45,7 +45,7 @@ SCRYPT_BLOCK_SIZE = 8
 SCRYPT_PARALLELISM = 1
 AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result"]
 # Messages a device sends to one computer, which it runs: the associated data names the computer too.
-ADDRESSED_AAD_PURPOSES = ["settings-request", "reply"]
+ADDRESSED_AAD_PURPOSES = ["settings-request", "reply", "permission-decision"]
 
 
 class FormatError(Exception):
@@ -221,6 +221,10 @@ ADDRESSED_SEAL_CASES = [
       "body": {"issueId": "RING-12", "prompt": "Ajoute un mode sombre — merci ! 🌙"}, **stamp("dispatch")}),
     ("reply addressed to a computer", "reply", COMPUTER_ID, EVENT_ID, KEY_A,
      {"replyId": "r_9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f", "text": "Oui, relance les tests.", **stamp("reply")}),
+    ("deny of a permission ask, with a reason", "permission-decision", COMPUTER_ID, "needs_Qm9yZ2V0LW1lLW5vdA", KEY_A,
+     {"replyId": "r_0a1b2c3d4e5f60718293a4b5c6d7e8f9", "eventId": "needs_Qm9yZ2V0LW1lLW5vdA",
+      "toolInputDigest": hashlib.sha256(b'{"command":"rm -rf build"}').hexdigest(), "verdict": "deny",
+      "reason": "Não apague o build — use pnpm clean.", **stamp("decision")}),
 ]
 
 PASSPHRASES = [

@@ -21,6 +21,9 @@ describe("associated data", () => {
       "ringback/v2/settings-request/dev_laptop/req-1",
     );
     expect(aad.replyTo("dev_laptop", "evt-1")).toBe("ringback/v2/reply/dev_laptop/evt-1");
+    expect(aad.permissionDecisionTo("dev_laptop", "needs_1")).toBe(
+      "ringback/v2/permission-decision/dev_laptop/needs_1",
+    );
     expect(aadTo("reply", "dev_a", "evt-1")).not.toBe(aadTo("reply", "dev_b", "evt-1"));
     expect(() => aadTo("report" as never, "dev_a", "evt-1")).toThrow(
       expect.objectContaining({ code: "invalid_aad" }),

@@ -25,7 +25,7 @@ export type AadPurpose = (typeof AAD_PURPOSES)[number];
  * be sent to another computer of the account, and their plaintext carries a time and a nonce (protocol's
  * `RequestStamp`) so that the computer refuses a copy sent again.
  */
-export const ADDRESSED_AAD_PURPOSES = ["settings-request", "reply"] as const;
+export const ADDRESSED_AAD_PURPOSES = ["settings-request", "reply", "permission-decision"] as const;
 export type AddressedAadPurpose = (typeof ADDRESSED_AAD_PURPOSES)[number];
 
 // "/" would let an id reach into the label's structure, and control characters never occur in the ids the
@@ -98,6 +98,9 @@ export const aad = {
   /** A settings request relayed from a device to one computer's daemon. */
   settingsRequestTo: (computerId: string, requestId: string): Aad =>
     aadTo("settings-request", computerId, requestId),
+  /** A device's allow or deny of an agent's permission ask (the "needs you" call `eventId`), to the computer that raised it. */
+  permissionDecisionTo: (computerId: string, eventId: string): Aad =>
+    aadTo("permission-decision", computerId, eventId),
   /** The daemon's answer to a settings request. */
   settingsResult: (requestId: string): Aad => aadFor("settings-result", requestId),
 } as const;

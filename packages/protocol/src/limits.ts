@@ -97,3 +97,13 @@ export const PAIRING_CODE_TTL_MS = 10 * MINUTE_MS;
 export const CALL_WAITING_TONE = { frequencyHz: 450, onMs: SECOND_MS, offMs: 4 * SECOND_MS } as const;
 /** Characters of a reply after hang-up (decided here: a spoken or typed answer, not a document). */
 export const REPLY_TEXT_MAX_CHARS = 20_000;
+
+/**
+ * How long a permission hook waits for an answer from a phone before it steps aside (the agent's own dialog or
+ * refusal follows). Claude Code's and Codex's hook timeouts are set above it by the installer.
+ */
+export const PERMISSION_WAIT_MS = 5 * MINUTE_MS;
+/** The hook timeout the installer writes into the agents' configs for the permission hook, in seconds. */
+export const PERMISSION_HOOK_TIMEOUT_SECONDS = 330;
+/** Characters of a deny reason passed back to the agent. */
+export const PERMISSION_REASON_MAX_CHARS = 2000;

@@ -2,10 +2,20 @@ import { z } from "zod";
 import { REPLY_TEXT_MAX_CHARS } from "../limits.js";
 import { Brief } from "./brief.js";
 import { E2eKeySource } from "./e2e.js";
+import { PermissionAsk } from "./permission.js";
+import { RequestStamp } from "./request-stamp.js";
 import { EventId, Report, ReportSource } from "./report.js";
 
-/** What is sealed for the client: the report and its brief (AAD `ringback/v1/report/<eventId>`). */
-export const SealedReportPayload = z.object({ report: Report, brief: Brief });
+/**
+ * What is sealed for the client: the report and its brief (AAD `ringback/v1/report/<eventId>`). A "needs you" call
+ * (an agent asking permission) also carries the ask; its report text and brief are the ask in words, made by the
+ * computer without a model.
+ */
+export const SealedReportPayload = z.object({
+  report: Report,
+  brief: Brief,
+  needsYou: PermissionAsk.optional(),
+});
 export type SealedReportPayload = z.infer<typeof SealedReportPayload>;
 
 /** `POST /v1/daemon/events` body: routing plaintext plus the sealed payload. */
@@ -27,23 +37,6 @@ export type DaemonTrackerReportPost = z.infer<typeof DaemonTrackerReportPost>;
 
 /** Methods a relayed settings request may use. */
 export const RelayedMethod = z.enum(["GET", "PUT", "POST", "DELETE"]);
-
-/** A nonce of a sealed request: 16 random bytes, base64url without padding. */
-export const RequestNonce = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "must be 16 bytes in base64url");
-
-/**
- * What a device seals into every request it addresses to a computer (a relayed settings request, a dispatch, a
- * reply): when it was sealed (ISO 8601 UTC, the device's clock) and a fresh random nonce. The computer refuses a
- * request whose time is outside its window and one whose nonce it has seen: a relay cannot replay a request.
- */
-export const RequestStamp = z.object({ sentAt: z.iso.datetime(), nonce: RequestNonce });
-export type RequestStamp = z.infer<typeof RequestStamp>;
-
-/**
- * How far a request's `sentAt` may be from the computer's clock, either way: the clocks of a phone and a computer
- * may differ this much. A settings request (relayed at once or not at all) is refused outside it.
- */
-export const REQUEST_CLOCK_WINDOW_MS = 5 * 60 * 1000;
 
 /**
  * The request a device relays to a computer's local interface: the same request the desktop app would send it.
