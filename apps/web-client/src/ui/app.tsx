@@ -9,14 +9,14 @@ import { InCallScreen } from "./in-call/in-call-screen.js";
 import { RingingScreen } from "./ringing/ringing-screen.js";
 import { SettingsScreen } from "./settings/settings-screen.js";
 import { texts } from "./shared/use-texts.js";
-import { useView } from "./shared/use-view.js";
+import { useObservable } from "./shared/use-observable.js";
 import { WelcomeScreen } from "./welcome/welcome-screen.js";
 
 type Page = "home" | "calls" | "dispatch" | "settings";
 
 /** Chooses the screen: welcome, a call in progress, a ringing call, or the pages of an idle device. */
 export function App({ controller }: { controller: AppController }) {
-  const view = useView(controller);
+  const view = useObservable(controller);
   const [page, setPage] = useState<Page>("home");
   // Each tap on a tab opens it afresh: tapping Settings again goes back to its index of sections.
   const [visit, setVisit] = useState(0);
