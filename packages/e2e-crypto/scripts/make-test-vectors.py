@@ -173,6 +173,29 @@ def fixed_bytes(label: str, length: int) -> bytes:
     return hashlib.sha256(f"ringback test vectors/{label}".encode("utf-8")).digest()[:length]
 
 
+# Padded JSON: spaces after the JSON text up to a size bucket, so the relay sees only the bucket.
+PAD_MIN_BYTES = 256
+PAD_LINEAR_FROM_BYTES = 64 * 1024
+
+
+def padded_length(size: int) -> int:
+    if size > PAD_LINEAR_FROM_BYTES:
+        return -(-size // PAD_LINEAR_FROM_BYTES) * PAD_LINEAR_FROM_BYTES
+    length = PAD_MIN_BYTES
+    while length < size:
+        length *= 2
+    return length
+
+
+def padded_json_text(value) -> str:
+    text = json_text(value)
+    size = len(text.encode("utf-8"))
+    return text + " " * (padded_length(size) - size)
+
+
+PADDED_LENGTHS = [0, 1, 255, 256, 257, 1000, 1024, 1025, 65535, 65536, 65537, 131072, 131073, 819200, 838861]
+
+
 def json_text(value) -> str:
     # The same text as JavaScript's JSON.stringify for these values: no spaces, non-ASCII kept as is.
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -321,6 +344,29 @@ def make_addressed_seal_vectors():
     return vectors
 
 
+PADDED_SEAL_CASES = [
+    # name, purpose, id, key, JSON value
+    ("report, padded to its bucket", "report", EVENT_ID, KEY_A, REPORT_VALUE),
+    ("short reply, padded to the smallest bucket", "reply", EVENT_ID, KEY_B,
+     {"replyId": "r_1", "text": "Oui.", **stamp("padded reply")}),
+]
+
+
+def make_padded_seal_vectors():
+    vectors = []
+    for name, purpose, ident, key, value in PADDED_SEAL_CASES:
+        plaintext = padded_json_text(value)
+        assert len(plaintext.encode("utf-8")) == padded_length(len(json_text(value).encode("utf-8")))
+        aad = aad_for(purpose, ident)
+        iv = iv_for(name)
+        sealed = seal(key, aad, plaintext, iv)
+        assert json.loads(open_sealed(key, aad, sealed)) == value
+        vectors.append({"name": name, "purpose": purpose, "id": ident, "aad": aad, "key": key,
+                        "keyId": key_id(parse_key(key)), "iv": b64url_encode(iv), "plaintext": plaintext,
+                        "json": value, "sealed": sealed})
+    return vectors
+
+
 def tamper(sealed: str, field: int, byte_index: int) -> str:
     fields = sealed.split(".")
     data = bytearray(b64url_decode(fields[field]))
@@ -417,9 +463,13 @@ def make_vectors():
             "scryptCost": SCRYPT_COST,
             "scryptBlockSize": SCRYPT_BLOCK_SIZE,
             "scryptParallelism": SCRYPT_PARALLELISM,
+            "padMinBytes": PAD_MIN_BYTES,
+            "padLinearFromBytes": PAD_LINEAR_FROM_BYTES,
         },
         "seal": seal_vectors,
         "sealAddressed": addressed_vectors,
+        "sealPadded": make_padded_seal_vectors(),
+        "paddedLengths": [{"bytes": size, "padded": padded_length(size)} for size in PADDED_LENGTHS],
         "openFailures": make_open_failures(seal_vectors, addressed_vectors),
         "passphrases": passphrases,
         "passphraseFailures": short,

@@ -23,6 +23,7 @@ export { formatKey, generateKey, keyBytes, parseKey } from "./key.js";
 export { keyId } from "./key-id.js";
 export { openJson, openString } from "./open.js";
 export { checkPassphrase, deriveKeyFromPassphrase, deriveKeyFromPassphraseV1 } from "./passphrase.js";
-export type { SealOptions } from "./seal.js";
+export { PAD_LINEAR_FROM_BYTES, PAD_MIN_BYTES, paddedLength } from "./padding.js";
+export type { SealJsonOptions, SealOptions } from "./seal.js";
 export { sealJson, sealString } from "./seal.js";
 export { sealedKeyId } from "./sealed-format.js";

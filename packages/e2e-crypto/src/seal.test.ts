@@ -4,6 +4,7 @@ import { aad } from "./aad.js";
 import { generateKey, keyBytes } from "./key.js";
 import { keyId } from "./key-id.js";
 import { openJson, openString } from "./open.js";
+import { PAD_LINEAR_FROM_BYTES, paddedLength } from "./padding.js";
 import { sealJson, sealString } from "./seal.js";
 
 const SEALED_PATTERN = /^e2e1\.([0-9a-f]{16})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)$/;
@@ -80,5 +81,37 @@ describe("sealJson / openJson", () => {
   it("reports plaintext that is not JSON as corrupted", async () => {
     const sealed = await sealString(key, resultAad, "not json {");
     await expect(openJson(key, resultAad, sealed)).rejects.toMatchObject({ code: "corrupted" });
+  });
+});
+
+describe("sealJson with padding", () => {
+  const key = generateKey();
+  const reportAad = aad.report("e1");
+
+  it("gives reports of different lengths in one bucket the same sealed length, and opens to the same value", async () => {
+    const short = { text: "Done." };
+    const long = { text: `Done. ${"All tests pass. ".repeat(10)}` };
+    const [sealedShort, sealedLong] = await Promise.all([
+      sealJson(key, reportAad, short, { pad: true }),
+      sealJson(key, reportAad, long, { pad: true }),
+    ]);
+    expect(sealedShort.length).toBe(sealedLong.length);
+    expect(await openJson(key, reportAad, sealedLong)).toEqual(long);
+    // Unpadded, the relay could tell them apart by length.
+    const [plainShort, plainLong] = await Promise.all([
+      sealJson(key, reportAad, short),
+      sealJson(key, reportAad, long),
+    ]);
+    expect(plainShort.length).toBeLessThan(plainLong.length);
+  });
+
+  it("pads a large report by less than 64 KiB", async () => {
+    const value = { text: "x".repeat(800 * 1024) };
+    const padded = await openString(key, reportAad, await sealJson(key, reportAad, value, { pad: true }));
+    const bytes = JSON.stringify(value).length;
+    expect(padded.length % PAD_LINEAR_FROM_BYTES).toBe(0);
+    expect(padded.length - bytes).toBeGreaterThanOrEqual(0);
+    expect(padded.length - bytes).toBeLessThan(PAD_LINEAR_FROM_BYTES);
+    expect(paddedLength(bytes)).toBe(padded.length);
   });
 });

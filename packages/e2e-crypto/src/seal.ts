@@ -3,11 +3,20 @@ import { assertAad } from "./aad.js";
 import { IV_BYTES } from "./format.js";
 import type { E2eKey } from "./key.js";
 import { keyMaterial } from "./key-material.js";
+import { padJsonText } from "./padding.js";
 import { formatSealed } from "./sealed-format.js";
 
 export interface SealOptions {
   /** A fixed 12-byte iv, for test vectors only: reusing an iv with the same key breaks AES-GCM. */
   readonly iv?: Uint8Array;
+}
+
+export interface SealJsonOptions extends SealOptions {
+  /**
+   * Pads the JSON text with spaces to its size bucket (`paddedLength`), so the ciphertext's length tells the relay
+   * only the bucket. Openers need nothing new: JSON parsers skip the spaces.
+   */
+  readonly pad?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -30,16 +39,16 @@ export async function sealString(
   return formatSealed({ keyId, iv, ciphertext });
 }
 
-/** Seals `JSON.stringify(value)`; `value` must be JSON-serialisable. */
+/** Seals `JSON.stringify(value)`, padded when asked; `value` must be JSON-serialisable. */
 export async function sealJson(
   key: E2eKey,
   aad: Aad,
   value: unknown,
-  options: SealOptions = {},
+  options: SealJsonOptions = {},
 ): Promise<string> {
   const text: string | undefined = JSON.stringify(value);
   if (text === undefined) throw new TypeError("sealJson needs a JSON-serialisable value.");
-  return sealString(key, aad, text, options);
+  return sealString(key, aad, options.pad ? padJsonText(text) : text, options);
 }
 
 function copyIv(iv: Uint8Array): Uint8Array<ArrayBuffer> {

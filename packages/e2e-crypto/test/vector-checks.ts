@@ -47,9 +47,14 @@ export interface TestVectors {
     scryptCost: number;
     scryptBlockSize: number;
     scryptParallelism: number;
+    padMinBytes: number;
+    padLinearFromBytes: number;
   };
   seal: SealVector[];
   sealAddressed: AddressedSealVector[];
+  /** JSON sealed with `{ pad: true }`: `plaintext` is the JSON text and the spaces of its size bucket. */
+  sealPadded: (SealVector & { json: unknown })[];
+  paddedLengths: { bytes: number; padded: number }[];
   openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
   passphrases: { name: string; passphrase: string; key: string }[];
   passphraseFailures: (FailureVector & { passphrase: string })[];
@@ -84,6 +89,17 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
       run: (library: E2eLibrary) =>
         checkSealed(library, vector, library.aadTo(vector.purpose, vector.computerId, vector.id)),
     })),
+    ...vectors.sealPadded.map((vector) => ({
+      name: `seal padded: ${vector.name}`,
+      run: (library: E2eLibrary) => checkPadded(library, vector),
+    })),
+    {
+      name: "padded lengths",
+      run: async (library: E2eLibrary) => {
+        for (const { bytes, padded } of vectors.paddedLengths)
+          same(`paddedLength(${bytes})`, library.paddedLength(bytes), padded);
+      },
+    },
     ...vectors.openFailures.map((vector) => ({
       name: `open failure: ${vector.name}`,
       run: (library: E2eLibrary) =>
@@ -167,6 +183,18 @@ async function checkFormat(library: E2eLibrary, format: TestVectors["format"]): 
   same("SCRYPT_COST", library.SCRYPT_COST, format.scryptCost);
   same("SCRYPT_BLOCK_SIZE", library.SCRYPT_BLOCK_SIZE, format.scryptBlockSize);
   same("SCRYPT_PARALLELISM", library.SCRYPT_PARALLELISM, format.scryptParallelism);
+  same("PAD_MIN_BYTES", library.PAD_MIN_BYTES, format.padMinBytes);
+  same("PAD_LINEAR_FROM_BYTES", library.PAD_LINEAR_FROM_BYTES, format.padLinearFromBytes);
+}
+
+async function checkPadded(library: E2eLibrary, vector: SealVector & { json: unknown }): Promise<void> {
+  const key = library.parseKey(vector.key);
+  const aad = library.aadFor(vector.purpose, vector.id);
+  same("aad", aad, vector.aad);
+  const iv = fromBase64url(vector.iv);
+  same("sealJson padded", await library.sealJson(key, aad, vector.json, { iv, pad: true }), vector.sealed);
+  same("openString", await library.openString(key, aad, vector.sealed), vector.plaintext);
+  same("openJson", JSON.stringify(await library.openJson(key, aad, vector.sealed)), JSON.stringify(vector.json));
 }
 
 async function checkSeal(library: E2eLibrary, vector: SealVector): Promise<void> {
