@@ -1,32 +1,43 @@
 // The main job: builds what runs, starts the relay (serving the web app) and the daemon on this machine with
-// embedded defaults, creates the account on first run, and prints the pairing link and the command that rings.
+// embedded defaults, creates the account on first run, and prints how to pair and the command that rings.
 // `--lan` serves the relay on the machine's LAN address over HTTPS with a local CA, for a phone on the same network.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { serveCaCertificate, trustInstructions } from "./lan/ca-download.mjs";
+import { serveCaCertificate } from "./lan/ca-download.mjs";
 import { lanAddress } from "./lan/lan-address.mjs";
-import { ensureLocalCertificates } from "./lan/local-ca.mjs";
+import { ensureLocalCertificates, servedNames } from "./lan/local-ca.mjs";
+import { nodeTooOldForStart } from "./start/node-check.mjs";
+import { parseStartOptions, StartUsageError, startHelp } from "./start/start-options.mjs";
+import { lanScreen, loopbackScreen } from "./start/start-screen.mjs";
 
-const { values: options } = parseArgs({
-  options: { lan: { type: "boolean" }, "lan-address": { type: "string" }, help: { type: "boolean" } },
-});
-if (options.help) {
-  process.stdout.write(
-    "pnpm start [--lan [--lan-address IP]]\n\n" +
-      "Without options: the relay and the web app on 127.0.0.1 (this computer only).\n" +
-      "--lan: on this computer's network address over HTTPS with a local certificate authority, so a phone on the\n" +
-      "same network can pair and ring (it trusts the CA once; the steps are printed). --lan-address picks the address.\n",
-  );
+const root = resolve(fileURLToPath(import.meta.url), "../..");
+const pnpmCommand = `npx --yes ${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager}`;
+const startCommand = `${pnpmCommand} start`;
+
+let options;
+try {
+  options = parseStartOptions(process.argv.slice(2), process.env);
+} catch (error) {
+  if (!(error instanceof StartUsageError)) throw error;
+  process.stderr.write(`ringback start: ${error.message} (${startCommand} --help lists the options)\n`);
+  process.exit(2);
+}
+if (options.isHelp) {
+  process.stdout.write(startHelp(startCommand));
   process.exit(0);
 }
-const root = resolve(fileURLToPath(import.meta.url), "../..");
-const relayPort = Number(process.env.RINGBACK_RELAY_PORT ?? 8787);
+const tooOld = nodeTooOldForStart(join(root, "apps/relay/package.json"), process.versions.node, startCommand);
+if (tooOld !== null) {
+  process.stderr.write(`ringback start: ${tooOld}\n`);
+  process.exit(1);
+}
+
 const dataDir = process.env.RINGBACK_HOME ?? join(homedir(), ".ringback");
 const relayDataDir = process.env.RINGBACK_RELAY_DATA ?? join(homedir(), ".ringback-relay");
 const relayBin = join(root, "apps/relay/dist/main.js");
@@ -35,29 +46,49 @@ const hookBin = join(root, "apps/hook/dist/ringback-hook.mjs");
 const webRoot = join(root, "apps/web-client/dist");
 const children = [];
 
-let lan = null;
-if (options.lan || options["lan-address"]) {
-  try {
-    const address = lanAddress(options["lan-address"]);
-    lan = { address, ...ensureLocalCertificates(join(relayDataDir, "lan-tls"), address) };
-  } catch (error) {
-    process.stderr.write(`ringback start: ${error.message}\n`);
-    process.exit(1);
-  }
-}
-const relayHost = lan?.address ?? "127.0.0.1";
-const relayUrl = `${lan ? "https" : "http"}://${relayHost}:${relayPort}`;
-/** Node trusts the local CA too: the daemon talks to the relay over the same HTTPS as the phone. */
-const trustEnv = lan ? { NODE_EXTRA_CA_CERTS: lan.caCertPath } : {};
-
 function say(line = "") {
   process.stdout.write(`${line}\n`);
+}
+
+let stopping = false;
+function stopAll() {
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
 }
 
 function fail(message) {
   process.stderr.write(`ringback start: ${message}\n`);
   stopAll();
   process.exit(1);
+}
+
+let lan = null;
+if (options.isLan) {
+  try {
+    const address = lanAddress(options.lanAddress);
+    lan = { address, ...ensureLocalCertificates(join(relayDataDir, "lan-tls"), address) };
+  } catch (error) {
+    fail(error.message);
+  }
+}
+const relayHost = lan?.address ?? "127.0.0.1";
+/** Node trusts the local CA too: the daemon talks to the relay over the same HTTPS as the phone. */
+const trustEnv = lan ? { NODE_EXTRA_CA_CERTS: lan.caCertPath } : {};
+
+/** A clear line before anything starts, rather than a child's failure after: is `port` free on `host`? */
+function assertPortFree(port, host, option) {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolveFree) => {
+    const probe = createServer();
+    probe.once("error", (error) => {
+      if (error.code !== "EADDRINUSE") return resolveFree();
+      fail(
+        `port ${port} on ${host} is in use (another Ringback, or another program): stop it, or start on another ` +
+          `port: ${startCommand}${lan ? " --lan" : ""} ${option} ${port + 10}`,
+      );
+    });
+    probe.listen(port, host, () => probe.close(() => resolveFree()));
+  });
 }
 
 function build() {
@@ -81,15 +112,14 @@ function startService(name, args, { ready, env, onStderrLine }) {
     onStderrLine?.(line);
     process.stderr.write(`[${name}] ${line}\n`);
   });
-  return new Promise((resolveReady, rejectReady) => {
+  return new Promise((resolveReady) => {
     const lines = createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       if (ready.test(line)) resolveReady(line);
       else say(`[${name}] ${line}`);
     });
     child.on("exit", (code) => {
-      rejectReady(new Error(`${name} exited with code ${code}`));
-      if (!stopping) fail(`${name} stopped (exit code ${code})`);
+      if (!stopping) fail(`the ${name} stopped (exit code ${code}): its last lines above say why`);
     });
   });
 }
@@ -106,21 +136,14 @@ function daemonCli(args, input) {
   return result.stdout;
 }
 
-function hasRelayIdentity() {
-  const file = join(dataDir, "daemon.json");
-  if (!existsSync(file)) return false;
+function readDaemonConfig() {
   try {
-    return Boolean(JSON.parse(readFileSync(file, "utf8")).relay?.deviceToken);
+    return JSON.parse(readFileSync(join(dataDir, "daemon.json"), "utf8"));
   } catch {
-    return false;
+    return null;
   }
 }
 
-let stopping = false;
-function stopAll() {
-  stopping = true;
-  for (const child of children) child.kill("SIGTERM");
-}
 process.on("SIGINT", () => {
   stopAll();
   process.exit(0);
@@ -130,22 +153,26 @@ process.on("SIGTERM", () => {
   process.exit(0);
 });
 
+await assertPortFree(options.relayPort, relayHost, "--port");
+if (lan) await assertPortFree(options.caPort, relayHost, "--ca-port");
 build();
 
 let claimCode;
-await startService(
+const listening = await startService(
   "relay",
   [
     relayBin,
     "--host",
     relayHost,
     "--port",
-    String(relayPort),
+    String(options.relayPort),
     "--data",
     relayDataDir,
     "--web-root",
     webRoot,
-    ...(lan ? ["--tls-cert", lan.certPath, "--tls-key", lan.keyPath, "--public-url", relayUrl] : []),
+    ...(lan ? ["--tls-cert", lan.certPath, "--tls-key", lan.keyPath] : []),
+    // With port 0 the address is known only once it listens; the daemon's pairing links carry it either way.
+    ...(lan && options.relayPort !== 0 ? ["--public-url", `https://${relayHost}:${options.relayPort}`] : []),
   ],
   {
     ready: /^ringback relay listening on /,
@@ -153,9 +180,10 @@ await startService(
       claimCode ??= /claim code ([0-9-]+)/.exec(line)?.[1];
     },
   },
-).catch((error) => fail(`${error.message}; is port ${relayPort} in use? (RINGBACK_RELAY_PORT changes it)`));
+);
+const relayUrl = listening.replace(/^ringback relay listening on /, "").trim();
 
-if (!hasRelayIdentity()) {
+if (!readDaemonConfig()?.relay?.deviceToken) {
   const claim = claimCode ? ["--claim-code", claimCode] : [];
   daemonCli(["login", "--server", relayUrl, "--name", "This computer", ...claim]);
   say("Created your Ringback account on the local relay.");
@@ -164,32 +192,42 @@ if (!hasRelayIdentity()) {
 const daemonLine = await startService("daemon", [daemonBin, "run"], {
   ready: /^ringback daemon listening on /,
   env: { ...trustEnv, RINGBACK_HOME: dataDir, RINGBACK_SERVER_URL: relayUrl },
-}).catch((error) => fail(error.message));
+});
 
+const qrcode = createRequire(join(root, "apps/daemon/package.json"))("qrcode");
+const context = {
+  relayUrl,
+  relayDataDir,
+  dataDir,
+  daemonUrl: daemonLine.replace(/^ringback daemon listening on /, ""),
+  startCommand,
+  ringCommand: `${pnpmCommand} ring`,
+  hookInstallCommand: `node ${hookBin} install`,
+  pairing: JSON.parse(daemonCli(["pair", "--json"])),
+  // The code path needs the passphrase the account's key comes from; a generated key has none.
+  hasPassphrase: readDaemonConfig()?.e2e?.source === "passphrase",
+};
 say();
-say(`Relay and web app: ${relayUrl}   (data: ${relayDataDir})`);
-say(`Daemon: ${daemonLine.replace(/^ringback daemon listening on /, "")}   (data: ${dataDir})`);
 if (lan) {
-  const caPort = Number(process.env.RINGBACK_CA_PORT ?? relayPort + 1);
-  const download = await serveCaCertificate(lan.caCertPath, lan.address, caPort).catch((error) =>
+  const ca = {
+    certPath: lan.caCertPath,
+    fingerprint: lan.caFingerprint,
+    name: lan.caName,
+    validTo: lan.caValidTo,
+    servedNames: Object.values(servedNames(lan.address)).flat().join(", "),
+  };
+  const page = await serveCaCertificate(ca, lan.address, options.caPort).catch((error) =>
     fail(error.message),
   );
-  const qrcode = createRequire(join(root, "apps/daemon/package.json"))("qrcode");
-  say();
-  say(trustInstructions(download.url));
-  say();
-  say(await qrcode.toString(download.url, { type: "terminal", small: true }));
-}
-say();
-// `ringback pair` says what to open and how long it is valid.
-say(daemonCli(["pair"]).trimEnd());
-say();
-say("Then make it ring, from another terminal:");
-say('  npx --yes pnpm@10.34.9 ring "Your words here"');
-say("Hook it into Claude Code and Codex for real with:");
-say(`  node ${hookBin} install`);
-say();
-say(
-  "No language model is configured yet, so briefs are marked failed and the app reads the agent's own words.",
-);
-say("Press Ctrl-C to stop.");
+  const screen = lanScreen({
+    ...context,
+    ca: {
+      ...ca,
+      pageUrl: page.url,
+      replaced: lan.replaced,
+      qrCode: await qrcode.toString(page.url, { type: "terminal", small: true }),
+    },
+    pairingQrCode: await qrcode.toString(context.pairing.link, { type: "terminal", small: true }),
+  });
+  say(screen.join("\n"));
+} else say(loopbackScreen(context).join("\n"));

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { request as httpsRequest } from "node:https";
 import { connect } from "node:net";
@@ -79,17 +81,47 @@ afterAll(async () => {
 });
 
 describe("pnpm start --lan", () => {
-  it("serves the relay over HTTPS on the LAN address with its own CA, and says how to trust the CA on a phone", async () => {
+  it("leads with the phone: the CA to trust, its fingerprint beside its QR code, then the pairing link", async () => {
     const caPath = join(directory.path, "relay", "lan-tls", "ca.crt");
     const ca = await readFile(caPath, "utf8");
-    expect(start.output).toContain(`Relay and web app: https://${ADDRESS}:${relayPort}`);
-    expect(start.output).toContain(`open http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
-    expect(start.output).toContain("Certificate Trust Settings");
-    expect(start.output).toContain("Install a certificate › CA certificate");
-    // The CA (never its key) is handed out over plain HTTP, byte for byte.
+    const fingerprint = new X509Certificate(ca).fingerprint256;
+    const output = start.stdout;
+    const steps = [
+      "On your phone, on the same network as this computer:",
+      `  1. Trust this computer's certificate authority (the relay serves HTTPS with it): open http://${ADDRESS}:${caPort}/`,
+      "     Its SHA-256 fingerprint, to compare with the one the page and the phone show:",
+      `     ${fingerprint}`,
+      "Certificate Trust Settings",
+      "Install a certificate › CA certificate",
+      "  2. Open this link on the phone, or scan this QR code",
+      `Relay and web app: https://${ADDRESS}:${relayPort}`,
+    ];
+    const positions = steps.map((step) => output.indexOf(step));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    // The QR code of the CA page sits between the page's address and the fingerprint.
+    expect(output.slice(positions[1], positions[2])).toMatch(/[▄▀]/);
+  });
+
+  it("hands out the CA (never its key) and a page with its fingerprint over plain HTTP, and serves HTTPS with it", async () => {
+    const caPath = join(directory.path, "relay", "lan-tls", "ca.crt");
+    const ca = await readFile(caPath, "utf8");
+    // The CA, byte for byte, and the page a phone opens first, which shows the same fingerprint as the terminal.
     const served = await fetch(`http://${ADDRESS}:${caPort}/ringback-local-ca.crt`);
     expect(served.headers.get("content-type")).toBe("application/x-x509-ca-cert");
     expect(await served.text()).toBe(ca);
+    const page = await (await fetch(`http://${ADDRESS}:${caPort}/`)).text();
+    expect(page).toContain(new X509Certificate(ca).fingerprint256);
+    expect(page).toContain('href="/ringback-local-ca.crt"');
+    expect(page).toContain("User credentials");
+    expect((await fetch(`http://${ADDRESS}:${caPort}/ca.key`)).status).toBe(404);
+    // Limited to the address it serves, and short-lived.
+    const text = execFileSync("openssl", ["x509", "-in", caPath, "-noout", "-text"], { encoding: "utf8" });
+    expect(text).toMatch(
+      /X509v3 Name Constraints: critical\s+Permitted:\s+IP:127\.0\.0\.1\/255\.255\.255\.255\s+DNS:localhost\n/,
+    );
+    const certificate = new X509Certificate(ca);
+    expect(Date.parse(certificate.validTo) - Date.parse(certificate.validFrom)).toBe(30 * 24 * 3600 * 1000);
     // The relay answers over HTTPS for a client that trusts that CA, and nothing over plain HTTP.
     const health = await new Promise<number>((resolve, reject) =>
       httpsRequest(`https://${ADDRESS}:${relayPort}/v1/health`, { ca }, (response) => {
@@ -133,5 +165,7 @@ describe("pnpm start --lan", () => {
     start = startScript();
     await untilStarted();
     expect(await readFile(join(directory.path, "relay", "lan-tls", "ca.crt"), "utf8")).toBe(before);
+    // The same CA: the phone that trusts it already is told it may go on.
+    expect(start.stdout).toContain("already, with this fingerprint? Go on to 2.");
   });
 });

@@ -46,6 +46,7 @@ export const USAGE = `Usage: ringback-relay [options]
   --streams-per-account N   open streams per account, newest wins (32)       RINGBACK_RELAY_STREAMS_PER_ACCOUNT
   --streams-per-address N   open streams per client address (64)             RINGBACK_RELAY_STREAMS_PER_ADDRESS
   --disk-free-min-mb N      refuse new data below N MiB free (default 256)    RINGBACK_RELAY_DISK_FREE_MIN_MB
+  --version                 print the relay's version
   --help                    this text
 `;
 
@@ -61,6 +62,7 @@ export interface RelayCliOptions {
   /** TLS terminated by the relay itself; null for plain HTTP (behind Caddy, or loopback). */
   readonly tls: TlsFiles | null;
   readonly isHelp: boolean;
+  readonly isVersion: boolean;
 }
 
 const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
@@ -96,6 +98,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "streams-per-address": { type: "string" },
       "disk-free-min-mb": { type: "string" },
       help: { type: "boolean" },
+      version: { type: "boolean" },
     },
   });
   const webRoot = values["web-root"] ?? env.RINGBACK_RELAY_WEB_ROOT;
@@ -155,13 +158,15 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     databaseUrl: databaseUrl(values.database ?? env.RINGBACK_RELAY_DATABASE),
     config,
     isWebless: values["no-web"] ?? isTrue(env.RINGBACK_RELAY_NO_WEB),
-    tls: values.help
-      ? null
-      : readTlsFiles(
-          values["tls-cert"] ?? env.RINGBACK_RELAY_TLS_CERT,
-          values["tls-key"] ?? env.RINGBACK_RELAY_TLS_KEY,
-        ),
+    tls:
+      values.help || values.version
+        ? null
+        : readTlsFiles(
+            values["tls-cert"] ?? env.RINGBACK_RELAY_TLS_CERT,
+            values["tls-key"] ?? env.RINGBACK_RELAY_TLS_KEY,
+          ),
     isHelp: values.help ?? false,
+    isVersion: values.version ?? false,
   };
 }
 

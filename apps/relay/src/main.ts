@@ -1,89 +1,24 @@
-import { bundledWebApp } from "./bundled-web-app.js";
-import { parseRelayCliOptions, RelayUsageError, USAGE } from "./cli-options.js";
-import { stderrLog } from "./log.js";
-import { openRelayBackend } from "./relay-backend.js";
-import { DEFAULT_RELAY_CONFIG } from "./relay-config.js";
-import { prepareClaimCode } from "./runtime/claim-code.js";
-import { freeBytesOf } from "./runtime/disk-space.js";
-import { RelayListenError, startRelayServer } from "./server.js";
+// The `ringback-relay` bin. It checks the Node.js running it before loading the relay: the relay imports node:sqlite,
+// which an older Node cannot even load, so the check must come first for a person to read a line instead of a trace.
+import { nodeTooOldMessage, nodeWithoutSqliteMessage } from "./node-version.js";
+import { readRelayPackage } from "./relay-package.js";
 
-async function main(): Promise<void> {
-  const options = parseRelayCliOptions(process.argv.slice(2), process.env);
-  if (options.isHelp) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const backend = await openRelayBackend({
-    databaseUrl: options.databaseUrl,
-    dataDir: options.dataDir,
-    log: stderrLog,
-  });
-  const { store, cluster } = backend;
-  const webRoot = options.isWebless ? null : (options.config.webRoot ?? bundledWebApp());
-  const config = { ...options.config, webRoot };
-  const claimCode = await prepareClaimCode(store, { ...DEFAULT_RELAY_CONFIG, ...config });
-  const server = await startRelayServer({
-    host: options.host,
-    port: options.port,
-    store,
-    cluster,
-    config,
-    tls: options.tls,
-    log: stderrLog,
-    // SQLite's disk is this machine's: watched, so writes stop before it fills.
-    ...(options.databaseUrl === null ? { diskFreeBytes: freeBytesOf(options.dataDir) } : {}),
-  });
-  await server.relay.runtime.disk.refresh();
-  // The VAPID key pair is drawn on the first start (RFC 8292): browsers subscribe against its public key.
-  await server.relay.runtime.pushKeys.get();
-  // The database URL may hold a password: only the kind of store is logged.
-  stderrLog.line(
-    options.databaseUrl === null
-      ? `data in ${options.dataDir}`
-      : `data in PostgreSQL (schema version ${await store.migrationVersion()})`,
-  );
-  const publicUrl = options.config.publicUrl ?? null;
-  if (options.tls) stderrLog.line(`TLS with ${options.tls.certPath}`);
-  stderrLog.line(webRoot ? `web app from ${webRoot}` : "no web app (the API only)");
-  if (claimCode) {
-    // The only time the claim code is ever written anywhere: only its hash is stored.
-    stderrLog.line(
-      `claim code ${claimCode} (needed once, to create the first account on this relay${publicUrl ? ` at ${publicUrl}` : ""})`,
-    );
-  }
-  // The public address first: the listening line is what tools wait for, and everything is said by then.
-  if (publicUrl) process.stdout.write(`ringback relay public address ${publicUrl}\n`);
-  process.stdout.write(`ringback relay listening on ${server.url}\n`);
-
-  let isStopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (isStopping) return;
-    isStopping = true;
-    stderrLog.line(`${signal}: shutting down`);
-    // Stop accepting, tell streams to reconnect (elsewhere), close links, wait for requests in flight, then
-    // release this instance's link leases and close the database.
-    server
-      .close()
-      .then(() => backend.close())
-      .then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+const relayPackage = readRelayPackage();
+const check = {
+  found: process.versions.node,
+  engines: relayPackage.nodeEngines,
+  script: process.argv[1] ?? "ringback-relay",
+  args: process.argv.slice(2),
+};
+const tooOld = nodeTooOldMessage(check);
+if (tooOld !== null) {
+  process.stderr.write(`ringback-relay: ${tooOld}\n`);
+  process.exit(1);
 }
-
-main().catch((error: unknown) => {
-  if (error instanceof RelayListenError) {
-    process.stderr.write(`ringback-relay: ${error.message}\n`);
-    process.exit(1);
-  }
-  if (error instanceof RelayUsageError || (error instanceof TypeError && "code" in error)) {
-    process.stderr.write(`ringback-relay: ${error.message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  process.stderr.write(`ringback-relay: could not start: ${reason}\n`);
+const relay = await import("./run-relay.js").catch((error: unknown) => {
+  // A Node recent enough by number that keeps node:sqlite behind a flag (23.0 to 23.3).
+  if ((error as { code?: unknown }).code !== "ERR_UNKNOWN_BUILTIN_MODULE") throw error;
+  process.stderr.write(`ringback-relay: ${nodeWithoutSqliteMessage(check)}\n`);
   process.exit(1);
 });
+await relay.runRelay(relayPackage);
