@@ -3,6 +3,7 @@ import type { Report } from "@ringback/protocol";
 import type { ConfigFile } from "./runtime/config-file.js";
 import type { Logger } from "./runtime/logger.js";
 import type { ModelSlots } from "./runtime/model-slots.js";
+import type { PermissionRuntime } from "./runtime/permission/permission-runtime.js";
 import type { RelayConnection } from "./runtime/relay-link/relay-connection.js";
 import type { SessionsFile } from "./runtime/sessions-file.js";
 import type { TrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
@@ -24,6 +25,8 @@ export interface AppContext {
   tracker: TrackerRuntime;
   /** The relay identity, link, relayed settings and replies (runtime/relay-link). */
   relay: RelayConnection;
+  /** "Needs you" asks held for a phone's decision, and this computer's presence (runtime/permission). */
+  permission: PermissionRuntime;
   systemLanguage: string;
   /** Model calls at once per endpoint: briefs and connection tests take turns against a local model. */
   modelSlots: ModelSlots;

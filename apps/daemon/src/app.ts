@@ -10,6 +10,8 @@ import { e2eKeyRoutes } from "./routes/e2e-key.js";
 import { llmSettingsRoutes } from "./routes/llm-settings.js";
 import { localPairingRoutes } from "./routes/local-pairing.js";
 import { localStatusRoutes } from "./routes/local-status.js";
+import { permissionRequestsRoutes } from "./routes/permission-requests.js";
+import { presenceRoutes } from "./routes/presence.js";
 import { reportRoutes } from "./routes/report.js";
 import { trackerIssuesRoutes } from "./routes/tracker-issues.js";
 import { trackerSettingsRoutes } from "./routes/tracker-settings.js";
@@ -22,6 +24,8 @@ export function createApp(context: AppContext): Hono {
   app.route("/", briefLanguageRoutes(context));
   app.route("/", e2eKeyRoutes(context));
   app.route("/", reportRoutes(context));
+  app.route("/", permissionRequestsRoutes(context));
+  app.route("/", presenceRoutes(context));
   app.route("/", localPairingRoutes(context));
   app.route("/", localStatusRoutes(context));
   app.route("/", trackerSettingsRoutes(context));

@@ -5,8 +5,10 @@ import { createBriefStep } from "./runtime/brief-step.js";
 import { ConfigFile } from "./runtime/config-file.js";
 import { ensureDataDir } from "./runtime/data-dir.js";
 import { loadLocalKey } from "./runtime/local-key.js";
-import { ModelSlots } from "./runtime/model-slots.js";
 import type { Logger } from "./runtime/logger.js";
+import { ModelSlots } from "./runtime/model-slots.js";
+import { PendingAsks } from "./runtime/permission/pending-asks.js";
+import { PermissionRuntime } from "./runtime/permission/permission-runtime.js";
 import { relayAddress } from "./runtime/relay-address.js";
 import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
 import { createIdentitySender } from "./runtime/relay-link/relay-sender.js";
@@ -23,6 +25,8 @@ export interface DaemonOptions {
   log: Logger;
   /** Overrides `localPort` from daemon.json (`--port`, `RINGBACK_PORT`); 0 picks a free port. */
   port?: number;
+  /** How long a permission ask waits for a phone (PERMISSION_WAIT_MS unless shorter, for tests). */
+  permissionWaitMs?: number;
 }
 
 export interface PreparedDaemon {
@@ -45,8 +49,19 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const config = await ConfigFile.load(dataDir, log);
   const localKey = await loadLocalKey(dataDir, log);
   const sessions = await SessionsFile.load(dataDir, log);
-  const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions });
   const language = systemLanguage(env);
+  const pendingAsks = new PendingAsks();
+  const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
+  const permission = new PermissionRuntime({
+    dataDir,
+    config,
+    env,
+    pendingAsks,
+    systemLanguage: language,
+    log,
+    now: () => new Date(),
+    waitMs: options.permissionWaitMs,
+  });
   const relay = relayAddress(config, env);
   const modelSlots = new ModelSlots();
   const outbox = new Outbox({
@@ -79,6 +94,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     sessions,
     tracker,
     relay: relayConnection,
+    permission,
     systemLanguage: language,
     modelSlots,
     log,
@@ -92,6 +108,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       listeningPort = value;
     },
     stop: async () => {
+      permission.stop();
       await relayConnection.stop();
       await tracker.stop();
       await outbox.stop();
@@ -122,6 +139,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   return {
     port: server.port,
     stop: async () => {
+      // Held permission asks end first: the server's close waits for every open request.
+      prepared.context.permission.stop();
       await server.close();
       await prepared.stop();
     },

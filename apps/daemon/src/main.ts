@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   listen: () => import("./cli/commands/listen.js"),
   doctor: () => import("./cli/commands/doctor.js"),
   model: () => import("./cli/commands/model.js"),
+  away: () => import("./cli/commands/away.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

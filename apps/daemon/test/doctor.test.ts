@@ -126,6 +126,7 @@ describe("ringback doctor", () => {
       ["model", "ok"],
       ["tracker", "ok"],
       ["last-report", "ok"],
+      ["presence", "ok"],
     ]);
     expect(result.code).toBe(0);
     expect(result.byId("last-report")?.summary).toContain(
@@ -141,7 +142,10 @@ describe("ringback doctor", () => {
     }
     // The text form: one line per check.
     const text = await runCli(["doctor"], env());
-    expect(text.stdout.trim().split("\n")).toHaveLength(8);
+    expect(text.stdout.trim().split("\n")).toHaveLength(9);
+    expect(text.stdout).toMatch(
+      /^ok {4}presence {10}present: an agent asking permission shows its own dialog here \(the default\)$/m,
+    );
     expect(text.stdout).toMatch(/^ok {4}hook-claude-code {2}Claude Code: Stop hook installed$/m);
     // No secret anywhere: the local key, the model key, the tracker token, the device token, the e2e key.
     const config = await readDaemonConfig(home);

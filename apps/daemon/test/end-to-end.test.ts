@@ -200,6 +200,15 @@ describe("the whole path: agent -> hook -> daemon -> relay -> devices, and back"
     secrets.push(replyText, laterText);
   });
 
+  it("shows the relay only the size bucket of a report: a 2-word and a 40-word report are sealed to one length", async () => {
+    const short = await agentFinishes("Tests pass.");
+    const long = await agentFinishes(`Refactored billing. ${"All 214 tests pass again. ".repeat(8)}`);
+    const sealedLength = async (eventId: string) =>
+      (await phone.stream.waitFor("call", (data) => data.eventId === eventId)).data.sealed.length;
+    expect(await sealedLength(short)).toBe(await sealedLength(long));
+    expect((await openCall(phone, long)).report.text).toContain("Refactored billing.");
+  });
+
   it("runs a relayed PUT /llm/settings on the daemon and refuses a relayed GET /e2e/key with 403", async () => {
     const put = await relaySettings(phone, {
       method: "PUT",

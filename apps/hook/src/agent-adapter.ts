@@ -16,7 +16,15 @@ export interface AgentAdapter {
   notReportedReason(payload: AgentCompletionPayload): string | undefined;
   /** The final reply from the transcript, for agents whose payload lacks `last_assistant_message`. */
   replyFromTranscript(path: string, deadline: number): Promise<TranscriptReply | undefined>;
+  /**
+   * The agent's last words in the current turn, for a permission request: the last assistant text after the
+   * person's prompt; `null` when it said nothing before asking, `undefined` when the transcript cannot tell.
+   */
+  lastWordsFromTranscript(path: string, deadline: number): Promise<string | null | undefined>;
 }
+
+/** What a last-words search found in one record: words, the turn's start (no words), or nothing yet. */
+export type LastWordsPick = { words: string | null } | undefined;
 
 export type Shape = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { AGENT_KINDS, isAgentKind } from "./agent-kind.js";
 import { isDebugRequested } from "./debug-log.js";
-import { HOOK_TIMEOUT_MS } from "./protocol-constants.js";
+import { HOOK_TIMEOUT_MS, PERMISSION_WAIT_MS } from "./protocol-constants.js";
 import { runHook } from "./run-hook.js";
 import { HOOK_VERSION } from "./version.js";
 
@@ -9,23 +9,38 @@ export const USAGE = `usage: ringback-hook <${AGENT_KINDS.join("|")}> [--dry-run
        ringback-hook uninstall [--claude-home DIR] [--codex-home DIR] [--no-service]
        ringback-hook --version | --help
 
-  <${AGENT_KINDS.join("|")}>  what the agent runs when a turn ends: reads its Stop payload on stdin and posts
-                       the report to the daemon; prints nothing and exits 0 whatever happens
-  --dry-run            print the report instead of posting it
-  install, uninstall   add or remove the Stop hook in Claude Code and Codex (and the daemon's user service)
-Environment: RINGBACK_HOOK_DEBUG=1 says on stderr whether the report was sent, and if not, why and what to do;
-RINGBACK_HOME is the daemon's data directory (default ~/.ringback).`;
+  <${AGENT_KINDS.join("|")}>  what the agent runs when a turn ends (Stop) or it asks permission (PermissionRequest):
+                       reads the payload on stdin. A Stop is posted to the daemon as a report; prints nothing.
+                       A PermissionRequest rings your phone when you are away and waits (${PERMISSION_WAIT_MS / 60_000} min) for
+                       Allow or Deny, then prints the decision for the agent; with no decision it prints
+                       nothing and the agent asks you as usual: nothing ever allows by default. Exits 0
+                       whatever happens.
+  --dry-run            print the report (or the permission request) instead of posting it
+  install, uninstall   add or remove the Stop and PermissionRequest hooks in Claude Code and Codex (with
+                       Codex's trust records), and the daemon's user service
+Environment: RINGBACK_HOOK_DEBUG=1 says on stderr what became of the report or the permission request, and if
+nothing, why and what to do; RINGBACK_HOME is the daemon's data directory (default ~/.ringback).`;
 
 /** Past the budget the process ends whatever it is waiting for: an agent must never wait on the hook. */
 const EXIT_GRACE_MS = 500;
 
-async function runHookCommand(argv: string[]): Promise<number> {
-  const watchdog = setTimeout(() => process.exit(0), HOOK_TIMEOUT_MS + EXIT_GRACE_MS);
+function armWatchdog(budgetMs: number): NodeJS.Timeout {
+  const watchdog = setTimeout(() => process.exit(0), budgetMs + EXIT_GRACE_MS);
   watchdog.unref();
+  return watchdog;
+}
+
+async function runHookCommand(argv: string[]): Promise<number> {
+  let watchdog = armWatchdog(HOOK_TIMEOUT_MS);
+  // A permission request waits minutes for a person: its wait gets a watchdog of its own.
+  const onPermissionWait = (waitMs: number) => {
+    clearTimeout(watchdog);
+    watchdog = armWatchdog(waitMs);
+  };
   // Read by hand, not with node:util's parseArgs, which every agent turn would load. Unknown options are ignored,
   // not fatal: a newer agent config must never break the agent.
   const kind = argv[commandIndexOf(argv)];
-  if (isAgentKind(kind)) await runHook(kind, { dryRun: argv.includes("--dry-run") });
+  if (isAgentKind(kind)) await runHook(kind, { dryRun: argv.includes("--dry-run"), onPermissionWait });
   return 0;
 }
 

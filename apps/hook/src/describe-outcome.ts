@@ -3,11 +3,43 @@ import type { PostOutcome } from "./post-report.js";
 
 /** How to start the daemon, for a person reading the hook's debug line. */
 const START_THE_DAEMON = "start it with `ringback run` (or `pnpm start` in a clone)";
-const LOOK_CLOSER = "see the daemon's log, or run `ringback doctor`";
+export const LOOK_CLOSER = "see the daemon's log, or run `ringback doctor`";
 
 /** The debug line for a report the hook could not send because the daemon never made its key. */
-export function describeMissingKey(daemon: DaemonLocation): string {
-  return `not sent: no local-api.key in ${daemon.dataDir}, so no daemon has run with this data directory: ${START_THE_DAEMON}`;
+export function describeMissingKey(daemon: DaemonLocation, prefix = "not sent"): string {
+  return `${prefix}: no local-api.key in ${daemon.dataDir}, so no daemon has run with this data directory: ${START_THE_DAEMON}`;
+}
+
+/**
+ * What went wrong on the way to the daemon when it gave no usable answer (any outcome but a 2xx), then what to do;
+ * `prefix` says what did not happen ("not sent", "not asked"), `budget` how long the hook waited.
+ */
+export function describeDaemonFailure(
+  outcome: PostOutcome,
+  daemon: DaemonLocation,
+  prefix: string,
+  budget: string,
+): string {
+  const address = `127.0.0.1:${daemon.port}`;
+  switch (outcome.kind) {
+    case "answered": {
+      const said = outcome.error ? ` ${outcome.error.code}: ${outcome.error.message}` : "";
+      const answer = `${prefix}: the daemon on ${address} answered ${outcome.status}${said}`;
+      if (outcome.status === 401)
+        return `${answer} (the key in ${daemon.dataDir}/local-api.key is not this daemon's): run the hook with the daemon's RINGBACK_HOME`;
+      return `${answer}: ${LOOK_CLOSER}`;
+    }
+    case "refused":
+      return `${prefix}: the daemon is not running on ${address}: ${START_THE_DAEMON}`;
+    case "timed-out":
+      return `${prefix}: the daemon on ${address} did not answer within ${budget}: ${LOOK_CLOSER}`;
+    case "closed":
+      return `${prefix}: the daemon on ${address} closed the connection without answering: ${LOOK_CLOSER}`;
+    case "not-http":
+      return `${prefix}: what listens on ${address} is not the Ringback daemon (its answer is not HTTP): check localPort in ${daemon.dataDir}/daemon.json, then run \`ringback doctor\``;
+    case "failed":
+      return `${prefix}: the connection to ${address} failed (${outcome.reason}): ${LOOK_CLOSER}`;
+  }
 }
 
 /**
@@ -15,26 +47,7 @@ export function describeMissingKey(daemon: DaemonLocation): string {
  * `{"accepted":true}`; a refusal's `{"error":{"code","message"}}` is quoted, as the daemon says what to do.
  */
 export function describeOutcome(outcome: PostOutcome, daemon: DaemonLocation, budgetMs: number): string {
-  const address = `127.0.0.1:${daemon.port}`;
-  switch (outcome.kind) {
-    case "answered": {
-      if (outcome.status >= 200 && outcome.status < 300)
-        return `sent: the daemon on ${address} took the report (${outcome.status}) and will ring your devices`;
-      const said = outcome.error ? ` ${outcome.error.code}: ${outcome.error.message}` : "";
-      const answer = `not sent: the daemon on ${address} answered ${outcome.status}${said}`;
-      if (outcome.status === 401)
-        return `${answer} (the key in ${daemon.dataDir}/local-api.key is not this daemon's): run the hook with the daemon's RINGBACK_HOME`;
-      return `${answer}: ${LOOK_CLOSER}`;
-    }
-    case "refused":
-      return `not sent: the daemon is not running on ${address}: ${START_THE_DAEMON}`;
-    case "timed-out":
-      return `not sent: the daemon on ${address} did not answer within the hook's ${budgetMs / 1000} s budget: ${LOOK_CLOSER}`;
-    case "closed":
-      return `not sent: the daemon on ${address} closed the connection without answering: ${LOOK_CLOSER}`;
-    case "not-http":
-      return `not sent: what listens on ${address} is not the Ringback daemon (its answer is not HTTP): check localPort in ${daemon.dataDir}/daemon.json, then run \`ringback doctor\``;
-    case "failed":
-      return `not sent: the connection to ${address} failed (${outcome.reason}): ${LOOK_CLOSER}`;
-  }
+  if (outcome.kind === "answered" && outcome.status >= 200 && outcome.status < 300)
+    return `sent: the daemon on 127.0.0.1:${daemon.port} took the report (${outcome.status}) and will ring your devices`;
+  return describeDaemonFailure(outcome, daemon, "not sent", `the hook's ${budgetMs / 1000} s budget`);
 }

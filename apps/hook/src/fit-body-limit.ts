@@ -17,7 +17,7 @@ function jsonBytes(codePoint: number): number {
 }
 
 /** The longest start of `text` whose JSON form fits in `budget` bytes; never splits a surrogate pair. */
-function prefixWithin(text: string, budget: number): string {
+export function prefixWithin(text: string, budget: number): string {
   let used = 0;
   let end = 0;
   for (const character of text) {

@@ -1,9 +1,9 @@
 export type { AgentKind } from "./agent-kind.js";
 export { AGENT_KINDS, isAgentKind } from "./agent-kind.js";
 export { ringbackHookCli, USAGE } from "./cli.js";
-export { codexStopTrustHash } from "./installer/codex-trust-hash.js";
+export { codexStopTrustHash, codexTrustHash } from "./installer/codex-trust-hash.js";
 export { hookCommand, isRingbackHookCommand } from "./installer/hook-command.js";
-export type { AgentHookState, CodexTrust } from "./installer/inspect.js";
+export type { AgentHookState, CodexTrust, PermissionHookState } from "./installer/inspect.js";
 export { inspectInstallation } from "./installer/inspect.js";
 export type { InstallOptions, InstallSummary } from "./installer/install.js";
 export { bundledHookPath, install, uninstall } from "./installer/install.js";

@@ -1,4 +1,4 @@
-import type { AgentAdapter, TranscriptReply } from "./agent-adapter.js";
+import type { AgentAdapter, LastWordsPick, TranscriptReply } from "./agent-adapter.js";
 import { isShape, textBlocks } from "./agent-adapter.js";
 import { findLastRecord } from "./transcript.js";
 
@@ -17,6 +17,21 @@ function pickClaudeReply(record: unknown): TranscriptReply | undefined {
   return reply;
 }
 
+/** A record of the person's prompt (a `user` record that is not a tool's result): where the turn began. */
+function isClaudePrompt(record: Record<string, unknown>): boolean {
+  if (record.type !== "user" || !isShape(record.message)) return false;
+  const { content } = record.message;
+  if (typeof content === "string") return true;
+  return Array.isArray(content) && !content.some((block) => isShape(block) && block.type === "tool_result");
+}
+
+/** The last words before a permission request: assistant text back to the person's prompt, never before it. */
+function pickClaudeLastWords(record: unknown): LastWordsPick {
+  if (isShape(record) && isClaudePrompt(record)) return { words: null };
+  const reply = pickClaudeReply(record);
+  return reply ? { words: reply.text } : undefined;
+}
+
 export const claudeCodeAdapter: AgentAdapter = {
   source: "claude-code",
   turnId: (payload) => payload.prompt_id,
@@ -27,4 +42,14 @@ export const claudeCodeAdapter: AgentAdapter = {
       pick: pickClaudeReply,
       deadline,
     }),
+  lastWordsFromTranscript: async (path, deadline) =>
+    (
+      await findLastRecord(path, {
+        // A tool's result is a `user` record too, often a large one: it is neither words nor the turn's start.
+        mightMatch: (line) =>
+          line.includes('"assistant"') || (line.includes('"user"') && !line.includes('"tool_result"')),
+        pick: pickClaudeLastWords,
+        deadline,
+      })
+    )?.words,
 };

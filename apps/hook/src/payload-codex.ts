@@ -1,4 +1,4 @@
-import type { AgentAdapter, TranscriptReply } from "./agent-adapter.js";
+import type { AgentAdapter, LastWordsPick, TranscriptReply } from "./agent-adapter.js";
 import { isShape, textBlocks } from "./agent-adapter.js";
 import { findLastRecord } from "./transcript.js";
 
@@ -24,6 +24,30 @@ function pickCodexReply(record: unknown): TranscriptReply | undefined {
   return text ? { text } : undefined;
 }
 
+/** Where a turn begins in a rollout: its `task_started` event, or the person's (or the harness's) user message. */
+function isCodexTurnStart(record: unknown): boolean {
+  if (!isShape(record) || !isShape(record.payload)) return false;
+  const { payload } = record;
+  if (record.type === "event_msg") return payload.type === "task_started" || payload.type === "user_message";
+  return record.type === "response_item" && payload.type === "message" && payload.role === "user";
+}
+
+/** The last words before a permission request: the last assistant message back to the turn's start. */
+function pickCodexLastWords(record: unknown): LastWordsPick {
+  if (isCodexTurnStart(record)) return { words: null };
+  const reply = pickCodexReply(record);
+  return reply ? { words: reply.text } : undefined;
+}
+
+function mightHoldCodexLastWords(line: string): boolean {
+  return (
+    mightHoldCodexReply(line) ||
+    line.includes('"user"') ||
+    line.includes("user_message") ||
+    line.includes("task_started")
+  );
+}
+
 function mightHoldCodexReply(line: string): boolean {
   return line.includes('"assistant"') || line.includes("agent_message");
 }
@@ -45,4 +69,7 @@ export const codexAdapter: AgentAdapter = {
     hasRollout(payload.transcript_path) ? undefined : "Codex turn without a rollout file (internal turn)",
   replyFromTranscript: (path, deadline) =>
     findLastRecord(path, { mightMatch: mightHoldCodexReply, pick: pickCodexReply, deadline }),
+  lastWordsFromTranscript: async (path, deadline) =>
+    (await findLastRecord(path, { mightMatch: mightHoldCodexLastWords, pick: pickCodexLastWords, deadline }))
+      ?.words,
 };

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectToDaemon, postReport } from "./post-report.js";
+import { connectToDaemon, postReport, postToDaemon } from "./post-report.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -222,5 +222,54 @@ describe("postReport", () => {
     const port = await listen(createTcpServer());
     await new Promise((resolve) => servers.pop()?.close(resolve));
     expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({ kind: "refused" });
+  });
+});
+
+describe("postToDaemon with readsAnswer (a permission request)", () => {
+  const post = (body: string) => ({ path: "/permission-requests", body, readsAnswer: true });
+  const answer = '{"outcome":"decided","verdict":"deny","reason":"non — 不","decidedOn":"Pixel"}';
+
+  it("returns the whole body of a 200, sent with its length, chunked, or ended by the connection", async () => {
+    const bytes = Buffer.byteLength(answer);
+    const half = Math.floor(answer.length / 2);
+    const forms: ((socket: Socket) => void)[] = [
+      (socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${bytes}\r\n\r\n${answer.slice(0, half)}`);
+        setImmediate(() => socket.end(answer.slice(half)));
+      },
+      (socket) => {
+        const [first, second] = [Buffer.from(answer.slice(0, half)), Buffer.from(answer.slice(half))];
+        socket.end(
+          `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${first.length.toString(16)}\r\n${first}\r\n${second.length.toString(16)}\r\n${second}\r\n0\r\n\r\n`,
+        );
+      },
+      (socket) => socket.end(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n${answer}`),
+    ];
+    for (const form of forms) {
+      const port = await rawDaemon(form);
+      const outcome = await postToDaemon({ port, key: "k" }, post("{}"), noDeadline());
+      expect(outcome).toEqual({ kind: "answered", status: 200, body: answer });
+    }
+  });
+
+  it("sends the request to the path it is given", async () => {
+    let url: string | undefined;
+    const server = createServer((request, response) => {
+      url = request.url;
+      request.resume();
+      request.on("end", () => response.writeHead(200).end('{"outcome":"present"}'));
+    });
+    const port = await listen(server);
+    const outcome = await postToDaemon({ port, key: "k" }, post("{}"), noDeadline());
+    expect(url).toBe("/permission-requests");
+    expect(outcome).toEqual({ kind: "answered", status: 200, body: '{"outcome":"present"}' });
+  });
+
+  it("returns no body for an answer cut short of its announced length", async () => {
+    const port = await rawDaemon((socket) =>
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n${answer}`),
+    );
+    const outcome = await postToDaemon({ port, key: "k" }, post("{}"), noDeadline());
+    expect(outcome).toEqual({ kind: "answered", status: 200 });
   });
 });

@@ -11,10 +11,13 @@ interface DaemonError {
   message: string;
 }
 
-/** How a `POST /report` ended. */
+/** How a `POST` to the daemon ended. */
 export type PostOutcome =
-  /** The daemon answered; a refusal carries its error body when it sent one. */
-  | { kind: "answered"; status: number; error?: DaemonError }
+  /**
+   * The daemon answered; a refusal carries its error body when it sent one, and an answer that was asked to be
+   * read (`readsAnswer`) carries its whole body.
+   */
+  | { kind: "answered"; status: number; error?: DaemonError; body?: string }
   /** Nothing listens on the port: the daemon is not running. */
   | { kind: "refused" }
   /** No status line within the budget. */
@@ -37,8 +40,11 @@ export type ConnectToDaemon = (port: number) => Socket;
 const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})[ \r]/;
 /** A status line longer than this is not from the daemon. */
 const STATUS_LINE_MAX_BYTES = 1024;
-/** A refusal's answer is read up to this size (the daemon's error bodies are a line of text). */
-const ERROR_ANSWER_MAX_BYTES = 16 * 1024;
+/**
+ * An answer is read up to this size: the daemon's error bodies are a line of text, and a permission answer holds at
+ * most a reason of `PERMISSION_REASON_MAX_CHARS` (each escaped to at most 6 bytes) and a device name.
+ */
+const ANSWER_MAX_BYTES = 64 * 1024;
 
 export const connectToDaemon: ConnectToDaemon = (port) => {
   const socket = process.getBuiltinModule("node:net").connect({ host: "127.0.0.1", port });
@@ -46,9 +52,9 @@ export const connectToDaemon: ConnectToDaemon = (port) => {
   return socket;
 };
 
-function request(target: PostTarget, body: string): string {
+function request(target: PostTarget, path: string, body: string): string {
   return [
-    "POST /report HTTP/1.1",
+    `POST ${path} HTTP/1.1`,
     `Host: 127.0.0.1:${target.port}`,
     "Content-Type: application/json",
     `Content-Length: ${Buffer.byteLength(body)}`,
@@ -97,6 +103,19 @@ function isWhole(answer: Buffer): boolean {
   return CHUNKED.test(head) && bodyOf(answer) !== undefined;
 }
 
+/**
+ * The body of an answer known to be complete: its announced length or last chunk arrived, or, for an answer with
+ * neither, the connection ended. `undefined` for a cut one.
+ */
+function completeBodyOf(answer: Buffer, isEnded: boolean): string | undefined {
+  if (isWhole(answer)) return bodyOf(answer)?.toString("utf8");
+  const headEnd = answer.indexOf("\r\n\r\n");
+  if (!isEnded || headEnd === -1) return undefined;
+  const head = answer.toString("latin1", 0, headEnd);
+  if (CONTENT_LENGTH.test(head) || CHUNKED.test(head)) return undefined;
+  return answer.subarray(headEnd + 4).toString("utf8");
+}
+
 /** The daemon's error body (`{"error":{"code","message"}}`) in a whole answer, if it sent one. */
 function errorOf(answer: Buffer): DaemonError | undefined {
   try {
@@ -122,6 +141,27 @@ export function postReport(
   signal: AbortSignal,
   connect: ConnectToDaemon = connectToDaemon,
 ): Promise<PostOutcome> {
+  return postToDaemon(target, { path: "/report", body, readsAnswer: false }, signal, connect);
+}
+
+/** One request to the daemon's local interface. */
+export interface DaemonPost {
+  path: string;
+  body: string;
+  /** Wait for the whole answer of a 2xx and return its body (a report needs only the status line). */
+  readsAnswer: boolean;
+}
+
+/**
+ * Posts `post.body` to `post.path` of the daemon on 127.0.0.1, as `postReport` does; with `readsAnswer`, a 2xx
+ * resolves once its whole body is in (`body`). Never rejects; `signal` bounds the whole exchange.
+ */
+export function postToDaemon(
+  target: PostTarget,
+  post: DaemonPost,
+  signal: AbortSignal,
+  connect: ConnectToDaemon = connectToDaemon,
+): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let done = false;
     let received = Buffer.alloc(0);
@@ -134,7 +174,16 @@ export function postReport(
       socket.destroy();
       resolve(outcome);
     };
-    const answered = () => {
+    const answered = (isEnded = false) => {
+      const isSuccess = (status as number) >= 200 && (status as number) < 300;
+      if (post.readsAnswer && isSuccess) {
+        const body = completeBodyOf(received, isEnded);
+        return finish({
+          kind: "answered",
+          status: status as number,
+          ...(body === undefined ? {} : { body }),
+        });
+      }
       const error = errorOf(received);
       finish({ kind: "answered", status: status as number, ...(error ? { error } : {}) });
     };
@@ -148,16 +197,16 @@ export function postReport(
         if (found === "not-http") return finish({ kind: "not-http" });
         if (found === undefined) return;
         status = found;
-        if (status >= 200 && status < 300) return finish({ kind: "answered", status });
+        if (status >= 200 && status < 300 && !post.readsAnswer) return finish({ kind: "answered", status });
       }
-      if (isWhole(received) || received.length >= ERROR_ANSWER_MAX_BYTES) answered();
+      if (isWhole(received) || received.length >= ANSWER_MAX_BYTES) answered();
     });
-    socket.on("end", () => (status === undefined ? finish({ kind: "closed" }) : answered()));
+    socket.on("end", () => (status === undefined ? finish({ kind: "closed" }) : answered(true)));
     socket.on("error", (error: NodeJS.ErrnoException) => {
       if (status !== undefined) answered();
       else if (error.code === "ECONNREFUSED") finish({ kind: "refused" });
       else finish({ kind: "failed", reason: error.message });
     });
-    socket.write(request(target, body));
+    socket.write(request(target, post.path, post.body));
   });
 }

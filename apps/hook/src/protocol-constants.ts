@@ -12,3 +12,13 @@ export const DEFAULT_LOCAL_PORT = 8790;
 
 /** Protocol's `REPORT_BODY_MAX_BYTES`: the largest `POST /report` body the daemon accepts. */
 export const REPORT_BODY_MAX_BYTES = 800 * 1024;
+
+/** Protocol's `PERMISSION_WAIT_MS`: how long the daemon holds a permission request for a decision. */
+export const PERMISSION_WAIT_MS = 5 * 60_000;
+
+// PERMISSION_HOOK_TIMEOUT_SECONDS, which only the installer uses, is copied in installer/protocol-constants.ts: a
+// module both the hook and the installer imported would become a chunk of its own, and the hook would no longer
+// be one file.
+
+/** Protocol's `PERMISSION_REASON_MAX_CHARS`: the longest deny reason the daemon passes back. */
+export const PERMISSION_REASON_MAX_CHARS = 2000;

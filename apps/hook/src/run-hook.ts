@@ -5,12 +5,14 @@ import { locateDaemon } from "./daemon-location.js";
 import { createDebugLog, isDebugRequested } from "./debug-log.js";
 import { describeMissingKey, describeOutcome } from "./describe-outcome.js";
 import { reportBody } from "./fit-body-limit.js";
+import { parseHookInput } from "./hook-input.js";
 import { claudeCodeAdapter } from "./payload-claude-code.js";
 import { codexAdapter } from "./payload-codex.js";
 import { postReport } from "./post-report.js";
 import { HOOK_TIMEOUT_MS } from "./protocol-constants.js";
 import { readStdin } from "./read-stdin.js";
-import { parseStopPayload } from "./stop-payload.js";
+import { PERMISSION_HOOK_WAIT_MS, runPermissionHook } from "./run-permission-hook.js";
+import { stopPayloadFrom } from "./stop-payload.js";
 
 const ADAPTERS: Record<AgentKind, AgentAdapter> = { "claude-code": claudeCodeAdapter, codex: codexAdapter };
 
@@ -22,8 +24,12 @@ export interface RunHookOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
-  /** The whole budget, from reading stdin to the daemon's answer. */
+  /** The whole budget of a Stop, from reading stdin to the daemon's answer (and a permission request's for stdin). */
   timeoutMs?: number;
+  /** How long a permission request waits for the daemon's answer (default PERMISSION_WAIT_MS + 15 s). */
+  permissionWaitMs?: number;
+  /** Called before a permission request's long wait, with its length (the CLI pushes its watchdog back). */
+  onPermissionWait?: (waitMs: number) => void;
 }
 
 /**
@@ -37,9 +43,10 @@ function budgetSignal(timeoutMs: number): AbortSignal {
 }
 
 /**
- * `ringback-hook <claude-code|codex>`: reads the Stop payload from stdin and posts the report to the
- * daemon. Never throws and never writes to stdout (Codex marks a hook that prints text as failed),
- * except with `dryRun`. Reasons go to stderr only with `RINGBACK_HOOK_DEBUG=1` (always with `dryRun`).
+ * `ringback-hook <claude-code|codex>`: reads the agent's payload from stdin. A Stop is posted as a report to the
+ * daemon; a PermissionRequest is posted as an ask, and a person's decision is printed for the agent. Never throws
+ * and writes nothing else to stdout (Codex marks a hook that prints text as failed), except with `dryRun`.
+ * Reasons go to stderr only with `RINGBACK_HOOK_DEBUG=1` (always with `dryRun`).
  */
 export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
@@ -52,9 +59,23 @@ export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Pr
     const input = await readStdin(stdin, budget);
     if (input === undefined)
       return log(
-        `not reported: stdin gave no whole Stop payload within the hook's ${timeoutMs / 1000} s budget (an agent writes one and closes stdin)`,
+        `not reported: stdin gave no whole payload within the hook's ${timeoutMs / 1000} s budget (an agent writes one and closes stdin)`,
       );
-    const parsed = parseStopPayload(input);
+    const hookInput = parseHookInput(input);
+    if (!hookInput.ok) return log(`not reported: ${hookInput.reason}`);
+    if (hookInput.event === "PermissionRequest")
+      return await runPermissionHook(hookInput.fields, {
+        kind,
+        adapter: ADAPTERS[kind],
+        env,
+        log,
+        stdout: options.stdout ?? process.stdout,
+        dryRun: options.dryRun === true,
+        deadline,
+        waitMs: options.permissionWaitMs ?? PERMISSION_HOOK_WAIT_MS,
+        ...(options.onPermissionWait ? { onWait: options.onPermissionWait } : {}),
+      });
+    const parsed = stopPayloadFrom(hookInput.fields);
     if (!parsed.ok) return log(`not reported: ${parsed.reason}`);
 
     const built = await buildReport(ADAPTERS[kind], parsed.payload, {

@@ -1,13 +1,9 @@
 import type { AgentCompletionPayload } from "@ringback/protocol";
+import type { Shape } from "./agent-adapter.js";
+import { parseHookInput } from "./hook-input.js";
 
 /** What the hook reads of the Stop payload, or why it could not. */
 export type StopPayloadResult = { ok: true; payload: AgentCompletionPayload } | { ok: false; reason: string };
-
-type Shape = Record<string, unknown>;
-
-function isShape(value: unknown): value is Shape {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function optionalString(object: Shape, key: string): string | null | undefined | Error {
   const value = object[key];
@@ -20,13 +16,12 @@ function optionalString(object: Shape, key: string): string | null | undefined |
  * `AgentCompletionPayload`: the same fields, the same types. Unknown fields are ignored.
  */
 export function parseStopPayload(text: string): StopPayloadResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: "stdin is not JSON" };
-  }
-  if (!isShape(raw)) return { ok: false, reason: "stdin is not a JSON object" };
+  const input = parseHookInput(text);
+  return input.ok ? stopPayloadFrom(input.fields) : input;
+}
+
+/** `parseStopPayload` for stdin already read as a JSON object. */
+export function stopPayloadFrom(raw: Shape): StopPayloadResult {
   if (typeof raw.session_id !== "string" || raw.session_id === "") {
     return { ok: false, reason: "session_id is missing" };
   }

@@ -155,6 +155,8 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
       expect(help).toMatchObject({ code: 0, stderr: "" });
       expect(help.stdout).toMatch(/^usage: ringback-hook <claude-code\|codex> \[--dry-run\]\n/);
       expect(help.stdout).toContain("ringback-hook install");
+      expect(help.stdout).toContain("add or remove the Stop and PermissionRequest hooks");
+      expect(help.stdout).toContain("nothing ever allows by default");
       expect(help.stdout).toContain("RINGBACK_HOOK_DEBUG=1");
     }
     // An agent config with a typo must not break the agent: nothing on stdout, exit 0.

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
 import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startFakeDaemon } from "./support/fake-daemon.js";
-import { readPayload, stdinFor } from "./support/fixtures.js";
+import { homeWithDaemon, startFakeDaemon } from "./support/fake-daemon.js";
+import { readGenuinePayload, readPayload, stdinFor } from "./support/fixtures.js";
 import {
   assertBundleBuilt,
   HOOK_BUNDLE,
@@ -12,7 +12,13 @@ import {
   runShellCommand,
   writeRingbackHome,
 } from "./support/hook-process.js";
-import { bundleCopyIn, expectedCommand, runInstaller, stopCommands } from "./support/installer.js";
+import {
+  bundleCopyIn,
+  eventCommands,
+  expectedCommand,
+  runInstaller,
+  stopCommands,
+} from "./support/installer.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -26,6 +32,9 @@ const EXISTING_SETTINGS = {
     Stop: [
       { hooks: [{ type: "command", command: "afplay /System/Library/Sounds/Glass.aiff", timeout: 5 }] },
       { matcher: "", hooks: [{ type: "command", command: "notify-send 'Claude is done'" }] },
+    ],
+    PermissionRequest: [
+      { matcher: "Read", hooks: [{ type: "command", command: "~/bin/allow-reads.sh", timeout: 5 }] },
     ],
   },
   statusLine: { type: "command", command: "~/.claude/statusline.sh" },
@@ -43,29 +52,33 @@ async function writeSettings(home: string, settings: unknown, mode = 0o644): Pro
   await chmod(settingsPath(home), mode);
 }
 
-/** The settings with our Stop handler (and a group left empty by its removal) taken out. */
+/** The settings with our handlers (and groups left empty by their removal) taken out. */
 function withoutRingback(settings: Record<string, unknown>): unknown {
-  const copy = structuredClone(settings) as { hooks?: { Stop?: { hooks: { command: string }[] }[] } };
-  if (copy.hooks?.Stop) {
-    copy.hooks.Stop = copy.hooks.Stop.map((group) => ({
-      ...group,
-      hooks: group.hooks.filter((handler) => !handler.command.includes("ringback-hook")),
-    })).filter((group) => group.hooks.length > 0);
+  const copy = structuredClone(settings) as { hooks?: Record<string, { hooks: { command: string }[] }[]> };
+  for (const [event, groups] of Object.entries(copy.hooks ?? {})) {
+    (copy.hooks ?? {})[event] = groups
+      .map((group) => ({
+        ...group,
+        hooks: group.hooks.filter((handler) => !handler.command.includes("ringback-hook")),
+      }))
+      .filter((group) => group.hooks.length > 0);
   }
   return copy;
 }
 
 describe("ringback-hook install: Claude Code's settings.json", () => {
-  it("creates settings.json with our Stop hook on a fresh machine", async () => {
+  it("creates settings.json with our Stop and PermissionRequest hooks on a fresh machine", async () => {
     await using home = await makeTemporaryDirectory();
     const result = await runInstaller("install", home.path);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Claude Code: added the Ringback Stop hook");
+    expect(result.stdout).toContain("Claude Code: added the Ringback PermissionRequest hook");
+    const command = expectedCommand(HOOK_BUNDLE, "claude-code");
     expect(await readSettings(home.path)).toEqual({
       hooks: {
-        Stop: [
-          { hooks: [{ type: "command", command: expectedCommand(HOOK_BUNDLE, "claude-code"), timeout: 10 }] },
-        ],
+        Stop: [{ hooks: [{ type: "command", command, timeout: 10 }] }],
+        // No matcher: every tool's request; the timeout outlasts the daemon's wait for a person.
+        PermissionRequest: [{ hooks: [{ type: "command", command, timeout: 330 }] }],
       },
     });
     expect((await stat(settingsPath(home.path))).mode & 0o777).toBe(0o600);
@@ -82,6 +95,10 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
       "notify-send 'Claude is done'",
       expectedCommand(HOOK_BUNDLE, "claude-code"),
     ]);
+    expect(eventCommands(settings, "PermissionRequest")).toEqual([
+      "~/bin/allow-reads.sh",
+      expectedCommand(HOOK_BUNDLE, "claude-code"),
+    ]);
     expect((await stat(settingsPath(home.path))).mode & 0o777).toBe(0o640);
   });
 
@@ -95,9 +112,11 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     const result = await runInstaller("install", home.path, { bundle: otherBundle });
     expect(result.stdout).toContain("replaced the Ringback Stop hook");
     const settings = await readSettings(home.path);
-    expect(stopCommands(settings).filter((command) => command.includes("ringback-hook"))).toEqual([
-      expectedCommand(otherBundle, "claude-code"),
-    ]);
+    for (const event of ["Stop", "PermissionRequest"] as const) {
+      expect(eventCommands(settings, event).filter((command) => command.includes("ringback-hook"))).toEqual([
+        expectedCommand(otherBundle, "claude-code"),
+      ]);
+    }
     expect(withoutRingback(settings)).toEqual(EXISTING_SETTINGS);
   });
 
@@ -126,6 +145,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     const result = await runInstaller("uninstall", home.path);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("removed 1 Ringback Stop hook(s)");
+    expect(result.stdout).toContain("removed 1 Ringback PermissionRequest hook(s)");
     expect(await readSettings(home.path)).toEqual(EXISTING_SETTINGS);
   });
 
@@ -162,5 +182,31 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(daemon.requests).toHaveLength(1);
     expect(ReportRequest.parse(JSON.parse(daemon.requests[0]?.body ?? "")).source).toBe("claude-code");
+  });
+
+  it("writes a permission command that Claude Code's /bin/sh runs and that prints the phone's decision", async () => {
+    await using setup = await homeWithDaemon({
+      status: 200,
+      body: JSON.stringify({ outcome: "decided", verdict: "allow", reason: null, decidedOn: "Pixel 8" }),
+    });
+    const { home, daemon } = setup;
+    await runInstaller("install", home.path);
+    const [command] = eventCommands(await readSettings(home.path), "PermissionRequest");
+    const payload = {
+      ...(await readGenuinePayload("permission-request-claude-code")),
+      transcript_path: null,
+    };
+
+    const result = await runShellCommand(command ?? "", {
+      stdin: stdinFor("claude-code", payload),
+      env: hookEnv(home.path),
+    });
+
+    expect(result).toMatchObject({
+      code: 0,
+      stdout:
+        '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\n',
+    });
+    expect(daemon.requests.map((request) => request.url)).toEqual(["/permission-requests"]);
   });
 });

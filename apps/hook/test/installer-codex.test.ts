@@ -5,19 +5,29 @@ import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { parse as parseToml } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBundleBuilt, HOOK_BUNDLE, runBundle } from "./support/hook-process.js";
-import { bundleCopyIn, expectedCommand, runInstaller, stopCommands } from "./support/installer.js";
+import {
+  bundleCopyIn,
+  eventCommands,
+  expectedCommand,
+  runInstaller,
+  stopCommands,
+} from "./support/installer.js";
 
 beforeAll(assertBundleBuilt);
 
 /**
- * The hash Codex computes for a Stop handler, written out from the recipe in the hook reference (not taken
- * from the installer's code): SHA-256 of the compact JSON, keys sorted, of
- * {"event_name":"stop","hooks":[{"type":"command","command":…,"timeout":…,"async":false}]}.
+ * The hash Codex computes for a handler in a group without a matcher, written out from the recipe in the hook
+ * reference (not taken from the installer's code): SHA-256 of the compact JSON, keys sorted, of
+ * {"event_name":"stop","hooks":[{"type":"command","command":…,"timeout":…,"async":false}]}, the event named as in
+ * Codex's trust keys (`stop`, `permission_request`).
  */
-function referenceTrustHash(command: string, timeout: number): string {
-  const identity = `{"event_name":"stop","hooks":[{"async":false,"command":${JSON.stringify(command)},"timeout":${timeout},"type":"command"}]}`;
+function referenceTrustHash(command: string, timeout: number, eventName = "stop"): string {
+  const identity = `{"event_name":"${eventName}","hooks":[{"async":false,"command":${JSON.stringify(command)},"timeout":${timeout},"type":"command"}]}`;
   return `sha256:${createHash("sha256").update(identity).digest("hex")}`;
 }
+
+/** The user's own PermissionRequest hook's record: the installer keeps it as it is, never reads its hash. */
+const USERS_PERMISSION_HASH = "sha256:5f0c1e0f2b8e6a55d1e04c3a9c1b7e2d4f6a8b0c2e4f6a8b0c2e4f6a8b0c2e4f";
 
 const EXISTING_HOOKS = {
   hooks: {
@@ -30,6 +40,9 @@ const EXISTING_HOOKS = {
           { type: "command", command: "~/bin/beep.sh" },
         ],
       },
+    ],
+    PermissionRequest: [
+      { matcher: "Bash", hooks: [{ type: "command", command: "~/bin/allow-git-status.sh", timeout: 5 }] },
     ],
   },
 };
@@ -56,6 +69,9 @@ trusted_hash = "${referenceTrustHash("~/bin/say-done.sh", 20)}"
 [hooks.state."${hooksJson}:stop:1:1"]
 trusted_hash = "${referenceTrustHash("~/bin/beep.sh", 600)}"
 enabled = true
+
+[hooks.state."${hooksJson}:permission_request:0:0"]
+trusted_hash = "${USERS_PERMISSION_HASH}"
 `;
 }
 
@@ -90,17 +106,24 @@ async function readHooks(files: CodexFiles): Promise<Record<string, unknown>> {
 }
 
 describe("ringback-hook install: Codex's hooks.json and its trust record", () => {
-  it("writes hooks.json and a trust record whose hash matches the reference recipe", async () => {
+  it("writes hooks.json and trust records whose hashes match the reference recipe", async () => {
     await using home = await makeTemporaryDirectory();
     const result = await runInstaller("install", home.path);
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Codex: added the Ringback PermissionRequest hook");
     const files = await codexFiles(home.path);
     const command = expectedCommand(HOOK_BUNDLE, "codex");
     expect(await readHooks(files)).toEqual({
-      hooks: { Stop: [{ hooks: [{ type: "command", command, timeout: 10 }] }] },
+      hooks: {
+        Stop: [{ hooks: [{ type: "command", command, timeout: 10 }] }],
+        PermissionRequest: [{ hooks: [{ type: "command", command, timeout: 330 }] }],
+      },
     });
     expect(await trustState(files)).toEqual({
       [`${files.hooksJson}:stop:0:0`]: { trusted_hash: referenceTrustHash(command, 10) },
+      [`${files.hooksJson}:permission_request:0:0`]: {
+        trusted_hash: referenceTrustHash(command, 330, "permission_request"),
+      },
     });
     expect((await stat(files.configToml)).mode & 0o777).toBe(0o600);
   });
@@ -117,6 +140,10 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
       "~/bin/beep.sh",
       expectedCommand(HOOK_BUNDLE, "codex"),
     ]);
+    expect(eventCommands(hooks, "PermissionRequest")).toEqual([
+      "~/bin/allow-git-status.sh",
+      expectedCommand(HOOK_BUNDLE, "codex"),
+    ]);
     expect((hooks.hooks as Record<string, unknown>).SessionStart).toEqual(EXISTING_HOOKS.hooks.SessionStart);
     const config = await readFile(seeded.configToml, "utf8");
     expect(config.startsWith(seeded.config)).toBe(true);
@@ -126,10 +153,29 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
         trusted_hash: referenceTrustHash("~/bin/beep.sh", 600),
         enabled: true,
       },
+      [`${seeded.hooksJson}:permission_request:0:0`]: { trusted_hash: USERS_PERMISSION_HASH },
       [`${seeded.hooksJson}:stop:2:0`]: {
         trusted_hash: referenceTrustHash(expectedCommand(HOOK_BUNDLE, "codex"), 10),
       },
+      [`${seeded.hooksJson}:permission_request:1:0`]: {
+        trusted_hash: referenceTrustHash(expectedCommand(HOOK_BUNDLE, "codex"), 330, "permission_request"),
+      },
     });
+  });
+
+  it("installing twice changes nothing the second time", async () => {
+    await using home = await makeTemporaryDirectory();
+    const seeded = await seedCodex(home.path);
+    await runInstaller("install", home.path);
+    const [hooks, config] = [
+      await readFile(seeded.hooksJson, "utf8"),
+      await readFile(seeded.configToml, "utf8"),
+    ];
+    const again = await runInstaller("install", home.path);
+    expect(again.stdout).toContain(`Codex: ${seeded.hooksJson} already up to date`);
+    expect(again.stdout).toContain("already trusts the hooks");
+    expect(await readFile(seeded.hooksJson, "utf8")).toBe(hooks);
+    expect(await readFile(seeded.configToml, "utf8")).toBe(config);
   });
 
   it("reinstalling from another directory leaves one hook and one fresh trust record", async () => {
@@ -141,12 +187,18 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     const otherBundle = await bundleCopyIn(join(elsewhere.path, "dist"));
     await runInstaller("install", home.path, { bundle: otherBundle });
 
-    const ours = stopCommands(await readHooks(seeded)).filter((command) => command.includes("ringback-hook"));
-    expect(ours).toEqual([expectedCommand(otherBundle, "codex")]);
+    const hooks = await readHooks(seeded);
+    for (const event of ["Stop", "PermissionRequest"] as const) {
+      const ours = eventCommands(hooks, event).filter((command) => command.includes("ringback-hook"));
+      expect(ours).toEqual([expectedCommand(otherBundle, "codex")]);
+    }
     const state = await trustState(seeded);
-    expect(Object.keys(state)).toHaveLength(3);
+    expect(Object.keys(state)).toHaveLength(5);
     expect(state[`${seeded.hooksJson}:stop:2:0`]).toEqual({
       trusted_hash: referenceTrustHash(expectedCommand(otherBundle, "codex"), 10),
+    });
+    expect(state[`${seeded.hooksJson}:permission_request:1:0`]).toEqual({
+      trusted_hash: referenceTrustHash(expectedCommand(otherBundle, "codex"), 330, "permission_request"),
     });
   });
 
@@ -176,6 +228,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
         trusted_hash: referenceTrustHash("~/bin/beep.sh", 600),
         enabled: true,
       },
+      [`${seeded.hooksJson}:permission_request:0:0`]: { trusted_hash: USERS_PERMISSION_HASH },
     });
   });
 
@@ -185,7 +238,8 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     await runInstaller("install", home.path);
     const result = await runInstaller("uninstall", home.path);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("removed the hook's trust record");
+    expect(result.stdout).toContain("Codex: removed 1 Ringback PermissionRequest hook(s)");
+    expect(result.stdout).toContain("removed the hooks' trust records");
     expect(await readHooks(seeded)).toEqual(EXISTING_HOOKS);
     expect(await readFile(seeded.configToml, "utf8")).toBe(seeded.config);
   });
@@ -219,6 +273,6 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
       Object.keys(
         await trustState({ hooksJson: resolved, configToml: join(home.path, "real-codex", "config.toml") }),
       ),
-    ).toEqual([`${resolved}:stop:0:0`]);
+    ).toEqual([`${resolved}:stop:0:0`, `${resolved}:permission_request:0:0`]);
   });
 });

@@ -21,7 +21,7 @@ async function setUp(home: string) {
   return { home, bundle, inspect };
 }
 
-describe("inspecting the installed Stop hooks, read only", () => {
+describe("inspecting the installed Stop and PermissionRequest hooks, read only", () => {
   it("finds nothing before install, and nothing is created by looking", async () => {
     await using directory = await makeTemporaryDirectory();
     const { home, inspect } = await setUp(directory.path);
@@ -33,6 +33,8 @@ describe("inspecting the installed Stop hooks, read only", () => {
       command: null,
     });
     expect(codex).toMatchObject({ agent: "codex", isInstalled: false, trust: "missing" });
+    expect(claude?.permission).toEqual({ isInstalled: false, isCurrent: false });
+    expect(codex?.permission).toEqual({ isInstalled: false, isCurrent: false, trust: "missing" });
     await expect(readFile(join(home, ".claude", "settings.json"))).rejects.toThrow(/ENOENT/);
   });
 
@@ -49,6 +51,24 @@ describe("inspecting the installed Stop hooks, read only", () => {
       isHookFilePresent: true,
       trust: "current",
     });
+    expect(claude?.permission).toEqual({ isInstalled: true, isCurrent: true });
+    expect(codex?.permission).toEqual({ isInstalled: true, isCurrent: true, trust: "current" });
+  });
+
+  it("sees a Stop hook from an install that predates the PermissionRequest hook", async () => {
+    await using directory = await makeTemporaryDirectory();
+    const { home, bundle, inspect } = await setUp(directory.path);
+    expect((await runInstaller("install", home, { bundle })).code).toBe(0);
+    for (const file of [join(home, ".claude", "settings.json"), join(home, ".codex", "hooks.json")]) {
+      const settings = JSON.parse(await readFile(file, "utf8"));
+      delete settings.hooks.PermissionRequest;
+      await writeFile(file, JSON.stringify(settings));
+    }
+    const [claude, codex] = inspect();
+    expect(claude).toMatchObject({ isInstalled: true, isCurrent: true });
+    expect(claude?.permission).toEqual({ isInstalled: false, isCurrent: false });
+    expect(codex).toMatchObject({ isInstalled: true, isCurrent: true, trust: "current" });
+    expect(codex?.permission).toEqual({ isInstalled: false, isCurrent: false, trust: "missing" });
   });
 
   it("tells a hook installed from another place (an older install) from the current one", async () => {
@@ -72,6 +92,13 @@ describe("inspecting the installed Stop hooks, read only", () => {
     const text = await readFile(config, "utf8");
     await writeFile(config, text.replace(/trusted_hash = "sha256:[0-9a-f]+"/, 'trusted_hash = "sha256:00"'));
     expect(inspect()[1]?.trust).toBe("stale");
+    expect(inspect()[1]?.permission.trust).toBe("current");
+    await writeFile(
+      config,
+      text.replace(/(permission_request:0:0"\]\ntrusted_hash = )"sha256:[0-9a-f]+"/, '$1"sha256:00"'),
+    );
+    expect(inspect()[1]?.trust).toBe("current");
+    expect(inspect()[1]?.permission.trust).toBe("stale");
     await writeFile(config, "");
     expect(inspect()[1]?.trust).toBe("missing");
   });

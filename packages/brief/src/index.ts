@@ -20,6 +20,11 @@ export {
   SPOKEN_TARGET_MAX_CHARS,
   spokenTargetChars,
 } from "./output-limit.js";
+export {
+  describePermissionAsk,
+  type PermissionAskFacts,
+  type PermissionAskWords,
+} from "./permission-ask.js";
 export { readReportFile } from "./read-report-file.js";
 export { type GivenReport, reportWithinBudget } from "./report-cut.js";
 export {

@@ -1,7 +1,12 @@
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileDurably } from "@ringback/outbox";
-import { REPLY_EXPIRY_MS, REQUEST_CLOCK_WINDOW_MS, type RequestStamp } from "@ringback/protocol";
+import {
+  PERMISSION_WAIT_MS,
+  REPLY_EXPIRY_MS,
+  REQUEST_CLOCK_WINDOW_MS,
+  type RequestStamp,
+} from "@ringback/protocol";
 import { z } from "zod";
 import type { Logger } from "./logger.js";
 import { readTextIfExists, tightenFileMode } from "./private-file.js";
@@ -24,6 +29,11 @@ const REPLAY_WINDOWS = {
   "settings-request": { maxAgeMs: REQUEST_CLOCK_WINDOW_MS, maxAheadMs: REQUEST_CLOCK_WINDOW_MS },
   /** The relay keeps a reply for a computer that is off for up to REPLY_EXPIRY_MS. */
   reply: { maxAgeMs: REPLY_EXPIRY_MS + REQUEST_CLOCK_WINDOW_MS, maxAheadMs: REQUEST_CLOCK_WINDOW_MS },
+  /** A decision is only taken while its hook waits, at most PERMISSION_WAIT_MS after the ask. */
+  "permission-decision": {
+    maxAgeMs: PERMISSION_WAIT_MS + REQUEST_CLOCK_WINDOW_MS,
+    maxAheadMs: REQUEST_CLOCK_WINDOW_MS,
+  },
 } as const satisfies Record<string, ReplayWindow>;
 export type SealedRequestKind = keyof typeof REPLAY_WINDOWS;
 
@@ -43,7 +53,7 @@ const SeenRequestsContent = z.object({
 
 /**
  * One rule for every sealed request a device addresses to this computer (relayed settings requests and dispatches,
- * replies, and later permission decisions): its time must be within its kind's window of this computer's clock, and
+ * replies, permission decisions): its time must be within its kind's window of this computer's clock, and
  * its nonce must be new. The nonce is on disk (mode 600, fsync'ed) before `admit` says `accepted`, so a copy is
  * refused after a restart or a crash too; nonces are forgotten once their request is too old to be taken anyway.
  */

@@ -25,6 +25,10 @@ export interface HostileRelay extends AsyncDisposable {
   readonly passedOn: RelayToDaemonMessage[];
   /** Event ids of the daemon's posts (`/v1/daemon/events`). */
   readonly postedEvents: string[];
+  /** The daemon's event posts as they came (their sealed payloads included). */
+  readonly posts: DaemonEventPost[];
+  /** Answers the daemon's event posts with this status from now on (201 at first; 503: the relay is down). */
+  answerPostsWith(status: number): void;
   /** Notified on every link, post and answer. */
   readonly changes: Changes;
   /** Resolves once `count` links have been opened (1: the first) and the latest is open. */
@@ -48,6 +52,8 @@ function answers(message: RelayToDaemonMessage, answer: LinkAnswer): boolean {
 export async function startHostileRelay(): Promise<HostileRelay> {
   const passedOn: RelayToDaemonMessage[] = [];
   const postedEvents: string[] = [];
+  const posts: DaemonEventPost[] = [];
+  let postStatus = 201;
   const changes = new Changes();
   const waiting: { message: RelayToDaemonMessage; resolve(answer: LinkAnswer): void }[] = [];
   let link: WebSocket | null = null;
@@ -91,8 +97,13 @@ export async function startHostileRelay(): Promise<HostileRelay> {
     if (request.method === "POST" && /\/v1\/daemon\/(events|tracker-reports)$/.test(path)) {
       const post = DaemonEventPost.parse(body);
       postedEvents.push(post.eventId);
+      posts.push(post);
       changes.notify();
-      respond(response, 201, { eventId: post.eventId, seq: postedEvents.length });
+      if (postStatus >= 300) {
+        respond(response, postStatus, errorBody("relay_unavailable"));
+        return;
+      }
+      respond(response, postStatus, { eventId: post.eventId, seq: postedEvents.length });
       return;
     }
     const settings = /^\/v1\/devices\/[^/]+\/settings$/.test(path);
@@ -133,6 +144,10 @@ export async function startHostileRelay(): Promise<HostileRelay> {
     url: listening.origin,
     passedOn,
     postedEvents,
+    posts,
+    answerPostsWith: (status) => {
+      postStatus = status;
+    },
     changes,
     linked: async (count = 1) => {
       await eventually(() => linksOpened >= count && openLink(), {

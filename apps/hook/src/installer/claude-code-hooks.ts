@@ -1,23 +1,38 @@
 import { join } from "node:path";
-import type { CommandHandler } from "./hook-command.js";
+import { editEventHooks, type HookEventName } from "./event-hooks.js";
+import { type CommandHandler, HOOK_EVENTS } from "./hook-command.js";
 import { readJsonSettings, writeJsonSettings } from "./json-settings-file.js";
-import { editStopHooks } from "./stop-hooks.js";
 
-/** What one agent's hook configuration looked like before and after. */
-export interface AgentHookChange {
-  file: string;
+/** Our handler for each event the installer registers; `undefined` takes ours out of every one. */
+export type EventHandlers = Record<HookEventName, CommandHandler> | undefined;
+
+/** What changed for one event. */
+export interface EventChange {
+  event: HookEventName;
   changed: boolean;
   /** Older Ringback handlers taken out (a reinstall replaces one of them). */
   removed: number;
 }
 
-/** Writes (or, with `undefined`, removes) our Stop hook in Claude Code's `settings.json`. */
-export function writeClaudeCodeStopHook(
-  claudeHome: string,
-  handler: CommandHandler | undefined,
-): AgentHookChange {
+/** What one agent's hook configuration looked like before and after. */
+export interface AgentHookChange {
+  file: string;
+  changed: boolean;
+  events: EventChange[];
+}
+
+/** Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in Claude Code's `settings.json`. */
+export function writeClaudeCodeHooks(claudeHome: string, handlers: EventHandlers): AgentHookChange {
   const file = join(claudeHome, "settings.json");
-  const edit = editStopHooks(readJsonSettings(file), handler ? { ...handler } : undefined);
-  if (edit.changed) writeJsonSettings(file, edit.document);
-  return { file, changed: edit.changed, removed: edit.removed.length };
+  let document = readJsonSettings(file);
+  const events: EventChange[] = [];
+  for (const event of HOOK_EVENTS) {
+    const handler = handlers?.[event];
+    const edit = editEventHooks(document, event, handler ? { ...handler } : undefined);
+    document = edit.document;
+    events.push({ event, changed: edit.changed, removed: edit.removed.length });
+  }
+  const changed = events.some((event) => event.changed);
+  if (changed) writeJsonSettings(file, document);
+  return { file, changed, events };
 }

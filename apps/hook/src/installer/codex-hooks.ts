@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
-import type { AgentHookChange } from "./claude-code-hooks.js";
+import type { AgentHookChange, EventChange, EventHandlers } from "./claude-code-hooks.js";
 import { editCodexTrust } from "./codex-trust-entries.js";
-import { codexStopTrustHash } from "./codex-trust-hash.js";
-import type { CommandHandler } from "./hook-command.js";
+import { codexTrustHash } from "./codex-trust-hash.js";
+import { editEventHooks } from "./event-hooks.js";
+import { HOOK_EVENTS } from "./hook-command.js";
 import { readJsonSettings, writeJsonSettings } from "./json-settings-file.js";
-import { editStopHooks } from "./stop-hooks.js";
 
 export interface CodexHome {
   path: string;
@@ -29,38 +29,42 @@ function readText(path: string): string {
 }
 
 /**
- * Writes (or, with `undefined`, removes) our Stop hook in `$CODEX_HOME/hooks.json` and its trust record in
- * `config.toml`: Codex skips an untrusted user hook silently, so a hook without it would never ring.
+ * Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in `$CODEX_HOME/hooks.json` and
+ * their trust records in `config.toml`: Codex skips an untrusted user hook silently, so a hook without one would
+ * never run. Both files are checked before either is written.
  */
-export function writeCodexStopHook(home: CodexHome, handler: CommandHandler | undefined): CodexHookChange {
-  if (handler) mkdirSync(home.path, { recursive: true });
+export function writeCodexHooks(home: CodexHome, handlers: EventHandlers): CodexHookChange {
+  if (handlers) mkdirSync(home.path, { recursive: true });
   const directory = home.resolveLinks ? safeRealpath(home.path) : home.path;
   const file = join(directory, "hooks.json");
   const configFile = join(directory, "config.toml");
-  const edit = editStopHooks(readJsonSettings(file), handler ? { ...handler } : undefined);
-  const change: CodexHookChange = {
-    file,
-    changed: edit.changed,
-    removed: edit.removed.length,
-    configFile,
-    configChanged: false,
-  };
-  if (!edit.changed && !handler) return change;
-
+  let document = readJsonSettings(file);
   const config = readText(configFile);
-  const trusted = editCodexTrust(
-    config,
-    {
-      hooksJsonPath: file,
-      removed: edit.removed,
-      moved: edit.moved,
-      ...(handler && edit.added
-        ? { added: { position: edit.added, trustedHash: codexStopTrustHash(handler) } }
-        : {}),
-    },
-    configFile,
-  );
-  if (edit.changed) writeJsonSettings(file, edit.document);
+  let trusted = config;
+  const events: EventChange[] = [];
+  for (const event of HOOK_EVENTS) {
+    const handler = handlers?.[event];
+    const edit = editEventHooks(document, event, handler ? { ...handler } : undefined);
+    document = edit.document;
+    events.push({ event, changed: edit.changed, removed: edit.removed.length });
+    if (!edit.changed && !handler) continue;
+    trusted = editCodexTrust(
+      trusted,
+      {
+        hooksJsonPath: file,
+        event,
+        removed: edit.removed,
+        moved: edit.moved,
+        ...(handler && edit.added
+          ? { added: { position: edit.added, trustedHash: codexTrustHash(event, handler) } }
+          : {}),
+      },
+      configFile,
+    );
+  }
+  const changed = events.some((event) => event.changed);
+  const change: CodexHookChange = { file, changed, events, configFile, configChanged: false };
+  if (changed) writeJsonSettings(file, document);
   if (trusted !== config) {
     writeFileAtomic(configFile, trusted);
     change.configChanged = true;

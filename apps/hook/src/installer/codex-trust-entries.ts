@@ -1,15 +1,21 @@
+import { CODEX_EVENT_LABELS } from "./codex-trust-hash.js";
+import type { HookEventName, HookPosition } from "./event-hooks.js";
 import { InstallerError } from "./installer-error.js";
-import type { HookPosition } from "./stop-hooks.js";
 import { lineContent, scanToml, tomlBasicString } from "./toml-tables.js";
 
-/** Codex's key for a hooks.json Stop handler's state: `<abs path of hooks.json>:stop:<group>:<handler>`. */
-export function codexTrustKey(hooksJsonPath: string, position: HookPosition): string {
-  return `${hooksJsonPath}:stop:${position.group}:${position.handler}`;
+/** Codex's key for a hooks.json handler's state: `<abs path of hooks.json>:<event label>:<group>:<handler>`. */
+export function codexTrustKey(
+  hooksJsonPath: string,
+  position: HookPosition,
+  event: HookEventName = "Stop",
+): string {
+  return `${hooksJsonPath}:${CODEX_EVENT_LABELS[event]}:${position.group}:${position.handler}`;
 }
 
-/** What changed in hooks.json, in the terms Codex's trust records are keyed by. */
+/** What changed in hooks.json for one event, in the terms Codex's trust records are keyed by. */
 export interface CodexTrustEdit {
   hooksJsonPath: string;
+  event: HookEventName;
   /** Where our handlers were: their records go. */
   removed: HookPosition[];
   /** Other handlers that changed place: their records follow them, so the user's trust in them holds. */
@@ -60,7 +66,7 @@ function assertEditable(layout: ReturnType<typeof scanToml>, configPath: string)
 export function editCodexTrust(text: string, edit: CodexTrustEdit, configPath: string): string {
   const layout = scanToml(text);
   assertEditable(layout, configPath);
-  const keyOf = (position: HookPosition) => codexTrustKey(edit.hooksJsonPath, position);
+  const keyOf = (position: HookPosition) => codexTrustKey(edit.hooksJsonPath, position, edit.event);
   const renamed = new Map(edit.moved.map(({ from, to }) => [keyOf(from), keyOf(to)]));
   const stale = new Set([...edit.removed.map(keyOf), ...edit.moved.map(({ to }) => keyOf(to))]);
   if (edit.added) stale.add(keyOf(edit.added.position));

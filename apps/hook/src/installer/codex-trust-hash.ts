@@ -1,5 +1,12 @@
 import { createHash } from "node:crypto";
+import type { HookEventName } from "./event-hooks.js";
 import type { CommandHandler } from "./hook-command.js";
+
+/** How Codex names an event in its trust keys and hashes (openai/codex `hook_event_key_label`). */
+export const CODEX_EVENT_LABELS: Record<HookEventName, string> = {
+  Stop: "stop",
+  PermissionRequest: "permission_request",
+};
 
 /** JSON with object keys sorted at every depth and no whitespace: the form Codex hashes. */
 function canonicalJson(value: unknown): string {
@@ -19,8 +26,17 @@ function canonicalJson(value: unknown): string {
  * a Stop group has no matcher, and a handler without a timeout counts as 600 s.
  */
 export function codexStopTrustHash(handler: CommandHandler): string {
+  return codexTrustHash("Stop", handler);
+}
+
+/**
+ * The `trusted_hash` Codex expects for our command handler of `event` in its own group without a matcher: as for
+ * Stop, with the event's label (`permission_request`). Codex hashes a group's matcher only when it has one
+ * (openai/codex hooks/src/engine/discovery.rs `command_hook_hash`), and ours has none: it answers every tool.
+ */
+export function codexTrustHash(event: HookEventName, handler: CommandHandler): string {
   const identity = {
-    event_name: "stop",
+    event_name: CODEX_EVENT_LABELS[event],
     hooks: [{ type: "command", command: handler.command, timeout: handler.timeout, async: false }],
   };
   return `sha256:${createHash("sha256").update(canonicalJson(identity)).digest("hex")}`;

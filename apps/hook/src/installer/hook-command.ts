@@ -1,9 +1,23 @@
 import type { AgentKind } from "../agent-kind.js";
+import type { HookEventName } from "./event-hooks.js";
+import { PERMISSION_HOOK_TIMEOUT_SECONDS } from "./protocol-constants.js";
 
 /** Seconds each agent gives our Stop hook; the hook itself gives up after 5 s. */
 const HOOK_HANDLER_TIMEOUT_SECONDS = 10;
 
-/** One Stop handler as both agents' hook files write it. */
+/**
+ * Seconds each agent gives our handler for an event: a Stop hook is quick; a permission hook waits for a person
+ * (the daemon's wait, and the hook's margin, within this).
+ */
+export const HANDLER_TIMEOUT_SECONDS: Record<HookEventName, number> = {
+  Stop: HOOK_HANDLER_TIMEOUT_SECONDS,
+  PermissionRequest: PERMISSION_HOOK_TIMEOUT_SECONDS,
+};
+
+/** The events the installer registers our command for, in the order it writes them. */
+export const HOOK_EVENTS: readonly HookEventName[] = ["Stop", "PermissionRequest"];
+
+/** One handler as both agents' hook files write it. */
 export interface CommandHandler {
   type: "command";
   command: string;
@@ -20,11 +34,17 @@ export function hookCommand(nodePath: string, hookPath: string, kind: AgentKind)
   return `${shellQuote(nodePath)} ${shellQuote(hookPath)} ${kind}`;
 }
 
-export function hookHandler(nodePath: string, hookPath: string, kind: AgentKind): CommandHandler {
+/** Our handler for `event` (the same command for every event: the hook reads which one from its payload). */
+export function hookHandler(
+  nodePath: string,
+  hookPath: string,
+  kind: AgentKind,
+  event: HookEventName = "Stop",
+): CommandHandler {
   return {
     type: "command",
     command: hookCommand(nodePath, hookPath, kind),
-    timeout: HOOK_HANDLER_TIMEOUT_SECONDS,
+    timeout: HANDLER_TIMEOUT_SECONDS[event],
   };
 }
 

@@ -3,11 +3,11 @@ import { join, resolve } from "node:path";
 import type { AgentKind } from "../agent-kind.js";
 import { defaultClaudeHome, defaultCodexHome } from "./agent-homes.js";
 import { codexTrustKey } from "./codex-trust-entries.js";
-import { codexStopTrustHash } from "./codex-trust-hash.js";
+import { codexTrustHash } from "./codex-trust-hash.js";
+import { editEventHooks, type HookEventName, type HookPosition } from "./event-hooks.js";
 import { type CommandHandler, hookHandler, isRingbackHookCommand } from "./hook-command.js";
 import { bundledHookPath, type InstallOptions } from "./install.js";
 import { readJsonSettings } from "./json-settings-file.js";
-import { editStopHooks, type HookPosition } from "./stop-hooks.js";
 import { lineContent, scanToml } from "./toml-tables.js";
 
 /** Whether Codex trusts our Stop handler: it skips an untrusted user hook silently. */
@@ -29,6 +29,18 @@ export interface AgentHookState {
   /** Codex only: its trust record for the installed handler. */
   readonly trust?: CodexTrust;
   readonly configFile?: string;
+  /** The PermissionRequest hook ("needs you" calls) in the same file: the same command, a longer timeout. */
+  readonly permission: PermissionHookState;
+}
+
+/** One agent's PermissionRequest hook as the installer would find it, read only. */
+export interface PermissionHookState {
+  /** A Ringback PermissionRequest handler is there (of any version). */
+  readonly isInstalled: boolean;
+  /** Exactly what `install` writes now. */
+  readonly isCurrent: boolean;
+  /** Codex only: its trust record for that handler. */
+  readonly trust?: CodexTrust;
 }
 
 /** What `ringback install` would find for both agents; nothing is written. */
@@ -39,15 +51,21 @@ export function inspectInstallation(options: InstallOptions = {}): AgentHookStat
   const claudeFile = join(options.claudeHome ?? defaultClaudeHome(env), "settings.json");
   const codexDirectory = codexDirectoryOf(options, env);
   const codexFile = join(codexDirectory, "hooks.json");
-  const claude = inspectHookFile("claude-code", claudeFile, hookHandler(nodePath, hookPath, "claude-code"));
-  const codex = inspectHookFile("codex", codexFile, hookHandler(nodePath, hookPath, "codex"));
   const configFile = join(codexDirectory, "config.toml");
+  const claude = inspectHookFile("claude-code", claudeFile, nodePath, hookPath);
+  const codex = inspectHookFile("codex", codexFile, nodePath, hookPath);
+  const codexTrust = (event: HookEventName, found: FoundHandler | null) =>
+    found ? codexTrustOf(configFile, codexFile, found, event) : "missing";
   return [
     claude.state,
     {
       ...codex.state,
       configFile,
-      trust: codex.found ? codexTrustOf(configFile, codexFile, codex.found) : "missing",
+      trust: codexTrust("Stop", codex.found),
+      permission: {
+        ...codex.state.permission,
+        trust: codexTrust("PermissionRequest", codex.permissionFound),
+      },
     },
   ];
 }
@@ -60,27 +78,37 @@ interface FoundHandler {
 function inspectHookFile(
   agent: AgentKind,
   file: string,
-  expected: CommandHandler,
-): { state: AgentHookState; found: FoundHandler | null } {
+  nodePath: string,
+  hookPath: string,
+): { state: AgentHookState; found: FoundHandler | null; permissionFound: FoundHandler | null } {
   const document = readJsonSettings(file);
-  const found = firstRingbackHandler(document);
+  const isCurrent = (event: HookEventName, found: FoundHandler | null) =>
+    found !== null &&
+    !editEventHooks(document, event, { ...hookHandler(nodePath, hookPath, agent, event) }).changed;
+  const found = firstRingbackHandler(document, "Stop");
+  const permissionFound = firstRingbackHandler(document, "PermissionRequest");
   const command = found?.handler.command ?? null;
   return {
     state: {
       agent,
       file,
       isInstalled: found !== null,
-      isCurrent: found !== null && !editStopHooks(document, { ...expected }).changed,
+      isCurrent: isCurrent("Stop", found),
       command,
       isHookFilePresent: command !== null && scriptPaths(command).every((path) => existsSync(path)),
+      permission: {
+        isInstalled: permissionFound !== null,
+        isCurrent: isCurrent("PermissionRequest", permissionFound),
+      },
     },
     found,
+    permissionFound,
   };
 }
 
-function firstRingbackHandler(document: Record<string, unknown>): FoundHandler | null {
-  const hooks = document.hooks as { Stop?: unknown } | undefined;
-  const groups = Array.isArray(hooks?.Stop) ? (hooks.Stop as unknown[]) : [];
+function firstRingbackHandler(document: Record<string, unknown>, event: HookEventName): FoundHandler | null {
+  const hooks = document.hooks as Record<string, unknown> | undefined;
+  const groups = Array.isArray(hooks?.[event]) ? (hooks[event] as unknown[]) : [];
   for (const [group, entry] of groups.entries()) {
     const handlers = (entry as { hooks?: unknown })?.hooks;
     if (!Array.isArray(handlers)) continue;
@@ -103,14 +131,19 @@ function scriptPaths(command: string): string[] {
   );
 }
 
-function codexTrustOf(configFile: string, hooksFile: string, found: FoundHandler): CodexTrust {
+function codexTrustOf(
+  configFile: string,
+  hooksFile: string,
+  found: FoundHandler,
+  event: HookEventName,
+): CodexTrust {
   let text: string;
   try {
     text = readFileSync(configFile, "utf8");
   } catch {
     return "missing";
   }
-  const key = codexTrustKey(hooksFile, found.position);
+  const key = codexTrustKey(hooksFile, found.position, event);
   const layout = scanToml(text);
   const table = layout.tables.find(
     (candidate) =>
@@ -121,7 +154,7 @@ function codexTrustOf(configFile: string, hooksFile: string, found: FoundHandler
       candidate.key[2] === key,
   );
   if (!table) return "missing";
-  const expected = codexStopTrustHash(found.handler);
+  const expected = codexTrustHash(event, found.handler);
   for (let line = table.headerLine + 1; line < table.endLine; line += 1) {
     const match = /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(lineContent(layout.lines[line] as string));
     if (match) return match[1] === expected ? "current" : "stale";

@@ -4,8 +4,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentKind } from "../agent-kind.js";
 import { defaultClaudeHome, defaultCodexHome } from "./agent-homes.js";
-import { writeClaudeCodeStopHook } from "./claude-code-hooks.js";
-import { writeCodexStopHook } from "./codex-hooks.js";
+import { type AgentHookChange, type EventHandlers, writeClaudeCodeHooks } from "./claude-code-hooks.js";
+import { writeCodexHooks } from "./codex-hooks.js";
 import { hookHandler } from "./hook-command.js";
 import { InstallerError } from "./installer-error.js";
 import type { CommandRunner } from "./user-service.js";
@@ -61,21 +61,21 @@ function codexHomeOf(options: InstallOptions, env: NodeJS.ProcessEnv) {
   return { path: fallback.path, resolveLinks: fallback.fromEnvironment };
 }
 
-function describe(
-  agent: string,
-  file: string,
-  changed: boolean,
-  removed: number,
-  installing: boolean,
-): string {
-  if (!changed) return `${agent}: ${file} already ${installing ? "up to date" : "has no Ringback hook"}`;
-  if (!installing) return `${agent}: removed ${removed} Ringback Stop hook(s) from ${file}`;
-  return `${agent}: ${removed > 0 ? "replaced the Ringback Stop hook in" : "added the Ringback Stop hook to"} ${file}`;
+/** One line per event changed in an agent's hook file, or one saying nothing changed. */
+function describe(agent: string, change: AgentHookChange, installing: boolean): string[] {
+  if (!change.changed)
+    return [`${agent}: ${change.file} already ${installing ? "up to date" : "has no Ringback hook"}`];
+  return change.events
+    .filter((event) => event.changed)
+    .map(({ event, removed }) => {
+      if (!installing) return `${agent}: removed ${removed} Ringback ${event} hook(s) from ${change.file}`;
+      return `${agent}: ${removed > 0 ? `replaced the Ringback ${event} hook in` : `added the Ringback ${event} hook to`} ${change.file}`;
+    });
 }
 
 /**
- * `ringback install`: writes the Stop hook of both agents (replacing any older Ringback hook, so a turn rings
- * once), Codex's trust record for it, and the daemon's user service.
+ * `ringback install`: writes the Stop and PermissionRequest hooks of both agents (replacing any older Ringback
+ * hook, so an event runs it once), Codex's trust records for them, and the daemon's user service.
  */
 export function install(options: InstallOptions = {}): InstallSummary {
   const env = options.env ?? process.env;
@@ -83,34 +83,37 @@ export function install(options: InstallOptions = {}): InstallSummary {
   if (!existsSync(hookPath))
     throw new InstallerError(`the hook bundle ${hookPath} does not exist; build it first`);
   const nodePath = options.nodePath ?? process.execPath;
-  const handlerFor = (kind: AgentKind) => hookHandler(nodePath, hookPath, kind);
+  const handlersFor = (kind: AgentKind): EventHandlers => ({
+    Stop: hookHandler(nodePath, hookPath, kind, "Stop"),
+    PermissionRequest: hookHandler(nodePath, hookPath, kind, "PermissionRequest"),
+  });
 
-  const claude = writeClaudeCodeStopHook(
+  const claude = writeClaudeCodeHooks(
     options.claudeHome ?? defaultClaudeHome(env),
-    handlerFor("claude-code"),
+    handlersFor("claude-code"),
   );
-  const codex = writeCodexStopHook(codexHomeOf(options, env), handlerFor("codex"));
+  const codex = writeCodexHooks(codexHomeOf(options, env), handlersFor("codex"));
   const lines = [
-    describe("Claude Code", claude.file, claude.changed, claude.removed, true),
-    describe("Codex", codex.file, codex.changed, codex.removed, true),
+    ...describe("Claude Code", claude, true),
+    ...describe("Codex", codex, true),
     codex.configChanged
-      ? `Codex: trusted the hook in ${codex.configFile}`
-      : `Codex: ${codex.configFile} already trusts the hook`,
+      ? `Codex: trusted the hooks in ${codex.configFile}`
+      : `Codex: ${codex.configFile} already trusts the hooks`,
   ];
   if (options.service !== false) lines.push(...installUserService(serviceOptions(options, env)));
   return { lines };
 }
 
-/** `ringback uninstall`: removes every Ringback Stop hook, their Codex trust records and the user service. */
+/**
+ * `ringback uninstall`: removes every Ringback Stop and PermissionRequest hook, their Codex trust records and the
+ * user service.
+ */
 export function uninstall(options: InstallOptions = {}): InstallSummary {
   const env = options.env ?? process.env;
-  const claude = writeClaudeCodeStopHook(options.claudeHome ?? defaultClaudeHome(env), undefined);
-  const codex = writeCodexStopHook(codexHomeOf(options, env), undefined);
-  const lines = [
-    describe("Claude Code", claude.file, claude.changed, claude.removed, false),
-    describe("Codex", codex.file, codex.changed, codex.removed, false),
-  ];
-  if (codex.configChanged) lines.push(`Codex: removed the hook's trust record from ${codex.configFile}`);
+  const claude = writeClaudeCodeHooks(options.claudeHome ?? defaultClaudeHome(env), undefined);
+  const codex = writeCodexHooks(codexHomeOf(options, env), undefined);
+  const lines = [...describe("Claude Code", claude, false), ...describe("Codex", codex, false)];
+  if (codex.configChanged) lines.push(`Codex: removed the hooks' trust records from ${codex.configFile}`);
   if (options.service !== false) lines.push(...uninstallUserService(serviceOptions(options, env)));
   return { lines };
 }

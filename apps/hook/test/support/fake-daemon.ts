@@ -10,8 +10,11 @@ interface RecordedRequest {
   body: string;
 }
 
-/** How the fake daemon answers `POST /report`: a status, or never (a daemon that hangs). */
-export type FakeDaemonAnswer = number | "hang";
+/**
+ * How the fake daemon answers: a status (with a report's body), a status and a body of the test's choosing
+ * (`POST /permission-requests`), or never (a daemon that hangs).
+ */
+export type FakeDaemonAnswer = number | "hang" | { status: number; body: string };
 
 export interface FakeDaemon extends AsyncDisposable {
   port: number;
@@ -32,6 +35,11 @@ export async function startFakeDaemon(answer: FakeDaemonAnswer = 202): Promise<F
         body: Buffer.concat(chunks).toString("utf8"),
       });
       if (answer === "hang") return;
+      if (typeof answer === "object") {
+        response.writeHead(answer.status, { "Content-Type": "application/json" });
+        response.end(answer.body);
+        return;
+      }
       response.writeHead(answer, { "Content-Type": "application/json" });
       response.end(answer === 202 ? '{"accepted":true}' : '{"error":{"code":"internal","message":"x"}}');
     });

@@ -10,6 +10,32 @@ export async function readPayload(name: "claude-code-stop" | "codex-stop"): Prom
   return JSON.parse(await readFile(join(FIXTURES, `${name}.json`), "utf8")) as Payload;
 }
 
+/**
+ * The PermissionRequest payloads the genuine CLIs sent (Claude Code 2.1.330, Codex 0.169.0), as captured in
+ * fakes/agent-clis (see its PERMISSION-HOOKS.md); read in place, never written.
+ */
+export const GENUINE_FIXTURES = join(
+  FIXTURES,
+  "..",
+  "..",
+  "..",
+  "..",
+  "fakes",
+  "agent-clis",
+  "test",
+  "fixtures",
+);
+
+export type GenuinePermissionPayload =
+  | "permission-request-claude-code"
+  | "permission-request-claude-code-write"
+  | "permission-request-codex"
+  | "permission-request-codex-tui";
+
+export async function readGenuinePayload(name: GenuinePermissionPayload): Promise<Payload> {
+  return JSON.parse(await readFile(join(GENUINE_FIXTURES, `${name}.json`), "utf8")) as Payload;
+}
+
 /** Copies a transcript fixture into `directory`, as the agent would have written it there. */
 export async function placeTranscript(
   name: "claude-code-transcript" | "codex-rollout",

@@ -41,9 +41,14 @@ type Shape = Record<string, unknown>;
 
 /** Every Stop handler command in a hook settings document, in order. */
 export function stopCommands(document: Shape): string[] {
-  const stop = (document.hooks as Shape | undefined)?.Stop;
-  if (!Array.isArray(stop)) return [];
-  return stop.flatMap((group: Shape) =>
+  return eventCommands(document, "Stop");
+}
+
+/** Every handler command of one event in a hook settings document, in order. */
+export function eventCommands(document: Shape, event: "Stop" | "PermissionRequest"): string[] {
+  const groups = (document.hooks as Shape | undefined)?.[event];
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((group: Shape) =>
     (group.hooks as Shape[]).map((handler) => String(handler.command ?? `<${String(handler.type)}>`)),
   );
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { PERMISSION_WAIT_MS } from "@ringback/protocol";
 import { startDaemon } from "../../daemon.js";
 import { resolveDataDir } from "../../runtime/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
@@ -9,14 +10,22 @@ export const usage = `ringback run [--port <port>]
 
   --port <port>   listen on this port instead of localPort from daemon.json (0: any free port);
                   the environment variable RINGBACK_PORT does the same
-Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL (relay address).`;
+Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL (relay address),
+RINGBACK_PERMISSION_WAIT_MS (how long an agent's permission ask waits for a phone; at most and by default
+${PERMISSION_WAIT_MS / 60_000} minutes).`;
 
 /** `ringback run`: runs until SIGTERM or SIGINT, then stops gracefully. */
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { port: { type: "string" } }, strict: true });
   const port = parsePort(values.port ?? process.env.RINGBACK_PORT);
   const log = createLogger();
-  const daemon = await startDaemon({ dataDir: resolveDataDir(process.env), env: process.env, log, port });
+  const daemon = await startDaemon({
+    dataDir: resolveDataDir(process.env),
+    env: process.env,
+    log,
+    port,
+    permissionWaitMs: parsePermissionWaitMs(process.env.RINGBACK_PERMISSION_WAIT_MS),
+  });
   // Tests and service managers read this one line to learn the port.
   process.stdout.write(`ringback daemon listening on http://127.0.0.1:${daemon.port}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -35,4 +44,16 @@ function parsePort(text: string | undefined): number | undefined {
     throw new StartError(`the port must be a number from 0 to 65535, not "${text}"`);
   }
   return port;
+}
+
+/** A shorter wait only: the hook's own timeout is set for PERMISSION_WAIT_MS, so a longer one would be cut. */
+function parsePermissionWaitMs(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const waitMs = Number(text);
+  if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs > PERMISSION_WAIT_MS) {
+    throw new StartError(
+      `RINGBACK_PERMISSION_WAIT_MS must be 1 to ${PERMISSION_WAIT_MS} milliseconds, not "${text}"`,
+    );
+  }
+  return waitMs;
 }

@@ -10,6 +10,9 @@ import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
 import { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
+import type { PendingAsks } from "../permission/pending-asks.js";
+import { PermissionDecisions } from "../permission/permission-decisions.js";
+import { isPermissionEventId } from "../permission/permission-event-id.js";
 import { relayAddress } from "../relay-address.js";
 import { ReplayGuard } from "../replay-guard.js";
 import { EventSessions } from "../replies/event-sessions.js";
@@ -27,6 +30,8 @@ export interface RelayConnectionOptions {
   env: NodeJS.ProcessEnv;
   log: Logger;
   sessions: SessionsFile;
+  /** The "needs you" asks whose hooks wait: a reply to one of their calls is a decision. */
+  pendingAsks: PendingAsks;
   /** Tests shorten the reply run limit (REPLY_RUN_TIMEOUT_MS) and the link's reconnect waits. */
   replyRunTimeoutMs?: number;
   reconnectDelayMs?: RelayLinkOptions["reconnectDelayMs"];
@@ -47,6 +52,7 @@ export class RelayConnection {
   readonly #options: RelayConnectionOptions;
   readonly #eventSessions: EventSessions;
   readonly #replies: ReplyRunner;
+  readonly #decisions: PermissionDecisions;
   readonly #lastSealedMessage: LastSealedMessageFile;
   readonly #guard: ReplayGuard;
   /** Whether the outbox got a relay sender at start: without one, reports wait until the next start. */
@@ -79,6 +85,17 @@ export class RelayConnection {
         this.#link?.send(status);
       },
       runTimeoutMs: options.replyRunTimeoutMs,
+      lastSealedMessage,
+    });
+    this.#decisions = new PermissionDecisions({
+      pendingAsks: options.pendingAsks,
+      guard,
+      key: () => currentE2eKey(options.config),
+      computerId: () => options.config.config.relay?.deviceId,
+      report: (status) => {
+        this.#link?.send(status);
+      },
+      log: options.log,
       lastSealedMessage,
     });
   }
@@ -145,6 +162,7 @@ export class RelayConnection {
   /** Stops running replies (reported failed while the link is still up), closes the link, flushes the files. */
   async stop(): Promise<void> {
     await this.#replies.stop();
+    await this.#decisions.stop();
     await this.#link?.stop();
     this.#link = null;
     await this.#eventSessions.flush();
@@ -164,6 +182,11 @@ export class RelayConnection {
       log,
       reconnectDelayMs: this.#options.reconnectDelayMs,
       onMessage: (message) => {
+        if (message.type === "reply" && isPermissionEventId(message.eventId)) {
+          // A reply to a "needs you" call is a decision: it never resumes an agent with its text.
+          void this.#decisions.handle(message);
+          return;
+        }
         if (message.type === "reply") {
           void this.#replies.handle(message);
           return;

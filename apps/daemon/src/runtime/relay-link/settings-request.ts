@@ -37,9 +37,9 @@ export interface SettingsRequestContext {
 
 /**
  * Paths that never run when relayed (spec: Relayed requests): the key itself, local-only routes, and the agent
- * report intake, which only local processes may use.
+ * report and permission-request intakes, which only local processes (the hook) may use.
  */
-const LOCAL_ONLY_PREFIXES = ["/e2e", "/local", "/report"];
+const LOCAL_ONLY_PREFIXES = ["/e2e", "/local", "/report", "/permission-requests"];
 
 /** Said of a request sealed the way apps did before requests were stamped and addressed to one computer. */
 const OUTDATED_REQUEST =

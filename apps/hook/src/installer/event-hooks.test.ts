@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editStopHooks } from "./stop-hooks.js";
+import { editStopHooks } from "./event-hooks.js";
 
 const ours = (path: string) => ({
   type: "command",

@@ -1,0 +1,23 @@
+import { type Presence, PresenceUpdate } from "@ringback/protocol";
+import { Hono } from "hono";
+import type { AppContext } from "../app-context.js";
+import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
+import { methodNotAllowed } from "../http/method-not-allowed.js";
+import { isRelayedRequest } from "../http/relayed.js";
+
+/** Who changed the presence, as `Presence.changedBy` says it (a relayed request does not name its device). */
+const CHANGED_HERE = "this computer";
+const CHANGED_FROM_A_DEVICE = "a paired device";
+
+/** `GET/PUT /presence`: whether an agent's permission ask rings the phones (away) or waits at the keyboard. */
+export function presenceRoutes(app: AppContext): Hono {
+  return new Hono()
+    .get("/presence", async (context) => context.json((await app.permission.presence()) satisfies Presence))
+    .put("/presence", async (context) => {
+      const body = await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
+      const { away } = parseBody(PresenceUpdate, body);
+      const changedBy = isRelayedRequest(context) ? CHANGED_FROM_A_DEVICE : CHANGED_HERE;
+      return context.json((await app.permission.setPresence(away, changedBy)) satisfies Presence);
+    })
+    .all("/presence", methodNotAllowed(["GET", "PUT"]));
+}

@@ -1,0 +1,79 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { E2eKey } from "@ringback/e2e-crypto";
+import type { DaemonEventPost } from "@ringback/protocol";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
+import { type DaemonProcess, readDaemonKey, readLocalKey, startDaemonProcess } from "./daemon-process.js";
+import { type HostileRelay, startHostileRelay } from "./hostile-relay.js";
+import { askAsTheHook, type HookAsk, openCall } from "./permission-asks.js";
+
+/** The relay device id of the computer under test: decisions are sealed for it. */
+export const COMPUTER_ID = "dev_laptop";
+
+/**
+ * A real daemon process linked to a relay the test controls (the hostile one: it passes messages on and can replay,
+ * alter or invent them), with its permission wait shortened to `waitMs`.
+ */
+export interface PermissionHome extends AsyncDisposable {
+  readonly path: string;
+  readonly relay: HostileRelay;
+  readonly daemon: DaemonProcess;
+  readonly key: E2eKey;
+  readonly localKey: string;
+  /** A local request with the local key, as the desktop app or `ringback away` sends it. */
+  local(method: string, path: string, body?: unknown): Promise<Response>;
+  /** Asks as the hook does and resolves once the "needs you" call is posted, with the call as a device opens it. */
+  ring(body: unknown): Promise<{ hook: HookAsk; post: DaemonEventPost; digest: string }>;
+}
+
+export async function startPermissionHome(options: { waitMs: number }): Promise<PermissionHome> {
+  const directory = await makeTemporaryDirectory();
+  const relay = await startHostileRelay();
+  await writeFile(
+    join(directory.path, "daemon.json"),
+    JSON.stringify({
+      serverUrl: relay.url,
+      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: COMPUTER_ID },
+    }),
+    { mode: 0o600 },
+  );
+  const daemon = await startDaemonProcess(directory.path, {
+    RINGBACK_PERMISSION_WAIT_MS: String(options.waitMs),
+  });
+  await relay.linked();
+  const key = await readDaemonKey(directory.path);
+  const localKey = await readLocalKey(directory.path);
+  const local = (method: string, path: string, body?: unknown) =>
+    fetch(`${daemon.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  async function ring(body: unknown) {
+    const before = relay.posts.length;
+    const hook = askAsTheHook(daemon, localKey, body);
+    const post = await eventually(() => relay.posts[before], {
+      what: "the needs-you call's post",
+      on: relay.changes,
+    });
+    const call = await openCall(key, post);
+    const digest = call.needsYou?.toolInputDigest;
+    if (!digest) throw new Error("the call carries no ask");
+    return { hook, post, digest };
+  }
+  const close = async () => {
+    await daemon.kill();
+    await relay.close();
+    await directory.remove();
+  };
+  return {
+    path: directory.path,
+    relay,
+    daemon,
+    key,
+    localKey,
+    local,
+    ring,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,300 @@
+import { createHash } from "node:crypto";
+import { stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { RelayClient, relayDaemonRequest } from "@ringback/client";
+import { CANNOT_DECRYPT_REPLY, Presence } from "@ringback/protocol";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
+import { PRESENCE_FILE } from "../src/runtime/permission/presence-file.js";
+import { daemonEnv, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
+import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";
+import { COMPUTER_ID, type PermissionHome, startPermissionHome } from "./helpers/permission-home.js";
+
+/**
+ * `POST /permission-requests` as the hook meets it: a real daemon process, a relay it is linked to, a device's sealed
+ * decision coming back over the link (design: "Needs you" calls, Flows 2 and 4; Presence).
+ */
+const WAIT_MS = 8000;
+
+let home: PermissionHome;
+
+beforeAll(async () => {
+  home = await startPermissionHome({ waitMs: WAIT_MS });
+});
+
+afterAll(async () => {
+  await home?.[Symbol.asyncDispose]();
+});
+
+beforeEach(async () => {
+  home.relay.answerPostsWith(201);
+  expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
+});
+
+async function decide(options: Parameters<typeof sealDecision>[2]) {
+  return home.relay.send(await sealDecision(home.key, COMPUTER_ID, options));
+}
+
+describe("POST /permission-requests", () => {
+  it("answers present at once, rings nothing, when the person is at the keyboard", async () => {
+    expect((await home.local("PUT", "/presence", { away: false })).status).toBe(200);
+    const before = home.relay.posts.length;
+
+    const { answer } = askAsTheHook(home.daemon, home.localKey, bashAsk("npm test"));
+
+    expect(await answer).toEqual({ status: 200, body: { outcome: "present" } });
+    expect(home.relay.posts).toHaveLength(before);
+  });
+
+  it("answers failed when the relay does not take the call", async () => {
+    home.relay.answerPostsWith(503);
+
+    const { answer } = askAsTheHook(home.daemon, home.localKey, bashAsk("npm test"));
+
+    expect(await answer).toEqual({ status: 200, body: { outcome: "failed" } });
+  });
+
+  it("refuses a body that is not an ask with 400 invalid_request and the spec's error body", async () => {
+    for (const body of [
+      { agent: "claude-code" },
+      { ...bashAsk("ls"), agent: "tracker" },
+      { ...bashAsk("ls"), shortened: ["text"] },
+    ]) {
+      const response = await home.local("POST", "/permission-requests", body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: { code: "invalid_request", message: expect.any(String) },
+      });
+    }
+  });
+
+  it("is refused without the local key, and never runs when relayed from a device", async () => {
+    const anonymous = await fetch(`${home.daemon.url}/permission-requests`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(bashAsk("ls")),
+    });
+    expect(anonymous.status).toBe(401);
+    const device = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
+    await expect(
+      relayDaemonRequest(device, home.key, COMPUTER_ID, {
+        method: "POST",
+        path: "/permission-requests",
+        body: bashAsk("ls"),
+      }),
+    ).rejects.toMatchObject({ code: "not_relayed" });
+  });
+
+  it("rings a needs-you call that says the ask in words, and a device's allow lets the agent go on", async () => {
+    const ask = bashAsk("rm -rf build && npm run build");
+    const { hook, post, digest } = await home.ring(ask);
+
+    expect(post.eventId).toMatch(/^needs_[A-Za-z0-9_-]{22}$/);
+    expect(post.source).toBe("claude-code");
+    const call = await openCall(home.key, post);
+    const canonical = JSON.stringify({ command: "rm -rf build && npm run build", description: "Runs it" });
+    expect(digest).toBe(createHash("sha256").update(canonical).digest("hex"));
+    expect(call.needsYou).toMatchObject({
+      agent: "claude-code",
+      toolName: "Bash",
+      toolInput: ask.toolInput,
+      shortened: [],
+    });
+    expect(Date.parse(call.needsYou?.expiresAt ?? "")).toBeGreaterThan(Date.now());
+    expect(Date.parse(call.needsYou?.expiresAt ?? "")).toBeLessThanOrEqual(
+      Date.parse(post.occurredAt) + WAIT_MS,
+    );
+    expect(call.brief.title).toBe("Claude Code needs you: run a command");
+    expect(call.brief.spoken).toContain("in the project website");
+    expect(call.brief.spoken).toContain("Before asking, it said: I need to run this to go on.");
+    expect(call.brief.cards).toEqual([{ title: "The command", body: "rm -rf build && npm run build" }]);
+    expect(call.brief.meta).toMatchObject({ status: "generated", llmCalls: 0, model: null, error: null });
+    expect(call.report).toMatchObject({ eventId: post.eventId, text: call.brief.spoken, cwd: ask.cwd });
+
+    const status = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
+
+    expect(status).toEqual({ type: "reply-status", replyId: expect.any(String), status: "delivered" });
+    expect(await hook.answer).toEqual({
+      status: 200,
+      body: { outcome: "decided", verdict: "allow", reason: null, decidedOn: expect.any(String) },
+    });
+  });
+
+  it("passes a deny's reason to the agent", async () => {
+    const { hook, post, digest } = await home.ring(bashAsk("git push --force"));
+
+    await decide({
+      eventId: post.eventId,
+      toolInputDigest: digest,
+      verdict: "deny",
+      reason: "Not on main, please.",
+    });
+
+    expect((await hook.answer).body).toMatchObject({
+      outcome: "decided",
+      verdict: "deny",
+      reason: "Not on main, please.",
+    });
+  });
+
+  it("takes the first of two valid decisions; the second settles failed, already decided", async () => {
+    const { hook, post, digest } = await home.ring(bashAsk("make deploy"));
+
+    const first = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny" });
+    const second = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
+
+    expect(first).toMatchObject({ status: "delivered" });
+    expect(second).toMatchObject({ status: "failed", sealedReason: expect.any(String) });
+    expect(await failureReason(home.key, second as { replyId: string; sealedReason: string })).toBe(
+      "already decided",
+    );
+    expect((await hook.answer).body).toMatchObject({ outcome: "decided", verdict: "deny" });
+  });
+
+  it("refuses a decision whose tool input digest differs: it is not for this request", async () => {
+    const { hook, post, digest } = await home.ring(bashAsk("ls -la"));
+    const otherDigest = createHash("sha256").update('{"command":"rm -rf /"}').digest("hex");
+
+    const refused = await decide({ eventId: post.eventId, toolInputDigest: otherDigest, verdict: "allow" });
+    const honest = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny" });
+
+    expect(await failureReason(home.key, refused as { replyId: string })).toBe(
+      "this decision is not for this request",
+    );
+    expect(honest).toMatchObject({ status: "delivered" });
+    expect((await hook.answer).body).toMatchObject({ outcome: "decided", verdict: "deny" });
+  });
+
+  it("answers expired when nobody decides in time, and refuses a decision after it: the agent stopped waiting", async () => {
+    const { hook, post, digest } = await home.ring(bashAsk("npm publish"));
+
+    expect(await hook.answer).toEqual({ status: 200, body: { outcome: "expired" } });
+    const late = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
+
+    expect(late).toMatchObject({ status: "failed" });
+    expect(await failureReason(home.key, late as { replyId: string })).toBe("the agent stopped waiting");
+  });
+
+  it("drops the ask when the hook goes away: a decision after it is refused", async () => {
+    const { hook, post, digest } = await home.ring(bashAsk("docker system prune"));
+
+    hook.hangUp();
+    await eventually(
+      () => home.daemon.stderr().includes(`${post.eventId}: no decision (the hook stopped waiting)`),
+      {
+        what: "the daemon to see the hook go",
+      },
+    );
+    const late = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
+
+    expect(await failureReason(home.key, late as { replyId: string })).toBe("the agent stopped waiting");
+  });
+
+  it("answers a decision sealed for another computer with cannot decrypt", async () => {
+    const { hook, post, digest } = await home.ring(bashAsk("cat .env"));
+
+    const elsewhere = await home.relay.send(
+      await sealDecision(home.key, "dev_other", {
+        eventId: post.eventId,
+        toolInputDigest: digest,
+        verdict: "allow",
+      }),
+    );
+    await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny" });
+
+    expect(elsewhere).toMatchObject({ status: "failed", plaintextReason: CANNOT_DECRYPT_REPLY });
+    expect((await hook.answer).body).toMatchObject({ verdict: "deny" });
+  });
+
+  it("ends a waiting ask with present when the person says they are back", async () => {
+    const { hook } = await home.ring(bashAsk("terraform apply"));
+
+    expect((await home.local("PUT", "/presence", { away: false })).status).toBe(200);
+
+    expect((await hook.answer).body).toEqual({ outcome: "present" });
+  });
+});
+
+describe("presence", () => {
+  it("is kept in presence.json (mode 600), read and set locally and from a device through the relay", async () => {
+    const put = await home.local("PUT", "/presence", { away: false });
+    expect(Presence.parse(await put.json())).toMatchObject({ away: false, changedBy: "this computer" });
+    expect((await stat(join(home.path, PRESENCE_FILE))).mode & 0o777).toBe(0o600);
+
+    const device = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
+    const relayed = await relayDaemonRequest(device, home.key, COMPUTER_ID, {
+      method: "PUT",
+      path: "/presence",
+      body: { away: true },
+    });
+    expect(relayed.status).toBe(200);
+    expect(relayed.body).toMatchObject({ away: true, changedBy: "a paired device" });
+    const read = await relayDaemonRequest(device, home.key, COMPUTER_ID, {
+      method: "GET",
+      path: "/presence",
+    });
+    expect(read.body).toMatchObject({ away: true });
+    expect(Presence.parse(await (await home.local("GET", "/presence")).json()).away).toBe(true);
+
+    const invalid = await home.local("PUT", "/presence", { away: "yes" });
+    expect(invalid.status).toBe(400);
+  });
+
+  it("is set and shown by ringback away, through the running daemon", async () => {
+    const env = daemonEnv(home.path, { RINGBACK_PORT: String(home.daemon.port) });
+
+    const off = await runCli(["away", "off"], env);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(
+      /^present: an agent asking permission shows its own dialog here \(set by this computer at /,
+    );
+    expect(Presence.parse(await (await home.local("GET", "/presence")).json()).away).toBe(false);
+
+    const on = await runCli(["away", "on"], env);
+    expect(on.stdout).toMatch(/^away: an agent asking permission rings your phones/);
+    expect((await runCli(["away"], env)).stdout).toMatch(/^away: /);
+    expect((await runCli(["away", "maybe"], env)).code).toBe(1);
+    expect((await runCli(["away", "--help"], env)).stdout).toContain("ringback away [on|off]");
+  });
+});
+
+describe("a computer that cannot ring a phone", () => {
+  it("answers not-linked without a relay identity, away or not, and ringback away works without a daemon", async () => {
+    const directory = await makeTemporaryDirectory();
+    try {
+      const env = daemonEnv(directory.path);
+      expect((await runCli(["away"], env)).stdout).toMatch(/^present: .* \(the default\)$/m);
+      const on = await runCli(["away", "on"], env);
+      expect(on.code).toBe(0);
+      expect((await stat(join(directory.path, PRESENCE_FILE))).mode & 0o777).toBe(0o600);
+      const doctor = await runCli(["doctor", "--json"], { ...env, RINGBACK_PORT: "9" });
+      const presence = (JSON.parse(doctor.stdout) as DoctorCheck[]).find((check) => check.id === "presence");
+      expect(presence).toMatchObject({ status: "warn", fix: "ringback login", details: { away: true } });
+      expect(presence?.summary).toContain("no relay identity: the agent's own dialog shows instead");
+
+      await using daemon = await startDaemonProcess(directory.path);
+      const localKey = await readLocalKey(directory.path);
+      const { answer } = askAsTheHook(daemon, localKey, bashAsk("npm test"));
+
+      expect(await answer).toEqual({ status: 200, body: { outcome: "not-linked" } });
+    } finally {
+      await directory.remove();
+    }
+  });
+
+  it("counts an unreadable presence.json as present", async () => {
+    const directory = await makeTemporaryDirectory();
+    try {
+      await writeFile(join(directory.path, PRESENCE_FILE), "{not json", { mode: 0o600 });
+      await using daemon = await startDaemonProcess(directory.path);
+      const localKey = await readLocalKey(directory.path);
+
+      expect((await askAsTheHook(daemon, localKey, bashAsk("ls")).answer).body).toEqual({
+        outcome: "present",
+      });
+    } finally {
+      await directory.remove();
+    }
+  });
+});
