@@ -182,7 +182,8 @@ describe("a relay that replays sealed requests", () => {
       plaintextReason: expect.stringContaining("already taken"),
     });
     expect(await agent.runs()).toHaveLength(1);
-  });
+    // A thousand round trips through the real daemon, each written to disk: minutes on a busy machine, not seconds.
+  }, 240_000);
 
   it("cannot have a request taken that was sealed more than 5 minutes before or after the computer's time", async () => {
     const read = { method: "GET" as const, path: "/llm/settings" };
