@@ -1,4 +1,5 @@
 import { isRingbackError } from "@ringback/protocol";
+import { daemonVersion } from "./daemon-version.js";
 import { StartError } from "./runtime/start-error.js";
 
 interface CommandModule {
@@ -29,6 +30,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(await helpText());
     return;
   }
+  if (name === "--version" || name === "-V" || name === "version") {
+    process.stdout.write(`${daemonVersion()}\n`);
+    return;
+  }
   const load = COMMANDS[name];
   if (!load) throw new StartError(`unknown command "${name}" (try: ringback help)`);
   const command = await load();
@@ -43,7 +48,7 @@ async function helpText(): Promise<string> {
   const lines = await Promise.all(
     Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(12)}${(await load()).summary}`),
   );
-  return `Usage: ringback <command>\n\nCommands:\n${lines.join("\n")}\n`;
+  return `Usage: ringback <command>   (ringback --version: this version)\n\nCommands:\n${lines.join("\n")}\n`;
 }
 
 /** The one place that turns a failure into a message and an exit code. */
