@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
-import { payloadFor } from "./fixtures.js";
+import { askFor, needsYouFixture, payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
 import { settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
@@ -131,6 +131,38 @@ async function sendCall(
     occurredAt,
     receivedAt: occurredAt,
     taskId: `task-${eventId}`,
+    fromDeviceId: "dev_computer",
+    sealed: await sealJson(key, aad.report(eventId), payload),
+    status: "pending",
+  };
+  stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+/** The command of an agent's ask as long as real ones get, with a path that has nowhere to break. */
+const LONG_COMMAND =
+  "rm -rf /home/user/projects/billing-platform/services/invoicing/build/generated-currency-precision-tables && npm run build -- --filter invoicing";
+
+/** A "needs you" call as the relay relays it: Claude Code asks to run LONG_COMMAND, and waits. */
+async function sendAsk(stream: ServerResponse, eventId: string): Promise<void> {
+  seq += 1;
+  const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
+  const occurred = new Date();
+  const fixture = needsYouFixture(
+    eventId,
+    occurred,
+    askFor(occurred, { toolInput: { command: LONG_COMMAND } }),
+  );
+  const payload = payloadFor({
+    ...fixture,
+    brief: { ...fixture.brief, cards: [{ title: "Command", body: LONG_COMMAND }] },
+  });
+  const event: RelayedEvent = {
+    seq,
+    eventId,
+    source: "claude-code",
+    occurredAt: occurred.toISOString(),
+    receivedAt: occurred.toISOString(),
+    taskId: null,
     fromDeviceId: "dev_computer",
     sealed: await sealJson(key, aad.report(eventId), payload),
     status: "pending",
@@ -265,6 +297,27 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     await sendCall(stream, "e-no-brief", { isBriefFailed: true });
     await page.getByTestId("answer-button").tap();
     await expectFitsEveryWidth(page, "in-call-no-brief", page.getByTestId("in-call-screen"));
+    await page.getByTestId("hang-up-button").tap();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+  });
+
+  it("a needs-you call ringing, then its call screen: the whole command, Allow once and Deny within reach", async () => {
+    await sendAsk(stream, "needs_phone");
+    await expectFitsEveryWidth(page, "needs-you-ringing", page.getByTestId("ringing-screen"));
+    await page.getByTestId("answer-button").tap();
+    const screen = page.locator('[data-testid="in-call-screen"][data-kind="needs-you"]');
+    await expectFitsEveryWidth(page, "needs-you-in-call", screen.getByTestId("allow-button"));
+    expect(await screen.getByTestId("ask-card").locator("pre").textContent()).toBe(LONG_COMMAND);
+    // On the narrowest phone both buttons are a thumb's target, side by side.
+    await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+    for (const button of ["deny-button", "allow-button"]) {
+      const box = await screen.getByTestId(button).boundingBox();
+      expect({ button, height: (box?.height ?? 0) >= 48, width: (box?.width ?? 0) >= 120 }).toEqual({
+        button,
+        height: true,
+        width: true,
+      });
+    }
     await page.getByTestId("hang-up-button").tap();
     await page.getByTestId("idle-screen").waitFor(WAIT);
   });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { BUILTIN_TONES } from "@ringback/client";
 import { aad, deriveKeyFromPassphrase, openJson, sealJson } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { CANNOT_DECRYPT_REPLY } from "@ringback/protocol";
@@ -240,7 +241,7 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
   it("keeps user ringtones on the device: deleting one in use asks and resets to the default; newest 5, show all, search above 8", async () => {
     const ringtones = page.getByTestId("ringtones-settings");
     const incoming = ringtones.getByTestId("ringtone-item-incoming");
-    expect(await incoming.getByTestId("tone-option").count()).toBe(6);
+    expect(await incoming.getByTestId("tone-option").count()).toBe(BUILTIN_TONES.length);
     await ringtones.getByTestId("tone-file").setInputFiles({
       name: "bells.wav",
       mimeType: "audio/wav",
@@ -279,13 +280,13 @@ describe("questions, replies, ring modes, ringtones and languages in the built w
       await incoming.locator('[data-testid="tone-option"]', { hasText: `tune-${index}` }).waitFor(WAIT);
       if (index === 1) await expect.poll(() => incoming.getByTestId("tone-search").count()).toBe(0);
     }
-    expect(await incoming.getByTestId("tone-option").count()).toBe(6 + 5);
+    expect(await incoming.getByTestId("tone-option").count()).toBe(BUILTIN_TONES.length + 5);
     expect(await incoming.getByTestId("tones-show-all").textContent()).toBe("Show all (1 more)");
     await incoming.getByTestId("tone-search").fill("tune-1");
     await expect.poll(() => incoming.getByTestId("tone-option").count(), WAIT).toBe(1);
     await incoming.getByTestId("tone-search").fill("");
     await incoming.getByTestId("tones-show-all").click();
-    await expect.poll(() => incoming.getByTestId("tone-option").count(), WAIT).toBe(6 + 6);
+    await expect.poll(() => incoming.getByTestId("tone-option").count(), WAIT).toBe(BUILTIN_TONES.length + 6);
     expect(pageErrors).toEqual([]);
   });
 });

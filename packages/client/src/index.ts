@@ -81,6 +81,19 @@ export {
 } from "./controller/delivery-reporter.js";
 export { newReplyId, sealReply } from "./replies/reply.js";
 
+// "Needs you" calls: an agent waits for permission; the ask, when it stops waiting, a decision sealed for its computer.
+export {
+  askProject,
+  DecisionError,
+  type DecisionProblem,
+  decisionProblem,
+  hasStoppedWaiting,
+  isNeedsYou,
+  needsYouAsk,
+  type SentVerdict,
+} from "./calls/needs-you.js";
+export { type PermissionDecision, sealPermissionDecision } from "./replies/permission-decision.js";
+
 // Storage: the injected key-value store, what is kept in it, the key names (the web app's service worker reads the
 // same keys); the injected timers and clock; the observable every controller's view is.
 export type { KeyValueStore } from "./storage/key-value.js";
@@ -133,7 +146,7 @@ export { readStoredModes } from "./ring-schedule/stored-modes.js";
 export { RingModesController, type RingModesView } from "./controller/ring-modes-controller.js";
 
 // Ringtones: the tones, the ringer a platform implements, the user's tone files and which tone rings for what.
-export { CLASSIC_TONE, type Tone, type ToneStep, toneBursts } from "./audio/tones.js";
+export { CLASSIC_TONE, NEEDS_YOU_TONE, type Tone, type ToneStep, toneBursts } from "./audio/tones.js";
 export type { Ringer } from "./audio/ringer.js";
 export { BUILTIN_TONES } from "./ringtones/builtin-tones.js";
 export {
@@ -141,7 +154,9 @@ export {
   fileRef,
   itemsUsing,
   type RingtoneChoices,
+  RINGTONE_ITEMS,
   type RingtoneItem,
+  ringtoneItemOf,
   SILENT,
   ToneRef,
 } from "./ringtones/ringtone-items.js";
@@ -232,6 +247,13 @@ export {
   type TrackerSettingsView,
   type WorkspaceChoice,
 } from "./computer-settings/tracker-settings-controller.js";
+export {
+  type PresenceClient,
+  PresenceController,
+  type PresenceDependencies,
+  type PresenceRow,
+  type PresenceView,
+} from "./computer-settings/presence-controller.js";
 export {
   type ComputerProblem,
   type ComputerProblemKind,

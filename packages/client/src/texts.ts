@@ -13,6 +13,7 @@ export { COMPUTER_TEXTS, type ComputerTexts } from "./i18n/texts/computer.js";
 export { CORE_TEXTS, type CoreTexts } from "./i18n/texts/core.js";
 export { DISPATCH_TEXTS } from "./i18n/texts/dispatch.js";
 export { IN_CALL_TEXTS, type InCallTexts } from "./i18n/texts/in-call.js";
+export { NEEDS_YOU_TEXTS, type NeedsYouTexts } from "./i18n/texts/needs-you.js";
 export { NOTIFICATION_TEXTS, type NotificationTexts } from "./i18n/texts/notifications.js";
 export { PROBLEM_TEXTS, type ProblemTexts } from "./i18n/texts/problems.js";
 export { SETTINGS_TEXTS, type SettingsTexts } from "./i18n/texts/settings.js";

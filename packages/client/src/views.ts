@@ -20,6 +20,14 @@ export {
   deliveryTrailText,
 } from "./calls/delivery-trail.js";
 export {
+  type AskOutcome,
+  askOutcomesElsewhere,
+  canDecide,
+  type NeedsYouStatus,
+  needsYouStatus,
+  needsYouStatusText,
+} from "./calls/needs-you-view.js";
+export {
   type ComputerChoiceView,
   type ComputerEntry,
   computerChoiceView,

@@ -1,7 +1,17 @@
 import { createServer, type ServerResponse } from "node:http";
-import type { CallStatus, RelayedEvent } from "@ringback/protocol";
+import type { CallStatus, RelayedEvent, ReplyRequest, ReplyStatusChange } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
 import { readBody } from "./stand-in-computer.js";
+
+/** A reply (or a decision) as it reached the relay, and the device that sent it. */
+export interface RelayedReply {
+  readonly deviceId: string;
+  readonly eventId: string;
+  readonly request: ReplyRequest;
+}
+
+/** How the computer settles a reply; the relay tells every device (`reply-status`). */
+export type ReplySettlement = Pick<ReplyStatusChange, "status" | "sealedReason" | "plaintextReason">;
 
 export interface FakeCallRelay extends AsyncDisposable {
   readonly origin: string;
@@ -9,6 +19,8 @@ export interface FakeCallRelay extends AsyncDisposable {
   readonly statusWrites: string[];
   /** Delivery reports as they came: `<deviceId> <eventId> <outcome>`. */
   readonly deliveries: string[];
+  /** Replies and decisions as they came, in order. */
+  readonly replies: RelayedReply[];
   /** Every stream request's Last-Event-ID (null when absent), in order. */
   readonly resumedFrom: (string | null)[];
   /** Relays a call to every device's stream, as the relay does after a daemon's report. */
@@ -19,9 +31,17 @@ export interface FakeCallRelay extends AsyncDisposable {
 /**
  * The relay's calls side for several devices of one account, on 127.0.0.1: `GET /v1/stream` with backlog, `synced`
  * and resume by Last-Event-ID, the first-answer-wins status write with its `call-status` fan-out, and delivery
- * reports with their `call-delivery` fan-out. Device tokens are `token-<deviceId>`.
+ * reports with their `call-delivery` fan-out, and replies settled by `settle` (the computer; delivered by default)
+ * with their `reply-status` fan-out. Device tokens are `token-<deviceId>`.
  */
-export async function startFakeCallRelay(): Promise<FakeCallRelay> {
+export async function startFakeCallRelay(
+  settle: (reply: RelayedReply) => Promise<ReplySettlement> = async () => ({
+    status: "delivered",
+    sealedReason: null,
+    plaintextReason: null,
+  }),
+): Promise<FakeCallRelay> {
+  const replies: RelayedReply[] = [];
   const entries: { seq: number; event: string; data: unknown }[] = [];
   const calls = new Map<string, { event: RelayedEvent; status: CallStatus }>();
   const streams = new Set<ServerResponse>();
@@ -66,7 +86,7 @@ export async function startFakeCallRelay(): Promise<FakeCallRelay> {
       request.on("close", () => streams.delete(response));
       return;
     }
-    const match = /^\/v1\/calls\/([^/]+)\/(status|deliveries)$/.exec(url);
+    const match = /^\/v1\/calls\/([^/]+)\/(status|deliveries|replies)$/.exec(url);
     if (request.method !== "POST" || !match) return json(404, { error: { code: "not_found", message: url } });
     const [, eventId = "", route] = match;
     const call = calls.get(eventId);
@@ -75,6 +95,23 @@ export async function startFakeCallRelay(): Promise<FakeCallRelay> {
       .then((text) => {
         const body = JSON.parse(text) as { status?: CallStatus; outcome?: string };
         const at = new Date().toISOString();
+        if (route === "replies") {
+          const reply = { deviceId: token, eventId, request: body as unknown as ReplyRequest };
+          replies.push(reply);
+          json(202, { replyId: reply.request.replyId, eventId, status: "queued" });
+          settle(reply)
+            .then((settled) =>
+              append("reply-status", (seq) => ({
+                seq,
+                eventId,
+                replyId: reply.request.replyId,
+                ...settled,
+                at,
+              })),
+            )
+            .catch((error: unknown) => console.error("The fake computer could not settle a reply.", error));
+          return;
+        }
         if (route === "deliveries") {
           deliveries.push(`${token} ${eventId} ${body.outcome}`);
           const delivery = { eventId, deviceId: token, deviceName: token, outcome: body.outcome, at };
@@ -98,6 +135,7 @@ export async function startFakeCallRelay(): Promise<FakeCallRelay> {
     origin,
     statusWrites,
     deliveries,
+    replies,
     resumedFrom,
     publish(event) {
       append("call", (seq) => {

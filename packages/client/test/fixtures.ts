@@ -1,4 +1,10 @@
-import { type Brief, type ReportSource, SealedReportPayload } from "@ringback/protocol";
+import {
+  type Brief,
+  PERMISSION_WAIT_MS,
+  type PermissionAsk,
+  type ReportSource,
+  SealedReportPayload,
+} from "@ringback/protocol";
 import {
   type CallRecord,
   type CallRouting,
@@ -20,6 +26,50 @@ export interface ReportFixture {
   readonly isBriefFailed?: boolean;
   /** When the computer finished the brief; the report's own time when absent. */
   readonly briefGeneratedAt?: string;
+  /** A "needs you" call: the agent's ask (see `askFor`). */
+  readonly needsYou?: PermissionAsk;
+}
+
+/** The command of the fixtures' asks, and the digest the daemon computed of its tool input. */
+export const ASK_COMMAND = "rm -rf build && npm run build";
+export const ASK_DIGEST = "a".repeat(64);
+
+/**
+ * A Claude Code ask to run `ASK_COMMAND`, raised at `occurredAt` (T0 by default) and waited for PERMISSION_WAIT_MS,
+ * as the daemon seals it in the call's payload.
+ */
+export function askFor(occurredAt: Date = T0, change: Partial<PermissionAsk> = {}): PermissionAsk {
+  return {
+    agent: "claude-code",
+    toolName: "Bash",
+    toolInput: { command: ASK_COMMAND, description: "Rebuild from scratch" },
+    toolInputDigest: ASK_DIGEST,
+    lastWords: "The build folder is stale; I will rebuild it.",
+    shortened: [],
+    expiresAt: new Date(occurredAt.getTime() + PERMISSION_WAIT_MS).toISOString(),
+    ...change,
+  };
+}
+
+/** A "needs you" call's fixture: the ask in words as the brief (no model), the exact command as its one card. */
+export function needsYouFixture(
+  eventId: string,
+  occurredAt: Date = T0,
+  ask: PermissionAsk = askFor(occurredAt),
+) {
+  return {
+    eventId,
+    source: "claude-code" as const,
+    occurredAt: occurredAt.toISOString(),
+    text: `Claude Code in project wants to run: ${ASK_COMMAND}`,
+    needsYou: ask,
+    brief: {
+      title: "Claude Code needs you: run a command",
+      spoken: `Claude Code, in project, asks to run a command: ${ASK_COMMAND}. It said: the build folder is stale.`,
+      cards: [{ title: "Command", body: ASK_COMMAND }],
+      openQuestions: [],
+    },
+  } satisfies ReportFixture;
 }
 
 export const T0 = new Date("2026-03-02T10:00:00.000Z");
@@ -68,6 +118,7 @@ export function payloadFor(fixture: ReportFixture): SealedReportPayload {
         : {}),
     },
     brief,
+    ...(fixture.needsYou ? { needsYou: fixture.needsYou } : {}),
   });
 }
 

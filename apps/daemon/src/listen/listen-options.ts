@@ -27,7 +27,8 @@ export const LISTEN_USAGE = `ringback listen [--pair <link> | --server <url> --c
                 [--name <device name>] [--dir <folder>] [--no-notify]
 
 A companion in this terminal: it rings (bell, and a desktop notification where notify-send exists) when an agent
-finishes, shows the brief, and answers, rejects or acknowledges, so the other devices stop ringing.
+finishes or waits for your permission ("needs you"), shows the brief or the exact request, and answers, rejects,
+acknowledges, allows or denies, so the other devices stop ringing.
 The first run joins the account: with a pairing link from \`ringback pair\` (--pair), or with the 12-digit code and the
 account's passphrase (--server, --code; the passphrase is asked on the terminal, or read from the first line of stdin
 with --passphrase-stdin). The device is kept in --dir (default {data_dir}/listen, RINGBACK_LISTEN_DIR) for later runs.
@@ -38,6 +39,8 @@ While listening, type a command and Enter:
   k, ack           acknowledge: the ringing call, or else every missed call
   h, hang-up       end the call in progress
   reply <text>     reply to the agent of the last call (resumes the agent)
+  allow            a "needs you" call (an agent waits for permission): allow it once
+  deny [reason]    a "needs you" call: deny it; the reason, if any, goes to the agent
   q, quit          stop listening`;
 
 export function parseListenOptions(args: string[], env: NodeJS.ProcessEnv): ListenOptions {

@@ -4,10 +4,24 @@ import {
   type CallCenterView,
   type CallRecord,
   callerName,
+  DecisionError,
+  isNeedsYou,
   ringingCall,
 } from "@ringback/client";
+import { needsYouStatus } from "@ringback/client/views";
+import type { PermissionVerdict } from "@ringback/protocol";
 import type { DesktopNotifier } from "./desktop-notifier.js";
+import { askInCallText, askRingingText, askStatusLine } from "./terminal-ask.js";
 import { inCallText, ringingText, scriptOf, stoppedText } from "./terminal-call.js";
+
+/** Why a decision could not be sent, in the terminal's words. */
+const DECISION_PROBLEMS: Record<DecisionError["problem"], string> = {
+  "not-needs-you": "This call does not ask for a decision.",
+  "not-in-call": "This call is no longer in progress here (answered on another device?).",
+  "stopped-waiting": "The agent stopped waiting.",
+  "already-decided": "You already decided.",
+  "no-computer": "This terminal does not know which computer asked.",
+};
 
 export interface ListenSessionOptions {
   readonly center: CallCenter;
@@ -18,7 +32,8 @@ export interface ListenSessionOptions {
 
 /**
  * The terminal companion's screen: follows the call center's view (rings, shows the brief, says why a call stopped
- * ringing) and turns typed commands into answers, rejections, acknowledgements, hang-ups and replies.
+ * ringing) and turns typed commands into answers, rejections, acknowledgements, hang-ups, replies, and the decisions
+ * of "needs you" calls (`allow`, `deny [reason]`).
  */
 export class ListenSession {
   readonly #center: CallCenter;
@@ -31,6 +46,8 @@ export class ListenSession {
   #lastAnsweredId: string | null = null;
   #connection: CallCenterView["connection"] | null = null;
   readonly #unreadable = new Set<string>();
+  /** The last status line printed for each decision sent here. */
+  readonly #decisionLines = new Map<string, string>();
 
   constructor(options: ListenSessionOptions) {
     this.#center = options.center;
@@ -82,6 +99,10 @@ export class ListenSession {
       }
       case "reply":
         return this.#reply(rest.join(" "));
+      case "allow":
+        return this.#decide("allow", null);
+      case "deny":
+        return this.#decide("deny", rest.join(" ").trim() || null);
       case "q":
       case "quit":
         this.#quit();
@@ -106,6 +127,30 @@ export class ListenSession {
     }
   }
 
+  /**
+   * Allow once or Deny the "needs you" call in progress here, or the one ringing (answered first, so the other
+   * devices stop ringing); whether the agent got it is printed when the computer says.
+   */
+  async #decide(verdict: PermissionVerdict, reason: string | null): Promise<void> {
+    const calls = this.#center.view.calls;
+    const active = activeCall(calls);
+    const ringing = ringingCall(calls);
+    const target =
+      active && isNeedsYou(active) ? active : !active && ringing && isNeedsYou(ringing) ? ringing : null;
+    if (!target)
+      return this.#write("No call needs you: allow and deny answer a call that asks permission.\n");
+    if (target.status.state === "ringing") this.#center.answer(target.eventId);
+    try {
+      await this.#center.decide(target.eventId, verdict, reason);
+    } catch (error) {
+      this.#write(
+        error instanceof DecisionError
+          ? `${DECISION_PROBLEMS[error.problem]}\n`
+          : `The decision could not be sent: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    }
+  }
+
   #follow(view: CallCenterView): void {
     if (view.connection !== this.#connection) {
       if (view.connection === "open") this.#write("Listening for calls.\n");
@@ -120,6 +165,33 @@ export class ListenSession {
     }
     this.#followRinging(view);
     this.#followActive(view);
+    this.#followDecisions(view);
+  }
+
+  /**
+   * Each decision sent here (sending, then whether the agent got it or why the computer refused it), and each that a
+   * call ringing here was answered with on another device (answered, then decided once the agent got it).
+   */
+  #followDecisions(view: CallCenterView): void {
+    for (const record of Object.values(view.calls.records)) {
+      if (!record.verdict && !this.#decisionLines.has(record.eventId)) continue;
+      const line = askStatusLine(needsYouStatus(record, this.#center.deviceId, new Date()));
+      if (line === null || this.#decisionLines.get(record.eventId) === line) continue;
+      this.#decisionLines.set(record.eventId, line);
+      this.#write(`${line}\n`);
+    }
+  }
+
+  /** Why a call that rang here stopped; for a "needs you" call, who decided it when the relay says. */
+  #stoppedText(record: CallRecord): string {
+    if (isNeedsYou(record) && record.status.outcome === "answered-elsewhere") {
+      const line = askStatusLine(needsYouStatus(record, this.#center.deviceId, new Date()));
+      if (line !== null) {
+        this.#decisionLines.set(record.eventId, line);
+        return line;
+      }
+    }
+    return stoppedText(record);
   }
 
   #followRinging(view: CallCenterView): void {
@@ -128,10 +200,10 @@ export class ListenSession {
     if (ringingId === this.#ringingId) return;
     const stopped = this.#ringingId === null ? undefined : view.calls.records[this.#ringingId];
     this.#ringingId = ringingId;
-    if (stopped && stopped.status.state !== "in-call") this.#write(`${stoppedText(stopped)}\n`);
+    if (stopped && stopped.status.state !== "in-call") this.#write(`${this.#stoppedText(stopped)}\n`);
     if (!ringing) return;
     const caller = callerName(ringing);
-    this.#write(ringingText(ringing, caller));
+    this.#write(isNeedsYou(ringing) ? askRingingText(ringing, caller) : ringingText(ringing, caller));
     this.#notifier?.notify(`Ringback: ${caller}`, scriptOf(ringing).title);
     this.#center.ringShown(ringing.eventId);
   }
@@ -144,6 +216,7 @@ export class ListenSession {
     this.#activeId = activeId;
     if (!active) return;
     this.#lastAnsweredId = active.eventId;
-    this.#write(inCallText(active, callerName(active)));
+    const caller = callerName(active);
+    this.#write(isNeedsYou(active) ? askInCallText(active, caller) : inCallText(active, caller));
   }
 }

@@ -62,6 +62,7 @@ export function stoppedText(record: CallRecord | undefined): string {
     case "expired":
       return "Expired: nobody answered in time.";
     default:
+      if (record?.status.missedReason === "stopped-waiting") return "Missed: the agent stopped waiting.";
       return record?.status.state === "missed"
         ? "Missed: it waits among the missed calls (k acknowledges)."
         : "Stopped ringing.";

@@ -13,7 +13,7 @@ import { NOTIFICATION_TEXTS } from "@ringback/client/texts";
 import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { payloadFor } from "../../test/fixtures.js";
+import { askFor, needsYouFixture, payloadFor } from "../../test/fixtures.js";
 import { ringingActions } from "./call-notification.js";
 import { pushedCall } from "./push-call.js";
 import {
@@ -110,6 +110,38 @@ describe("a pushed call in the service worker", () => {
     await store.set(IDENTITY_KEY, { ...identity, joinedAt: "2026-03-02T09:59:00.000Z" });
     const later = relayServing({ ev2: await relayedEvent("ev2", key, { title: "Cache warm-up" }) });
     expect(await pushedCall(push("ev2"), store, later.fetchImpl)).toMatchObject({ kind: "show" });
+  });
+
+  it("shows a needs-you call whose agent stopped waiting as missed, never ringing, and rings one that still waits", async () => {
+    const store = await pairedStore();
+    const asking = async (eventId: string, expiresAt: Date): Promise<RelayedEvent> => {
+      const occurredAt = new Date(expiresAt.getTime() - 60_000);
+      const payload = payloadFor(
+        needsYouFixture(eventId, occurredAt, askFor(occurredAt, { expiresAt: expiresAt.toISOString() })),
+      );
+      return {
+        ...(await relayedEvent(eventId)),
+        occurredAt: occurredAt.toISOString(),
+        sealed: await sealJson(key, aad.report(eventId), payload),
+      };
+    };
+    const now = new Date();
+    const relay = relayServing({
+      needs_gone: await asking("needs_gone", new Date(now.getTime() - 1_000)),
+      needs_waits: await asking("needs_waits", new Date(now.getTime() + 60_000)),
+    });
+    const gone = await pushedCall(push("needs_gone"), store, relay.fetchImpl, () => now);
+    expect(gone).toMatchObject({
+      kind: "missed",
+      title: "Missed call: Claude Code needs you: run a command",
+    });
+    expect((await store.get<CallRecord>(callRecordKey("needs_gone")))?.status).toMatchObject({
+      state: "missed",
+      missedReason: "stopped-waiting",
+    });
+    expect(await pushedCall(push("needs_waits"), store, relay.fetchImpl, () => now)).toMatchObject({
+      kind: "show",
+    });
   });
 
   it("names a tracker call's project before the brief's title, as the calls page names the project", async () => {

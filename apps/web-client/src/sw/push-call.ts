@@ -3,6 +3,7 @@ import {
   addressed,
   type CallRecord,
   callRecordKey,
+  hasStoppedWaiting,
   isRaisedBeforeJoining,
   isRelayError,
   LocalSettings,
@@ -115,9 +116,12 @@ export async function pushedCall(
   // Raised before this device joined: it was meant for the devices there then, and never rings here.
   const isBeforeJoining =
     knownState === undefined && isRaisedBeforeJoining(event.occurredAt, pairing.identity.joinedAt);
-  const ring: PushRing = isBeforeJoining
-    ? { kind: "missed", isRecorded: true }
-    : pushRing(knownState, modes, learnedAt);
+  // A "needs you" call whose agent stopped waiting: a decision now would be refused, so it never rings.
+  const isStoppedWaiting = knownState === undefined && hasStoppedWaiting({ payload }, learnedAt);
+  const ring: PushRing =
+    isBeforeJoining || isStoppedWaiting
+      ? { kind: "missed", isRecorded: true }
+      : pushRing(knownState, modes, learnedAt);
   if (ring.kind === "none") return { kind: "quiet", eventId, reason: "settled-here" };
   const record = newCallRecord(event, payload, learnedAt);
   const { report, brief } = payload;
@@ -133,9 +137,12 @@ export async function pushedCall(
   );
   if (ring.kind === "missed" && ring.isRecorded) {
     // Storage failing must not cost the notification; the page then applies the ring modes itself on learning it.
-    await storeMissedCall(store, record, isBeforeJoining ? "before-joining" : "outside-ringing-period").catch(
-      () => undefined,
-    );
+    const reason = isBeforeJoining
+      ? "before-joining"
+      : isStoppedWaiting
+        ? "stopped-waiting"
+        : "outside-ringing-period";
+    await storeMissedCall(store, record, reason).catch(() => undefined);
   }
   return asRung(notice, ring, texts);
 }

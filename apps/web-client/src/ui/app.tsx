@@ -8,8 +8,8 @@ import { IdleScreen } from "./idle/idle-screen.js";
 import { InCallScreen } from "./in-call/in-call-screen.js";
 import { RingingScreen } from "./ringing/ringing-screen.js";
 import { SettingsScreen } from "./settings/settings-screen.js";
-import { texts } from "./shared/use-texts.js";
 import { useObservable } from "./shared/use-observable.js";
+import { texts } from "./shared/use-texts.js";
 import { WelcomeScreen } from "./welcome/welcome-screen.js";
 
 type Page = "home" | "calls" | "dispatch" | "settings";

@@ -23,6 +23,20 @@ export const CLASSIC_TONE: Tone = {
   ],
 };
 
+/**
+ * The default "needs you" tone, unlike the finished call's double ring so the person knows an agent waits: three
+ * quick high bursts (880 + 1175 Hz, 0.15 s on, 0.08 s off), then 1.2 s off.
+ */
+export const NEEDS_YOU_TONE: Tone = {
+  id: "needs-you",
+  frequenciesHz: [880, 1175],
+  cadence: [
+    { onMs: 150, offMs: 80 },
+    { onMs: 150, offMs: 80 },
+    { onMs: 150, offMs: 1200 },
+  ],
+};
+
 /** The default call-waiting tone (played by the dispatch screen while it calls): 450 Hz, 1 s on, 4 s off. */
 export const RINGBACK_TONE: Tone = {
   id: "ringback",

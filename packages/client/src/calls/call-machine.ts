@@ -21,6 +21,7 @@ import {
   withStatus,
 } from "./call-record.js";
 import { type CallRecordChange, changeRecords, isCallRecordChange } from "./call-record-changes.js";
+import { hasStoppedWaiting, isNeedsYou } from "./needs-you.js";
 
 /**
  * The call lifecycle of the spec ("Call lifecycle in the companion app") as one pure reducer: every row of the
@@ -315,11 +316,23 @@ function admit(draft: Draft, eventId: string): void {
   if (isRaisedBeforeJoining(record.occurredAt, draft.env.joinedAt)) {
     // any waiting | Report raised before this device joined the account -> missed (never rings here).
     draft.miss(record, "before-joining");
+  } else if (isNeedsYou(record)) {
+    // A "needs you" call is late only once the agent stopped waiting (its ask's expiresAt): until then a decision
+    // still lets the agent go on, so it rings however long the way here took.
+    if (hasStoppedWaiting(record, draft.env.now)) draft.miss(record, "stopped-waiting");
+    else prepareOrMiss(draft, record);
   } else if (draft.env.now.getTime() - raisedToDevicesAt(record) > LATE_CALL_THRESHOLD_MS) {
     // any waiting | Device learns of the report more than 2 minutes after it was raised
     // (app closed, offline, update or restart) -> missed.
     draft.miss(record, "learned-late");
-  } else if (!draft.isRingingAllowed()) {
+  } else {
+    prepareOrMiss(draft, record);
+  }
+}
+
+function prepareOrMiss(draft: Draft, record: CallRecord): void {
+  const { eventId } = record;
+  if (!draft.isRingingAllowed()) {
     // any waiting | Report arrives outside a ringing period (including while the app was closed) -> missed.
     draft.miss(record, "outside-ringing-period");
   } else {
@@ -331,7 +344,10 @@ function admit(draft: Draft, eventId: string): void {
 
 function voiceReady(draft: Draft, eventId: string): void {
   onlyIn(draft, eventId, ["preparing"], (record) => {
-    if (draft.isRingingAllowed()) {
+    if (hasStoppedWaiting(record, draft.env.now)) {
+      // The agent stopped waiting while the voice was prepared: ringing now would be for nothing.
+      draft.miss(record, "stopped-waiting");
+    } else if (draft.isRingingAllowed()) {
       // preparing | Voice ready | Ringing allowed now -> ringing (through the queue when another call is on).
       draft.update(record, { state: "queued" });
     } else {
@@ -415,6 +431,10 @@ function pendingCalls(draft: Draft, eventIds: readonly string[]): void {
 }
 
 function scheduleCheck(draft: Draft): void {
+  for (const record of draft.all()) {
+    // A "needs you" call whose agent stopped waiting stops ringing: a decision now would be refused.
+    if (isWaiting(record) && hasStoppedWaiting(record, draft.env.now)) draft.miss(record, "stopped-waiting");
+  }
   if (draft.isRingingAllowed()) return;
   // waiting | A non-ringing period begins before answer -> missed.
   for (const record of draft.all()) {

@@ -9,8 +9,12 @@ function callPriority(record: CallRecord): IssuePriority {
     : "none";
 }
 
-/** 0 for urgent up to 4 for none: smaller is more urgent. */
+/**
+ * 0 for urgent up to 4 for none: smaller is more urgent. A "needs you" call comes before them all (-1): an agent
+ * waits for it, and gives up when its ask expires.
+ */
 function priorityRank(record: CallRecord): number {
+  if (record.payload.needsYou) return -1;
   return ISSUE_PRIORITIES.indexOf(callPriority(record));
 }
 

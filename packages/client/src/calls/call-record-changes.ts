@@ -3,9 +3,13 @@ import { laterDelivery } from "../replies/reply.js";
 import { withAnswer, withDelivery, withDeliveryReport } from "./call-deliveries.js";
 import { type CallRecord, type ReplyDelivery, withStatus } from "./call-record.js";
 import { applyIssueRefresh } from "./issue-refresh.js";
+import type { SentVerdict } from "./needs-you.js";
 
-/** What the user said about a call: its in-call conversation, decisions and the replies sent after hang-up. */
-export type CallContent = Pick<CallRecord, "conversation" | "decisions" | "replies">;
+/**
+ * What the user said about a call: its in-call conversation, decisions, the replies sent after hang-up, and the
+ * verdict sent on a "needs you" call.
+ */
+export type CallContent = Pick<CallRecord, "conversation" | "decisions" | "replies" | "verdict">;
 
 /**
  * Changes of what call records say that are no step of the call lifecycle: no call changes state, the ring queue
@@ -34,7 +38,14 @@ export type CallRecordChange =
       readonly text: string;
       readonly status: string;
     }
-  /** The relay's `reply-status`: a later delivery status of a sent reply. */
+  /** A decision on a "needs you" call the relay accepted: kept with the relay's first status, stamped now. */
+  | {
+      readonly type: "verdict-sent";
+      readonly eventId: string;
+      readonly verdict: Omit<SentVerdict, "sentAt">;
+      readonly status: string;
+    }
+  /** The relay's `reply-status`: a later delivery status of a sent reply (or of a decision). */
   | {
       readonly type: "reply-status";
       readonly eventId: string;
@@ -54,6 +65,7 @@ const RECORD_CHANGE_TYPES: Readonly<Record<CallRecordChange["type"], true>> = {
   "delivery-reported": true,
   "delivery-abandoned": true,
   "reply-sent": true,
+  "verdict-sent": true,
   "reply-status": true,
   "content-changed": true,
   "issues-refreshed": true,
@@ -130,6 +142,11 @@ function changeRecord(record: CallRecord, change: OneRecordChange, env: RecordCh
       const reply = { replyId: change.replyId, text: change.text, sentAt: at };
       const sent = { ...record, replies: [...record.replies, reply] };
       return withReplyDelivery(sent, change.replyId, { status: change.status, reason: null, at });
+    }
+    case "verdict-sent": {
+      const at = env.now.toISOString();
+      const decided = { ...record, verdict: { ...change.verdict, sentAt: at } };
+      return withReplyDelivery(decided, change.verdict.replyId, { status: change.status, reason: null, at });
     }
     case "reply-status":
       return withReplyDelivery(record, change.replyId, change.delivery);

@@ -10,6 +10,7 @@ import {
   mergeDeliveries,
   mergeDeliveryReports,
 } from "./delivery-entries.js";
+import type { SentVerdict } from "./needs-you.js";
 
 /** The states of the spec's "Call lifecycle in the companion app" table, plus `failed` (voice generation failed). */
 export type CallState =
@@ -47,7 +48,9 @@ export type MissedReason =
   | "interrupted"
   /** "Later" on the call's notification: this device stopped ringing; the others rang on. */
   | "set-aside"
-  | "expired";
+  | "expired"
+  /** A "needs you" call whose agent stopped waiting (its ask's `expiresAt` passed) before it was answered here. */
+  | "stopped-waiting";
 
 /**
  * The delivery status of one reply sent after hang-up: `queued` until the computer settles it, then `delivered` or
@@ -138,6 +141,8 @@ export interface CallRecord {
   readonly conversation: readonly ConversationEntry[];
   readonly decisions: readonly DecisionEntry[];
   readonly replies: readonly SentReply[];
+  /** This device's decision on a "needs you" call (Allow once or Deny); absent until one is sent. */
+  readonly verdict?: SentVerdict;
   readonly status: CallStatusFields;
 }
 

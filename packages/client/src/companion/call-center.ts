@@ -1,3 +1,4 @@
+import type { PermissionVerdict } from "@ringback/protocol";
 import {
   type CallAction,
   type CallEffect,
@@ -9,10 +10,12 @@ import {
 } from "../calls/call-machine.js";
 import type { CallRecord, ReadingProblem } from "../calls/call-record.js";
 import type { CallContent, CallRecordChange } from "../calls/call-record-changes.js";
+import { DecisionError, decisionProblem, isNeedsYou, needsYouAsk } from "../calls/needs-you.js";
 import { Observable } from "../controller/observable.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
 import type { StreamConnection } from "../relay/call-stream.js";
 import { RelayClient } from "../relay/relay-client.js";
+import { sealPermissionDecision } from "../replies/permission-decision.js";
 import { newReplyId, sealReply } from "../replies/reply.js";
 import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
 import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timers.js";
@@ -134,6 +137,11 @@ export class CallCenter extends Observable<CallCenterView> {
     return this.#persistence.persisted();
   }
 
+  /** This device's id in the account (who answered or decided a call is told by it). */
+  get deviceId(): string {
+    return this.#options.pairing().identity.deviceId;
+  }
+
   /** The relay as this device: its own address and token. */
   relay(): RelayClient {
     const { identity } = this.#options.pairing();
@@ -193,10 +201,59 @@ export class CallCenter extends Observable<CallCenterView> {
     if (!record) throw new Error("This call is no longer on this device.");
     const computerId = record.fromDeviceId;
     if (!computerId) throw new Error("This device does not know which computer reported this call.");
+    // Its agent waits for a decision; the computer would refuse words sent as one.
+    if (isNeedsYou(record))
+      throw new Error("This call asks for a decision (allow once or deny), not a reply.");
     const replyId = newReplyId();
     const request = await sealReply(this.#options.pairing().key, { computerId, eventId, replyId, text });
     const accepted = await this.relay().sendReply(eventId, request);
     this.#change({ type: "reply-sent", eventId, replyId, text, status: accepted.status });
+    await this.persisted();
+  }
+
+  /**
+   * Allow once, or Deny (with an optional reason for the agent), on the "needs you" call in progress here. The answer
+   * is written first (the first device to answer wins at the relay, and a lost answer ends the call here), then the
+   * decision is sealed for the computer that raised the call, bound to the ask (its event and tool input digest), and
+   * sent as a reply; whether the agent got it arrives on the stream as the reply's status. Rejects with a
+   * `DecisionError` when it cannot be sent now.
+   */
+  async decide(eventId: string, verdict: PermissionVerdict, reason: string | null = null): Promise<void> {
+    const now = () => this.#options.now?.() ?? new Date();
+    const check = () => {
+      const record = this.view.calls.records[eventId];
+      const problem = decisionProblem(record, now());
+      if (problem !== null) throw new DecisionError(problem);
+      return record as CallRecord;
+    };
+    check();
+    // The answer's write goes out once the answer is stored; the decision only after the relay has had it.
+    await this.persisted();
+    await this.#link?.flushStatusWrites();
+    const record = check();
+    const ask = needsYouAsk(record);
+    if (!ask || record.fromDeviceId === null) throw new DecisionError("not-needs-you");
+    const replyId = newReplyId();
+    const request = await sealPermissionDecision(
+      this.#options.pairing().key,
+      {
+        computerId: record.fromDeviceId,
+        eventId,
+        replyId,
+        toolInputDigest: ask.toolInputDigest,
+        verdict,
+        reason,
+      },
+      now(),
+    );
+    const accepted = await this.relay().sendReply(eventId, request);
+    const kept = verdict === "deny" ? reason?.trim() || null : null;
+    this.#change({
+      type: "verdict-sent",
+      eventId,
+      verdict: { replyId, verdict, reason: kept },
+      status: accepted.status,
+    });
     await this.persisted();
   }
 

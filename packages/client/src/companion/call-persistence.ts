@@ -63,6 +63,12 @@ export class CallPersistence {
         this.#saveStatus(before, after);
         return;
       }
+      case "verdict-sent": {
+        const record = after.records[action.eventId];
+        if (record) this.#saveContent(action.eventId, { verdict: record.verdict });
+        this.#saveStatus(before, after);
+        return;
+      }
       default:
         this.#saveStatus(before, after);
     }

@@ -115,6 +115,11 @@ export class CallRelayLink {
     this.#writer.enqueue(eventId, status).catch(() => undefined);
   }
 
+  /** Settles once every status write queued so far was tried (an answer lost to another device is then known). */
+  flushStatusWrites(): Promise<void> {
+    return this.#writer.flush().catch(() => undefined);
+  }
+
   /** The reducer's `report-delivery` effect. */
   reportDelivery(eventId: string, outcome: DeviceDeliveryOutcome): void {
     this.#reporter.report(eventId, outcome).catch(() => undefined);
@@ -153,14 +158,15 @@ export class CallRelayLink {
   }
 
   #onCallStatus(change: CallStatusChange): void {
+    // Who answered, for the history's delivery line (own answers too: the relay's time is the one all devices see);
+    // kept first, so a screen that follows the step below can already name the device.
+    this.#options.change({ type: "answer-announced", change });
     this.#options.dispatch({
       type: "remote-status",
       eventId: change.eventId,
       status: change.status,
       deviceId: change.deviceId,
     });
-    // Who answered, for the history's delivery line (own answers too: the relay's time is the one all devices see).
-    this.#options.change({ type: "answer-announced", change });
     this.#options.onSettled?.(change.eventId);
   }
 

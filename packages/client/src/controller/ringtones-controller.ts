@@ -49,7 +49,7 @@ export class RingtonesController extends Observable<RingtonesView> {
 
   /** The sound an item plays now: the chosen tone, or its default when the chosen file is gone. */
   sound(item: RingtoneItem): RingSound {
-    return this.#sounds.get(item) ?? (item === "incoming" ? toneSound(CLASSIC_TONE) : this.#fallback(item));
+    return this.#sounds.get(item) ?? this.#fallback(item);
   }
 
   async choose(item: RingtoneItem, ref: ToneRef): Promise<void> {

@@ -16,6 +16,7 @@ import {
   LlmSettingsResponse,
   type LlmTestRequest,
   LlmTestResponse,
+  Presence,
   type PutLlmSettingsRequest,
   RefreshIssuesResponse,
   RingbackError,
@@ -163,6 +164,18 @@ export class DaemonClient {
    */
   testLlm(request: LlmTestRequest = {}): Promise<LlmTestResponse> {
     return this.call({ method: "POST", path: "/llm/test", body: request }, LlmTestResponse);
+  }
+
+  // Presence ----------------------------------------------------------------------------------------------------
+
+  /** `GET /presence`: whether the computer's agents wait for a phone when they ask permission (away). */
+  presence(): Promise<Presence> {
+    return this.call({ method: "GET", path: "/presence" }, Presence);
+  }
+
+  /** `PUT /presence`: "I'm away" on or off; answers the presence as saved. */
+  setPresence(away: boolean): Promise<Presence> {
+    return this.call({ method: "PUT", path: "/presence", body: { away } }, Presence);
   }
 
   briefLanguage() {

@@ -25,7 +25,8 @@ export async function sealReply(
 ): Promise<ReplyRequest> {
   const { computerId, eventId, replyId, text } = reply;
   const plaintext = ReplyPlaintext.parse({ replyId, text, ...newRequestStamp(now) });
-  return { replyId, sealed: await sealJson(key, aad.replyTo(computerId, eventId), plaintext) };
+  // Padded to its size bucket: the relay learns roughly how long a reply is, not its length.
+  return { replyId, sealed: await sealJson(key, aad.replyTo(computerId, eventId), plaintext, { pad: true }) };
 }
 
 /**

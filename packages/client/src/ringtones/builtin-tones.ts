@@ -1,4 +1,4 @@
-import { CLASSIC_TONE, RINGBACK_TONE, type Tone } from "../audio/tones.js";
+import { CLASSIC_TONE, NEEDS_YOU_TONE, RINGBACK_TONE, type Tone } from "../audio/tones.js";
 
 /** A North American ring: 440 + 480 Hz, 2 s on, 4 s off. */
 const LONG_RING_TONE: Tone = {
@@ -40,9 +40,10 @@ const CHORD_TONE: Tone = {
   ],
 };
 
-/** The 6 built-in tones, generated in the page with WebAudio (nothing to download). */
+/** The 7 built-in tones, generated in the page with WebAudio (nothing to download). */
 export const BUILTIN_TONES: readonly Tone[] = [
   CLASSIC_TONE,
+  NEEDS_YOU_TONE,
   RINGBACK_TONE,
   LONG_RING_TONE,
   CHIRP_TONE,

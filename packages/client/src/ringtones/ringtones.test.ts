@@ -1,6 +1,6 @@
 import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import { CLASSIC_TONE, RINGBACK_TONE } from "../audio/tones.js";
+import { CLASSIC_TONE, NEEDS_YOU_TONE, RINGBACK_TONE } from "../audio/tones.js";
 import { createMemoryStore } from "../storage/memory-key-value.js";
 import { BUILTIN_TONES } from "./builtin-tones.js";
 import { RingtoneFileError, RingtoneFiles } from "./ringtone-files.js";
@@ -9,6 +9,7 @@ import {
   fileRef,
   itemsUsing,
   readRingtoneChoices,
+  ringtoneItemOf,
   SILENT,
   withoutTone,
 } from "./ringtone-items.js";
@@ -30,18 +31,33 @@ const list = (count: number, options: { showAll?: boolean; query?: string } = {}
   });
 
 describe("ringtones", () => {
-  it("has 6 built-in tones; incoming rings classic and call waiting plays the 450 Hz ringback by default", () => {
-    expect(BUILTIN_TONES).toHaveLength(6);
-    expect(new Set(BUILTIN_TONES.map((tone) => tone.id)).size).toBe(6);
+  it("has 7 built-in tones; incoming rings classic, needs-you its own bursts, call waiting the 450 Hz ringback", () => {
+    expect(BUILTIN_TONES).toHaveLength(7);
+    expect(new Set(BUILTIN_TONES.map((tone) => tone.id)).size).toBe(7);
     expect(readRingtoneChoices(undefined)).toEqual({
       incoming: `builtin:${CLASSIC_TONE.id}`,
+      needsYou: `builtin:${NEEDS_YOU_TONE.id}`,
       callWaiting: `builtin:${RINGBACK_TONE.id}`,
+    });
+    // Choices stored before the needs-you item keep theirs and get its default.
+    expect(readRingtoneChoices({ incoming: fileRef("t1"), callWaiting: SILENT })).toEqual({
+      incoming: fileRef("t1"),
+      needsYou: `builtin:${NEEDS_YOU_TONE.id}`,
+      callWaiting: SILENT,
     });
   });
 
-  it("lets call waiting be silent, but never the incoming call", () => {
-    expect(readRingtoneChoices({ incoming: SILENT, callWaiting: SILENT })).toEqual({
+  it("rings a needs-you call with a cadence unlike the finished call's", () => {
+    expect(NEEDS_YOU_TONE.cadence).not.toEqual(CLASSIC_TONE.cadence);
+    expect(NEEDS_YOU_TONE.frequenciesHz).not.toEqual(CLASSIC_TONE.frequenciesHz);
+    expect(ringtoneItemOf({ payload: { needsYou: { toolName: "Bash" } } })).toBe("needsYou");
+    expect(ringtoneItemOf({ payload: {} })).toBe("incoming");
+  });
+
+  it("lets call waiting be silent, but never the incoming or the needs-you call", () => {
+    expect(readRingtoneChoices({ incoming: SILENT, needsYou: SILENT, callWaiting: SILENT })).toEqual({
       incoming: DEFAULT_RINGTONE_CHOICES.incoming,
+      needsYou: DEFAULT_RINGTONE_CHOICES.needsYou,
       callWaiting: SILENT,
     });
   });
@@ -54,17 +70,17 @@ describe("ringtones", () => {
   });
 
   it("shows a search box only above 8 tones, and searches all of them", () => {
-    expect(list(2).hasSearch).toBe(false);
-    expect(list(3).hasSearch).toBe(true);
+    expect(list(1).hasSearch).toBe(false);
+    expect(list(2).hasSearch).toBe(true);
     const found = list(9, { query: "tone 1" });
     expect(found.files.map((file) => file.id)).toEqual(["t1"]);
     expect(found.builtins).toEqual([]);
-    expect(list(2, { query: "tone 1" }).files).toHaveLength(2);
+    expect(list(1, { query: "tone 1" }).files).toHaveLength(1);
   });
 
   it("resets the items using a deleted tone to their defaults", () => {
-    const choices = { incoming: fileRef("t1"), callWaiting: fileRef("t1") };
-    expect(itemsUsing(choices, fileRef("t1"))).toEqual(["incoming", "callWaiting"]);
+    const choices = { incoming: fileRef("t1"), needsYou: fileRef("t1"), callWaiting: fileRef("t1") };
+    expect(itemsUsing(choices, fileRef("t1"))).toEqual(["incoming", "needsYou", "callWaiting"]);
     expect(withoutTone(choices, fileRef("t1"))).toEqual(DEFAULT_RINGTONE_CHOICES);
     expect(withoutTone(choices, fileRef("t2"))).toEqual(choices);
   });

@@ -62,12 +62,12 @@ export class CallRecordsStore {
   }
 
   /**
-   * What the user said about a call (conversation, decisions, sent replies): merged into the stored record, whose
-   * status fields stay as stored.
+   * What the user said about a call (conversation, decisions, sent replies, a verdict): merged into the stored
+   * record, whose status fields stay as stored.
    */
   async saveContent(
     eventId: string,
-    change: Partial<Pick<CallRecord, "conversation" | "decisions" | "replies">>,
+    change: Partial<Pick<CallRecord, "conversation" | "decisions" | "replies" | "verdict">>,
   ): Promise<SaveResult & { record: CallRecord | null }> {
     const existing = await this.store.get<CallRecord>(callRecordKey(eventId));
     if (!existing) return { evicted: [], record: null };

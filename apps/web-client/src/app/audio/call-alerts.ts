@@ -2,8 +2,10 @@ import {
   type CallRecord,
   type CallsModel,
   type Ringer,
+  type RingtoneItem,
   type RingtonesController,
   ringingCall,
+  ringtoneItemOf,
 } from "@ringback/client";
 import type { ChangeView } from "../controller/app-view.js";
 import type { CallNotifier } from "./call-notifications.js";
@@ -13,7 +15,7 @@ export interface CallAlertsOptions {
   /** The dispatch's call-waiting tone and ringtone previews: unlocked with the ringer. */
   readonly waitingRinger: Ringer;
   readonly notifier: CallNotifier;
-  /** The ringtone chosen for incoming calls, read as a call starts ringing. */
+  /** The ringtones chosen for incoming and "needs you" calls, read as a call starts ringing. */
   readonly ringtones: Pick<RingtonesController, "sound">;
   /** Keeps the "enable sound" gesture for the next visits. */
   readonly rememberSoundEnabled: () => Promise<void>;
@@ -30,6 +32,8 @@ export interface CallAlertsOptions {
 export class CallAlerts {
   readonly #options: CallAlertsOptions;
   #ringingId: string | null = null;
+  /** The ringing call's tone: a "needs you" call rings its own. */
+  #ringingItem: RingtoneItem = "incoming";
 
   constructor(options: CallAlertsOptions) {
     this.#options = options;
@@ -47,7 +51,8 @@ export class CallAlerts {
     }
     this.#ringingId = ringingId;
     if (!ringing) return;
-    ringer.start(this.#options.ringtones.sound("incoming"));
+    this.#ringingItem = ringtoneItemOf(ringing);
+    ringer.start(this.#options.ringtones.sound(this.#ringingItem));
     const isSoundBlocked = ringer.isSoundBlocked;
     this.#options.changeView({ isSoundBlocked });
     if (isSoundBlocked || this.#options.isPageHidden?.()) {
@@ -72,7 +77,7 @@ export class CallAlerts {
     this.#options.changeView({ isSoundBlocked: ringer.isSoundBlocked });
     await waitingRinger.unlock();
     if (this.#ringingId !== null && !ringer.isSoundBlocked)
-      ringer.start(this.#options.ringtones.sound("incoming"));
+      ringer.start(this.#options.ringtones.sound(this.#ringingItem));
   }
 
   /** The first-visit "enable sound" gesture: unlocks audio for this page and asks for notifications. */
@@ -87,7 +92,7 @@ export class CallAlerts {
       notificationPermission: notifier.permission,
     });
     // A call already ringing silently starts sounding now.
-    if (this.#ringingId !== null) ringer.start(this.#options.ringtones.sound("incoming"));
+    if (this.#ringingId !== null) ringer.start(this.#options.ringtones.sound(this.#ringingItem));
   }
 
   stop(): void {

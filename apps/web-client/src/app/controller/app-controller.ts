@@ -3,6 +3,7 @@ import {
   type CallRecord,
   callerName,
   DaemonAccess,
+  DaemonClient,
   type DeviceInvitation,
   DispatchController,
   decideOpen,
@@ -12,6 +13,7 @@ import {
   LocalSettings,
   Observable,
   type Pairing,
+  PresenceController,
   type Ringer,
   RingModesController,
   type RingSchedule,
@@ -62,6 +64,8 @@ export class AppController extends Observable<AppView> {
   readonly ringModes: RingModesController;
   readonly ringtones: RingtonesController;
   readonly daemon: DaemonAccess;
+  /** The idle screen's "I'm away" switch on each computer. */
+  readonly presence: PresenceController;
   readonly dispatch: DispatchController;
   /** The voice platform, for settings' voice list and in-call answers read aloud. */
   readonly voicePlatform: VoicePlatform;
@@ -96,6 +100,10 @@ export class AppController extends Observable<AppView> {
       relay: this.calls.relay(),
       key: this.#requirePairing().key,
     }));
+    this.presence = new PresenceController({
+      listComputers: () => this.daemon.refreshComputers(),
+      clientFor: (computerId) => new DaemonClient(this.calls.relay(), this.#requirePairing().key, computerId),
+    });
     this.dispatch = new DispatchController({
       daemon: dispatchDaemonOf(this.daemon),
       settings,

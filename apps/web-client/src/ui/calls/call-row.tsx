@@ -1,7 +1,7 @@
-import type { CallRecord } from "@ringback/client";
+import { type CallRecord, isNeedsYou } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
-import { CORE_TEXTS } from "@ringback/client/texts";
-import { deliverySteps, deliveryTrailText } from "@ringback/client/views";
+import { CORE_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
+import { deliverySteps, deliveryTrailText, needsYouStatus, needsYouStatusText } from "@ringback/client/views";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { formatClock, formatTime, statusText } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";
@@ -27,12 +27,19 @@ export function CallRow({ controller, record, kind, language }: Props) {
     : undefined;
   const thisDeviceId = controller.view.pairing?.identity.deviceId ?? null;
   const trail = deliveryTrailText(deliverySteps(record, thisDeviceId), t, formatClock);
+  // A "needs you" call says who decided (or that the agent stopped waiting); it takes no reply.
+  const isAsk = isNeedsYou(record);
+  const decision = needsYouStatus(record, thisDeviceId, new Date());
+  const decisionText = decision ? needsYouStatusText(decision, texts(NEEDS_YOU_TEXTS, language)) : "";
   return (
     <li class={`call-row ${kind}`} data-testid={`${kind}-row`} data-event-id={record.eventId}>
       <time class="time" dateTime={record.occurredAt} title={issueUpdated}>
         {formatTime(record.occurredAt)}
       </time>
-      <span class="caller">{controller.callerName(record)}</span>
+      <span class="caller">
+        {isAsk && <span class="needs-you-tag">{texts(NEEDS_YOU_TEXTS, language).needsYou} · </span>}
+        {controller.callerName(record)}
+      </span>
       <span class="title">{script.title}</span>
       {kind === "missed" ? (
         <button
@@ -48,6 +55,11 @@ export function CallRow({ controller, record, kind, language }: Props) {
           {statusText(record, t)}
         </span>
       )}
+      {decisionText && (
+        <p class="needs-you-status" data-testid="needs-you-status" data-kind={decision?.kind}>
+          {decisionText}
+        </p>
+      )}
       {trail && (
         <p class="delivery-trail" data-testid="delivery-trail">
           {trail}
@@ -56,7 +68,7 @@ export function CallRow({ controller, record, kind, language }: Props) {
       {kind === "history" && (
         <div class="call-detail">
           <CallConversation record={record} t={t} />
-          <ReplyBox controller={controller} record={record} language={language} />
+          {!isAsk && <ReplyBox controller={controller} record={record} language={language} />}
         </div>
       )}
     </li>

@@ -2,11 +2,11 @@ import type { CallRecord } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, type CoreTexts, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { type ReplyStatusView, replyLines } from "@ringback/client/views";
-import { useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
-import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 import { errorText } from "../shared/error-text.js";
 import { formatTime } from "../shared/format.js";
+import { useSpokenWords, withHeard } from "../shared/use-spoken-words.js";
 import { texts } from "../shared/use-texts.js";
 
 interface Props {
@@ -19,9 +19,6 @@ interface Props {
    */
   readonly inCall?: { readonly speechLanguage: string };
 }
-
-/** What listening for a spoken reply last came to, worded when shown. */
-type SpeechNotice = { readonly kind: "not-recognised" } | { readonly kind: "failed"; readonly code: string };
 
 function deliveryText(status: ReplyStatusView, t: CoreTexts): string {
   switch (status.kind) {
@@ -54,33 +51,14 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
   const [isSending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const isInCall = inCall !== undefined;
-  const speech = useMemo(
-    () => (isInCall ? createSpeechInput(globalThis as RecognitionScope) : null),
-    [isInCall],
-  );
-  const [isListening, setListening] = useState(false);
-  const [speechNotice, setSpeechNotice] = useState<SpeechNotice | null>(null);
+  const speech = useSpokenWords(isInCall);
+  const speechNotice = speech.notice;
   const lines = replyLines(record);
   const isOpen = isInCall || isOpenAfterCall;
 
   // A spoken reply goes into the box, to be read over and sent (a misheard word must not resume the agent).
-  const listen = async (speechLanguage: string) => {
-    if (!speech) return;
-    setSpeechNotice(null);
-    setListening(true);
-    try {
-      const heard = await speech.listen(speechLanguage);
-      if (heard === "") setSpeechNotice({ kind: "not-recognised" });
-      else setText((typed) => (typed.trim() === "" ? heard : `${typed.trimEnd()} ${heard}`));
-    } catch (caught) {
-      setSpeechNotice({
-        kind: "failed",
-        code: caught instanceof SpeechInputError ? caught.problem : String(caught),
-      });
-    } finally {
-      setListening(false);
-    }
-  };
+  const listen = (speechLanguage: string) =>
+    speech.listen(speechLanguage, (heard) => setText((typed) => withHeard(typed, heard)));
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -147,14 +125,14 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
             <button type="submit" data-testid="send-reply" disabled={isSending}>
               {isSending ? t.sendingReply : t.sendReply}
             </button>
-            {inCall && speech && (
+            {inCall && speech.isAvailable && (
               <button
                 type="button"
                 data-testid="speak-reply"
-                disabled={isListening}
+                disabled={speech.isListening}
                 onClick={() => listen(inCall.speechLanguage).catch(() => undefined)}
               >
-                {isListening ? t.listening : t.speak}
+                {speech.isListening ? t.listening : t.speak}
               </button>
             )}
             {!inCall && (

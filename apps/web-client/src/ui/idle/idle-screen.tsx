@@ -1,10 +1,12 @@
 import { failedCalls, type ReadingProblem } from "@ringback/client";
-import { CORE_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, NEEDS_YOU_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { askOutcomesElsewhere, needsYouStatusText } from "@ringback/client/views";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { type VoiceProblem, voiceFailureText } from "../../app/voice/voice-problem.js";
 import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
+import { PresenceSwitches } from "./presence-switches.js";
 
 interface Props {
   readonly controller: AppController;
@@ -12,13 +14,22 @@ interface Props {
   readonly onShowCalls: () => void;
 }
 
-/** The idle page: connection state, ring mode, reports whose voice could not be prepared, missed calls. */
+/**
+ * The idle page: connection state, ring mode, reports whose voice could not be prepared, missed calls, and the
+ * "I'm away" switch of each computer.
+ */
 export function IdleScreen({ controller, view, onShowCalls }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const pt = texts(PROBLEM_TEXTS, view.interfaceLanguage);
   useObservable(controller.ringModes);
   const outlook = controller.ringModes.outlook(new Date());
   const failed = failedCalls(view.calls);
+  const nt = texts(NEEDS_YOU_TEXTS, view.interfaceLanguage);
+  const decidedElsewhere = askOutcomesElsewhere(
+    view.calls.records,
+    view.pairing?.identity.deviceId ?? null,
+    new Date(),
+  );
   const missed = Object.values(view.calls.records).filter(
     (record) => record.status.state === "missed",
   ).length;
@@ -39,6 +50,11 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
             : t.ringingPausedNoEnd}
         </p>
       )}
+      {decidedElsewhere.map(({ record, status }) => (
+        <p class="notice" key={record.eventId} data-testid="ask-outcome" data-event-id={record.eventId}>
+          {controller.reading.script(record).title}: {needsYouStatusText(status, nt)}
+        </p>
+      ))}
       {missed > 0 && (
         <button type="button" class="missed-banner" data-testid="missed-banner" onClick={onShowCalls}>
           {t.missedCalls(missed)}
@@ -76,6 +92,7 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
             : t.unreadableDamaged}
         </p>
       )}
+      <PresenceSwitches controller={controller} language={view.interfaceLanguage} />
     </section>
   );
 }

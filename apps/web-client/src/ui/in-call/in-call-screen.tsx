@@ -1,10 +1,11 @@
 import type { CallRecord } from "@ringback/client";
-import { trackSentences } from "@ringback/client";
+import { isNeedsYou, trackSentences } from "@ringback/client";
 import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { voiceProblemText } from "../../app/voice/voice-problem.js";
 import { ReplyBox } from "../calls/reply-box.js";
 import { texts } from "../shared/use-texts.js";
+import { DecisionBox } from "./decision-box.js";
 import { QuestionsPanel } from "./questions-panel.js";
 import { useInCallReader } from "./use-in-call-reader.js";
 import { useQuestionSession } from "./use-question-session.js";
@@ -18,7 +19,9 @@ interface Props {
 /**
  * In call: the brief read sentence by sentence, with pause, skip, jump to a card, a reply to the agent (typed or
  * spoken), the questions and the original. Without a brief the agent's report is what is read, shown once: the
- * heading says there is no brief instead of repeating its first line, and the original stays folded.
+ * heading says there is no brief instead of repeating its first line, and the original stays folded. A "needs you"
+ * call shows the exact request with Allow once and Deny first (the ask in words is what is read), and no reply: the
+ * agent waits for a decision, not for words.
  */
 export function InCallScreen({ controller, view, record }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
@@ -29,12 +32,18 @@ export function InCallScreen({ controller, view, record }: Props) {
   const state = reading?.state;
   const sentences = state ? trackSentences(script, state.track) : [];
   const noBriefReason = record.payload.brief.meta.error;
+  const isAsk = isNeedsYou(record);
   const hangUp = () => {
     session.stop();
     controller.calls.hangUp(record.eventId);
   };
   return (
-    <main class="screen in-call" data-testid="in-call-screen" data-event-id={record.eventId}>
+    <main
+      class={isAsk ? "screen in-call needs-you" : "screen in-call"}
+      data-testid="in-call-screen"
+      data-event-id={record.eventId}
+      data-kind={isAsk ? "needs-you" : "finished"}
+    >
       <header class="call-header">
         <p class="caller">{controller.callerName(record)}</p>
         {script.isBriefFailed ? (
@@ -48,6 +57,15 @@ export function InCallScreen({ controller, view, record }: Props) {
           <h1>{script.title}</h1>
         )}
       </header>
+
+      {isAsk && (
+        <DecisionBox
+          controller={controller}
+          record={record}
+          language={view.interfaceLanguage}
+          speechLanguage={script.language}
+        />
+      )}
 
       <section class="reading" aria-live="polite">
         {state?.track !== "main" && state && <h2>{script.cards[state.track as number]?.title}</h2>}
@@ -96,7 +114,7 @@ export function InCallScreen({ controller, view, record }: Props) {
         </button>
       </div>
 
-      {script.cards.length > 0 && (
+      {!isAsk && script.cards.length > 0 && (
         <section class="cards">
           <h2>{t.cards}</h2>
           {script.cardTexts.map((card, index) => (
@@ -125,14 +143,16 @@ export function InCallScreen({ controller, view, record }: Props) {
         </section>
       )}
 
-      <section class="in-call-reply-section" data-testid="in-call-reply">
-        <ReplyBox
-          controller={controller}
-          record={record}
-          language={view.interfaceLanguage}
-          inCall={{ speechLanguage: script.language }}
-        />
-      </section>
+      {!isAsk && (
+        <section class="in-call-reply-section" data-testid="in-call-reply">
+          <ReplyBox
+            controller={controller}
+            record={record}
+            language={view.interfaceLanguage}
+            inCall={{ speechLanguage: script.language }}
+          />
+        </section>
+      )}
 
       <QuestionsPanel
         controller={controller}

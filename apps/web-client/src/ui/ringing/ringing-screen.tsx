@@ -1,6 +1,6 @@
-import type { CallRecord } from "@ringback/client";
+import { askProject, type CallRecord, isNeedsYou, ringtoneItemOf } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
-import { CORE_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
 import { useEffect } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { formatTime } from "../shared/format.js";
@@ -13,17 +13,38 @@ interface Props {
   readonly language: InterfaceLanguage;
 }
 
-/** An incoming call: who is calling and the first line, Answer and Reject. Visible even when sound is blocked. */
+/**
+ * An incoming call: who is calling and the first line, Answer and Reject. Visible even when sound is blocked. A
+ * "needs you" call (an agent waits for permission) says so, with the agent and its project, and rings its own tone.
+ */
 export function RingingScreen({ controller, record, isSoundBlocked, language }: Props) {
   const t = texts(CORE_TEXTS, language);
+  const nt = texts(NEEDS_YOU_TEXTS, language);
   useEffect(() => controller.calls.ringShown(record.eventId), [controller, record.eventId]);
   const script = controller.reading.script(record);
+  const isAsk = isNeedsYou(record);
+  const project = isAsk ? askProject(record) : null;
+  const sound = controller.ringtones.sound(ringtoneItemOf(record));
   return (
-    <main class="screen ringing" data-testid="ringing-screen" data-event-id={record.eventId}>
-      <p class="ringing-label">{t.incomingCall}</p>
+    <main
+      class={isAsk ? "screen ringing needs-you" : "screen ringing"}
+      data-testid="ringing-screen"
+      data-event-id={record.eventId}
+      data-kind={isAsk ? "needs-you" : "finished"}
+      data-ringtone={ringtoneItemOf(record)}
+      data-tone={sound.kind === "tone" ? sound.tone.id : sound.kind}
+    >
+      <p class="ringing-label" data-testid="ringing-label">
+        {isAsk ? nt.needsYou : t.incomingCall}
+      </p>
       <h1 class="caller" data-testid="caller">
         {controller.callerName(record)}
       </h1>
+      {project && (
+        <p class="ask-project" data-testid="ask-project">
+          {nt.inProject(project)}
+        </p>
+      )}
       <p class="first-line" data-testid="ringing-title">
         {script.title}
       </p>

@@ -19,6 +19,7 @@ const BUILTIN_NAMES: Record<string, keyof SettingsTexts> = {
   chirp: "builtinChirp",
   pulse: "builtinPulse",
   chord: "builtinChord",
+  "needs-you": "builtinNeedsYou",
 };
 
 function builtinName(tone: Tone, t: SettingsTexts): string {

@@ -1,5 +1,5 @@
 import type { RingtoneFileInfo } from "@ringback/client";
-import { fileRef, itemsUsing, RingtoneFileError, type RingtoneItem } from "@ringback/client";
+import { fileRef, itemsUsing, RINGTONE_ITEMS, RingtoneFileError, type RingtoneItem } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { SETTINGS_TEXTS } from "@ringback/client/texts";
 import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
@@ -14,7 +14,9 @@ interface Props {
   readonly language: InterfaceLanguage;
 }
 
-/** Settings › Ringtones: the incoming-call and call-waiting tones, and the user's own files (up to 10 MB). */
+/**
+ * Settings › Ringtones: the incoming-call, "needs you" and call-waiting tones, and the user's own files (up to 10 MB).
+ */
 export function RingtonesSettings({ controller, language }: Props) {
   const t = texts(SETTINGS_TEXTS, language);
   const { ringtones } = controller;
@@ -22,6 +24,7 @@ export function RingtonesSettings({ controller, language }: Props) {
   const [error, setError] = useState<string | null>(null);
   const itemTitle: Record<RingtoneItem, string> = {
     incoming: t.incomingTone,
+    needsYou: t.needsYouTone,
     callWaiting: t.callWaitingTone,
   };
 
@@ -57,7 +60,7 @@ export function RingtonesSettings({ controller, language }: Props) {
   return (
     <section class="card ringtones-settings" data-testid="ringtones-settings">
       <h2>{t.ringtones}</h2>
-      {(["incoming", "callWaiting"] as const).map((item) => (
+      {RINGTONE_ITEMS.map((item) => (
         <RingtoneItemList
           key={item}
           item={item}

@@ -49,6 +49,7 @@ const MISSED_KEY: Record<MissedReason, keyof CoreTexts> = {
   interrupted: "missedInterrupted",
   "set-aside": "missedSetAside",
   expired: "missedExpired",
+  "stopped-waiting": "missedStoppedWaiting",
 };
 
 /** The history's status text of a call. */

@@ -80,6 +80,7 @@ export const SETTINGS_TEXTS = defineTexts({
     // Ringtones
     ringtones: "Ringtones",
     incomingTone: "Incoming call",
+    needsYouTone: "Needs you (an agent waits for your permission)",
     callWaitingTone: "Call waiting (while a dispatch is calling)",
     silent: "Silent",
     builtinClassic: "Classic",
@@ -88,6 +89,7 @@ export const SETTINGS_TEXTS = defineTexts({
     builtinChirp: "Chirp",
     builtinPulse: "Pulse",
     builtinChord: "Chord",
+    builtinNeedsYou: "Needs you (quick bursts)",
     yourTones: "Your tones",
     addToneFile: "Add an audio file (up to 10 MB)",
     searchTones: "Search tones",
@@ -207,6 +209,7 @@ export const SETTINGS_TEXTS = defineTexts({
 
     ringtones: "铃声",
     incomingTone: "来电",
+    needsYouTone: "需要你（智能体在等你的许可）",
     callWaitingTone: "呼叫等待（派活呼叫期间）",
     silent: "静音",
     builtinClassic: "经典",
@@ -215,6 +218,7 @@ export const SETTINGS_TEXTS = defineTexts({
     builtinChirp: "啾啾",
     builtinPulse: "脉冲",
     builtinChord: "和弦",
+    builtinNeedsYou: "需要你（急促短音）",
     yourTones: "你的铃声",
     addToneFile: "添加音频文件（最大 10 MB）",
     searchTones: "搜索铃声",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COMPUTER_TEXTS } from "./computer.js";
 import { CORE_TEXTS } from "./core.js";
 import { IN_CALL_TEXTS } from "./in-call.js";
+import { NEEDS_YOU_TEXTS } from "./needs-you.js";
 import { NOTIFICATION_TEXTS } from "./notifications.js";
 import { PROBLEM_TEXTS } from "./problems.js";
 import { SETTINGS_TEXTS } from "./settings.js";
@@ -9,6 +10,7 @@ import { SETTINGS_TEXTS } from "./settings.js";
 const SETS = {
   core: CORE_TEXTS,
   inCall: IN_CALL_TEXTS,
+  needsYou: NEEDS_YOU_TEXTS,
   settings: SETTINGS_TEXTS,
   computer: COMPUTER_TEXTS,
   notifications: NOTIFICATION_TEXTS,

@@ -1,0 +1,201 @@
+import { ALWAYS_RING, CallCenter, createMemoryStore } from "@ringback/client";
+import { aad, generateKey, openJson, sealJson } from "@ringback/e2e-crypto";
+import { PermissionDecisionPlaintext } from "@ringback/protocol";
+import { eventually } from "@ringback/test-kit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type FakeCallRelay,
+  type RelayedReply,
+  startFakeCallRelay,
+} from "../../../../packages/client/test/fake-call-relay.js";
+import {
+  ASK_COMMAND,
+  ASK_DIGEST,
+  askFor,
+  needsYouFixture,
+  payloadFor,
+  recordFor,
+} from "../../../../packages/client/test/fixtures.js";
+import { ListenSession } from "./listen-session.js";
+import { askInCallText, askRingingText } from "./terminal-ask.js";
+
+const key = generateKey();
+let relay: FakeCallRelay;
+let center: CallCenter | null = null;
+/** The decisions the computer opened; the first for an ask is taken, any other refused "already decided". */
+const opened: PermissionDecisionPlaintext[] = [];
+
+async function settle(reply: RelayedReply) {
+  const decision = PermissionDecisionPlaintext.parse(
+    await openJson(key, aad.permissionDecisionTo("computer", reply.eventId), reply.request.sealed),
+  );
+  const isFirst = !opened.some((earlier) => earlier.eventId === decision.eventId);
+  opened.push(decision);
+  if (isFirst) return { status: "delivered" as const, sealedReason: null, plaintextReason: null };
+  return {
+    status: "failed" as const,
+    sealedReason: await sealJson(key, aad.replyError(reply.request.replyId), { reason: "already decided" }),
+    plaintextReason: null,
+  };
+}
+
+beforeEach(async () => {
+  opened.length = 0;
+  relay = await startFakeCallRelay(settle);
+});
+
+afterEach(async () => {
+  center?.stop();
+  await relay.close();
+});
+
+/** A terminal companion on the fake relay: what it wrote, and its session to type into. */
+async function terminal() {
+  const written: string[] = [];
+  center = new CallCenter({
+    store: createMemoryStore(),
+    pairing: () => ({
+      identity: {
+        accountId: "a",
+        deviceId: "terminal",
+        deviceToken: "token-terminal",
+        serverUrl: relay.origin,
+      },
+      key,
+    }),
+    schedule: () => ALWAYS_RING,
+    onDeviceRemoved: () => undefined,
+  });
+  const session = new ListenSession({
+    center,
+    write: (text) => written.push(text),
+    notifier: null,
+    quit: () => undefined,
+  });
+  await center.load();
+  center.connect();
+  await eventually(() => written.includes("Listening for calls.\n"));
+  return { written, session, output: () => written.join("") };
+}
+
+async function raiseAsk(eventId: string): Promise<void> {
+  const occurredAt = new Date();
+  relay.publish({
+    eventId,
+    source: "claude-code",
+    occurredAt: occurredAt.toISOString(),
+    receivedAt: occurredAt.toISOString(),
+    taskId: null,
+    fromDeviceId: "computer",
+    sealed: await sealJson(
+      key,
+      aad.report(eventId),
+      payloadFor(needsYouFixture(eventId, occurredAt, askFor(occurredAt))),
+    ),
+  });
+}
+
+describe("a needs-you call in the terminal", () => {
+  it("rings with who asks, the exact command and the agent's last words, and the keys to decide", () => {
+    const record = recordFor(needsYouFixture("needs_1"));
+    const ringing = askRingingText(record, "Claude Code");
+    expect(ringing.startsWith("\u0007")).toBe(true);
+    expect(ringing).toContain("Needs you: Claude Code in project");
+    expect(ringing).toContain(`Command:\n  ${ASK_COMMAND}`);
+    expect(ringing).toContain("The agent's last words: The build folder is stale; I will rebuild it.");
+    expect(ringing).toContain("allow = allow once   deny [reason] = deny");
+    const inCall = askInCallText(record, "Claude Code");
+    expect(inCall).toContain("asks to run a command");
+    expect(inCall).toContain(ASK_COMMAND);
+  });
+
+  it("allow answers the ringing call and sends the decision; the terminal says when the agent got it", async () => {
+    const { session, output } = await terminal();
+    await raiseAsk("needs_allow");
+    await eventually(() => output().includes("Needs you: Claude Code in project"));
+    await session.command("allow");
+    expect(relay.statusWrites).toContain("terminal needs_allow answered");
+    await eventually(() => output().includes("Allowed on terminal: the agent got it.\n"));
+    expect(opened).toEqual([
+      expect.objectContaining({
+        eventId: "needs_allow",
+        toolInputDigest: ASK_DIGEST,
+        verdict: "allow",
+        reason: null,
+      }),
+    ]);
+    // Decided already: a second decision is not sent.
+    await session.command("deny too late");
+    expect(output()).toContain("You already decided.\n");
+    expect(opened).toHaveLength(1);
+  });
+
+  it("deny takes the rest of the line as the reason for the agent, in the call", async () => {
+    const { session, output } = await terminal();
+    await raiseAsk("needs_deny");
+    await eventually(() => output().includes("Needs you:"));
+    await session.command("a");
+    await eventually(() => output().includes("In call with Claude Code in project"));
+    await session.command("deny   use the staging database  ");
+    await eventually(() => output().includes("Denied on terminal: the agent got it.\n"));
+    expect(opened.map((decision) => [decision.verdict, decision.reason])).toEqual([
+      ["deny", "use the staging database"],
+    ]);
+  });
+
+  it("says who decided when another device answered first, then when the agent got that decision", async () => {
+    const { output } = await terminal();
+    const tablet = new CallCenter({
+      store: createMemoryStore(),
+      pairing: () => ({
+        identity: {
+          accountId: "a",
+          deviceId: "tablet",
+          deviceToken: "token-tablet",
+          serverUrl: relay.origin,
+        },
+        key,
+      }),
+      schedule: () => ALWAYS_RING,
+      onDeviceRemoved: () => undefined,
+    });
+    try {
+      await tablet.load();
+      tablet.connect();
+      await raiseAsk("needs_elsewhere");
+      await eventually(() => output().includes("Needs you:"));
+      await eventually(() => tablet.view.calls.records.needs_elsewhere?.status.state === "ringing");
+      tablet.ringShown("needs_elsewhere");
+      tablet.answer("needs_elsewhere");
+      await tablet.decide("needs_elsewhere", "allow");
+      await eventually(() => output().includes("Answered on tablet.\n"));
+      await eventually(() => output().includes("Decided on tablet.\n"));
+      expect(opened.map((decision) => decision.eventId)).toEqual(["needs_elsewhere"]);
+    } finally {
+      tablet.stop();
+    }
+  });
+
+  it("sends no reply on a needs-you call: it takes allow or deny", async () => {
+    const { session, output } = await terminal();
+    await raiseAsk("needs_reply");
+    await eventually(() => output().includes("Needs you:"));
+    await session.command("a");
+    await session.command("reply go ahead");
+    expect(output()).toContain(
+      "The reply could not be sent: This call asks for a decision (allow once or deny), not a reply.\n",
+    );
+    expect(relay.replies).toEqual([]);
+  });
+
+  it("says when no call needs a decision", async () => {
+    const { session, written } = await terminal();
+    await session.command("allow");
+    await session.command("deny no");
+    expect(written.slice(-2)).toEqual([
+      "No call needs you: allow and deny answer a call that asks permission.\n",
+      "No call needs you: allow and deny answer a call that asks permission.\n",
+    ]);
+    expect(relay.replies).toEqual([]);
+  });
+});

@@ -1,0 +1,139 @@
+import { type CallRecord, DecisionError, type DecisionProblem, needsYouAsk } from "@ringback/client";
+import type { InterfaceLanguage, NeedsYouTexts } from "@ringback/client/texts";
+import { NEEDS_YOU_TEXTS } from "@ringback/client/texts";
+import { canDecide, needsYouStatus, needsYouStatusText } from "@ringback/client/views";
+import type { PermissionVerdict } from "@ringback/protocol";
+import { useState } from "preact/hooks";
+import type { AppController } from "../../app/controller/app-controller.js";
+import { errorText } from "../shared/error-text.js";
+import { useSpokenWords, withHeard } from "../shared/use-spoken-words.js";
+import { texts } from "../shared/use-texts.js";
+import { useNowUntil } from "./use-now-until.js";
+
+interface Props {
+  readonly controller: AppController;
+  readonly record: CallRecord;
+  readonly language: InterfaceLanguage;
+  /** The brief's language: a spoken reason is recognised in it. */
+  readonly speechLanguage: string;
+}
+
+const PROBLEM_TEXT: Record<DecisionProblem, (t: NeedsYouTexts) => string> = {
+  "not-needs-you": (t) => t.notInCall,
+  "not-in-call": (t) => t.notInCall,
+  "stopped-waiting": (t) => t.stoppedWaiting,
+  "already-decided": (t) => t.alreadyDecided,
+  "no-computer": (t) => t.noComputer,
+};
+
+/**
+ * A "needs you" call's answer: the exact request (the brief's card, whole), Allow once and Deny with an optional
+ * typed or spoken reason, and where the decision stands. The buttons go off when the agent stops waiting.
+ */
+export function DecisionBox({ controller, record, language, speechLanguage }: Props) {
+  const t = texts(NEEDS_YOU_TEXTS, language);
+  const ask = needsYouAsk(record);
+  const now = useNowUntil(ask?.expiresAt ?? null);
+  const [reason, setReason] = useState("");
+  const [isSending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const speech = useSpokenWords();
+  const thisDeviceId = controller.view.pairing?.identity.deviceId ?? null;
+  const status = needsYouStatus(record, thisDeviceId, now);
+  if (!ask || !status) return null;
+  const isLive = canDecide(status) && !isSending;
+  const statusText = needsYouStatusText(status, t);
+
+  const decide = async (verdict: PermissionVerdict) => {
+    setSending(true);
+    setError(null);
+    try {
+      await controller.calls.decide(record.eventId, verdict, verdict === "deny" ? reason : null);
+    } catch (caught) {
+      setError(
+        caught instanceof DecisionError
+          ? PROBLEM_TEXT[caught.problem](t)
+          : t.sendFailed(errorText(caught, language)),
+      );
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section class="ask" data-testid="needs-you" data-status={status.kind}>
+      <h2 class="ask-title">{t.askTitle}</h2>
+      {record.payload.brief.cards.map((card) => (
+        <article class="ask-card" key={card.title} data-testid="ask-card">
+          <h3>{card.title}</h3>
+          <pre>{card.body}</pre>
+        </article>
+      ))}
+      {ask.lastWords && (
+        <blockquote class="ask-last-words" data-testid="ask-last-words">
+          {ask.lastWords}
+        </blockquote>
+      )}
+      {statusText && (
+        <p class={`ask-status ${status.kind}`} data-testid="needs-you-status" data-kind={status.kind}>
+          {statusText}
+        </p>
+      )}
+      <p class="hint">{t.askHint}</p>
+      <textarea
+        class="ask-reason"
+        data-testid="deny-reason"
+        aria-label={t.reasonLabel}
+        placeholder={t.reasonPlaceholder}
+        value={reason}
+        disabled={!isLive}
+        onInput={(event) => setReason(event.currentTarget.value)}
+      />
+      {speech.notice && (
+        <p class="notice" data-testid="reason-speech-notice">
+          {speech.notice.kind === "failed" ? t.reasonSpeechFailed(speech.notice.code) : t.reasonNotRecognised}
+        </p>
+      )}
+      {speech.isAvailable && (
+        <button
+          type="button"
+          class="speak-reason"
+          data-testid="speak-reason"
+          disabled={!isLive || speech.isListening}
+          onClick={() =>
+            speech
+              .listen(speechLanguage, (heard) => setReason((typed) => withHeard(typed, heard)))
+              .catch(() => undefined)
+          }
+        >
+          {speech.isListening ? t.listening : t.speak}
+        </button>
+      )}
+      {error && (
+        <p class="error" data-testid="decision-error">
+          {error}
+        </p>
+      )}
+      <div class="decision-buttons">
+        <button
+          type="button"
+          class="deny"
+          data-testid="deny-button"
+          disabled={!isLive}
+          onClick={() => decide("deny").catch(() => undefined)}
+        >
+          {t.deny}
+        </button>
+        <button
+          type="button"
+          class="allow"
+          data-testid="allow-button"
+          disabled={!isLive}
+          onClick={() => decide("allow").catch(() => undefined)}
+        >
+          {t.allowOnce}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import { type DeviceInfo, type Presence, RingbackError } from "@ringback/protocol";
+import { describe, expect, it } from "vitest";
+import { PresenceController } from "./presence-controller.js";
+
+const computer = (id: string, name: string, online: boolean): DeviceInfo => ({
+  id,
+  name,
+  kind: "computer",
+  createdAt: new Date(0).toISOString(),
+  lastSeenAt: null,
+  online,
+  isCurrent: false,
+});
+
+describe("the I'm away switch, one per computer", () => {
+  it("asks each online computer for its presence and saves a change on the one switched", async () => {
+    const saved: Record<string, Presence> = {
+      desk: { away: false, changedAt: null, changedBy: null },
+    };
+    const asked: string[] = [];
+    const controller = new PresenceController({
+      listComputers: async () => [computer("desk", "Desk", true), computer("laptop", "Laptop", false)],
+      clientFor: (computerId) => ({
+        presence: async () => {
+          asked.push(`GET ${computerId}`);
+          return saved[computerId] as Presence;
+        },
+        setPresence: async (away) => {
+          asked.push(`PUT ${computerId} ${away}`);
+          saved[computerId] = { away, changedAt: new Date(0).toISOString(), changedBy: "Phone" };
+          return saved[computerId] as Presence;
+        },
+      }),
+    });
+    await controller.refresh();
+    expect(controller.view.rows?.map((row) => [row.name, row.isOnline, row.presence?.away ?? null])).toEqual([
+      ["Desk", true, false],
+      ["Laptop", false, null],
+    ]);
+    await controller.setAway("desk", true);
+    expect(controller.view.rows?.[0]).toMatchObject({
+      presence: { away: true, changedBy: "Phone" },
+      isBusy: false,
+    });
+    expect(asked).toEqual(["GET desk", "PUT desk true"]);
+  });
+
+  it("shows why a computer could not be asked, on its own row; an older daemon without presence is told apart", async () => {
+    const refusals: Record<string, RingbackError> = {
+      desk: new RingbackError("computer_timeout"),
+      old: new RingbackError("not_found"),
+    };
+    const controller = new PresenceController({
+      listComputers: async () => [computer("desk", "Desk", true), computer("old", "Old", true)],
+      clientFor: (computerId) => ({
+        presence: async () => {
+          throw refusals[computerId];
+        },
+        setPresence: async () => {
+          throw refusals[computerId];
+        },
+      }),
+    });
+    await controller.refresh();
+    expect(controller.view.rows?.[0]).toMatchObject({
+      presence: null,
+      isBusy: false,
+      isSupported: true,
+      problem: { kind: "computer-offline" },
+    });
+    expect(controller.view.rows?.[1]).toMatchObject({ presence: null, isSupported: false, problem: null });
+  });
+});

@@ -1,0 +1,98 @@
+import type { DeviceInfo, Presence } from "@ringback/protocol";
+import { Observable } from "../controller/observable.js";
+import { hasDaemonCode } from "../daemon/daemon-error.js";
+import { type ComputerProblem, computerProblemOf } from "./computer-problem.js";
+
+/** The presence requests of one computer's daemon, relayed (a `DaemonClient` is one). */
+export interface PresenceClient {
+  presence(): Promise<Presence>;
+  setPresence(away: boolean): Promise<Presence>;
+}
+
+/** One computer's "I'm away" switch. */
+export interface PresenceRow {
+  readonly computerId: string;
+  readonly name: string;
+  readonly isOnline: boolean;
+  /** As the computer last said; null until it has answered. */
+  readonly presence: Presence | null;
+  readonly isBusy: boolean;
+  /** False when the computer's daemon has no presence (an older version answers 404, or does not relay it). */
+  readonly isSupported: boolean;
+  readonly problem: ComputerProblem | null;
+}
+
+export interface PresenceView {
+  /** The account's computers; null before the first listing. */
+  readonly rows: readonly PresenceRow[] | null;
+  /** Why the computers could not be listed. */
+  readonly problem: ComputerProblem | null;
+}
+
+export interface PresenceDependencies {
+  /** The account's computers, as the relay lists them now. */
+  readonly listComputers: () => Promise<readonly DeviceInfo[]>;
+  readonly clientFor: (computerId: string) => PresenceClient;
+}
+
+/**
+ * The idle screen's "I'm away" switch, one per computer: each computer's presence (`GET /presence`, relayed) and its
+ * change (`PUT /presence {away}`): while away, an agent asking permission there rings the phones and waits.
+ */
+export class PresenceController extends Observable<PresenceView> {
+  readonly #deps: PresenceDependencies;
+
+  constructor(deps: PresenceDependencies) {
+    super({ rows: null, problem: null });
+    this.#deps = deps;
+  }
+
+  /** Lists the computers and asks each for its presence (an offline one is shown, not asked). */
+  async refresh(): Promise<void> {
+    let computers: readonly DeviceInfo[];
+    try {
+      computers = await this.#deps.listComputers();
+    } catch (error) {
+      this.update({ problem: computerProblemOf(error) });
+      return;
+    }
+    const known = new Map((this.view.rows ?? []).map((row) => [row.computerId, row]));
+    const rows = computers.map((computer) => ({
+      computerId: computer.id,
+      name: computer.name,
+      isOnline: computer.online,
+      presence: known.get(computer.id)?.presence ?? null,
+      isBusy: computer.online,
+      isSupported: true,
+      problem: null,
+    }));
+    this.update({ rows, problem: null });
+    await Promise.all(
+      rows
+        .filter((row) => row.isOnline)
+        .map((row) => this.#ask(row.computerId, (client) => client.presence())),
+    );
+  }
+
+  /** Turns "I'm away" on or off on one computer; the row shows what the computer saved. */
+  setAway(computerId: string, away: boolean): Promise<void> {
+    return this.#ask(computerId, (client) => client.setPresence(away));
+  }
+
+  async #ask(computerId: string, request: (client: PresenceClient) => Promise<Presence>): Promise<void> {
+    this.#changeRow(computerId, { isBusy: true, problem: null });
+    try {
+      const presence = await request(this.#deps.clientFor(computerId));
+      this.#changeRow(computerId, { presence, isBusy: false });
+    } catch (error) {
+      if (hasDaemonCode(error, "not_found") || hasDaemonCode(error, "not_relayed"))
+        this.#changeRow(computerId, { isBusy: false, isSupported: false });
+      else this.#changeRow(computerId, { isBusy: false, problem: computerProblemOf(error) });
+    }
+  }
+
+  #changeRow(computerId: string, change: Partial<PresenceRow>): void {
+    const rows = this.view.rows?.map((row) => (row.computerId === computerId ? { ...row, ...change } : row));
+    if (rows) this.update({ rows });
+  }
+}
