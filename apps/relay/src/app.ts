@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { renderError, renderNotFound } from "./http/errors.js";
 import { requestLog } from "./http/request-log.js";
+import { requestsPerAddress } from "./http/requests-per-address.js";
 import type { RelayEnv } from "./relay-env.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { callRoutes } from "./routes/calls.js";
@@ -21,6 +22,11 @@ const CORS_MAX_AGE_SECONDS = 600;
 export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
   const app = new Hono<RelayEnv>();
   app.use("*", requestLog(runtime.log, runtime.clock));
+  const { config } = runtime;
+  // Directly connected clients are bounded per address at the socket (server.ts); behind a proxy, here.
+  if (config.behindProxy) {
+    app.use("*", requestsPerAddress(config.streamsPerAddressMax + config.connectionsBesideStreamsPerAddress));
+  }
   // No answer is ever to be read as another type than it says (a JSON error as HTML, a file as a script).
   app.use("*", async (c, next) => {
     c.header("X-Content-Type-Options", "nosniff");

@@ -47,6 +47,13 @@ export const STREAMS_PER_ACCOUNT_MAX = 32;
  * new stream is refused (429) until one closes.
  */
 export const STREAMS_PER_ADDRESS_MAX = 64;
+/**
+ * Open connections one client address (IPv6: /64) may hold besides its streams (its requests, keep-alive sockets, a
+ * daemon link): beyond its streams' limit plus these, a new connection is closed at once, so one address cannot
+ * hold thousands of half-open connections. It follows `--streams-per-address`: an address allowed more streams
+ * needs the connections to hold them.
+ */
+export const CONNECTIONS_BESIDE_STREAMS_PER_ADDRESS = 64;
 /** Accounts one client address may create per window with open signup... */
 const SIGNUPS_PER_ADDRESS_MAX = 10;
 /** ...and the window. */
@@ -138,6 +145,8 @@ export interface RelayConfig {
   readonly pairingWindowMs: number;
   readonly streamsPerAccountMax: number;
   readonly streamsPerAddressMax: number;
+  /** Connections per client address beyond `streamsPerAddressMax` (direct connections only, not behind a proxy). */
+  readonly connectionsBesideStreamsPerAddress: number;
   readonly eventsPerDeviceMax: number;
   readonly eventWindowMs: number;
   readonly openCallsPerAccountMax: number;
@@ -188,6 +197,7 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   pairingWindowMs: PAIRING_WINDOW_MS,
   streamsPerAccountMax: STREAMS_PER_ACCOUNT_MAX,
   streamsPerAddressMax: STREAMS_PER_ADDRESS_MAX,
+  connectionsBesideStreamsPerAddress: CONNECTIONS_BESIDE_STREAMS_PER_ADDRESS,
   eventsPerDeviceMax: EVENTS_PER_DEVICE_MAX,
   eventWindowMs: EVENT_WINDOW_MS,
   openCallsPerAccountMax: OPEN_CALLS_PER_ACCOUNT_MAX,

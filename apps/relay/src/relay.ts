@@ -85,6 +85,7 @@ export function createRelay(options: RelayOptions): Relay {
       clock,
       (accountId, afterSeq) => store.streamSince(accountId, afterSeq),
       reportFailure("reading a stream"),
+      { readPage: (accountId, afterSeq, limit) => store.streamPage(accountId, afterSeq, limit) },
     ),
     links,
     settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),

@@ -2,6 +2,8 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createAdaptorServer } from "@hono/node-server";
+import { ConnectionsPerAddress } from "./http/connections-per-address.js";
+import { cutSilentConnections } from "./http/silent-connections.js";
 import { createRelay, type Relay, type RelayOptions } from "./relay.js";
 import type { TlsFiles } from "./tls-files.js";
 
@@ -16,9 +18,10 @@ export interface RelayServerOptions extends RelayOptions {
 }
 
 /**
- * How long a client may take to send its headers and its whole request, and how often that is checked: a client that
- * dribbles its headers a byte at a time is cut off instead of holding a socket forever. An SSE stream is a request
- * that was received at once; its long answer is not bounded by these.
+ * How long a client may take to send its headers (from connecting, or from the TLS handshake's end: a connection
+ * that sends nothing is cut too) and its whole request, and how often that is checked: a client that dribbles its
+ * headers a byte at a time is cut off instead of holding a socket forever. An SSE stream is a request that was
+ * received at once; its long answer is not bounded by these.
  */
 export interface SlowClientLimits {
   readonly headersMs: number;
@@ -63,11 +66,26 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
       ? createAdaptorServer({
           fetch: relay.app.fetch,
           createServer: createHttpsServer,
-          serverOptions: { ...serverOptions, cert: options.tls.cert, key: options.tls.key },
+          serverOptions: {
+            ...serverOptions,
+            cert: options.tls.cert,
+            key: options.tls.key,
+            handshakeTimeout: limits.headersMs,
+          },
         })
       : createAdaptorServer({ fetch: relay.app.fetch, serverOptions })
   ) as Server;
   server.on("upgrade", relay.handleUpgrade);
+  cutSilentConnections(server, limits.headersMs, Boolean(options.tls));
+  const { config } = relay.runtime;
+  // Behind a proxy every socket is the proxy's: the proxy bounds its clients' connections (and their headers' time).
+  if (!config.behindProxy) {
+    const connections = new ConnectionsPerAddress(
+      config.streamsPerAddressMax + config.connectionsBesideStreamsPerAddress,
+      relay.runtime.log,
+    );
+    server.on("connection", connections.admit);
+  }
   server.listen(options.port, options.host);
   try {
     await once(server, "listening");

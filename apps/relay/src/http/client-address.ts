@@ -15,10 +15,11 @@ export function clientAddress(c: Context<RelayEnv>, isBehindProxy: boolean): str
     address = c.req.header("X-Forwarded-For")?.split(",").at(-1)?.trim();
   }
   address ||= c.env?.incoming?.socket.remoteAddress;
-  return address ? rateLimitBucket(address) : "unknown";
+  return address ? addressBucket(address) : "unknown";
 }
 
-function rateLimitBucket(address: string): string {
+/** What limits count an address as: an IPv4 address (also when IPv4-mapped), or an IPv6 address's /64. */
+export function addressBucket(address: string): string {
   const mapped = address.match(IPV4_MAPPED);
   if (mapped?.[1]) return mapped[1];
   if (!address.includes(":")) return address;

@@ -7,8 +7,8 @@ import { RateLimitedError } from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { retryFrame } from "../runtime/sse-frames.js";
 import { sseResponse } from "../runtime/sse-response.js";
+import { STREAM_PAGE_ENTRIES, type StreamBacklog } from "../runtime/stream-hub.js";
 import { sweepExpired } from "../runtime/sweeper.js";
-import type { StreamSnapshot } from "../store/store.js";
 
 const SEQ_TEXT = /^\d{1,15}$/;
 /** How soon a client refused for its address's streams may try again. */
@@ -46,29 +46,46 @@ export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
       runtime.log.line(`stream limit account=${device.accountId}: closed ${closedOfAccount} older stream(s)`);
     }
     const connection = runtime.hub.open(device, address);
+    let backlog: StreamBacklog;
     try {
       connection.write(retryFrame(runtime.config.sseRetryMs));
-      await runtime.hub.join(connection, await backlog(runtime, device.accountId, lastEventId));
+      // The first page is read before the answer starts, so a store that cannot be read is still a 503.
+      backlog = await openBacklog(runtime, device.accountId, lastEventId);
     } catch (error) {
       connection.close();
       throw error;
     }
-    return sseResponse(c, connection);
+    const response = sseResponse(c, connection);
+    runtime.hub.join(connection, backlog).catch((error: unknown) => {
+      // The answer has started: the stream ends, and its client resumes by Last-Event-ID.
+      runtime.log.line(
+        `stream backlog failed device=${device.id}: ${error instanceof Error ? error.name : "unknown error"}`,
+      );
+      connection.close();
+    });
+    return response;
   });
   return routes;
 }
 
-async function backlog(
+/** The stream's backlog: after the resume point, or the open calls; read a page at a time. */
+async function openBacklog(
   runtime: RelayRuntime,
   accountId: string,
   lastEventId: number | null,
-): Promise<StreamSnapshot> {
+): Promise<StreamBacklog> {
+  const { store } = runtime;
   if (lastEventId !== null) {
-    const since = await runtime.store.streamSince(accountId, lastEventId);
+    const first = await store.streamPage(accountId, lastEventId, STREAM_PAGE_ENTRIES);
     // An id beyond the account's head belongs to another relay or a wiped one: start over from the open calls.
-    if (lastEventId <= since.headSeq) return since;
+    if (lastEventId <= first.headSeq) {
+      return { first, next: (afterSeq) => store.streamPage(accountId, afterSeq, STREAM_PAGE_ENTRIES) };
+    }
   }
-  return runtime.store.pendingCalls(accountId);
+  return {
+    first: await store.pendingCallsPage(accountId, 0, STREAM_PAGE_ENTRIES),
+    next: (afterSeq) => store.pendingCallsPage(accountId, afterSeq, STREAM_PAGE_ENTRIES),
+  };
 }
 
 function parseLastEventId(value: string | undefined): number | null {

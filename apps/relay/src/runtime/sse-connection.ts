@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.js";
-import type { DeviceRecord, StreamEntry, StreamSnapshot } from "../store/store.js";
+import type { DeviceRecord, StreamEntry } from "../store/store.js";
 import { entryFrame, HEARTBEAT_FRAME, syncedFrame } from "./sse-frames.js";
 import type { SseSink } from "./sse-sinks.js";
 
@@ -17,16 +17,17 @@ export const SSE_STALL_MIN_BYTES = 64 * 1024;
 export type SseCloseReason = "closed" | "slow-reader";
 
 /**
- * One device's SSE stream. Live entries published while its backlog is read are held back, then sent after the
- * backlog with any seq already sent dropped, so nothing is lost or doubled between backlog and live. Bytes written
- * before the stream has its sink (the backlog, read before the response starts) wait for it.
+ * One device's SSE stream. Its backlog is written a page at a time (`sendBacklog`), and live entries published
+ * meanwhile are not held: the hub reads them from the store after the backlog, then the stream goes live, with any
+ * seq already sent dropped, so nothing is lost or doubled between backlog and live and no backlog sits in memory.
+ * Bytes written before the stream has its sink (the `retry:` hint, written before the response starts) wait for it.
  */
 export class SseConnection {
   readonly device: DeviceRecord;
   readonly openedAt: number;
   #sink: SseSink | null = null;
   #early: Uint8Array[] | null = [];
-  #held: StreamEntry[] | null = [];
+  #isLive = false;
   #lastSeq = 0;
   /** The backlog's bytes: a client still reading its backlog is not a slow reader. */
   #allowance = 0;
@@ -72,26 +73,43 @@ export class SseConnection {
     this.#early = null;
   }
 
-  /** Sends the backlog (or the pending calls), the `synced` marker, then whatever was held back meanwhile. */
-  replay(snapshot: StreamSnapshot): void {
-    for (const entry of snapshot.entries) this.#send(entry, true);
-    this.#write(syncedFrame(snapshot.headSeq), true);
-    this.#lastSeq = Math.max(this.#lastSeq, snapshot.headSeq);
-    const held = this.#held ?? [];
-    this.#held = null;
-    for (const entry of held) this.#send(entry, true);
+  /** The last seq this stream has sent (or passed over, up to the `synced` marker). */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /**
+   * One page of the backlog, in seq order, any seq already sent dropped; `throughSeq`: the seq the page reaches,
+   * so the next one reads after it even when its last entries were left out (an erased call).
+   */
+  sendBacklog(entries: readonly StreamEntry[], throughSeq = 0): void {
+    for (const entry of entries) this.#send(entry, true);
+    this.#lastSeq = Math.max(this.#lastSeq, throughSeq);
+  }
+
+  /** The backlog is complete up to `headSeq`: the `synced` marker. */
+  sendSynced(headSeq: number): void {
+    this.#write(syncedFrame(headSeq), true);
+    this.#lastSeq = Math.max(this.#lastSeq, headSeq);
+  }
+
+  /** From now on live entries are written as they come (until now the hub read them from the store). */
+  goLive(): void {
+    this.#isLive = true;
+  }
+
+  /** Resolves once the client has taken what was written (at once without a sink yet, or once it is closed). */
+  drained(): Promise<void> {
+    return this.#sink && !this.#isClosed ? this.#sink.drained() : Promise.resolve();
   }
 
   /**
    * Live entries, in seq order; `frames` is their frames as one buffer, built once for every stream of the
-   * account. A client that leaves more than the bound unread is dropped.
+   * account. A client that leaves more than the bound unread is dropped. Before the stream is live they are left
+   * for the store read that ends its backlog.
    */
   deliver(entries: readonly StreamEntry[], frames: () => Uint8Array): void {
-    if (this.#isClosed || entries.length === 0) return;
-    if (this.#held) {
-      this.#held.push(...entries);
-      return;
-    }
+    if (this.#isClosed || entries.length === 0 || !this.#isLive) return;
     const first = entries[0] as StreamEntry;
     if (first.seq > this.#lastSeq) {
       this.#lastSeq = (entries[entries.length - 1] as StreamEntry).seq;
@@ -132,7 +150,6 @@ export class SseConnection {
   finish(reason: SseCloseReason = "closed"): void {
     if (this.#isClosed) return;
     this.#isClosed = true;
-    this.#held = null;
     this.#early = null;
     this.#onClose(this, reason);
   }

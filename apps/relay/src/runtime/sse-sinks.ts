@@ -9,6 +9,8 @@ export interface SseSink {
   end(): void;
   /** Drops the stream at once, pending bytes and all. */
   destroy(): void;
+  /** Resolves once the client has taken what was written (at once when little waits), or the stream has ended. */
+  drained(): Promise<void>;
 }
 
 /**
@@ -31,18 +33,41 @@ export function nodeSink(
     },
     end: () => outgoing.end(),
     destroy: () => outgoing.destroy(),
+    drained: () => {
+      if (!outgoing.writableNeedDrain || outgoing.destroyed) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          outgoing.off("drain", done);
+          outgoing.off("close", done);
+          resolve();
+        };
+        outgoing.on("drain", done);
+        outgoing.on("close", done);
+      });
+    },
   };
 }
 
 /** A web `ReadableStream` for a `Response` body, where no node response exists (`app.request()`). */
 export function webSink(onClosed: () => void): { sink: SseSink; stream: ReadableStream<Uint8Array> } {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let waiters: (() => void)[] = [];
+  const wake = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const resolve of woken) resolve();
+  };
   const stream = new ReadableStream<Uint8Array>(
     {
       start: (started) => {
         controller = started;
       },
-      cancel: onClosed,
+      // Called when the reader wants more and everything written was taken.
+      pull: wake,
+      cancel: () => {
+        wake();
+        onClosed();
+      },
     },
     // A zero high-water mark: the queue's size is exactly what the reader has not taken yet.
     new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
@@ -53,6 +78,7 @@ export function webSink(onClosed: () => void): { sink: SseSink; stream: Readable
     } catch {
       // Already closed or cancelled by the reader.
     }
+    wake();
     onClosed();
   };
   return {
@@ -70,6 +96,12 @@ export function webSink(onClosed: () => void): { sink: SseSink; stream: Readable
       },
       end: () => settle(() => controller.close()),
       destroy: () => settle(() => controller.error(new Error("SSE stream dropped"))),
+      drained: () =>
+        (controller.desiredSize ?? 0) >= 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              waiters.push(resolve);
+            }),
     },
   };
 }

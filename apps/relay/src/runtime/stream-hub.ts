@@ -1,10 +1,26 @@
 import type { Clock } from "../clock.js";
-import type { DeviceRecord, StreamEntry, StreamSnapshot } from "../store/store.js";
+import type { DeviceRecord, StreamEntry, StreamPage, StreamSnapshot } from "../store/store.js";
 import { SSE_PENDING_MAX_BYTES, type SseCloseReason, SseConnection } from "./sse-connection.js";
 import { deviceRemovedFrame, entryFrames } from "./sse-frames.js";
 
 /** Reads an account's stream after a seq (the store's `streamSince`). */
 export type StreamReader = (accountId: string, afterSeq: number) => Promise<StreamSnapshot>;
+
+/** Reads a page of an account's stream after a seq (the store's `streamPage`). */
+export type StreamPageReader = (accountId: string, afterSeq: number, limit: number) => Promise<StreamPage>;
+
+/**
+ * Entries of a backlog read and written at once: a stream catching up on a long backlog holds one page in memory
+ * and writes the next only once its client has taken the last.
+ */
+export const STREAM_PAGE_ENTRIES = 200;
+
+/** What a connecting stream is sent before it goes live: its first page (read before the response starts), then more. */
+export interface StreamBacklog {
+  readonly first: StreamPage;
+  /** The page after `afterSeq` (of the stream, or of the open calls). */
+  next(afterSeq: number): Promise<StreamPage>;
+}
 
 /** The streams of one account on this instance, and how far they have been sent. */
 interface AccountStreams {
@@ -47,6 +63,7 @@ export class StreamHub {
   readonly #addressOf = new Map<SseConnection, string>();
   readonly #clock: Clock;
   readonly #read: StreamReader;
+  readonly #readPage: StreamPageReader;
   readonly #onReadFailure: (error: unknown) => void;
   readonly #pendingMaxBytes: number;
   readonly #unsent = new Set<AccountStreams>();
@@ -57,10 +74,16 @@ export class StreamHub {
     clock: Clock,
     read: StreamReader,
     onReadFailure: (error: unknown) => void = () => {},
-    options: { pendingMaxBytes?: number } = {},
+    options: { pendingMaxBytes?: number; readPage?: StreamPageReader } = {},
   ) {
     this.#clock = clock;
     this.#read = read;
+    this.#readPage =
+      options.readPage ??
+      (async (accountId, afterSeq) => {
+        const snapshot = await read(accountId, afterSeq);
+        return { ...snapshot, throughSeq: snapshot.headSeq };
+      });
     this.#onReadFailure = onReadFailure;
     this.#pendingMaxBytes = options.pendingMaxBytes ?? SSE_PENDING_MAX_BYTES;
   }
@@ -104,21 +127,37 @@ export class StreamHub {
   }
 
   /**
-   * Sends the stream its backlog, then what was held back. A backlog read before the hub's cursor is topped up
-   * from the store first: entries up to the cursor went out before this stream registered.
+   * Sends the stream its backlog up to the head it was first read at, a page at a time, each once the client has
+   * taken the last; then `synced`; then, from the store too, what went out live meanwhile (up to the hub's cursor);
+   * then the stream is live. Nothing of the backlog, and nothing published while it is sent, is held in memory.
    */
-  async join(connection: SseConnection, backlog: StreamSnapshot): Promise<void> {
+  async join(connection: SseConnection, backlog: StreamBacklog): Promise<void> {
     const account = this.#byAccount.get(connection.device.accountId);
     if (!account || connection.isClosed) return;
-    let snapshot = backlog;
+    const headSeq = backlog.first.headSeq;
     if (account.cursor === null) {
-      account.cursor = backlog.headSeq;
+      account.cursor = headSeq;
       if (account.hasMissed) this.#catchUp(account);
-    } else if (account.cursor > backlog.headSeq) {
-      const more = await this.#read(account.accountId, backlog.headSeq);
-      snapshot = { entries: [...backlog.entries, ...more.entries], headSeq: more.headSeq };
     }
-    connection.replay(snapshot);
+    let page = backlog.first;
+    for (;;) {
+      connection.sendBacklog(page.entries.filter((entry) => entry.seq <= headSeq));
+      if (page.throughSeq >= headSeq || connection.isClosed) break;
+      await connection.drained();
+      if (connection.isClosed) return;
+      page = await backlog.next(page.throughSeq);
+    }
+    connection.sendSynced(headSeq);
+    while (!connection.isClosed && (account.cursor ?? 0) > connection.lastSeq) {
+      await connection.drained();
+      if (connection.isClosed) return;
+      const after = connection.lastSeq;
+      const more = await this.#readPage(account.accountId, after, STREAM_PAGE_ENTRIES);
+      connection.sendBacklog(more.entries, more.throughSeq);
+      // A store behind the cursor (never expected) must not spin: what is missing comes live or by resuming.
+      if (more.throughSeq <= after) break;
+    }
+    connection.goLive();
   }
 
   /** Entries this instance just committed, in seq order per account. */

@@ -185,8 +185,3 @@ export async function pruneRateLimitsAndCodes(db: Queries, now: number): Promise
   await db`DELETE FROM rate_limits WHERE reset_at <= ${now}`;
   await db`DELETE FROM pairing_codes WHERE expires_at <= ${now}`;
 }
-
-/** Removed devices' rows, kept since for their ids, go with the history of their time. */
-export async function pruneRemovedDevices(db: Queries, before: number): Promise<void> {
-  await db`DELETE FROM devices WHERE removed_at IS NOT NULL AND removed_at < ${before}`;
-}

@@ -8,6 +8,7 @@ import {
   callStatusEntry,
   EVENT_COLUMNS,
   newCallEntry,
+  type Row,
   toRelayedEvent,
   toStreamEntry,
 } from "./row-records.js";
@@ -19,8 +20,10 @@ import {
   EXPIRY_BATCH_MAX,
   type NewEvent,
   type StreamEntry,
+  type StreamPage,
   type StreamSnapshot,
 } from "./store.js";
+import { streamPage as pageOf } from "./stream-pages.js";
 
 /** Thrown inside a transaction to roll it back when a unique constraint says the event already exists. */
 class EventExists extends Error {}
@@ -155,13 +158,54 @@ export function pendingCalls(pg: PostgresDatabase, accountId: string): Promise<S
   return pg.snapshot(async (tx) => {
     const rows = await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
       WHERE e.account_id = ${accountId} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`;
-    const entries = rows.map((row): StreamEntry => {
-      const event = toRelayedEvent(row);
-      return { kind: "call", accountId, seq: event.seq, event };
-    });
+    const entries = rows.map((row) => openCallEntry(accountId, row));
     const deliveries = await openCallDeliveries(tx, accountId);
     return { entries: mergeBySeq(entries, deliveries), headSeq: await headSeq(tx, accountId) };
   });
+}
+
+export function streamPage(
+  pg: PostgresDatabase,
+  accountId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<StreamPage> {
+  return pg.snapshot(async (tx) =>
+    pageOf({
+      rows: await tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
+        LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq LIMIT ${limit}`,
+      toEntry: toStreamEntry,
+      deliveries: await deliveriesSince(tx, accountId, afterSeq, limit),
+      limit,
+      headSeq: await headSeq(tx, accountId),
+    }),
+  );
+}
+
+export function pendingCallsPage(
+  pg: PostgresDatabase,
+  accountId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<StreamPage> {
+  return pg.snapshot(async (tx) =>
+    pageOf({
+      rows: await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
+        WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
+          AND e.sealed IS NOT NULL
+        ORDER BY e.seq LIMIT ${limit}`,
+      toEntry: (row) => openCallEntry(accountId, row),
+      deliveries: await openCallDeliveries(tx, accountId, afterSeq, limit),
+      limit,
+      headSeq: await headSeq(tx, accountId),
+    }),
+  );
+}
+
+function openCallEntry(accountId: string, row: Row): StreamEntry {
+  const event = toRelayedEvent(row);
+  return { kind: "call", accountId, seq: event.seq, event };
 }
 
 /**

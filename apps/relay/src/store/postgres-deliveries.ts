@@ -49,22 +49,35 @@ export async function recordDelivery(
   }
 }
 
-/** The account's delivery records after `afterSeq`, in seq order; call inside the stream read's snapshot. */
+/**
+ * The account's delivery records after `afterSeq`, in seq order, at most `limit` (all with null); call inside the
+ * stream read's snapshot.
+ */
 export async function deliveriesSince(
   db: Queries,
   accountId: string,
   afterSeq: number,
+  limit: number | null = null,
 ): Promise<DeliveryEntry[]> {
   const rows = await db`SELECT ${db.unsafe(DELIVERY_COLUMNS)} FROM call_deliveries d
-    WHERE d.account_id = ${accountId} AND d.seq > ${afterSeq} ORDER BY d.seq`;
+    WHERE d.account_id = ${accountId} AND d.seq > ${afterSeq} ORDER BY d.seq LIMIT ${limit}`;
   return rows.map(toDeliveryEntry);
 }
 
-/** The delivery records of the account's open calls, in seq order; call inside the stream read's snapshot. */
-export async function openCallDeliveries(db: Queries, accountId: string): Promise<DeliveryEntry[]> {
+/**
+ * The delivery records of the account's open calls after `afterSeq`, in seq order, at most `limit` (all with null);
+ * call inside the stream read's snapshot.
+ */
+export async function openCallDeliveries(
+  db: Queries,
+  accountId: string,
+  afterSeq = 0,
+  limit: number | null = null,
+): Promise<DeliveryEntry[]> {
   const rows = await db`SELECT ${db.unsafe(DELIVERY_COLUMNS)} FROM call_deliveries d
     JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
-    WHERE d.account_id = ${accountId} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY d.seq`;
+    WHERE d.account_id = ${accountId} AND d.seq > ${afterSeq} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
+    ORDER BY d.seq LIMIT ${limit}`;
   return rows.map(toDeliveryEntry);
 }
 

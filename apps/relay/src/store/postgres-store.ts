@@ -3,6 +3,7 @@ import * as accounts from "./postgres-accounts.js";
 import * as calls from "./postgres-calls.js";
 import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
 import * as deliveries from "./postgres-deliveries.js";
+import * as leftovers from "./postgres-leftovers.js";
 import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
 import * as push from "./postgres-push.js";
 import * as replies from "./postgres-replies.js";
@@ -65,6 +66,8 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     setCallStatus: (input) => calls.setCallStatus(pg, input),
     streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),
     pendingCalls: (accountId) => calls.pendingCalls(pg, accountId),
+    streamPage: (accountId, afterSeq, limit) => calls.streamPage(pg, accountId, afterSeq, limit),
+    pendingCallsPage: (accountId, afterSeq, limit) => calls.pendingCallsPage(pg, accountId, afterSeq, limit),
 
     recordDelivery: (input) => deliveries.recordDelivery(pg, input),
 
@@ -89,7 +92,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
       pg.transaction(async (tx) => {
         await calls.pruneCalls(tx, before);
         await replies.pruneReplies(tx, before);
-        await accounts.pruneRemovedDevices(tx, before);
+        await leftovers.pruneRemovedDevices(tx, before);
       }),
   };
 }

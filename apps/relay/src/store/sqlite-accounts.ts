@@ -173,11 +173,6 @@ export function redeemPairingCode(
   });
 }
 
-/** Removed devices' rows, kept since for their ids, go with the history of their time. */
-export function pruneRemovedDevices(db: SqliteDatabase, before: number): void {
-  db.run("DELETE FROM devices WHERE removed_at IS NOT NULL AND removed_at < ?", before);
-}
-
 export function rateLimitState(db: SqliteDatabase, key: string, now: number): RateLimitState {
   const row = db.get("SELECT count, reset_at FROM rate_limits WHERE key = ? AND reset_at > ?", key, now);
   return row ? { count: integer(row.count), resetAt: integer(row.reset_at) } : { count: 0, resetAt: now };

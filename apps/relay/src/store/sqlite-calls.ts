@@ -4,6 +4,7 @@ import {
   callStatusEntry,
   EVENT_COLUMNS,
   newCallEntry,
+  type Row,
   toRelayedEvent,
   toStreamEntry,
 } from "./row-records.js";
@@ -19,8 +20,10 @@ import {
   EXPIRY_BATCH_MAX,
   type NewEvent,
   type StreamEntry,
+  type StreamPage,
   type StreamSnapshot,
 } from "./store.js";
+import { streamPage as pageOf } from "./stream-pages.js";
 
 export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventResult {
   return db.transaction(() => {
@@ -150,15 +153,65 @@ export function pendingCalls(db: SqliteDatabase, accountId: string): StreamSnaps
        WHERE e.account_id = ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`,
       accountId,
     );
-    const entries = rows.map((row): StreamEntry => {
-      const event = toRelayedEvent(row);
-      return { kind: "call", accountId, seq: event.seq, event };
-    });
+    const entries = rows.map((row) => openCallEntry(accountId, row));
     return {
       entries: mergeBySeq(entries, openCallDeliveries(db, accountId)),
       headSeq: headSeq(db, accountId),
     };
   });
+}
+
+export function streamPage(
+  db: SqliteDatabase,
+  accountId: string,
+  afterSeq: number,
+  limit: number,
+): StreamPage {
+  return db.snapshot(() =>
+    pageOf({
+      rows: db.all(
+        `SELECT ${STREAM_COLUMNS} FROM stream_entries s
+         LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+         WHERE s.account_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`,
+        accountId,
+        afterSeq,
+        limit,
+      ),
+      toEntry: toStreamEntry,
+      deliveries: deliveriesSince(db, accountId, afterSeq, limit),
+      limit,
+      headSeq: headSeq(db, accountId),
+    }),
+  );
+}
+
+export function pendingCallsPage(
+  db: SqliteDatabase,
+  accountId: string,
+  afterSeq: number,
+  limit: number,
+): StreamPage {
+  return db.snapshot(() =>
+    pageOf({
+      rows: db.all(
+        `SELECT ${EVENT_COLUMNS} FROM events e
+         WHERE e.account_id = ? AND e.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
+         ORDER BY e.seq LIMIT ?`,
+        accountId,
+        afterSeq,
+        limit,
+      ),
+      toEntry: (row) => openCallEntry(accountId, row),
+      deliveries: openCallDeliveries(db, accountId, afterSeq, limit),
+      limit,
+      headSeq: headSeq(db, accountId),
+    }),
+  );
+}
+
+function openCallEntry(accountId: string, row: Row): StreamEntry {
+  const event = toRelayedEvent(row);
+  return { kind: "call", accountId, seq: event.seq, event };
 }
 
 /** Expires open calls (pending or answered) due at `now`, erasing their ciphertext. */

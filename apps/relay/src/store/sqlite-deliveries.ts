@@ -46,25 +46,48 @@ export function recordDelivery(db: SqliteDatabase, input: NewDelivery): RecordDe
   });
 }
 
-/** The account's delivery records after `afterSeq`, in seq order; call inside the stream read's snapshot. */
-export function deliveriesSince(db: SqliteDatabase, accountId: string, afterSeq: number): DeliveryEntry[] {
+/** No limit on a read: every row. */
+const ALL_ROWS = -1;
+
+/**
+ * The account's delivery records after `afterSeq`, in seq order, at most `limit` (all without); call inside the
+ * stream read's snapshot.
+ */
+export function deliveriesSince(
+  db: SqliteDatabase,
+  accountId: string,
+  afterSeq: number,
+  limit = ALL_ROWS,
+): DeliveryEntry[] {
   return db
     .all(
-      `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d WHERE d.account_id = ? AND d.seq > ? ORDER BY d.seq`,
+      `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d WHERE d.account_id = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
       accountId,
       afterSeq,
+      limit,
     )
     .map(toDeliveryEntry);
 }
 
-/** The delivery records of the account's open calls, in seq order; call inside the stream read's snapshot. */
-export function openCallDeliveries(db: SqliteDatabase, accountId: string): DeliveryEntry[] {
+/**
+ * The delivery records of the account's open calls after `afterSeq`, in seq order, at most `limit` (all without);
+ * call inside the stream read's snapshot.
+ */
+export function openCallDeliveries(
+  db: SqliteDatabase,
+  accountId: string,
+  afterSeq = 0,
+  limit = ALL_ROWS,
+): DeliveryEntry[] {
   return db
     .all(
       `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
        JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
-       WHERE d.account_id = ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY d.seq`,
+       WHERE d.account_id = ? AND d.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
+       ORDER BY d.seq LIMIT ?`,
       accountId,
+      afterSeq,
+      limit,
     )
     .map(toDeliveryEntry);
 }

@@ -6,6 +6,7 @@ import * as accounts from "./sqlite-accounts.js";
 import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
 import * as deliveries from "./sqlite-deliveries.js";
+import * as leftovers from "./sqlite-leftovers.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
 import * as replies from "./sqlite-replies.js";
@@ -75,6 +76,9 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     },
     streamSince: async (accountId, afterSeq) => calls.streamSince(db, accountId, afterSeq),
     pendingCalls: async (accountId) => calls.pendingCalls(db, accountId),
+    streamPage: async (accountId, afterSeq, limit) => calls.streamPage(db, accountId, afterSeq, limit),
+    pendingCallsPage: async (accountId, afterSeq, limit) =>
+      calls.pendingCallsPage(db, accountId, afterSeq, limit),
 
     recordDelivery: async (input) => deliveries.recordDelivery(db, input),
 
@@ -104,7 +108,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
       db.transaction(() => {
         calls.pruneCalls(db, before);
         replies.pruneReplies(db, before);
-        accounts.pruneRemovedDevices(db, before);
+        leftovers.pruneRemovedDevices(db, before);
       });
       db.checkpoint();
     },

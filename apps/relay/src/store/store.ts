@@ -69,6 +69,17 @@ export interface StreamSnapshot {
   readonly headSeq: number;
 }
 
+/**
+ * A page of an account's stream, read in one snapshot: its entries in seq order, and how far it reaches. Every entry
+ * after the page's start up to `throughSeq` is in it (or left out on purpose, as an erased call is), so the next page
+ * reads after `throughSeq`; the last page reaches the account's latest seq, `headSeq`, when it was read.
+ */
+export interface StreamPage {
+  readonly entries: readonly StreamEntry[];
+  readonly throughSeq: number;
+  readonly headSeq: number;
+}
+
 export interface NewEvent {
   readonly accountId: string;
   readonly eventId: string;
@@ -334,6 +345,10 @@ export interface RelayStore {
   streamSince(accountId: string, afterSeq: number): Promise<StreamSnapshot>;
   /** Every call not yet ended or expired, as `call` entries, with their `call-delivery` entries, in seq order. */
   pendingCalls(accountId: string): Promise<StreamSnapshot>;
+  /** `streamSince` a page at a time: at most `limit` entries after `afterSeq`. */
+  streamPage(accountId: string, afterSeq: number, limit: number): Promise<StreamPage>;
+  /** `pendingCalls` a page at a time: at most `limit` entries after `afterSeq`. */
+  pendingCallsPage(accountId: string, afterSeq: number, limit: number): Promise<StreamPage>;
 
   // Delivery outcomes.
   /**
@@ -385,7 +400,10 @@ export interface RelayStore {
   // Housekeeping.
   /** Expires calls and replies due at `now` (erasing ciphertext) and returns their stream entries. */
   expireDue(now: number): Promise<StreamEntry[]>;
-  /** Forgets ended events, settled replies and stream entries older than `before`. */
-  /** Forgets ended calls, settled replies and stream history from before `before`, and devices removed before it. */
+  /**
+   * Forgets ended calls, settled replies and stream history from before `before`; and everything of devices removed
+   * before it (their delivery records and names, replies, ids on calls, a removed computer's ended calls), then
+   * accounts with no device left.
+   */
   pruneBefore(before: number): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { NewDevice, RelayStore } from "../../src/store/store.js";
+import type { NewDevice, RelayStore, StreamPage } from "../../src/store/store.js";
 import { contractEvent, MINUTE_MS, ROOMY_LIMITS, T0 } from "./contract-fixtures.js";
 import { describeDeliveryStoreContract } from "./delivery-contract-suite.js";
 import { describePushStoreContract } from "./push-contract-suite.js";
@@ -301,6 +301,37 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         expect((await store.listDevices("acc1")).map((listed) => listed.id)).toEqual(["pc", "phone"]);
       });
 
+      it("forgets everything of a device removed before the cut-off, and an account with no device left", async () => {
+        await account("acc1", device("pc"), device("phone"));
+        await account("acc2", device("lone"));
+        await store.appendEvent(event({ fromDeviceId: "pc" }));
+        await store.recordDelivery({
+          accountId: "acc1",
+          eventId: "ev1",
+          deviceId: "phone",
+          outcome: "shown",
+          now: T0,
+        });
+        await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 + 1 });
+        await store.removeDevice({ accountId: "acc2", deviceId: "lone", now: T0 + 1 });
+        const deliveriesOf = async (deviceId: string) =>
+          (await store.streamSince("acc1", 0)).entries.filter(
+            (entry) => entry.kind === "call-delivery" && entry.delivery.deviceId === deviceId,
+          );
+        expect(await deliveriesOf("phone")).toHaveLength(1);
+        await store.pruneBefore(T0 + 1);
+        expect(await deliveriesOf("phone")).toHaveLength(1);
+        expect((await store.streamSince("acc2", 0)).headSeq).toBe(0);
+        await store.pruneBefore(T0 + 2);
+        expect(await deliveriesOf("phone")).toEqual([]);
+        // The open call and the account's live device stay.
+        expect((await store.getCall("acc1", "ev1"))?.eventId).toBe("ev1");
+        expect((await store.listDevices("acc1")).map((listed) => listed.id)).toEqual(["pc"]);
+        // acc2 is gone: a device may be created under its id again.
+        await store.createAccount({ accountId: "acc2", device: device("lone2"), now: T0 + 3 });
+        expect((await store.listDevices("acc2")).map((listed) => listed.id)).toEqual(["lone2"]);
+      });
+
       it("drops the codes of a removed device", async () => {
         await account("acc1", device("pc"), device("laptop"));
         await store.createPairingCode({ ...code, createdBy: "laptop" });
@@ -513,6 +544,48 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
           ["ev3", "answered"],
         ]);
         expect(snapshot.headSeq).toBe(5);
+      });
+
+      it("reads the stream and the open calls a page at a time, each page what the whole read holds there", async () => {
+        for (const eventId of ["ev3", "ev4", "ev5", "ev6"]) await store.appendEvent(event({ eventId }));
+        for (const eventId of ["ev2", "ev4", "ev6"]) {
+          await store.recordDelivery({
+            accountId: "acc1",
+            eventId,
+            deviceId: "phone",
+            outcome: "shown",
+            now: T0,
+          });
+        }
+        await answer("phone", "ended", "ev4");
+        await answer("phone", "answered", "ev5");
+        const inPages = async (read: (afterSeq: number) => Promise<StreamPage>, limit: number) => {
+          const seqs: number[] = [];
+          let afterSeq = 0;
+          for (;;) {
+            const page = await read(afterSeq);
+            expect(page.entries.length).toBeLessThanOrEqual(limit);
+            expect(page.throughSeq).toBeGreaterThan(afterSeq);
+            seqs.push(...page.entries.map((entry) => entry.seq));
+            if (page.throughSeq >= page.headSeq) return { seqs, headSeq: page.headSeq };
+            afterSeq = page.throughSeq;
+          }
+        };
+        const whole = await store.streamSince("acc1", 0);
+        const open = await store.pendingCalls("acc1");
+        for (const limit of [1, 2, 3, 100]) {
+          expect(await inPages((after) => store.streamPage("acc1", after, limit), limit)).toEqual({
+            seqs: whole.entries.map((entry) => entry.seq),
+            headSeq: whole.headSeq,
+          });
+          expect(await inPages((after) => store.pendingCallsPage("acc1", after, limit), limit)).toEqual({
+            seqs: open.entries.map((entry) => entry.seq),
+            headSeq: open.headSeq,
+          });
+        }
+        expect((await store.streamPage("acc1", 2, 2)).entries).toEqual(
+          whole.entries.filter((entry) => entry.seq > 2).slice(0, 2),
+        );
       });
     });
 
