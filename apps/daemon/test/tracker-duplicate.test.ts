@@ -1,3 +1,4 @@
+import { parseKey, taskIdDigest } from "@ringback/e2e-crypto";
 import { errorBody } from "@ringback/protocol";
 import { eventually, type RelayScript, type ScriptedRelay, startScriptedRelay } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,7 +24,7 @@ afterEach(async () => {
 });
 
 describe("two computers watching one workspace", () => {
-  it("ring once: one report reaches the relay as new, the other daemon takes 409 duplicate_task as done", async () => {
+  it("ring once: one report reaches the relay as new, the other daemon takes 409 duplicate_task as done; the relay sees the task only as its digest under the account's key", async () => {
     relay = await startScriptedRelay(duplicateRule());
     const env = { RINGBACK_SERVER_URL: relay.url };
     const first = await startTrackerHarness({ env });
@@ -31,6 +32,9 @@ describe("two computers watching one workspace", () => {
     const second = await startTrackerHarness({ env, sharedWith: first });
     daemons.push(second);
     expect(second.dataDir).not.toBe(first.dataDir);
+    // Two computers of one account: the second joined with the account's key.
+    const { key } = await first.call("/e2e/key");
+    await second.call("/e2e/key", { method: "PUT", body: { key } });
     await first.configure();
     await second.configure();
     await eventually(() => first.fake.realtime.connections === 2);
@@ -49,7 +53,9 @@ describe("two computers watching one workspace", () => {
     await eventually(() => isSettled(first) && isSettled(second));
 
     expect(relay.posts).toHaveLength(2);
-    expect(relay.posts.map(({ body }) => body.taskId)).toEqual([task.id, task.id]);
+    const digest = await taskIdDigest(parseKey(key), task.id);
+    expect(relay.posts.map(({ body }) => body.taskId)).toEqual([digest, digest]);
+    expect(JSON.stringify(relay.posts)).not.toContain(task.id);
     expect(new Set(relay.posts.map(({ body }) => body.eventId)).size).toBe(1);
     expect(relay.posts.map(({ answeredWith }) => answeredWith).sort()).toEqual([202, 409]);
     const outcomes = [first, second].map((daemon) => daemon.outbox.finishedEntries()[0]);

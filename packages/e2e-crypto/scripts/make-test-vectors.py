@@ -24,6 +24,8 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.hmac import HMAC
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
@@ -367,6 +369,22 @@ def make_padded_seal_vectors():
     return vectors
 
 
+# A tracker task id as the relay sees it: HMAC-SHA256 under HKDF-SHA256(e2e key, no salt, info).
+TASK_ID_DIGEST_INFO = b"ringback/e2e/v1/task-id"
+TASK_ID_CASES = [
+    ("a Multica task id", KEY_A, "7c0f9e4a-2b1d-4e8f-9a3c-5d6e7f8a9b0c"),
+    ("the same task id under another account's key", KEY_B, "7c0f9e4a-2b1d-4e8f-9a3c-5d6e7f8a9b0c"),
+    ("non-ASCII", KEY_A, "tâche-№7"),
+]
+
+
+def task_id_digest(key: str, task_id: str) -> str:
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=TASK_ID_DIGEST_INFO).derive(parse_key(key))
+    mac = HMAC(derived, hashes.SHA256())
+    mac.update(task_id.encode("utf-8"))
+    return b64url_encode(mac.finalize())
+
+
 def tamper(sealed: str, field: int, byte_index: int) -> str:
     fields = sealed.split(".")
     data = bytearray(b64url_decode(fields[field]))
@@ -465,10 +483,13 @@ def make_vectors():
             "scryptParallelism": SCRYPT_PARALLELISM,
             "padMinBytes": PAD_MIN_BYTES,
             "padLinearFromBytes": PAD_LINEAR_FROM_BYTES,
+            "taskIdDigestInfo": TASK_ID_DIGEST_INFO.decode("ascii"),
         },
         "seal": seal_vectors,
         "sealAddressed": addressed_vectors,
         "sealPadded": make_padded_seal_vectors(),
+        "taskIdDigests": [{"name": name, "key": key, "taskId": task_id, "digest": task_id_digest(key, task_id)}
+                          for name, key, task_id in TASK_ID_CASES],
         "paddedLengths": [{"bytes": size, "padded": padded_length(size)} for size in PADDED_LENGTHS],
         "openFailures": make_open_failures(seal_vectors, addressed_vectors),
         "passphrases": passphrases,

@@ -27,3 +27,4 @@ export { PAD_LINEAR_FROM_BYTES, PAD_MIN_BYTES, paddedLength } from "./padding.js
 export type { SealJsonOptions, SealOptions } from "./seal.js";
 export { sealJson, sealString } from "./seal.js";
 export { sealedKeyId } from "./sealed-format.js";
+export { TASK_ID_DIGEST_INFO, taskIdDigest } from "./task-id-digest.js";

@@ -49,12 +49,14 @@ export interface TestVectors {
     scryptParallelism: number;
     padMinBytes: number;
     padLinearFromBytes: number;
+    taskIdDigestInfo: string;
   };
   seal: SealVector[];
   sealAddressed: AddressedSealVector[];
   /** JSON sealed with `{ pad: true }`: `plaintext` is the JSON text and the spaces of its size bucket. */
   sealPadded: (SealVector & { json: unknown })[];
   paddedLengths: { bytes: number; padded: number }[];
+  taskIdDigests: { name: string; key: string; taskId: string; digest: string }[];
   openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
   passphrases: { name: string; passphrase: string; key: string }[];
   passphraseFailures: (FailureVector & { passphrase: string })[];
@@ -100,6 +102,11 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
           same(`paddedLength(${bytes})`, library.paddedLength(bytes), padded);
       },
     },
+    ...vectors.taskIdDigests.map((vector) => ({
+      name: `task id digest: ${vector.name}`,
+      run: async (library: E2eLibrary) =>
+        same("taskIdDigest", await library.taskIdDigest(library.parseKey(vector.key), vector.taskId), vector.digest),
+    })),
     ...vectors.openFailures.map((vector) => ({
       name: `open failure: ${vector.name}`,
       run: (library: E2eLibrary) =>
@@ -185,6 +192,7 @@ async function checkFormat(library: E2eLibrary, format: TestVectors["format"]): 
   same("SCRYPT_PARALLELISM", library.SCRYPT_PARALLELISM, format.scryptParallelism);
   same("PAD_MIN_BYTES", library.PAD_MIN_BYTES, format.padMinBytes);
   same("PAD_LINEAR_FROM_BYTES", library.PAD_LINEAR_FROM_BYTES, format.padLinearFromBytes);
+  same("TASK_ID_DIGEST_INFO", library.TASK_ID_DIGEST_INFO, format.taskIdDigestInfo);
 }
 
 async function checkPadded(library: E2eLibrary, vector: SealVector & { json: unknown }): Promise<void> {

@@ -47,6 +47,17 @@ describe("createRelaySender", () => {
     expect(DaemonTrackerReportPost.parse(relay.posts[0]?.body).taskId).toBe("task-9");
   });
 
+  it("posts the task id as taskIdForRelay makes it, when given", async () => {
+    await using relay = await startRelay({ status: 200 });
+    const tracker = { workspaceId: "ws1", taskId: "task-9", issueId: "issue-3" };
+    const entry = makeEntry(3, { report: makeReport(3, { source: "tracker", tracker }) });
+    const taskIdForRelay = async (taskId: string) => `digest-of-${taskId}`;
+    expect(await createRelaySender({ serverUrl: relay.url, seal, taskIdForRelay })(generated(entry), signal)).toEqual({
+      kind: "sent",
+    });
+    expect(DaemonTrackerReportPost.parse(relay.posts[0]?.body).taskId).toBe("digest-of-task-9");
+  });
+
   it("treats 409 duplicate_task as done and any other 409 as a drop", async () => {
     await using duplicate = await startRelay({
       status: 409,

@@ -16,13 +16,20 @@ export interface RelaySenderOptions {
   deviceToken?: string;
   /** Seals `{report, brief}` of the entry: returns the `e2e1.` ciphertext. */
   seal(entry: Readonly<OutboxEntry>): Promise<string>;
+  /**
+   * What the relay sees of a tracker task id, by which it rings a task once across computers: e2e-crypto's
+   * `taskIdDigest` under the account's key, so the relay can neither read the id nor check a guess. Without it the
+   * id itself is posted.
+   */
+  taskIdForRelay?(taskId: string): Promise<string>;
   fetch?: typeof globalThis.fetch;
   timeoutMs?: number;
 }
 
 /**
  * A `SendFunction` that posts to the relay: `POST /v1/daemon/events` (`DaemonEventPost`), or
- * `POST /v1/daemon/tracker-reports` (`DaemonTrackerReportPost`, the task id in plaintext) for tracker reports.
+ * `POST /v1/daemon/tracker-reports` (`DaemonTrackerReportPost`, with the task id as `taskIdForRelay` makes it) for
+ * tracker reports.
  */
 export function createRelaySender(options: RelaySenderOptions): SendFunction {
   const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -32,8 +39,12 @@ export function createRelaySender(options: RelaySenderOptions): SendFunction {
     const sealed = await options.seal(entry);
     const routing = { eventId: report.eventId, source: report.source, occurredAt: report.occurredAt, sealed };
     const isTracker = report.source === "tracker";
+    const taskId = report.tracker?.taskId;
     const parsed = isTracker
-      ? DaemonTrackerReportPost.safeParse({ ...routing, taskId: report.tracker?.taskId })
+      ? DaemonTrackerReportPost.safeParse({
+          ...routing,
+          taskId: taskId !== undefined && options.taskIdForRelay ? await options.taskIdForRelay(taskId) : taskId,
+        })
       : DaemonEventPost.safeParse(routing);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -1,10 +1,13 @@
+import { taskIdDigest } from "@ringback/e2e-crypto";
 import { createRelaySender, type OutboxEntry, type SendFunction } from "@ringback/outbox";
 import type { ConfigFile } from "../config-file.js";
+import { currentE2eKey } from "../e2e-key.js";
 import { relayAddress } from "../relay-address.js";
 
 /**
  * The outbox's sender with the relay identity read at each send, so a `ringback login` through the running
- * daemon applies to the reports still waiting without a restart.
+ * daemon applies to the reports still waiting without a restart. The relay sees a tracker task id only as its
+ * digest under the account's key.
  */
 export function createIdentitySender(
   config: ConfigFile,
@@ -14,6 +17,7 @@ export function createIdentitySender(
   return async (entry, signal) => {
     const relay = relayAddress(config, env);
     if (!relay) return { kind: "retry", reason: "no relay configured (ringback login)" };
-    return createRelaySender({ ...relay, seal })(entry, signal);
+    const taskIdForRelay = (taskId: string) => taskIdDigest(currentE2eKey(config), taskId);
+    return createRelaySender({ ...relay, seal, taskIdForRelay })(entry, signal);
   };
 }
