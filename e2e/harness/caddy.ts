@@ -49,7 +49,17 @@ ${options.names.map((name) => `${name}:${httpsPort}`).join(", ")} {
   // Caddy gets SIGTERM when the thread that started it ends: a run killed outright (SIGKILL) leaves no Caddy behind.
   const child = startChild({
     command: "setpriv",
-    args: ["--pdeathsig", "SIGTERM", "--", CADDY_PATH, "run", "--config", caddyfile, "--adapter", "caddyfile"],
+    args: [
+      "--pdeathsig",
+      "SIGTERM",
+      "--",
+      CADDY_PATH,
+      "run",
+      "--config",
+      caddyfile,
+      "--adapter",
+      "caddyfile",
+    ],
     env: {
       PATH: process.env.PATH,
       HOME: options.directory,

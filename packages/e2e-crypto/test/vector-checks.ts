@@ -105,7 +105,11 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
     ...vectors.taskIdDigests.map((vector) => ({
       name: `task id digest: ${vector.name}`,
       run: async (library: E2eLibrary) =>
-        same("taskIdDigest", await library.taskIdDigest(library.parseKey(vector.key), vector.taskId), vector.digest),
+        same(
+          "taskIdDigest",
+          await library.taskIdDigest(library.parseKey(vector.key), vector.taskId),
+          vector.digest,
+        ),
     })),
     ...vectors.openFailures.map((vector) => ({
       name: `open failure: ${vector.name}`,
@@ -202,7 +206,11 @@ async function checkPadded(library: E2eLibrary, vector: SealVector & { json: unk
   const iv = fromBase64url(vector.iv);
   same("sealJson padded", await library.sealJson(key, aad, vector.json, { iv, pad: true }), vector.sealed);
   same("openString", await library.openString(key, aad, vector.sealed), vector.plaintext);
-  same("openJson", JSON.stringify(await library.openJson(key, aad, vector.sealed)), JSON.stringify(vector.json));
+  same(
+    "openJson",
+    JSON.stringify(await library.openJson(key, aad, vector.sealed)),
+    JSON.stringify(vector.json),
+  );
 }
 
 async function checkSeal(library: E2eLibrary, vector: SealVector): Promise<void> {

@@ -52,7 +52,9 @@ describe("createRelaySender", () => {
     const tracker = { workspaceId: "ws1", taskId: "task-9", issueId: "issue-3" };
     const entry = makeEntry(3, { report: makeReport(3, { source: "tracker", tracker }) });
     const taskIdForRelay = async (taskId: string) => `digest-of-${taskId}`;
-    expect(await createRelaySender({ serverUrl: relay.url, seal, taskIdForRelay })(generated(entry), signal)).toEqual({
+    expect(
+      await createRelaySender({ serverUrl: relay.url, seal, taskIdForRelay })(generated(entry), signal),
+    ).toEqual({
       kind: "sent",
     });
     expect(DaemonTrackerReportPost.parse(relay.posts[0]?.body).taskId).toBe("digest-of-task-9");

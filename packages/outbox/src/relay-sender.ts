@@ -43,7 +43,8 @@ export function createRelaySender(options: RelaySenderOptions): SendFunction {
     const parsed = isTracker
       ? DaemonTrackerReportPost.safeParse({
           ...routing,
-          taskId: taskId !== undefined && options.taskIdForRelay ? await options.taskIdForRelay(taskId) : taskId,
+          taskId:
+            taskId !== undefined && options.taskIdForRelay ? await options.taskIdForRelay(taskId) : taskId,
         })
       : DaemonEventPost.safeParse(routing);
     if (!parsed.success) {

@@ -3,8 +3,8 @@ import { REPLY_TEXT_MAX_CHARS } from "../limits.js";
 import { Brief } from "./brief.js";
 import { E2eKeySource } from "./e2e.js";
 import { PermissionAsk } from "./permission.js";
-import { RequestStamp } from "./request-stamp.js";
 import { EventId, Report, ReportSource } from "./report.js";
+import { RequestStamp } from "./request-stamp.js";
 
 /**
  * What is sealed for the client: the report and its brief (AAD `ringback/v1/report/<eventId>`). A "needs you" call

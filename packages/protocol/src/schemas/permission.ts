@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PERMISSION_REASON_MAX_CHARS } from "../limits.js";
-import { RequestStamp } from "./request-stamp.js";
 import { EventId, ReportSource } from "./report.js";
+import { RequestStamp } from "./request-stamp.js";
 
 /**
  * "Needs you" calls: an agent stopped mid-turn to ask permission (run a command, edit a file, reach the network).
