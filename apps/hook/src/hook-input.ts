@@ -1,7 +1,7 @@
 import { isShape, type Shape } from "./agent-adapter.js";
 
 /** The agents' hook events this hook answers. A payload naming no event is taken for a Stop, as before. */
-export type HookEvent = "Stop" | "PermissionRequest";
+type HookEvent = "Stop" | "PermissionRequest";
 
 /** What the agent wrote on stdin, as a JSON object and the event it is about, or why it is not one. */
 export type HookInput = { ok: true; event: HookEvent; fields: Shape } | { ok: false; reason: string };

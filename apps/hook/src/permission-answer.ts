@@ -6,7 +6,7 @@ import { PERMISSION_REASON_MAX_CHARS } from "./protocol-constants.js";
 const DEVICE_NAME_MAX_CHARS = 200;
 
 /** Why the daemon gave no decision (protocol's `PermissionNoDecision`). */
-export const NO_DECISION_OUTCOMES = ["present", "expired", "not-linked", "failed"] as const;
+const NO_DECISION_OUTCOMES = ["present", "expired", "not-linked", "failed"] as const;
 export type NoDecisionOutcome = (typeof NO_DECISION_OUTCOMES)[number];
 
 /** A person's decision, as the daemon passed it on. */

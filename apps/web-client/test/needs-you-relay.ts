@@ -17,10 +17,10 @@ import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
 
 /** The computer in the account: calls come from it, replies and settings requests go to it. */
 export const COMPUTER_ID = "dev_computer";
-export const COMPUTER_NAME = "Workstation";
+const COMPUTER_NAME = "Workstation";
 
 /** The two browsers, in the order they create their device (each `createAccount` gets the next). */
-export const DEVICES = [
+const DEVICES = [
   { deviceId: "dev_phone", name: "Phone", token: "tok_phone" },
   { deviceId: "dev_tablet", name: "Tablet", token: "tok_tablet" },
 ] as const;

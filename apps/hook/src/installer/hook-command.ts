@@ -9,7 +9,7 @@ const HOOK_HANDLER_TIMEOUT_SECONDS = 10;
  * Seconds each agent gives our handler for an event: a Stop hook is quick; a permission hook waits for a person
  * (the daemon's wait, and the hook's margin, within this).
  */
-export const HANDLER_TIMEOUT_SECONDS: Record<HookEventName, number> = {
+const HANDLER_TIMEOUT_SECONDS: Record<HookEventName, number> = {
   Stop: HOOK_HANDLER_TIMEOUT_SECONDS,
   PermissionRequest: PERMISSION_HOOK_TIMEOUT_SECONDS,
 };

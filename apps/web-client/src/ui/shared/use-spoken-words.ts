@@ -2,7 +2,7 @@ import { useMemo, useState } from "preact/hooks";
 import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 
 /** What listening last came to, worded when shown. */
-export type SpeechNotice =
+type SpeechNotice =
   | { readonly kind: "not-recognised" }
   | { readonly kind: "failed"; readonly code: string };
 
