@@ -119,7 +119,9 @@ describe("ringback doctor", () => {
     const result = await doctor();
     expect(result.checks.map((check) => [check.id, check.status])).toEqual([
       ["hook-claude-code", "ok"],
+      ["permission-hook-claude-code", "ok"],
       ["hook-codex", "ok"],
+      ["permission-hook-codex", "ok"],
       ["daemon", "ok"],
       ["relay", "ok"],
       ["key", "ok"],
@@ -142,11 +144,11 @@ describe("ringback doctor", () => {
     }
     // The text form: one line per check.
     const text = await runCli(["doctor"], env());
-    expect(text.stdout.trim().split("\n")).toHaveLength(9);
+    expect(text.stdout.trim().split("\n")).toHaveLength(11);
     expect(text.stdout).toMatch(
-      /^ok {4}presence {10}present: an agent asking permission shows its own dialog here \(the default\)$/m,
+      /^ok {4}presence {21}present: an agent asking permission shows its own dialog here \(the default\)$/m,
     );
-    expect(text.stdout).toMatch(/^ok {4}hook-claude-code {2}Claude Code: Stop hook installed$/m);
+    expect(text.stdout).toMatch(/^ok {4}hook-claude-code {13}Claude Code: Stop hook installed$/m);
     // No secret anywhere: the local key, the model key, the tracker token, the device token, the e2e key.
     const config = await readDaemonConfig(home);
     for (const secret of [localKey, MODEL_KEY, trackerToken, config.relay?.deviceToken, config.e2e?.key]) {
@@ -209,7 +211,7 @@ describe("ringback doctor", () => {
     expect(other.code).toBe(1);
     const text = await runCli(["doctor"], env());
     expect(text.stdout).toMatch(
-      /^fail {2}key {15}the devices' last sealed message .* — fix: set the same passphrase/m,
+      /^fail {2}key {26}the devices' last sealed message .* — fix: set the same passphrase/m,
     );
 
     // A reply sealed with another key tells the same.
@@ -319,6 +321,21 @@ describe("ringback doctor", () => {
       const stale = await doctor();
       expect(stale.byId("hook-codex")).toMatchObject({ status: "fail", fix: "ringback install" });
       expect(stale.byId("hook-codex")?.summary).toContain("trust record");
+
+      // A Claude Code settings file with the Stop hook but without the permission hook (an older install).
+      const claudeSettings = join(home, ".claude", "settings.json");
+      const settings = JSON.parse(await readFile(claudeSettings, "utf8"));
+      delete settings.hooks.PermissionRequest;
+      await writeFile(claudeSettings, JSON.stringify(settings));
+      const olderInstall = await doctor();
+      expect(olderInstall.byId("hook-claude-code")?.status).toBe("ok");
+      expect(olderInstall.byId("permission-hook-claude-code")).toMatchObject({
+        status: "warn",
+        fix: "ringback install",
+      });
+      expect(olderInstall.byId("permission-hook-claude-code")?.summary).toContain(
+        "never rings as a needs-you call",
+      );
 
       await rm(codexHooks);
       const onlyClaude = await doctor();

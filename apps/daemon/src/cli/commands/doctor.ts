@@ -4,8 +4,8 @@ import { formatChecks, runDoctor } from "../../runtime/doctor/run-doctor.js";
 export const summary = "tell what stops a call from ringing, and the command that fixes it";
 export const usage = `ringback doctor [--json]
 
-Checks, one line each (ok / warn / fail, and the fix): the Stop hook in Claude Code and Codex (and Codex's trust
-record for it), the daemon on its port, the relay and the daemon's link to it, the end-to-end key (and whether
+Checks, one line each (ok / warn / fail, and the fix): the Stop and permission hooks in Claude Code and Codex (and
+Codex's trust records for them), the daemon on its port, the relay and the daemon's link to it, the end-to-end key (and whether
 the devices' last sealed message used the same one), the language model (the same structured call as a brief),
 the tracker token and its realtime connection, the last report with where its call stands, and whether an
 agent asking permission rings your phones (ringback away). Exit code 1 when

@@ -1,9 +1,12 @@
 import { ringbackHookCli } from "@ringback/hook";
 
-export const summary = "the Stop hook itself: ringback hook <claude-code|codex> (reads the payload on stdin)";
+export const summary =
+  "the agents' hook itself: ringback hook <claude-code|codex> (reads a Stop or PermissionRequest payload on stdin)";
 export const usage = `ringback hook <claude-code|codex> [--dry-run]
 
-What the agents run when a turn ends. Prints nothing and exits 0 whatever happens; --dry-run prints the report.`;
+What the agents run when a turn ends (Stop) or when they ask permission (PermissionRequest). Always exits 0. For
+a Stop it prints nothing; for a PermissionRequest it prints the phone's allow or deny in the agent's format, and
+nothing (the agent's own dialog) when nobody decided. --dry-run prints what it would send.`;
 
 export async function run(args: string[]): Promise<void> {
   // An agent must never be disturbed by its hook, so no failure leaves this command with another code.

@@ -4,7 +4,8 @@ import { type DoctorCheck, fail, ok, warn } from "./doctor-check.js";
 const AGENT_NAMES = { "claude-code": "Claude Code", codex: "Codex" } as const;
 
 /**
- * The Stop hook of each agent as `ringback install` would write it now, and Codex's trust record for it (Codex
+ * The Stop hook of each agent as `ringback install` would write it now (and its permission hook beside it), and
+ * Codex's trust record for it (Codex
  * skips an untrusted hook without a word). One agent without the hook is a warning when the other has it: a user
  * may run only one of them.
  */
@@ -23,7 +24,49 @@ export function hookChecks(env: NodeJS.ProcessEnv): DoctorCheck[] {
     ];
   }
   const isAnyInstalled = states.some((state) => state.isInstalled);
-  return states.map((state) => hookCheck(state, isAnyInstalled));
+  return states.flatMap((state) => {
+    const stopHook = hookCheck(state, isAnyInstalled);
+    // Without the Stop hook the check above already says to install; with it, the permission hook comes along.
+    return state.isInstalled ? [stopHook, permissionHookCheck(state)] : [stopHook];
+  });
+}
+
+/**
+ * The PermissionRequest hook beside an installed Stop hook: without it (or untrusted by Codex) an agent waiting for
+ * permission never rings as "needs you". A warning: the agent still asks at the keyboard as before.
+ */
+function permissionHookCheck(state: AgentHookState): DoctorCheck {
+  const id = `permission-hook-${state.agent}`;
+  const name = AGENT_NAMES[state.agent];
+  const { permission } = state;
+  const details = { file: state.file, trust: permission.trust ?? null };
+  const lost = "an ask for permission never rings as a needs-you call";
+  if (!permission.isInstalled)
+    return warn(
+      id,
+      `${name} has no Ringback permission hook in ${state.file}: ${lost}`,
+      "ringback install",
+      details,
+    );
+  if (permission.trust === "missing" || permission.trust === "stale")
+    return warn(
+      id,
+      `Codex's trust record for the permission hook is ${permission.trust}: it skips it silently, so ${lost}`,
+      "ringback install",
+      details,
+    );
+  if (!permission.isCurrent)
+    return warn(
+      id,
+      `${name}'s permission hook is not the one this ringback installs`,
+      "ringback install",
+      details,
+    );
+  return ok(
+    id,
+    `${name}: permission hook installed${permission.trust === "current" ? " and trusted" : ""}`,
+    details,
+  );
 }
 
 function hookCheck(state: AgentHookState, isAnyInstalled: boolean): DoctorCheck {
