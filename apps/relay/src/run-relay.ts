@@ -56,10 +56,6 @@ async function main(relayPackage: RelayPackage): Promise<void> {
       `claim code ${claimCode} (needed once, to create the first account on this relay${publicUrl ? ` at ${publicUrl}` : ""})`,
     );
   }
-  // The public address first: the listening line is what tools wait for, and everything is said by then.
-  if (publicUrl) process.stdout.write(`ringback relay public address ${publicUrl}\n`);
-  process.stdout.write(`ringback relay listening on ${server.url}\n`);
-
   let isStopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (isStopping) return;
@@ -75,8 +71,13 @@ async function main(relayPackage: RelayPackage): Promise<void> {
         () => process.exit(1),
       );
   };
+  // The signals are ours before the listening line: a tool that stops the relay as soon as it reads that line must
+  // find the handler in place, or the signal's default action ends the process without closing anything.
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // The public address first: the listening line is what tools wait for, and everything is said by then.
+  if (publicUrl) process.stdout.write(`ringback relay public address ${publicUrl}\n`);
+  process.stdout.write(`ringback relay listening on ${server.url}\n`);
 }
 
 /** The relay's command line, once `main.ts` has checked that this Node.js can run it: exits on every error. */

@@ -26,12 +26,15 @@ export async function run(args: string[]): Promise<void> {
     port,
     permissionWaitMs: parsePermissionWaitMs(process.env.RINGBACK_PERMISSION_WAIT_MS),
   });
-  // Tests and service managers read this one line to learn the port.
-  process.stdout.write(`ringback daemon listening on http://127.0.0.1:${daemon.port}\n`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  // The signals are ours before the listening line: whoever stops the daemon as soon as it reads that line must
+  // find the handler in place, or the signal's default action ends the process without a graceful stop.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
+  // Tests and service managers read this one line to learn the port.
+  process.stdout.write(`ringback daemon listening on http://127.0.0.1:${daemon.port}\n`);
+  const signal = await stopped;
   log(`${signal}: stopping`);
   await daemon.stop();
   log("stopped");
