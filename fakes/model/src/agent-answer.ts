@@ -1,17 +1,34 @@
 /** Answers the two wire formats agent CLIs speak: Claude Code's Messages API, Codex's Responses API. */
 import type { ServerResponse } from "node:http";
 import { lastUserText } from "./agent-prompt.js";
+import type { FakeToolCall } from "./agent-tools.js";
 import type { FakeAnswer } from "./answers.js";
-import { anthropicError, anthropicMessage, anthropicStreamEvents } from "./anthropic-messages.js";
+import {
+  anthropicError,
+  anthropicMessage,
+  anthropicStreamEvents,
+  anthropicToolUseMessage,
+  anthropicToolUseStreamEvents,
+} from "./anthropic-messages.js";
 import { sendJson } from "./json-response.js";
-import { openAiResponse, openAiResponseStreamEvents } from "./openai-responses.js";
+import {
+  openAiResponse,
+  openAiResponseStreamEvents,
+  openAiToolCallResponse,
+  openAiToolCallStreamEvents,
+} from "./openai-responses.js";
 import { sendServerSentEvents } from "./server-sent-events.js";
 
 /** `messages`: Anthropic `POST /v1/messages`; `responses`: OpenAI `POST /v1/responses`. */
 export type AgentWireFormat = "messages" | "responses";
 
-/** The answers that produce a response at once (hang and delay are handled before). */
-export type ImmediateAnswer = Extract<FakeAnswer, { kind: "content" | "echo" | "status" }>;
+/**
+ * The answers that produce a response at once (hang and delay are handled before, `shell-from-prompt` is decided
+ * before), plus a tool call.
+ */
+export type ImmediateAnswer =
+  | Extract<FakeAnswer, { kind: "content" | "echo" | "status" }>
+  | { kind: "tool-call"; call: FakeToolCall };
 
 /** What an agent turn gets when the echo answers: the user's last words, quoted. */
 export function agentEcho(body: unknown): string {
@@ -25,8 +42,8 @@ function errorMessageOf(body: unknown, status: number): string {
 
 /**
  * Writes one answer in the agent's wire format: text content (a scripted `content` or the echo) as a whole
- * turn ending with the text and no tool call, streamed when the request asks for `stream: true`; a `status`
- * answer as that format's error body.
+ * turn ending with the text and no tool call, or a tool call (with the words before it, if any), streamed when
+ * the request asks for `stream: true`; a `status` answer as that format's error body.
  */
 export function answerAgent(
   format: AgentWireFormat,
@@ -44,9 +61,18 @@ export function answerAgent(
     sendJson(response, answer.status, errorBody, answer.headers);
     return;
   }
-  const text = answer.kind === "echo" ? agentEcho(body) : (answer.content ?? "");
   const prompt = JSON.stringify(body);
   const isStream = (body as { stream?: unknown }).stream === true;
+  if (answer.kind === "tool-call") {
+    const { call } = answer;
+    if (format === "messages") {
+      if (isStream) sendServerSentEvents(response, anthropicToolUseStreamEvents(model, call, prompt));
+      else sendJson(response, 200, anthropicToolUseMessage(model, call, prompt));
+    } else if (isStream) sendServerSentEvents(response, openAiToolCallStreamEvents(model, call, prompt));
+    else sendJson(response, 200, openAiToolCallResponse(model, call, prompt));
+    return;
+  }
+  const text = answer.kind === "echo" ? agentEcho(body) : (answer.content ?? "");
   if (format === "messages") {
     if (isStream) sendServerSentEvents(response, anthropicStreamEvents(model, text, prompt));
     else sendJson(response, 200, anthropicMessage(model, text, prompt));

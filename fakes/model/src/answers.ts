@@ -1,3 +1,5 @@
+import type { ShellFromPromptOptions } from "./agent-tools.js";
+
 /** One answer of the fake model to one model call (chat completions, Messages or Responses). */
 export type FakeAnswer =
   /** The assistant's content as is (any text), with a finish reason (default `stop`). */
@@ -10,6 +12,11 @@ export type FakeAnswer =
   | { kind: "hang" }
   /** Waits, then gives another answer. */
   | { kind: "delay"; ms: number; then: FakeAnswer }
+  /**
+   * Agent turns (Messages, Responses): `RUN: <command>` in the user's last words makes a call of the agent's shell
+   * tool, and tool results get a final text quoting them (`Tool result: <text>`); any other call gets `otherwise`.
+   */
+  | ({ kind: "shell-from-prompt"; otherwise: FakeAnswer } & ShellFromPromptOptions)
   /**
    * A completion that arrives piece by piece, as a local server writes it: `firstPieceMs` before the first piece
    * (reading the prompt), `pieceMs` between pieces, and with `stallAfter` the stream stops after that many pieces
@@ -142,6 +149,17 @@ export const answers = {
   },
   echo(): FakeAnswer {
     return { kind: "echo" };
+  },
+  /**
+   * For the genuine agent CLIs: a user prompt with a line `RUN: <command>` makes the agent call its shell tool
+   * (Claude Code: `Bash {command, description}`; Codex: `exec_command {cmd, sandbox_permissions:
+   * "require_escalated", justification}`, which makes Codex ask for approval), and once the agent sends the tool's
+   * result back the answer quotes it and ends the turn: `Tool result: <text>` (`Tool result (error): …` for
+   * Claude's `is_error`). Every other call (no `RUN:`, a request that does not offer that tool, chat completions)
+   * gets `otherwise` (the echo by default). Use it as the default answer: an agent makes more calls than one turn.
+   */
+  shellFromPrompt(options: ShellFromPromptOptions & { otherwise?: FakeAnswer } = {}): FakeAnswer {
+    return { kind: "shell-from-prompt", ...options, otherwise: options.otherwise ?? { kind: "echo" } };
   },
   /**
    * `value` (a brief draft by default; a string is sent as is) streamed piece by piece with the given timing;

@@ -4,7 +4,7 @@ import { answers, type FakeAnswer } from "./answers.js";
 import { startFakeModel } from "./fake-model.js";
 
 const USAGE =
-  "usage: ringback-fake-model [--port N] [--delay-ms N] [--api-key KEY] [--model ID]... [--answer TEXT]";
+  "usage: ringback-fake-model [--port N] [--delay-ms N] [--api-key KEY] [--model ID]... [--answer TEXT] [--run-commands]";
 
 const { values } = parseArgs({
   options: {
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     "api-key": { type: "string" },
     model: { type: "string", multiple: true },
     answer: { type: "string" },
+    "run-commands": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -33,11 +34,17 @@ function withDelay(answer: FakeAnswer): FakeAnswer {
   return delayMs > 0 ? answers.delay(delayMs, answer) : answer;
 }
 
+/** `--answer TEXT` or the echo; with `--run-commands` agents run the `RUN: <command>` of a prompt first. */
+function defaultAnswer(): FakeAnswer {
+  const otherwise = values.answer === undefined ? answers.echo() : answers.text(values.answer);
+  return values["run-commands"] ? answers.shellFromPrompt({ otherwise }) : otherwise;
+}
+
 const fake = await startFakeModel({
   port,
   ...(values["api-key"] === undefined ? {} : { apiKey: values["api-key"] }),
   ...(values.model === undefined ? {} : { models: values.model }),
-  defaultAnswer: withDelay(values.answer === undefined ? answers.echo() : answers.text(values.answer)),
+  defaultAnswer: withDelay(defaultAnswer()),
 });
 console.log(`fake model listening on ${fake.url} (baseUrl for the language-model channel)`);
 console.log(`  Claude Code: ANTHROPIC_BASE_URL=${fake.url.replace(/\/v1$/, "")} ANTHROPIC_API_KEY=any`);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type AgentWireFormat, answerAgent } from "./agent-answer.js";
+import { decideShellFromPrompt, type FakeToolResult, toolResultsOf } from "./agent-tools.js";
 import type { FakeAnswer } from "./answers.js";
 import { anthropicError, anthropicTokenCount } from "./anthropic-messages.js";
 import { chatCompletion, completionChunks, modelList, streamEvents } from "./completion.js";
@@ -39,6 +40,11 @@ export interface FakeModel extends AsyncDisposable {
   messagesRequests(): RecordedRequest[];
   /** The OpenAI Responses requests only (`POST …/responses`, Codex's format). */
   responsesRequests(): RecordedRequest[];
+  /**
+   * What agents sent back for tool calls, in order: the tool results each Messages or Responses request ended with
+   * (Claude's `tool_result` blocks, Codex's `function_call_output` items).
+   */
+  toolResults(): FakeToolResult[];
   /** Queues answers for the next model calls (any wire format), in order. */
   script(...answers: FakeAnswer[]): void;
   /** Answers scripted and not used yet. */
@@ -243,6 +249,9 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const isStream = (body as { stream?: unknown }).stream === true;
     settle(response, answer, (ready) => {
       switch (ready.kind) {
+        case "shell-from-prompt":
+          answerChat(response, body, ready.otherwise, moments);
+          return;
         case "status":
           sendJson(
             response,
@@ -285,17 +294,35 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     });
   }
 
-  function answerAgentCall(format: AgentWireFormat, response: ServerResponse, body: unknown): void {
+  function answerAgentCall(
+    format: AgentWireFormat,
+    response: ServerResponse,
+    body: unknown,
+    answer: FakeAnswer = queue.shift() ?? defaultAnswer,
+  ): void {
     // Agent turns take a streamed answer whole: their timing matters only to brief calls.
-    settle(response, queue.shift() ?? defaultAnswer, (ready) =>
-      answerAgent(
-        format,
-        response,
-        body,
-        ready.kind === "stream" ? { kind: "content", content: ready.pieces.join("") } : ready,
-        modelOf(body),
-      ),
-    );
+    settle(response, answer, (ready) => {
+      if (ready.kind !== "shell-from-prompt") {
+        answerAgent(
+          format,
+          response,
+          body,
+          ready.kind === "stream" ? { kind: "content", content: ready.pieces.join("") } : ready,
+          modelOf(body),
+        );
+        return;
+      }
+      const decision = decideShellFromPrompt(format, body, ready);
+      if (decision.kind === "otherwise") answerAgentCall(format, response, body, ready.otherwise);
+      else
+        answerAgent(
+          format,
+          response,
+          body,
+          decision.kind === "text" ? { kind: "content", content: decision.text } : decision,
+          modelOf(body),
+        );
+    });
   }
 
   function isAuthorized(request: IncomingMessage): boolean {
@@ -402,6 +429,14 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
       requests.filter((recorded) => recorded.method === "POST" && MESSAGES_PATH.test(pathnameOf(recorded))),
     responsesRequests: () =>
       requests.filter((recorded) => recorded.method === "POST" && RESPONSES_PATH.test(pathnameOf(recorded))),
+    toolResults: () =>
+      requests.flatMap((recorded) => {
+        if (recorded.method !== "POST") return [];
+        const pathname = pathnameOf(recorded);
+        if (MESSAGES_PATH.test(pathname)) return toolResultsOf("messages", recorded.body);
+        if (RESPONSES_PATH.test(pathname)) return toolResultsOf("responses", recorded.body);
+        return [];
+      }),
     script: (...answers) => {
       queue.push(...answers);
     },

@@ -1,4 +1,12 @@
 export { type AgentWireFormat, agentEcho } from "./agent-answer.js";
+export {
+  CLAUDE_SHELL_TOOL,
+  CODEX_SHELL_TOOL,
+  type FakeToolCall,
+  type FakeToolResult,
+  type ShellFromPromptOptions,
+  toolResultsOf,
+} from "./agent-tools.js";
 export { answers, briefDraft, type FakeAnswer, type FakeBriefDraft, type StreamTiming } from "./answers.js";
 export { echoBrief, reportOf } from "./echo-brief.js";
 export {

@@ -1,6 +1,7 @@
-/** Bodies and events in the shapes of OpenAI's Responses API (`POST /v1/responses`), text answers only. */
+/** Bodies and events in the shapes of OpenAI's Responses API (`POST /v1/responses`): text, or text and a tool call. */
 import { randomBytes } from "node:crypto";
 import { approximateTokens, textPieces } from "./agent-prompt.js";
+import type { FakeToolCall } from "./agent-tools.js";
 import type { ServerSentEvent } from "./server-sent-events.js";
 
 const newId = (prefix: string) => `${prefix}_fake_${randomBytes(12).toString("hex")}`;
@@ -97,6 +98,99 @@ export function openAiResponseStreamEvents(model: string, text: string, prompt: 
     {
       type: "response.completed",
       response: responseObject(responseId, model, "completed", [done], usage(prompt, text)),
+    },
+  ];
+  return events.map((data, sequence) => ({ event: data.type, data: { ...data, sequence_number: sequence } }));
+}
+
+function functionCall(id: string, callId: string, call: FakeToolCall, status: "in_progress" | "completed") {
+  return {
+    id,
+    type: "function_call",
+    status,
+    call_id: callId,
+    name: call.name,
+    arguments: status === "completed" ? JSON.stringify(call.input) : "",
+  };
+}
+
+/** A complete (non-streaming) response calling a function: `[message?, function_call]`. */
+export function openAiToolCallResponse(model: string, call: FakeToolCall, prompt: string) {
+  const message = call.say === undefined ? [] : [outputMessage(newId("msg"), call.say, "completed")];
+  const item = functionCall(newId("fc"), newId("call"), call, "completed");
+  return responseObject(
+    newId("resp"),
+    model,
+    "completed",
+    [...message, item],
+    usage(prompt, `${call.say ?? ""}${item.arguments}`),
+  );
+}
+
+/**
+ * The events of a streamed response calling a function, as Codex reads them: `response.created`,
+ * `response.in_progress`, an optional assistant message (its events as a text answer has them), then
+ * `response.output_item.added` (a `function_call` with empty `arguments`), two `response.function_call_arguments.delta`,
+ * `.done`, `response.output_item.done` (the whole call with its `call_id`), `response.completed` listing the output.
+ */
+export function openAiToolCallStreamEvents(
+  model: string,
+  call: FakeToolCall,
+  prompt: string,
+): ServerSentEvent[] {
+  const responseId = newId("resp");
+  const itemId = newId("fc");
+  const done = functionCall(itemId, newId("call"), call, "completed");
+  const argumentsText = done.arguments;
+  const half = Math.ceil(argumentsText.length / 2);
+  // The message's own events (a text answer's, between response.in_progress and response.completed).
+  const messageEvents =
+    call.say === undefined
+      ? []
+      : openAiResponseStreamEvents(model, call.say, prompt)
+          .slice(2, -1)
+          .map(({ data }) => {
+            const { sequence_number: _sequence, ...event } = data as {
+              type: string;
+              sequence_number: number;
+            };
+            return event;
+          });
+  const message = messageEvents.find((event) => event.type === "response.output_item.done") as
+    | { item: unknown }
+    | undefined;
+  const outputIndex = message === undefined ? 0 : 1;
+  const events: { type: string; [field: string]: unknown }[] = [
+    { type: "response.created", response: responseObject(responseId, model, "in_progress", [], null) },
+    { type: "response.in_progress", response: responseObject(responseId, model, "in_progress", [], null) },
+    ...messageEvents,
+    {
+      type: "response.output_item.added",
+      output_index: outputIndex,
+      item: functionCall(itemId, done.call_id, call, "in_progress"),
+    },
+    ...[argumentsText.slice(0, half), argumentsText.slice(half)].map((delta) => ({
+      type: "response.function_call_arguments.delta",
+      item_id: itemId,
+      output_index: outputIndex,
+      delta,
+    })),
+    {
+      type: "response.function_call_arguments.done",
+      item_id: itemId,
+      output_index: outputIndex,
+      arguments: argumentsText,
+    },
+    { type: "response.output_item.done", output_index: outputIndex, item: done },
+    {
+      type: "response.completed",
+      response: responseObject(
+        responseId,
+        model,
+        "completed",
+        [...(message === undefined ? [] : [message.item]), done],
+        usage(prompt, `${call.say ?? ""}${argumentsText}`),
+      ),
     },
   ];
   return events.map((data, sequence) => ({ event: data.type, data: { ...data, sequence_number: sequence } }));

@@ -31,12 +31,14 @@ export async function runClaude(
   context: AgentRunContext,
   prompt: string,
   resumeSessionId?: string,
+  /** More flags, e.g. `--permission-mode default`. */
+  flags: readonly string[] = [],
 ): Promise<AgentTurn> {
   const { command, args } = claudeCommand();
   const resume = resumeSessionId === undefined ? [] : ["--resume", resumeSessionId];
   const result = await runToEnd({
     command,
-    args: [...args, ...resume, "-p", prompt, "--output-format", "json"],
+    args: [...args, ...resume, ...flags, "-p", prompt, "--output-format", "json"],
     // Its own process group: a time-out also ends what it started (the npm wrapper's binary, the hooks).
     isGroupLeader: true,
     cwd: context.cwd,
@@ -69,12 +71,14 @@ export async function runCodex(
   context: AgentRunContext,
   prompt: string,
   resumeThreadId?: string,
+  /** More flags of `codex exec`, e.g. `--approve-for-me`. */
+  flags: readonly string[] = [],
 ): Promise<AgentTurn> {
   const { command, args } = codexCommand();
   const exec =
     resumeThreadId === undefined
-      ? ["exec", "--skip-git-repo-check", "--json", prompt]
-      : ["exec", "resume", "--skip-git-repo-check", "--json", resumeThreadId, prompt];
+      ? ["exec", ...flags, "--skip-git-repo-check", "--json", prompt]
+      : ["exec", "resume", ...flags, "--skip-git-repo-check", "--json", resumeThreadId, prompt];
   const result = await runToEnd({
     command,
     args: [...args, ...exec],

@@ -31,6 +31,9 @@ export const hookBundlePath = () => binOf("@ringback/hook", "ringback-hook");
 /** The built `ringback` daemon entry point. */
 export const daemonMainPath = () => binOf("@ringback/daemon", "ringback");
 
+/** The built `ringback-relay` entry point. */
+export const relayMainPath = () => binOf("@ringback/relay", "ringback-relay");
+
 /**
  * Claude Code from npm. Its postinstall copies the platform binary (an npm optional dependency) over
  * `bin/claude.exe`; pnpm runs no dependency's install script unless the workspace allows it, so the package's own

@@ -27,3 +27,15 @@ export async function runInstaller(
   });
   return expectSuccess(`${bin} ${command}`, result).stdout;
 }
+
+/** `ringback <args>` (the daemon's CLI, e.g. `login`, `pair --json`, `away on`), which talks to the running daemon. */
+export async function runRingback(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+  const result = await runToEnd({
+    args: [daemonMainPath(), ...args],
+    cwd,
+    env,
+    timeoutMs: INSTALLER_TIMEOUT_MS,
+    isGroupLeader: true,
+  });
+  return expectSuccess(`ringback ${args.join(" ")}`, result).stdout;
+}

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
 import { startChild } from "@ringback/test-kit";
@@ -25,14 +25,18 @@ export interface RingbackDaemon extends AsyncDisposable {
 
 /**
  * Starts the real daemon (`ringback run`) for a temporary home, behind a report tap: `daemon.json` names the
- * tap's port as `localPort`, which is where the hook posts; the daemon itself listens on a free port. No relay
- * and no language model are configured, so nothing leaves 127.0.0.1: reports wait in the outbox.
+ * tap's port as `localPort`, which is where the hook posts; the daemon itself listens on a free port. Unless
+ * `ringback login` wrote a relay account into daemon.json before (kept), no relay and no language model are
+ * configured, so nothing leaves 127.0.0.1: reports wait in the outbox.
  */
 export async function startRingbackDaemon(home: string, env: NodeJS.ProcessEnv): Promise<RingbackDaemon> {
   const dataDir = join(home, ".ringback");
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const tap = await startReportTap();
-  writeFileSync(join(dataDir, "daemon.json"), `${JSON.stringify({ localPort: tap.port })}\n`, {
+  // Kept: what `ringback login` wrote before the daemon ran (the relay account, the key).
+  const configPath = join(dataDir, "daemon.json");
+  const config = existsSync(configPath) ? (JSON.parse(readFileSync(configPath, "utf8")) as object) : {};
+  writeFileSync(configPath, `${JSON.stringify({ ...config, localPort: tap.port }, null, 2)}\n`, {
     mode: 0o600,
   });
 

@@ -1,0 +1,296 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { answers, type FakeToolResult } from "@ringback/fake-model";
+import { PairingResult, PermissionAnswer, type PermissionRequestPost } from "@ringback/protocol";
+import { startChild } from "@ringback/test-kit";
+import { describe, expect, it } from "vitest";
+import { type AgentRunContext, type AgentTurn, runClaude, runCodex } from "./support/agent-runs.js";
+import { daemonMainPath } from "./support/installed-bins.js";
+import { type RelayedAgentSetup, startRelayedAgentSetup } from "./support/relayed-setup.js";
+
+/** An agent turn held by a permission ask, with the relay, the daemon and a device, on a busy machine. */
+const TEST_TIMEOUT_MS = 900_000;
+/** Checks (20 ms apart) for what the terminal companion prints while an agent runs. */
+const TERMINAL_CHECKS = 15_000;
+
+const COMMAND = "touch allowed.txt";
+const MARKER = "allowed.txt";
+const LAST_WORDS = "I'll create the marker file.";
+const DENY_REASON = "Not on the release branch, please: ask me tomorrow.";
+
+interface AgentUnderTest {
+  kind: "claude-code" | "codex";
+  /** The non-interactive form that raises PermissionRequest (see PERMISSION-HOOKS.md). */
+  run(context: AgentRunContext, prompt: string): Promise<AgentTurn>;
+}
+
+const CLAUDE: AgentUnderTest = {
+  kind: "claude-code",
+  run: (context, prompt) => runClaude(context, prompt, undefined, ["--permission-mode", "default"]),
+};
+
+const CODEX: AgentUnderTest = {
+  kind: "codex",
+  // `codex exec` forces the approval policy Never, so it never asks; --approve-for-me asks (the hook first).
+  run: (context, prompt) => runCodex(context, prompt, undefined, ["--approve-for-me"]),
+};
+
+/** The hook's `POST /permission-requests` and the daemon's answers, as the tap saw them. */
+function permissionAsks(
+  setup: RelayedAgentSetup,
+): { request: PermissionRequestPost; answer: PermissionAnswer }[] {
+  return setup.daemon.requests
+    .filter((request) => request.path.split("?")[0] === "/permission-requests")
+    .map((request) => ({
+      request: request.body as PermissionRequestPost,
+      answer: PermissionAnswer.parse(JSON.parse(request.answer)),
+    }));
+}
+
+/** Fails with the agent's own output when it ends before `waited` does, rather than waiting in vain. */
+async function whileRunning<T>(running: Promise<AgentTurn>, waited: Promise<T>): Promise<T> {
+  const ended = running.then((turn) => {
+    throw new Error(`the agent finished first:\n${turn.result.stdout}\n${turn.result.stderr}`);
+  });
+  return Promise.race([waited, ended]);
+}
+
+/**
+ * Starts the agent on `RUN: touch allowed.txt`: the fake model says its last words and calls the agent's shell
+ * tool once, then quotes the tool's result as the final answer. Every other call (a title, the brief of the
+ * turn's report) gets the echo.
+ */
+function startTurn(agent: AgentUnderTest, setup: RelayedAgentSetup): Promise<AgentTurn> {
+  setup.model.setDefaultAnswer(
+    answers.shellFromPrompt({ say: LAST_WORDS, description: "Create the marker file" }),
+  );
+  const running = agent.run(setup.context, `RUN: ${COMMAND}`);
+  // Awaited by each test; a failure while the test waits on something else is reported there, not unhandled.
+  running.catch(() => undefined);
+  return running;
+}
+
+const markerExists = (setup: RelayedAgentSetup) => existsSync(join(setup.home.project, MARKER));
+
+/** The one tool result the agent sent the model (the command's output, a deny's reason, a refusal). */
+function onlyToolResult(setup: RelayedAgentSetup): FakeToolResult {
+  const results = setup.model.toolResults();
+  expect(results).toHaveLength(1);
+  return results[0] as FakeToolResult;
+}
+
+describe.each([CLAUDE, CODEX])(
+  "$kind, the genuine CLI, asking permission while the computer is away",
+  (agent) => {
+    it(
+      "rings the device with the exact command; the device allows it; the command runs and the turn ends",
+      async () => {
+        await using setup = await startRelayedAgentSetup();
+        await setup.ringback("away", "on");
+        const running = startTurn(agent, setup);
+
+        const opened = await whileRunning(running, setup.device.waitForAsk());
+
+        expect(opened.event.source).toBe(agent.kind);
+        expect(opened.ask).toMatchObject({
+          agent: agent.kind,
+          toolName: "Bash",
+          toolInput: { command: COMMAND },
+          toolInputDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+          lastWords: LAST_WORDS,
+        });
+        expect(opened.payload.report).toMatchObject({ source: agent.kind, cwd: setup.home.project });
+        expect(opened.payload.report.text).toContain(COMMAND);
+        expect(opened.payload.brief.cards.map((card) => card.body)).toContain(COMMAND);
+        expect(markerExists(setup)).toBe(false);
+        await setup.device.answer(opened.event.eventId);
+        const replyId = await setup.device.decide(opened, "allow");
+
+        const turn = await running;
+
+        expect(markerExists(setup)).toBe(true);
+        expect((await setup.device.waitForReplyStatus(replyId)).status).toBe("delivered");
+        expect(permissionAsks(setup)).toEqual([
+          {
+            request: expect.objectContaining({
+              agent: agent.kind,
+              toolName: "Bash",
+              cwd: setup.home.project,
+            }),
+            answer: expect.objectContaining({ outcome: "decided", verdict: "allow" }),
+          },
+        ]);
+        const result = onlyToolResult(setup);
+        expect(result.isError).toBe(false);
+        expect(result.text).not.toMatch(/needs approval|Rejected|denied/);
+        expect(turn.finalText.trim()).toBe(`Tool result: ${result.text}`.trim());
+        // The turn's end rings too, as an ordinary report; no second ask.
+        await setup.device.waitForReport((text) => text === turn.finalText);
+        expect(setup.device.asks()).toHaveLength(1);
+        expect(setup.trap.attempts).toEqual([]);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it(
+      "passes the device's deny and its reason to the model; the command does not run",
+      async () => {
+        await using setup = await startRelayedAgentSetup();
+        await setup.ringback("away", "on");
+        const running = startTurn(agent, setup);
+
+        const opened = await whileRunning(running, setup.device.waitForAsk());
+        await setup.device.answer(opened.event.eventId);
+        const replyId = await setup.device.decide(opened, "deny", DENY_REASON);
+        const turn = await running;
+
+        expect(markerExists(setup)).toBe(false);
+        expect((await setup.device.waitForReplyStatus(replyId)).status).toBe("delivered");
+        expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([
+          expect.objectContaining({ outcome: "decided", verdict: "deny", reason: DENY_REASON }),
+        ]);
+        // The model's next request carries the reason: Claude's is_error tool_result is the reason itself, Codex's
+        // function_call_output is `exec_command failed: CreateProcess { message: "Rejected(\"<reason>\")" }`.
+        const result = onlyToolResult(setup);
+        expect(result.text).toContain(DENY_REASON);
+        if (agent.kind === "claude-code") {
+          expect(result).toMatchObject({ text: DENY_REASON, isError: true });
+          const output = JSON.parse(turn.result.stdout) as { permission_denials?: unknown };
+          expect(output.permission_denials).toEqual([expect.objectContaining({ tool_name: "Bash" })]);
+        } else {
+          expect(result.text).toContain("Rejected(");
+        }
+        expect(turn.finalText).toContain(DENY_REASON);
+        expect(setup.trap.attempts).toEqual([]);
+      },
+      TEST_TIMEOUT_MS,
+    );
+  },
+);
+
+describe.each([CLAUDE, CODEX])(
+  "$kind, the genuine CLI, when nobody decides or the computer is not away",
+  (agent) => {
+    it(
+      "takes the agent's own path when the device does not answer in the daemon's wait; a late allow changes nothing",
+      async () => {
+        await using setup = await startRelayedAgentSetup({ permissionWaitMs: 3_000 });
+        await setup.ringback("away", "on");
+        const running = startTurn(agent, setup);
+
+        const opened = await whileRunning(running, setup.device.waitForAsk());
+        const turn = await running;
+
+        expect(opened.ask.toolInput).toMatchObject({ command: COMMAND });
+        expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([{ outcome: "expired" }]);
+        expect(markerExists(setup)).toBe(false);
+        expectOwnRefusal(agent, setup, turn);
+
+        // The phone answers after all: the computer refuses the decision, nothing runs.
+        await setup.device.answer(opened.event.eventId);
+        const replyId = await setup.device.decide(opened, "allow");
+        const late = await setup.device.waitForReplyStatus(replyId);
+        expect(late.status).toBe("failed");
+        expect(await setup.device.failureReason(late)).toMatch(/stopped waiting/);
+        expect(markerExists(setup)).toBe(false);
+        expect(setup.trap.attempts).toEqual([]);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it(
+      "rings nobody when the computer is present (the default): the hook answers at once, the agent's own path",
+      async () => {
+        await using setup = await startRelayedAgentSetup();
+
+        const turn = await startTurn(agent, setup);
+
+        expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([{ outcome: "present" }]);
+        expect(markerExists(setup)).toBe(false);
+        expectOwnRefusal(agent, setup, turn);
+        // The turn's end still rings (the link works), and no "needs you" call came before it.
+        await setup.device.waitForReport((text) => text === turn.finalText);
+        expect(setup.device.asks()).toEqual([]);
+        expect(setup.trap.attempts).toEqual([]);
+      },
+      TEST_TIMEOUT_MS,
+    );
+  },
+);
+
+/** What Codex's automatic review (`--approve-for-me`, after a silent hook) sends the model first. */
+const CODEX_REVIEW_WORDS = "You are judging one planned coding-agent action";
+
+/**
+ * The agent's normal path once the hook gave no decision. Claude `-p` refuses by itself (an `is_error` tool result,
+ * "… needs approval …") and the turn goes on. Codex `exec --approve-for-me` asks its automatic reviewer (the same
+ * model): the fake model's echo is no assessment, so the review fails closed and the command is rejected.
+ */
+function expectOwnRefusal(agent: AgentUnderTest, setup: RelayedAgentSetup, turn: AgentTurn): void {
+  const result = onlyToolResult(setup);
+  expect(result.text).not.toContain(DENY_REASON);
+  if (agent.kind === "claude-code") {
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("needs approval");
+  } else {
+    expect(result.text).toContain("Automatic approval review failed");
+    expect(
+      setup.model
+        .responsesRequests()
+        .some((request) => JSON.stringify(request.body).includes(CODEX_REVIEW_WORDS)),
+    ).toBe(true);
+  }
+  expect(turn.finalText).toContain(result.text);
+}
+
+describe("claude-code, the genuine CLI, and the terminal companion (ringback listen)", () => {
+  it(
+    "rings in the terminal with the exact command; typing `allow` lets the command run, the phone stops ringing",
+    async () => {
+      await using setup = await startRelayedAgentSetup();
+      await setup.ringback("away", "on");
+      const pairing = PairingResult.parse(JSON.parse(await setup.ringback("pair", "--json")));
+      await using terminal = startChild({
+        args: [daemonMainPath(), "listen", "--pair", pairing.link, "--name", "terminal", "--no-notify"],
+        cwd: setup.home.home,
+        env: setup.context.env,
+        hasOpenStdin: true,
+        isGroupLeader: true,
+        name: "ringback listen",
+      });
+      await terminal.waitFor(
+        () => terminal.stdout.includes("Listening for calls."),
+        "the terminal to listen",
+      );
+      const running = startTurn(CLAUDE, setup);
+
+      await whileRunning(
+        running,
+        terminal.waitFor(
+          () => terminal.stdout.includes("Needs you:") && terminal.stdout.includes(COMMAND),
+          "the ask in the terminal",
+          TERMINAL_CHECKS,
+        ),
+      );
+      const opened = await setup.device.waitForAsk();
+      terminal.type("allow");
+      const turn = await running;
+
+      expect(markerExists(setup)).toBe(true);
+      expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([
+        expect.objectContaining({ outcome: "decided", verdict: "allow" }),
+      ]);
+      expect(turn.finalText.trim()).toBe(`Tool result: ${onlyToolResult(setup).text}`.trim());
+      // The terminal answered the call first: the phone sees it answered by another device.
+      const answered = await setup.device.waitForCallStatus(opened.event.eventId, "answered");
+      expect(answered.deviceId).not.toBeNull();
+      await terminal.waitFor(
+        () => terminal.stdout.includes("the agent got it"),
+        "the decision's outcome",
+        TERMINAL_CHECKS,
+      );
+      expect(setup.trap.attempts).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
