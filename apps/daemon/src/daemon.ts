@@ -70,6 +70,8 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     send: relay ? createIdentitySender(config, env, createReportSealer(config)) : undefined,
     log,
   });
+  // A daemon started before `ringback login` sends its waiting reports as soon as the login goes through it.
+  relayConnection.afterLogin(() => outbox.startSending(createIdentitySender(config, env, createReportSealer(config))));
   if (!relay) {
     log("no relay configured (serverUrl in daemon.json or RINGBACK_SERVER_URL): reports wait in the outbox");
   }

@@ -9,8 +9,10 @@ import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import {
   type DaemonProcess,
   daemonEnv,
+  postReport,
   readDaemonConfig,
   readLocalKey,
+  readLocalStatus,
   runCli,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
@@ -152,16 +154,32 @@ describe("ringback pair", () => {
 });
 
 describe("login and pairing through the running daemon", () => {
-  it("logs in through POST /local/login, links at once, and keeps the identity through later settings writes", async () => {
+  it("logs in through POST /local/login, links at once, sends what waited, and keeps the identity through later settings writes", async () => {
     relay = await startRelayProcess({ dataDir: homeOf("relay"), args: ["--open-signup"] });
     const daemon = await startDaemonProcess(homeOf("laptop"));
     daemons.push(daemon);
+    const localKey = await readLocalKey(homeOf("laptop"));
+    // A report made before the login waits in the outbox: the daemon has no relay yet.
+    const waiting = await postReport(daemon, localKey, {
+      source: "claude-code",
+      sessionId: "s-before-login",
+      turnId: "t-1",
+      cwd: homeOf("laptop"),
+      text: "Finished before this computer had a relay.",
+    });
+    expect(waiting.status).toBe(202);
     const env = daemonEnv(homeOf("laptop"), { RINGBACK_PORT: String(daemon.port) });
     const login = await runCli(["login", "--server", relay.url], env);
     expect(login.code).toBe(0);
-    expect(login.stdout).toContain("restart it so that waiting reports are sent");
+    expect(login.stdout).toContain("The running daemon uses the new identity now.");
     await eventually(() => daemon.stderr().includes("relay link open"));
-    const localKey = await readLocalKey(homeOf("laptop"));
+    // No restart: the waiting report reaches the relay (a device that joins later is sent the open calls).
+    await eventually(
+      async () => (await readLocalStatus(daemon, localKey)).outbox.lastReport?.state === "sent",
+      {
+        what: "the waiting report to be sent",
+      },
+    );
     const local = (path: string, method: string, body?: unknown) =>
       fetch(`${daemon.url}${path}`, {
         method,

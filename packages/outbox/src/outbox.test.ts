@@ -125,6 +125,20 @@ describe("Outbox", () => {
     expect(calls.map((call) => call.eventId)).toEqual(["evt_0001"]);
   });
 
+  it("sends the waiting reports, and the next ones, once a sender is given while it runs (a login)", async () => {
+    const outbox = await startOutbox({ generateBrief: quickBrief });
+    await outbox.enqueue(makeReport(1));
+    await eventually(() => outbox.entries()[0]?.state === "generated");
+    const { send, calls } = scriptedSend([]);
+    outbox.startSending(send);
+    outbox.startSending(scriptedSend([]).send);
+    await eventually(() => outbox.finishedEntries().length === 1);
+    await outbox.enqueue(makeReport(2));
+    await eventually(() => outbox.finishedEntries().length === 2);
+    // The first sender stays: a second startSending is a no-op.
+    expect(calls.map((call) => call.eventId)).toEqual(["evt_0001", "evt_0002"]);
+  });
+
   it("aborts a brief in progress on stop and generates it again at the next start", async () => {
     let sawAbort = false;
     const abortable: GenerateBrief = (report, signal) =>

@@ -22,7 +22,10 @@ export interface OutboxOptions {
   /** `{data_dir}`: where `outbox.json` and `outbox.journal` live. */
   directory: string;
   generateBrief: GenerateBrief;
-  /** Posts a generated entry. Without one, generated entries wait in the outbox (no relay configured). */
+  /**
+   * Posts a generated entry. Without one, generated entries wait in the outbox (no relay configured) until
+   * `startSending` gives one.
+   */
   send?: SendFunction;
   clock?: Clock;
   /** One line per event (accepted entries are not logged: that is the caller's answer). Never given a secret. */
@@ -62,21 +65,8 @@ export class Outbox {
       this.#options.concurrentGenerations,
     );
     this.#scheduler = scheduler;
-    const send = this.#options.send;
-    const sender = send
-      ? new Sender({
-          send,
-          getEntry: (eventId) => store.get(eventId),
-          recordOutcome: (eventId, outcome) => this.#recordOutcome(store, eventId, outcome),
-          now: () => this.#clock.now(),
-          concurrency: this.#options.sendConcurrency,
-        })
-      : null;
-    this.#sender = sender;
-    for (const entry of store.entries()) {
-      if (entry.state === "accepted") scheduler.add(entry.report.eventId);
-      else if (entry.state === "generated") sender?.schedule(entry.report.eventId, nextAttemptMs(entry));
-    }
+    for (const entry of store.entries()) if (entry.state === "accepted") scheduler.add(entry.report.eventId);
+    if (this.#options.send) this.startSending(this.#options.send);
     const { recovery } = store;
     if (recovery.ignoredLines > 0) {
       this.#log(
@@ -85,6 +75,26 @@ export class Outbox {
     }
     if (recovery.entries > 0) this.#log(`outbox: resuming ${recovery.entries} unfinished report(s)`);
     return recovery;
+  }
+
+  /**
+   * Starts sending with `send` when the outbox has no sender yet (it was started without a relay): every report
+   * waiting for one is scheduled at once. A no-op when it is already sending.
+   */
+  startSending(send: SendFunction): void {
+    const store = this.#requireStarted();
+    if (this.#sender) return;
+    const sender = new Sender({
+      send,
+      getEntry: (eventId) => store.get(eventId),
+      recordOutcome: (eventId, outcome) => this.#recordOutcome(store, eventId, outcome),
+      now: () => this.#clock.now(),
+      concurrency: this.#options.sendConcurrency,
+    });
+    this.#sender = sender;
+    for (const entry of store.entries()) {
+      if (entry.state === "generated") sender.schedule(entry.report.eventId, nextAttemptMs(entry));
+    }
   }
 
   /** Resolves when the report is durable; `duplicate` when its event id was already accepted. */

@@ -55,8 +55,8 @@ export class RelayConnection {
   readonly #decisions: PermissionDecisions;
   readonly #lastSealedMessage: LastSealedMessageFile;
   readonly #guard: ReplayGuard;
-  /** Whether the outbox got a relay sender at start: without one, reports wait until the next start. */
-  readonly #hasSenderSinceStart: boolean;
+  /** What a login through the running daemon sets going (the outbox's sending); none: a restart is needed. */
+  #afterLogin: (() => void) | null = null;
   #localInterface: LocalInterfaceAccess | null = null;
   #link: RelayLink | null = null;
 
@@ -71,7 +71,6 @@ export class RelayConnection {
     this.#eventSessions = eventSessions;
     this.#lastSealedMessage = lastSealedMessage;
     this.#guard = guard;
-    this.#hasSenderSinceStart = relayAddress(options.config, options.env) !== undefined;
     this.#replies = new ReplyRunner({
       replies,
       eventSessions,
@@ -128,6 +127,11 @@ export class RelayConnection {
     this.#openLink();
   }
 
+  /** `listener` runs after every login through the running daemon, once the new identity is written. */
+  afterLogin(listener: () => void): void {
+    this.#afterLogin = listener;
+  }
+
   /** `ringback login` through the running daemon: writes the identity, then reopens the link with it. */
   async login(request: LocalLoginRequest): Promise<LocalLoginResult> {
     const result = await loginToRelay(this.#options.config, request, {
@@ -140,7 +144,8 @@ export class RelayConnection {
     await this.#link?.stop();
     this.#link = null;
     if (this.#localInterface) this.#openLink();
-    return { ...result, needsRestart: !this.#hasSenderSinceStart };
+    this.#afterLogin?.();
+    return { ...result, needsRestart: this.#afterLogin === null };
   }
 
   /** The relay's address in use (RINGBACK_SERVER_URL over daemon.json); null when none is set. */
