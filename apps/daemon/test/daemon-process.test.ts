@@ -218,11 +218,12 @@ describe("ringback run (a real daemon process)", () => {
     expect(await readFile(path, "utf8")).toBe('{"version":1,"generation":');
   });
 
-  it("refuses a second daemon on the same data dir, even on another port", async () => {
+  it("refuses a second daemon on the same data dir, even on another port, saying one is already running", async () => {
     const first = await startDaemon();
     expect((await stat(join(home.path, "outbox.lock"))).mode & 0o777).toBe(0o600);
     const second = await runCli(["run", "--port", "0"], daemonEnv(home.path));
     expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`ringback: a ringback daemon is already running for ${home.path}`);
     expect(second.stderr).toContain(`in use by another process (pid ${first.pid})`);
     expect((await postReport(first, await readLocalKey(home.path), report)).status).toBe(202);
     await eventually(() => relay.delivered.size === 1, { on: relay.changes });
