@@ -68,8 +68,20 @@ const EVENTS_PER_DEVICE_MAX = 1200;
 const EVENT_WINDOW_MS = 10 * MINUTE_MS;
 /** Calls one account may have holding ciphertext at once (ringing or answered, for up to the call expiry)... */
 const OPEN_CALLS_PER_ACCOUNT_MAX = 2000;
-/** ...and the bytes of that ciphertext: beyond either, a new report is 507 `storage_full` with `Retry-After`. */
+/**
+ * ...and the bytes of ciphertext it holds, its open calls' and its queued replies' together: beyond either, a new
+ * report is 507 `storage_full` with `Retry-After`.
+ */
 const SEALED_BYTES_PER_ACCOUNT_MAX = 256 * MIB;
+/**
+ * Replies one account may have queued at once (waiting, up to the reply expiry, for a computer that is offline):
+ * beyond it, or beyond the account's sealed bytes, a new reply is 507 `storage_full` with `Retry-After`. A person
+ * answering calls of an offline computer for a whole day writes a few dozen; 500 of the largest (256 KiB) are
+ * 125 MiB, inside the bytes quota.
+ */
+const QUEUED_REPLIES_PER_ACCOUNT_MAX = 500;
+/** How soon a report or reply refused for the account's quota may be sent again (calls and replies settle meanwhile). */
+export const QUOTA_RETRY_AFTER_MS = MINUTE_MS;
 /**
  * Request bodies held at once (counted before they are read): per device (two settings bodies), per client address,
  * and in all; beyond them a request is 503 `relay_unavailable` with `Retry-After` before its body is read.
@@ -151,6 +163,7 @@ export interface RelayConfig {
   readonly eventWindowMs: number;
   readonly openCallsPerAccountMax: number;
   readonly sealedBytesPerAccountMax: number;
+  readonly queuedRepliesPerAccountMax: number;
   readonly bodyBytesInFlightPerDevice: number;
   readonly bodyBytesInFlightPerAddress: number;
   readonly bodyBytesInFlightTotal: number;
@@ -202,6 +215,7 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   eventWindowMs: EVENT_WINDOW_MS,
   openCallsPerAccountMax: OPEN_CALLS_PER_ACCOUNT_MAX,
   sealedBytesPerAccountMax: SEALED_BYTES_PER_ACCOUNT_MAX,
+  queuedRepliesPerAccountMax: QUEUED_REPLIES_PER_ACCOUNT_MAX,
   bodyBytesInFlightPerDevice: BODY_BYTES_IN_FLIGHT_PER_DEVICE,
   bodyBytesInFlightPerAddress: BODY_BYTES_IN_FLIGHT_PER_ADDRESS,
   bodyBytesInFlightTotal: BODY_BYTES_IN_FLIGHT_TOTAL,

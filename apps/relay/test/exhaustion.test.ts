@@ -1,8 +1,10 @@
 import { connect, type Socket } from "node:net";
 import { RELAY_EVENT_BODY_MAX_BYTES } from "@ringback/protocol";
-import { makeTemporaryDirectory } from "@ringback/test-kit";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_RELAY_CONFIG } from "../src/relay-config.js";
 import { ChildRelay } from "./support/child-relay.js";
+import { DaemonClient } from "./support/daemon-client.js";
 import { eventBody, pair, requestAt, signUp } from "./support/in-process-relay.js";
 import { socketRelay } from "./support/socket-relay.js";
 
@@ -161,6 +163,111 @@ describe("an account's quota of stored reports (relay on a socket, small quotas)
     });
     expect(ended.status).toBe(200);
     expect((await post("small2")).status).toBe(201);
+  });
+});
+
+/** The relay's queue of replies per account (README "Abuse limits"), which the process test fills. */
+const QUEUED_REPLIES_PER_ACCOUNT = 500;
+
+/** Replies from `token` to call `eventId`, each sealed as `e2e1.…<filler>` so its size can be chosen. */
+function replyPoster(request: ReturnType<typeof requestAt>, token: string, eventId: string) {
+  return (replyId: string, size = 16) =>
+    request("POST", `/v1/calls/${eventId}/replies`, {
+      token,
+      body: { replyId, sealed: `e2e1.0123456789abcdef.aXY.${"x".repeat(size)}` },
+    });
+}
+
+describe("an account's quota of queued replies", () => {
+  it("refuses replies for an offline computer past the account's queue with 507, stores none, and frees a share when one settles (relay process)", async () => {
+    expect(DEFAULT_RELAY_CONFIG.queuedRepliesPerAccountMax).toBe(QUEUED_REPLIES_PER_ACCOUNT);
+    await using data = await makeTemporaryDirectory();
+    await using relay = await ChildRelay.start({ dataDir: data.path, args: ["--open-signup"] });
+    const request = requestAt(relay.url);
+    const computer = await signUp(request, "computer");
+    const phone = await pair(request, computer.deviceToken, "phone");
+    const posted = await request("POST", "/v1/daemon/events", {
+      token: computer.deviceToken,
+      body: eventBody("ev1"),
+    });
+    expect(posted.status).toBe(201);
+    const reply = replyPoster(request, phone.deviceToken, "ev1");
+    // The computer is offline: every reply stays queued. All but the last ten places, 25 posts at a time.
+    const filled = QUEUED_REPLIES_PER_ACCOUNT - 10;
+    for (let start = 0; start < filled; start += 25) {
+      const batch = Array.from({ length: Math.min(25, filled - start) }, (_, k) => reply(`r${start + k}`));
+      for (const answer of await Promise.all(batch)) expect(answer.status).toBe(202);
+    }
+    // Twenty at once for the last ten places: ten are queued, ten refused, none beyond the quota.
+    const raced = await Promise.all(Array.from({ length: 20 }, (_, k) => reply(`race${k}`)));
+    const statuses = raced.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 202)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 507)).toHaveLength(10);
+    const refused = raced.find((answer) => answer.status === 507);
+    expect(refused?.body.error.code).toBe("storage_full");
+    expect(Number(refused?.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const refusedIds = raced.flatMap((answer, k) => (answer.status === 507 ? [`race${k}`] : []));
+    // Full: a new reply is refused, a repeat of a queued one is still answered as one.
+    expect((await reply("more")).status).toBe(507);
+    expect((await reply("r0")).status).toBe(202);
+
+    // The computer comes online: it is sent every queued reply, and not one of the refused.
+    await using daemon = await DaemonClient.connect(relay.url, computer.deviceToken);
+    await eventually(
+      () =>
+        daemon.received.filter((message) => message.type === "reply").length >= QUEUED_REPLIES_PER_ACCOUNT,
+      {
+        what: "the queued replies on the link",
+      },
+    );
+    const sent = daemon.received.flatMap((message) => (message.type === "reply" ? [message.replyId] : []));
+    expect(new Set(sent).size).toBe(QUEUED_REPLIES_PER_ACCOUNT);
+    expect(sent.filter((replyId) => refusedIds.includes(replyId) || replyId === "more")).toEqual([]);
+    // One settles (delivered): its place is free again.
+    daemon.send({ type: "reply-status", replyId: "r0", status: "delivered" });
+    await eventually(async () => (await reply("more")).status === 202, { what: "a freed place" });
+    expect((await reply("one-more")).status).toBe(507);
+  });
+
+  it("counts queued replies' bytes against the account's sealed bytes, frees them when replies fail or expire (relay on a socket, small quotas)", async () => {
+    await using relay = await socketRelay({ queuedRepliesPerAccountMax: 3, sealedBytesPerAccountMax: MIB });
+    const computer = await relay.signUp("computer");
+    const phone = await relay.pair(computer.deviceToken, "phone");
+    const report = (eventId: string, size: number) =>
+      relay.request("POST", "/v1/daemon/events", {
+        token: computer.deviceToken,
+        body: eventBody(eventId, { sealed: `e2e1.0123456789abcdef.aXY.${"x".repeat(size)}` }),
+      });
+    const reply = replyPoster(relay.request, phone.deviceToken, "ev1");
+    const KIB = 1024;
+    expect((await report("ev1", 600 * KIB)).status).toBe(201);
+    // Bytes, the call's and the replies' together: 600 + 200 KiB fit in 1 MiB, 250 KiB more do not...
+    expect((await reply("a", 200 * KIB)).status).toBe(202);
+    const overBytes = await reply("b", 250 * KIB);
+    expect(overBytes.status).toBe(507);
+    expect(overBytes.body.error.code).toBe("storage_full");
+    // ...and a report of that size is refused too: the replies use the account's bytes.
+    expect((await report("ev2", 250 * KIB)).status).toBe(507);
+    // Count: the third queued reply fits, a fourth does not.
+    expect((await reply("c")).status).toBe(202);
+    expect((await reply("d")).status).toBe(202);
+    expect((await reply("e")).status).toBe(507);
+    // A reply the computer fails frees its share.
+    await using daemon = await DaemonClient.connect(relay.url, computer.deviceToken);
+    await daemon.waitFor("reply", (message) => message.replyId === "d");
+    daemon.send({
+      type: "reply-status",
+      replyId: "a",
+      status: "failed",
+      plaintextReason: "cannot decrypt reply",
+    });
+    await eventually(async () => (await reply("e")).status === 202, { what: "a place freed by a failure" });
+    expect((await reply("f")).status).toBe(507);
+    await daemon[Symbol.asyncDispose]();
+    // Replies nobody picked up expire after a day: their places are free again at once.
+    relay.clock.advance(24 * 60 * 60 * 1000);
+    expect((await reply("b", 250 * KIB)).status).toBe(202);
+    expect((await reply("f")).status).toBe(202);
   });
 });
 

@@ -14,11 +14,13 @@ import { Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
 import { boundedBody } from "../http/body-limit.js";
 import { readJson, readParam } from "../http/read-json.js";
+import { QUOTA_RETRY_AFTER_MS } from "../relay-config.js";
 import type { RelayEnv } from "../relay-env.js";
 import { recordDelivery } from "../runtime/call-deliveries.js";
 import { settledCall } from "../runtime/push-delivery.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
 import { sendReply } from "../runtime/reply-delivery.js";
+import { RetryLaterError } from "../runtime/retry-later.js";
 import { sweepExpired } from "../runtime/sweeper.js";
 
 /** `GET /v1/calls/<eventId>`, the status write-back, delivery outcomes, and replies. */
@@ -94,16 +96,36 @@ export function callRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     runtime.disk.assertRoom();
     const body = await readJson(c, ReplyRequest);
     const device = c.get("device");
-    const now = runtime.clock.now();
-    const outcome = await runtime.store.enqueueReply({
-      accountId: device.accountId,
-      eventId,
-      replyId: body.replyId,
-      fromDeviceId: device.id,
-      sealed: body.sealed,
-      now,
-      expiresAt: now + runtime.config.replyExpiryMs,
-    });
+    const enqueue = () => {
+      const now = runtime.clock.now();
+      return runtime.store.enqueueReply({
+        accountId: device.accountId,
+        eventId,
+        replyId: body.replyId,
+        fromDeviceId: device.id,
+        sealed: body.sealed,
+        now,
+        expiresAt: now + runtime.config.replyExpiryMs,
+        limits: {
+          queuedMax: runtime.config.queuedRepliesPerAccountMax,
+          sealedBytesMax: runtime.config.sealedBytesPerAccountMax,
+        },
+      });
+    };
+    let outcome = await enqueue();
+    if (outcome.kind === "full") {
+      // Replies (and calls) past their time are expired first, so a share they still held is free.
+      await sweepExpired(runtime);
+      outcome = await enqueue();
+    }
+    if (outcome.kind === "full") {
+      runtime.log.line(`reply refused device=${device.id}: the account's quota of queued replies is used up`);
+      throw new RetryLaterError(
+        "storage_full",
+        QUOTA_RETRY_AFTER_MS,
+        `This account has ${outcome.usage.queuedReplies} replies queued and ${outcome.usage.sealedBytes} bytes stored on the relay, its most: wait for its computers to take them, or for them to expire.`,
+      );
+    }
     if (outcome.kind === "not_found") throw new RingbackError("call_not_found");
     if (outcome.kind === "conflict") {
       throw new RingbackError("invalid_request", "This replyId is already used for another call.");

@@ -9,6 +9,7 @@ import { type Context, Hono } from "hono";
 import { requireDevice } from "../http/auth.js";
 import { boundedBody } from "../http/body-limit.js";
 import { readJson } from "../http/read-json.js";
+import { QUOTA_RETRY_AFTER_MS } from "../relay-config.js";
 import type { RelayEnv } from "../relay-env.js";
 import { RateLimitedError } from "../runtime/code-attempts.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
@@ -51,9 +52,6 @@ export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   return routes;
 }
 
-/** How soon a report refused for the account's quota may be sent again (calls end or expire meanwhile). */
-const QUOTA_RETRY_AFTER_MS = 60_000;
-
 const eventsKey = (deviceId: string) => `events:${deviceId}`;
 
 /** Reports one computer stored in the window: at the limit, the daemon is told to wait (429 with `Retry-After`). */
@@ -86,7 +84,7 @@ async function storeEvent(
       throw new RetryLaterError(
         "storage_full",
         QUOTA_RETRY_AFTER_MS,
-        `This account holds ${usage.openCalls} calls (${usage.sealedBytes} bytes) on the relay, its most: answer or end some, or wait for them to expire.`,
+        `This account holds ${usage.openCalls} calls and ${usage.queuedReplies} queued replies (${usage.sealedBytes} bytes) on the relay, its most: answer or end some, or wait for them to expire.`,
       );
     }
   }

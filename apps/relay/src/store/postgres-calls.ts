@@ -245,10 +245,21 @@ export async function pruneCalls(db: Queries, before: number): Promise<void> {
   await db`DELETE FROM stream_entries WHERE created_at < ${before}`;
 }
 
-/** The account's calls that still hold ciphertext, and its bytes: from the `events_open_usage` index alone. */
+/**
+ * The account's calls that still hold ciphertext, its queued replies, and both's bytes: from the `events_open_usage`
+ * and `replies_queued_usage` indexes alone.
+ */
 export async function accountUsage(db: Queries, accountId: string): Promise<AccountUsage> {
-  const [row] =
-    await db`SELECT COUNT(*)::int AS calls, COALESCE(SUM(sealed_bytes), 0)::bigint AS bytes FROM events
-    WHERE account_id = ${accountId} AND expires_at IS NOT NULL`;
-  return { openCalls: integer(row?.calls), sealedBytes: integer(row?.bytes) };
+  const [row] = await db`SELECT
+      (SELECT COUNT(*)::int FROM events WHERE account_id = ${accountId} AND expires_at IS NOT NULL) AS calls,
+      (SELECT COALESCE(SUM(sealed_bytes), 0)::bigint FROM events
+        WHERE account_id = ${accountId} AND expires_at IS NOT NULL) AS call_bytes,
+      (SELECT COUNT(*)::int FROM replies WHERE account_id = ${accountId} AND status = 'queued') AS replies,
+      (SELECT COALESCE(SUM(sealed_bytes), 0)::bigint FROM replies
+        WHERE account_id = ${accountId} AND status = 'queued') AS reply_bytes`;
+  return {
+    openCalls: integer(row?.calls),
+    queuedReplies: integer(row?.replies),
+    sealedBytes: integer(row?.call_bytes) + integer(row?.reply_bytes),
+  };
 }

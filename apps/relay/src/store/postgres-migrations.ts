@@ -172,6 +172,16 @@ const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: st
       CREATE INDEX events_open_usage ON events(account_id, sealed_bytes) WHERE expires_at IS NOT NULL;
     `,
   },
+  {
+    // The bytes of each queued reply's ciphertext, so an account's queued replies and their bytes are counted from
+    // an index alone (its quota), as its open calls are.
+    version: 6,
+    sql: `
+      ALTER TABLE replies ADD COLUMN sealed_bytes BIGINT NOT NULL DEFAULT 0;
+      UPDATE replies SET sealed_bytes = octet_length(sealed) WHERE sealed IS NOT NULL;
+      CREATE INDEX replies_queued_usage ON replies(account_id, sealed_bytes) WHERE status = 'queued';
+    `,
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

@@ -1,4 +1,5 @@
 import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
+import { accountUsage } from "./postgres-calls.js";
 import { type PostgresDatabase, type Queries, type Row, text } from "./postgres-database.js";
 import { appendStatusEntry, nextSeq, notifyEntries } from "./postgres-rows.js";
 import {
@@ -23,18 +24,34 @@ export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promi
   const known = await classifyExisting(pg.sql, input);
   if (known) return known;
   try {
-    return await pg.transaction(async (tx) => {
+    return await pg.transaction(async (tx): Promise<EnqueueReplyOutcome> => {
       // The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer.
       const [event] = await tx`SELECT e.from_device_id, d.removed_at FROM events e
         JOIN devices d ON d.id = e.from_device_id
         WHERE e.account_id = ${input.accountId} AND e.event_id = ${input.eventId}`;
-      if (!event) return { kind: "not_found" as const };
+      if (!event) return { kind: "not_found" };
       const toDeviceId = text(event.from_device_id);
+      const sealedBytes = Buffer.byteLength(input.sealed);
+      // A reply to a removed computer stores nothing (it fails at once), so it is not held to the quota.
+      if (event.removed_at === null) {
+        // The account's row lock: its replies are queued one at a time, each counting the ones committed before
+        // it, so the quota holds across instances and concurrent posts.
+        await tx`SELECT id FROM accounts WHERE id = ${input.accountId} FOR UPDATE`;
+        const usage = await accountUsage(tx, input.accountId);
+        if (
+          usage.queuedReplies >= input.limits.queuedMax ||
+          usage.sealedBytes + sealedBytes > input.limits.sealedBytesMax
+        ) {
+          // A concurrent post of this same reply id may have been stored meanwhile: answered as a repeat.
+          if (await classifyExisting(tx, input)) throw new ReplyExists();
+          return { kind: "full", usage };
+        }
+      }
       const inserted =
         await tx`INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id,
-          sealed, status, created_at, expires_at)
+          sealed, sealed_bytes, status, created_at, expires_at)
         VALUES (${input.accountId}, ${input.replyId}, ${input.eventId}, ${input.fromDeviceId}, ${toDeviceId},
-          ${input.sealed}, 'queued', ${input.now}, ${input.expiresAt})
+          ${input.sealed}, ${sealedBytes}, 'queued', ${input.now}, ${input.expiresAt})
         ON CONFLICT DO NOTHING RETURNING reply_id`;
       if (inserted.length === 0) throw new ReplyExists();
       const keys: ReplyKeys = { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
@@ -44,7 +61,7 @@ export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promi
       }
       await notifyEntries(tx, pg.channel, entries);
       const status = entries.at(-1)?.change.status ?? "queued";
-      return { kind: "created" as const, toDeviceId, status, entries };
+      return { kind: "created", toDeviceId, status, entries };
     });
   } catch (error) {
     if (!(error instanceof ReplyExists)) throw error;

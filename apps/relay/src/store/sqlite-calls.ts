@@ -251,12 +251,24 @@ export function pruneCalls(db: SqliteDatabase, before: number): void {
   db.run("DELETE FROM stream_entries WHERE created_at < ?", before);
 }
 
-/** The account's calls that still hold ciphertext, and its bytes: from the `events_open_usage` index alone. */
+/**
+ * The account's calls that still hold ciphertext, its queued replies, and both's bytes: from the `events_open_usage`
+ * and `replies_queued_usage` indexes alone.
+ */
 export function accountUsage(db: SqliteDatabase, accountId: string): AccountUsage {
-  const row = db.get(
-    `SELECT COUNT(*) AS calls, COALESCE(SUM(sealed_bytes), 0) AS bytes FROM events
+  const calls = db.get(
+    `SELECT COUNT(*) AS n, COALESCE(SUM(sealed_bytes), 0) AS bytes FROM events
      WHERE account_id = ? AND expires_at IS NOT NULL`,
     accountId,
   );
-  return { openCalls: integer(row?.calls), sealedBytes: integer(row?.bytes) };
+  const replies = db.get(
+    `SELECT COUNT(*) AS n, COALESCE(SUM(sealed_bytes), 0) AS bytes FROM replies
+     WHERE account_id = ? AND status = 'queued'`,
+    accountId,
+  );
+  return {
+    openCalls: integer(calls?.n),
+    queuedReplies: integer(replies?.n),
+    sealedBytes: integer(calls?.bytes) + integer(replies?.bytes),
+  };
 }

@@ -146,6 +146,16 @@ const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       CREATE INDEX events_open_usage ON events(account_id, sealed_bytes) WHERE expires_at IS NOT NULL;
     `,
   },
+  {
+    // The bytes of each queued reply's ciphertext, so an account's queued replies and their bytes are counted from
+    // an index alone (its quota), as its open calls are.
+    version: 6,
+    sql: `
+      ALTER TABLE replies ADD COLUMN sealed_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE replies SET sealed_bytes = length(CAST(sealed AS BLOB)) WHERE sealed IS NOT NULL;
+      CREATE INDEX replies_queued_usage ON replies(account_id, sealed_bytes) WHERE status = 'queued';
+    `,
+  },
 ];
 
 /** Brings the database to the latest version; returns that version. */

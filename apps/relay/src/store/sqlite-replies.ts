@@ -6,6 +6,7 @@ import {
   replyKeys,
   replyStatusEntry,
 } from "./reply-rows.js";
+import { accountUsage } from "./sqlite-calls.js";
 import { type SqliteDatabase, text } from "./sqlite-database.js";
 import { appendStatusEntry, nextSeq } from "./sqlite-rows.js";
 import {
@@ -40,15 +41,28 @@ export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyO
     );
     if (!event) return { kind: "not_found" };
     const toDeviceId = text(event.from_device_id);
+    const sealedBytes = Buffer.byteLength(input.sealed);
+    // The account's quota, in the insert's write transaction: concurrent replies cannot overshoot it. A reply to a
+    // removed computer stores nothing (it fails at once), so it is not held to it.
+    if (event.removed_at === null) {
+      const usage = accountUsage(db, input.accountId);
+      if (
+        usage.queuedReplies >= input.limits.queuedMax ||
+        usage.sealedBytes + sealedBytes > input.limits.sealedBytesMax
+      ) {
+        return { kind: "full", usage };
+      }
+    }
     db.run(
-      `INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id, sealed, status, created_at,
-         expires_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
+      `INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id, sealed, sealed_bytes, status,
+         created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
       input.accountId,
       input.replyId,
       input.eventId,
       input.fromDeviceId,
       toDeviceId,
       input.sealed,
+      sealedBytes,
       input.now,
       input.expiresAt,
     );

@@ -150,6 +150,15 @@ export interface NewReply {
   readonly sealed: string;
   readonly now: number;
   readonly expiresAt: number;
+  readonly limits: ReplyLimits;
+}
+
+/** What an account may hold in queued replies: checked in the enqueue's own transaction. */
+export interface ReplyLimits {
+  /** Replies queued at once (not yet delivered, failed or expired). */
+  readonly queuedMax: number;
+  /** The ciphertext the account holds, its open calls' and its queued replies' together, this reply's included. */
+  readonly sealedBytesMax: number;
 }
 
 export type EnqueueReplyOutcome =
@@ -161,6 +170,8 @@ export type EnqueueReplyOutcome =
       readonly entries: readonly (StreamEntry & { kind: "reply-status" })[];
     }
   | { readonly kind: "repeat"; readonly toDeviceId: string; readonly status: ReplyStatus }
+  /** The account's queued replies or its sealed bytes would pass its limits: nothing was stored. */
+  | { readonly kind: "full"; readonly usage: AccountUsage }
   /** The reply id is already used for another event of the account. */
   | { readonly kind: "conflict" }
   | { readonly kind: "not_found" };
@@ -188,9 +199,13 @@ export interface VapidKeys {
   readonly privateKey: string;
 }
 
-/** A device's Web Push subscription: the push service's endpoint and the browser's keys. */
+/** What an account holds now: the ciphertext of its open calls and queued replies, which its quotas bound. */
 export interface AccountUsage {
+  /** Calls that still hold ciphertext (ringing or answered). */
   readonly openCalls: number;
+  /** Replies waiting for their computer. */
+  readonly queuedReplies: number;
+  /** The bytes of both's ciphertext. */
   readonly sealedBytes: number;
 }
 
@@ -209,6 +224,7 @@ export type RedeemOutcome =
   /** `pairingsMax` devices joined within the window; `retryAt`: when the oldest of them leaves it. */
   | { readonly kind: "pairings-full"; readonly accountId: string; readonly retryAt: number };
 
+/** A device's Web Push subscription: the push service's endpoint and the browser's keys. */
 export interface PushSubscriptionRecord {
   readonly deviceId: string;
   readonly accountId: string;
@@ -336,7 +352,7 @@ export interface RelayStore {
 
   // Events and calls.
   appendEvent(input: NewEvent): Promise<AppendEventResult>;
-  /** What the account holds now: its calls that still have ciphertext, and the ciphertext's bytes. */
+  /** What the account holds now: its calls that still have ciphertext, its queued replies, and both's bytes. */
   accountUsage(accountId: string): Promise<AccountUsage>;
   /** The call while its ciphertext exists. */
   getCall(accountId: string, eventId: string): Promise<RelayedEvent | null>;
@@ -359,6 +375,13 @@ export interface RelayStore {
   recordDelivery(input: NewDelivery): Promise<RecordDeliveryOutcome>;
 
   // Replies.
+  /**
+   * Queues a reply for the computer that posted the event, unless the account already has `limits.queuedMax`
+   * replies queued or its ciphertext (open calls' and queued replies') would pass `limits.sealedBytesMax` (then
+   * `full` and nothing is stored), checked in the same transaction as the insert, so concurrent replies cannot
+   * overshoot. A repeat is answered as one whatever the quota; a reply to a removed computer stores nothing (it
+   * fails at once) and is not held to it.
+   */
   enqueueReply(input: NewReply): Promise<EnqueueReplyOutcome>;
   queuedReplies(deviceId: string): Promise<QueuedReply[]>;
   /** Null when the reply is unknown, not for this device, or already settled. */

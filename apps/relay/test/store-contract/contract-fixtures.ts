@@ -8,6 +8,9 @@ export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 /** Device limits no contract test meets unless it means to. */
 export const ROOMY_LIMITS = { devicesMax: 1000, pairingsMax: 1000, pairingWindowMs: 60 * MINUTE_MS } as const;
 
+/** Reply limits no contract test meets unless it means to. */
+export const ROOMY_REPLY_LIMITS = { queuedMax: 1000, sealedBytesMax: 1024 * 1024 * 1024 } as const;
+
 export function contractDevice(id: string, kind: DeviceKind = "phone"): NewDevice {
   return { id, name: `device ${id}`, kind, tokenHash: `hash-${id}` };
 }

@@ -1,7 +1,7 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NewDevice, RelayStore, StreamPage } from "../../src/store/store.js";
-import { contractEvent, MINUTE_MS, ROOMY_LIMITS, T0 } from "./contract-fixtures.js";
+import { contractEvent, MINUTE_MS, ROOMY_LIMITS, ROOMY_REPLY_LIMITS, T0 } from "./contract-fixtures.js";
 import { describeDeliveryStoreContract } from "./delivery-contract-suite.js";
 import { describePushStoreContract } from "./push-contract-suite.js";
 
@@ -369,18 +369,22 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
       });
 
       it("counts the account's calls that hold ciphertext and their bytes, until each ends or expires", async () => {
-        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, sealedBytes: 0 });
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, queuedReplies: 0, sealedBytes: 0 });
         await store.appendEvent(event({ sealed: "e2e1.k.iv.12345" }));
         await store.appendEvent(event({ eventId: "ev2", sealed: "e2e1.k.iv.1234567890" }));
         await store.appendEvent(event({ accountId: "acc2", fromDeviceId: "pc2", sealed: "e2e1.k.iv.x" }));
-        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 2, sealedBytes: 15 + 20 });
+        expect(await store.accountUsage("acc1")).toEqual({
+          openCalls: 2,
+          queuedReplies: 0,
+          sealedBytes: 15 + 20,
+        });
         // Answered: the ciphertext stays (the answering device may read it again); ended: it is erased.
         await answer("phone", "answered");
-        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 2, sealedBytes: 35 });
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 2, queuedReplies: 0, sealedBytes: 35 });
         await answer("phone", "ended");
-        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 1, sealedBytes: 20 });
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 1, queuedReplies: 0, sealedBytes: 20 });
         await store.expireDue(T0 + 61 * MINUTE_MS);
-        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, sealedBytes: 0 });
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, queuedReplies: 0, sealedBytes: 0 });
         expect((await store.accountUsage("acc2")).openCalls).toBe(0);
       });
 
@@ -622,6 +626,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
           sealed: "e2e1.reply",
           now: T0,
           expiresAt: T0 + MINUTE_MS,
+          limits: ROOMY_REPLY_LIMITS,
         });
         const expired = await store.expireDue(T0 + MINUTE_MS);
         expect(expired.find((e) => e.kind === "reply-status")).toMatchObject({
@@ -648,6 +653,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         sealed: "e2e1.reply",
         now: T0,
         expiresAt: T0 + 60 * MINUTE_MS,
+        limits: ROOMY_REPLY_LIMITS,
       };
       const settle = (deviceId: string, status: "delivered" | "failed" = "delivered") =>
         store.settleReply({
@@ -713,6 +719,60 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         const late = await store.enqueueReply({ ...reply, replyId: "r2" });
         expect(late).toMatchObject({ kind: "created", status: "failed" });
         expect(await store.queuedReplies("pc")).toEqual([]);
+      });
+
+      it("holds the account to its queued replies and its sealed bytes (calls' included), until replies settle", async () => {
+        // The call holds 12 bytes ("e2e1.k.iv.ct"); each reply below 10 ("e2e1.reply").
+        const limits = { queuedMax: 2, sealedBytesMax: 12 + 10 + 10 };
+        const queue = (replyId: string, sealed = "e2e1.reply") =>
+          store.enqueueReply({ ...reply, replyId, sealed, limits });
+        expect((await queue("r1")).kind).toBe("created");
+        // Bytes: 11 more would pass 32.
+        expect(await queue("big", "e2e1.reply!")).toEqual({
+          kind: "full",
+          usage: { openCalls: 1, queuedReplies: 1, sealedBytes: 22 },
+        });
+        expect((await queue("r2")).kind).toBe("created");
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 1, queuedReplies: 2, sealedBytes: 32 });
+        // Count: a third is refused even when the call's bytes are freed; nothing of it is stored.
+        await answer("phone", "rejected");
+        expect(await queue("r3")).toMatchObject({
+          kind: "full",
+          usage: { queuedReplies: 2, sealedBytes: 20 },
+        });
+        expect((await store.queuedReplies("pc")).map((queued) => queued.replyId)).toEqual(["r1", "r2"]);
+        // A repeat is answered as one whatever the quota.
+        expect(await queue("r1")).toEqual({ kind: "repeat", toDeviceId: "pc", status: "queued" });
+        // A settled reply frees its share.
+        await settle("pc");
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, queuedReplies: 1, sealedBytes: 10 });
+        expect((await queue("r3")).kind).toBe("created");
+        expect((await queue("r4")).kind).toBe("full");
+        // So does an expired one.
+        await store.expireDue(T0 + 60 * MINUTE_MS);
+        expect(await store.accountUsage("acc1")).toEqual({ openCalls: 0, queuedReplies: 0, sealedBytes: 0 });
+        expect((await queue("r4")).kind).toBe("created");
+      });
+
+      it("lets no concurrent replies overshoot the account's quota, nor a reply to a removed computer count", async () => {
+        const limits = { queuedMax: 3, sealedBytesMax: ROOMY_REPLY_LIMITS.sealedBytesMax };
+        const outcomes = await Promise.all(
+          Array.from({ length: 12 }, (_, index) =>
+            store.enqueueReply({ ...reply, replyId: `r${index}`, limits }),
+          ),
+        );
+        expect(outcomes.filter((outcome) => outcome.kind === "created")).toHaveLength(3);
+        expect(outcomes.filter((outcome) => outcome.kind === "full")).toHaveLength(9);
+        expect(await store.queuedReplies("pc")).toHaveLength(3);
+        expect((await store.accountUsage("acc1")).queuedReplies).toBe(3);
+        // Removing the computer fails its replies: their shares are free, and a late reply to it stores nothing.
+        await store.removeDevice({ accountId: "acc1", deviceId: "pc", now: T0 });
+        expect((await store.accountUsage("acc1")).queuedReplies).toBe(0);
+        const full = { queuedMax: 0, sealedBytesMax: 0 };
+        expect(await store.enqueueReply({ ...reply, replyId: "late", limits: full })).toMatchObject({
+          kind: "created",
+          status: "failed",
+        });
       });
     });
   });
