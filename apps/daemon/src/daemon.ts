@@ -17,7 +17,6 @@ import { SessionsFile } from "./runtime/sessions-file.js";
 import { StartError } from "./runtime/start-error.js";
 import { systemLanguage } from "./runtime/system-language.js";
 import { createTrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
-import { TrackerQuestions } from "./runtime/tracker/tracker-questions.js";
 import { listen } from "./server.js";
 
 export interface DaemonOptions {
@@ -35,8 +34,6 @@ export interface PreparedDaemon {
   outbox: Outbox;
   /** The port from the options, else daemon.json's `localPort`. */
   port: number;
-  /** The tracker questions this computer rang about (their briefs, seals and replies read them). */
-  trackerQuestions: TrackerQuestions;
   /** Sets the port the Host check accepts (once listening on port 0). */
   setListeningPort(port: number): void;
   stop(): Promise<void>;
@@ -52,7 +49,6 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const config = await ConfigFile.load(dataDir, log);
   const localKey = await loadLocalKey(dataDir, log);
   const sessions = await SessionsFile.load(dataDir, log);
-  const trackerQuestions = await TrackerQuestions.load(dataDir, log);
   const language = systemLanguage(env);
   const pendingAsks = new PendingAsks();
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
@@ -70,13 +66,13 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const modelSlots = new ModelSlots();
   const outbox = new Outbox({
     directory: dataDir,
-    generateBrief: createBriefStep(config, language, modelSlots, trackerQuestions),
-    send: relay ? createIdentitySender(config, env, createReportSealer(config, trackerQuestions)) : undefined,
+    generateBrief: createBriefStep(config, language, modelSlots),
+    send: relay ? createIdentitySender(config, env, createReportSealer(config)) : undefined,
     log,
   });
   // A daemon started before `ringback login` sends its waiting reports as soon as the login goes through it.
   relayConnection.afterLogin(() =>
-    outbox.startSending(createIdentitySender(config, env, createReportSealer(config, trackerQuestions))),
+    outbox.startSending(createIdentitySender(config, env, createReportSealer(config))),
   );
   if (!relay) {
     log("no relay configured (serverUrl in daemon.json or RINGBACK_SERVER_URL): reports wait in the outbox");
@@ -90,11 +86,11 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
         { cause: error },
       );
     }
-    if (isOutboxError(error) && error.code === "corrupt_store") throw new StartError(error.message, { cause: error });
+    if (isOutboxError(error) && error.code === "corrupt_store")
+      throw new StartError(error.message, { cause: error });
     throw error;
   });
-  const tracker = await createTrackerRuntime({ dataDir, config, env, log, outbox, questions: trackerQuestions });
-  relayConnection.answerTrackerQuestionsWith(tracker.questionReplies);
+  const tracker = await createTrackerRuntime({ dataDir, config, env, log, outbox });
   await tracker.start();
   const port = options.port ?? config.config.localPort;
   let listeningPort = port;
@@ -118,7 +114,6 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     context,
     outbox,
     port,
-    trackerQuestions,
     setListeningPort: (value) => {
       listeningPort = value;
     },
@@ -128,7 +123,6 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       await tracker.stop();
       await outbox.stop();
       await sessions.flush();
-      await trackerQuestions.flush();
     },
   };
 }
