@@ -14,17 +14,7 @@ export async function readPayload(name: "claude-code-stop" | "codex-stop"): Prom
  * The PermissionRequest payloads the genuine CLIs sent (Claude Code 2.1.330, Codex 0.169.0), as captured in
  * fakes/agent-clis (see its PERMISSION-HOOKS.md); read in place, never written.
  */
-const GENUINE_FIXTURES = join(
-  FIXTURES,
-  "..",
-  "..",
-  "..",
-  "..",
-  "fakes",
-  "agent-clis",
-  "test",
-  "fixtures",
-);
+const GENUINE_FIXTURES = join(FIXTURES, "..", "..", "..", "..", "fakes", "agent-clis", "test", "fixtures");
 
 export type GenuinePermissionPayload =
   | "permission-request-claude-code"

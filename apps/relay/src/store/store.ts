@@ -154,7 +154,7 @@ export interface NewReply {
 }
 
 /** What an account may hold in queued replies: checked in the enqueue's own transaction. */
-export interface ReplyLimits {
+interface ReplyLimits {
   /** Replies queued at once (not yet delivered, failed or expired). */
   readonly queuedMax: number;
   /** The ciphertext the account holds, its open calls' and its queued replies' together, this reply's included. */
