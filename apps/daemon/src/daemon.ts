@@ -16,6 +16,7 @@ import { createReportSealer } from "./runtime/seal-report.js";
 import { SessionsFile } from "./runtime/sessions-file.js";
 import { StartError } from "./runtime/start-error.js";
 import { systemLanguage } from "./runtime/system-language.js";
+import { TrackerQuestions } from "./runtime/tracker/tracker-questions.js";
 import { createTrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
 import { listen } from "./server.js";
 
@@ -34,6 +35,8 @@ export interface PreparedDaemon {
   outbox: Outbox;
   /** The port from the options, else daemon.json's `localPort`. */
   port: number;
+  /** The tracker questions this computer rang about (their briefs, seals and replies read them). */
+  trackerQuestions: TrackerQuestions;
   /** Sets the port the Host check accepts (once listening on port 0). */
   setListeningPort(port: number): void;
   stop(): Promise<void>;
@@ -49,6 +52,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const config = await ConfigFile.load(dataDir, log);
   const localKey = await loadLocalKey(dataDir, log);
   const sessions = await SessionsFile.load(dataDir, log);
+  const trackerQuestions = await TrackerQuestions.load(dataDir, log);
   const language = systemLanguage(env);
   const pendingAsks = new PendingAsks();
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
@@ -66,13 +70,13 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const modelSlots = new ModelSlots();
   const outbox = new Outbox({
     directory: dataDir,
-    generateBrief: createBriefStep(config, language, modelSlots),
-    send: relay ? createIdentitySender(config, env, createReportSealer(config)) : undefined,
+    generateBrief: createBriefStep(config, language, modelSlots, trackerQuestions),
+    send: relay ? createIdentitySender(config, env, createReportSealer(config, trackerQuestions)) : undefined,
     log,
   });
   // A daemon started before `ringback login` sends its waiting reports as soon as the login goes through it.
   relayConnection.afterLogin(() =>
-    outbox.startSending(createIdentitySender(config, env, createReportSealer(config))),
+    outbox.startSending(createIdentitySender(config, env, createReportSealer(config, trackerQuestions))),
   );
   if (!relay) {
     log("no relay configured (serverUrl in daemon.json or RINGBACK_SERVER_URL): reports wait in the outbox");
@@ -90,7 +94,15 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       throw new StartError(error.message, { cause: error });
     throw error;
   });
-  const tracker = await createTrackerRuntime({ dataDir, config, env, log, outbox });
+  const tracker = await createTrackerRuntime({
+    dataDir,
+    config,
+    env,
+    log,
+    outbox,
+    questions: trackerQuestions,
+  });
+  relayConnection.answerTrackerQuestionsWith(tracker.questionReplies);
   await tracker.start();
   const port = options.port ?? config.config.localPort;
   let listeningPort = port;
@@ -114,6 +126,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     context,
     outbox,
     port,
+    trackerQuestions,
     setListeningPort: (value) => {
       listeningPort = value;
     },
@@ -123,6 +136,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       await tracker.stop();
       await outbox.stop();
       await sessions.flush();
+      await trackerQuestions.flush();
     },
   };
 }

@@ -1,7 +1,10 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { createApp } from "../src/app.js";
 import { prepareDaemon } from "../src/daemon.js";
+import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import { createTrackerRuntime } from "../src/runtime/tracker/tracker-runtime.js";
 
 const TEST_PORT = 8790;
@@ -23,12 +26,24 @@ export interface HarnessRequest {
  * clock forward. With `sharedWith`, a second daemon (its own data dir) on the same simulator and seed.
  */
 export async function startTrackerHarness(
-  options: { env?: Record<string, string>; sharedWith?: TrackerSeed } = {},
+  options: {
+    env?: Record<string, string>;
+    sharedWith?: TrackerSeed;
+    /** Written as daemon.json before the start; with a relay identity in it, the daemon's link is opened. */
+    config?: object;
+    /** Starts on this data directory (a restart): kept when the harness closes. */
+    dataDir?: string;
+  } = {},
 ) {
   const seed = options.sharedWith ?? seedTracker(await startFakeMultica());
   const { fake, state, user, workspace, agent, offlineAgent, project } = seed;
 
-  const directory = await makeTemporaryDirectory("ringback-tracker-");
+  const directory = options.dataDir
+    ? { path: options.dataDir, remove: async () => undefined }
+    : await makeTemporaryDirectory("ringback-tracker-");
+  if (options.config) {
+    await writeFile(join(directory.path, CONFIG_FILE), JSON.stringify(options.config), { mode: 0o600 });
+  }
   const logLines: string[] = [];
   const log = (line: string) => logLines.push(line);
   const env = { LANG: "en_US.UTF-8", DAEMON_TRACKER_API_URL: fake.url, ...options.env };
@@ -43,6 +58,7 @@ export async function startTrackerHarness(
     env,
     log,
     outbox: prepared.outbox,
+    questions: prepared.trackerQuestions,
     now: () => new Date(Date.now() + clockOffsetMs),
     sleep: (ms, signal) => {
       sleeps.push(ms);
@@ -55,9 +71,12 @@ export async function startTrackerHarness(
       });
     },
   });
+  prepared.context.relay.answerTrackerQuestionsWith(tracker.questionReplies);
   await tracker.start();
   const app = createApp({ ...prepared.context, tracker, outbox: tracker.hookTurns.observe(prepared.outbox) });
   const localKey = prepared.context.localKey;
+  // Replies come over the daemon's link to the relay, as in a running daemon.
+  if (options.config) prepared.context.relay.start({ app, localKey, port: () => TEST_PORT });
 
   async function request(path: string, init: HarnessRequest = {}): Promise<Response> {
     const isRaw = typeof init.body === "string" || init.body instanceof ReadableStream;
@@ -113,11 +132,12 @@ export async function startTrackerHarness(
     advanceClock(ms: number) {
       clockOffsetMs += ms;
     },
-    async close() {
+    /** Stops this daemon (and the simulator, unless shared); the data directory stays when `keepData`. */
+    async close(closeOptions: { keepData?: boolean } = {}) {
       await tracker.stop();
       await prepared.stop();
       if (!options.sharedWith) await fake.close();
-      await directory.remove();
+      if (!closeOptions.keepData) await directory.remove();
     },
   };
 }

@@ -1,4 +1,10 @@
-import type { TaskRecord } from "./records.js";
+import {
+  type AgentCommentOptions,
+  changeIssueStatus,
+  type IssueActor,
+  postAgentComment,
+} from "./agent-activity.js";
+import type { CommentRecord, IssueRecord, TaskRecord } from "./records.js";
 import {
   type CompleteQuickCreateOptions,
   cancelTask,
@@ -29,6 +35,16 @@ export class FakeMulticaState extends TrackerStore {
   /** Cancels the task and broadcasts `task:cancelled`; a finished task is left as it is. */
   cancelTask(taskId: string): TaskRecord {
     return cancelTask(this, taskId);
+  }
+
+  /** An agent's comment while its task runs (`source_task_id` set), broadcast as `comment:created`. */
+  postAgentComment(taskId: string, content: string, options?: AgentCommentOptions): CommentRecord {
+    return postAgentComment(this, taskId, content, options);
+  }
+
+  /** Moves the issue to `status` as `actor` did, broadcasting `issue:updated` with `status_changed`. */
+  changeIssueStatus(issueId: string, status: string, actor: IssueActor): IssueRecord {
+    return changeIssueStatus(this, issueId, status, actor);
   }
 
   /** Creates the issue a quick-create task's agent would write, links it and completes the task. */

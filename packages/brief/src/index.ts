@@ -34,3 +34,8 @@ export {
   testConnection,
 } from "./test-connection.js";
 export { estimateTokens } from "./token-estimate.js";
+export {
+  describeTrackerQuestion,
+  type TrackerQuestionFacts,
+  type TrackerQuestionWords,
+} from "./tracker-question.js";

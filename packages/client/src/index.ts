@@ -93,6 +93,8 @@ export {
   type SentVerdict,
 } from "./calls/needs-you.js";
 export { type PermissionDecision, sealPermissionDecision } from "./replies/permission-decision.js";
+// A tracker agent's question rings as "needs you" too, and is answered with a reply (a comment on the issue).
+export { ringsAsNeedsYou, trackerQuestionOf } from "./calls/tracker-question-call.js";
 
 // Storage: the injected key-value store, what is kept in it, the key names (the web app's service worker reads the
 // same keys); the injected timers and clock; the observable every controller's view is.

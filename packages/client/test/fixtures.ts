@@ -4,6 +4,7 @@ import {
   type PermissionAsk,
   type ReportSource,
   SealedReportPayload,
+  type TrackerQuestion,
 } from "@ringback/protocol";
 import {
   type CallRecord,
@@ -28,6 +29,8 @@ export interface ReportFixture {
   readonly briefGeneratedAt?: string;
   /** A "needs you" call: the agent's ask (see `askFor`). */
   readonly needsYou?: PermissionAsk;
+  /** A tracker agent's question (see `trackerQuestionFixture`). */
+  readonly trackerQuestion?: TrackerQuestion;
 }
 
 /** The command of the fixtures' asks, and the digest the daemon computed of its tool input. */
@@ -74,6 +77,28 @@ export function needsYouFixture(
 
 export const T0 = new Date("2026-03-02T10:00:00.000Z");
 
+/** A tracker agent's question that mentions the user, as the daemon seals it: the question in words as the brief. */
+export function trackerQuestionFixture(eventId: string, occurredAt: Date = T0) {
+  return {
+    eventId,
+    source: "tracker" as const,
+    occurredAt: occurredAt.toISOString(),
+    text: "Claude asks you a question on RING-12.",
+    trackerQuestion: {
+      trigger: "mention",
+      question: "[@Ada](mention://member/u1) redirect the old page, or remove it?",
+      commentId: "c1",
+    },
+    brief: {
+      title: "Claude needs you on RING-12",
+      spoken:
+        'Claude asks you a question on RING-12 "Move the login page". It wrote: @Ada redirect the old page?',
+      cards: [{ title: "The question", body: "@Ada redirect the old page, or remove it?" }],
+      openQuestions: [],
+    },
+  } satisfies ReportFixture;
+}
+
 /** A report and brief as the daemon seals them, validated by the protocol schema. */
 export function payloadFor(fixture: ReportFixture): SealedReportPayload {
   const occurredAt = fixture.occurredAt ?? T0.toISOString();
@@ -119,6 +144,7 @@ export function payloadFor(fixture: ReportFixture): SealedReportPayload {
     },
     brief,
     ...(fixture.needsYou ? { needsYou: fixture.needsYou } : {}),
+    ...(fixture.trackerQuestion ? { trackerQuestion: fixture.trackerQuestion } : {}),
   });
 }
 

@@ -25,7 +25,7 @@ export interface Comment {
   attachments: CommentAttachment[];
 }
 
-const CommentJson = z
+export const CommentJson = z
   .object({
     id: z.string(),
     issue_id: z.string(),
@@ -81,13 +81,15 @@ export function commentOperations(transport: Transport) {
     },
 
     /**
-     * Posts a top-level comment as the token's user (a write: sent once). On an agent-assigned issue the
-     * tracker triggers the assigned agent as usual. Unknown issue: `issue_not_found`.
+     * Posts a comment as the token's user (a write: sent once): top-level, or with `parentId` a reply to that
+     * comment of the issue. The tracker triggers the assigned agent on a top-level comment, and an agent on a
+     * reply to its comment. Unknown issue: `issue_not_found`.
      */
     postComment(input: {
       workspaceId: string;
       issueId: string;
       content: string;
+      parentId?: string;
       attachmentIds?: readonly string[];
     }): Promise<Comment> {
       return transport.write(
@@ -97,6 +99,7 @@ export function commentOperations(transport: Transport) {
           workspaceId: input.workspaceId,
           json: {
             content: input.content,
+            ...(input.parentId ? { parent_id: input.parentId } : {}),
             ...(input.attachmentIds && input.attachmentIds.length > 0
               ? { attachment_ids: input.attachmentIds }
               : {}),

@@ -4,6 +4,7 @@ export { MULTICA_PUBLIC_API_URL, resolveTrackerApiUrl, TRACKER_API_URL_ENV } fro
 export type { TrackerClient, TrackerClientOptions } from "./client.js";
 export { createTrackerClient } from "./client.js";
 export type { Comment, CommentAttachment } from "./comments.js";
+export type { CommentWritten, IssueActivity, StatusChanged, TrackerActor } from "./issue-activity.js";
 export { issueSearchQuery } from "./issue-search.js";
 export type { Issue, IssuePriority, ProjectIssuesQuery } from "./issues.js";
 export { ISSUE_LIST_LIMIT_MAX } from "./issues.js";
@@ -30,4 +31,4 @@ export type { Log, Sleep } from "./transport.js";
 export { TRACKER_REQUEST_TIMEOUT_MS } from "./transport.js";
 export type { UploadedFile, UploadInput } from "./uploads.js";
 export { TRACKER_UPLOAD_TIMEOUT_MS } from "./uploads.js";
-export type { Workspace } from "./workspaces.js";
+export type { TrackerUser, Workspace } from "./workspaces.js";

@@ -20,6 +20,9 @@ export interface RealtimeFrame {
   type?: string;
   payload?: Record<string, unknown>;
   error?: string;
+  /** Who caused the event: `member`, `agent` or `system`, and its id. */
+  actor_type?: string;
+  actor_id?: string;
 }
 
 export function parseFrame(text: string): RealtimeFrame | undefined {

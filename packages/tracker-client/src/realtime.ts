@@ -1,6 +1,7 @@
 import type { TrackerWorkspaceStatus } from "@ringback/protocol";
 import { WebSocket } from "ws";
 import { realtimeUrl } from "./base-url.js";
+import { activityFromFrame, type IssueActivity } from "./issue-activity.js";
 import { finishedFromFrame, finishedFromTasks, parseFrame, type TaskFinished } from "./realtime-frames.js";
 import { SeenTasks } from "./seen-tasks.js";
 import type { AgentTask } from "./tasks.js";
@@ -28,6 +29,11 @@ export interface WatchWorkspaceOptions {
    * reported and the next catch-up may report it again.
    */
   onTaskFinished: (event: TaskFinished) => void | Promise<void>;
+  /**
+   * Called for each comment written and each status change on the workspace's issues while connected (realtime
+   * only: nothing of it is caught up after a reconnect). A throw is logged.
+   */
+  onIssueActivity?: (activity: IssueActivity) => void | Promise<void>;
   onStatus?: (status: TrackerWorkspaceStatus) => void;
   /** The first catch-up reports tasks finished since then; default: when the watcher starts. */
   since?: Date | string;
@@ -171,6 +177,8 @@ class Watcher implements WorkspaceWatcher {
         } else {
           const finished = finishedFromFrame(frame, this.options.workspaceId);
           if (finished) void this.deliver(finished);
+          const activity = this.options.onIssueActivity && activityFromFrame(frame, this.options.workspaceId);
+          if (activity) void this.deliverActivity(activity);
         }
       });
       socket.on("error", (error) => {
@@ -224,6 +232,15 @@ class Watcher implements WorkspaceWatcher {
       this.log(
         `onTaskFinished threw for task ${event.taskId} (${errorText(error)}); the next catch-up retries it`,
       );
+    }
+  }
+
+  private async deliverActivity(activity: IssueActivity): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.options.onIssueActivity?.(activity);
+    } catch (error) {
+      this.log(`onIssueActivity threw for issue ${activity.issueId} (${errorText(error)})`);
     }
   }
 

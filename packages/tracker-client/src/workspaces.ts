@@ -48,8 +48,23 @@ const WorkspaceJson = z
     }),
   );
 
+/** The token's user (`GET /api/me`): its id is the one in `mention://member/<id>` links and on its comments. */
+export interface TrackerUser {
+  id: string;
+  name: string;
+}
+
+const UserJson = z
+  .object({ id: z.string(), name: z.string().nullish() })
+  .transform((json): TrackerUser => ({ id: json.id, name: json.name ?? "" }));
+
 export function workspaceOperations(transport: Transport) {
   return {
+    /** The token's user. A bad token: `invalid_tracker_token`. */
+    getMe(): Promise<TrackerUser> {
+      return transport.read({ method: "GET", path: "/api/me" }, UserJson);
+    },
+
     /** Every workspace the token's user belongs to, oldest first. A bad token: `invalid_tracker_token`. */
     listWorkspaces(): Promise<Workspace[]> {
       return transport.read({ method: "GET", path: "/api/workspaces" }, z.array(WorkspaceJson));

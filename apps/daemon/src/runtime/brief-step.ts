@@ -4,18 +4,27 @@ import { currentBriefLanguage } from "./brief-language.js";
 import type { ConfigFile } from "./config-file.js";
 import { configuredChannel } from "./llm-settings.js";
 import type { ModelSlots } from "./model-slots.js";
+import { trackerQuestionBrief } from "./tracker/question-brief.js";
+import type { TrackerQuestions } from "./tracker/tracker-questions.js";
 
 /**
  * The outbox's brief step: `@ringback/brief` with the channel and language current when the brief starts
  * (no channel: the spec's failed brief with no model call), one at a time against a local model (`ModelSlots`):
- * the brief's clock starts only when its turn comes.
+ * the brief's clock starts only when its turn comes. A tracker question's brief is the question in words, made
+ * without a model.
  */
 export function createBriefStep(
   config: ConfigFile,
   systemLanguage: string,
   slots: ModelSlots,
+  questions: TrackerQuestions,
 ): GenerateBrief {
   return async (report, signal) => {
+    const question = questions.get(report.eventId);
+    if (question) {
+      const { language } = currentBriefLanguage(config.raw, systemLanguage);
+      return trackerQuestionBrief(question, language, new Date());
+    }
     const channel = configuredChannel(config.raw);
     const brief = () =>
       generateBrief({

@@ -1,5 +1,6 @@
 import { ISSUE_PRIORITIES, type IssuePriority } from "@ringback/protocol";
 import type { CallRecord } from "./call-record.js";
+import { ringsAsNeedsYou } from "./tracker-question-call.js";
 
 /** A tracker priority as the calls page sorts it; anything unknown (or a local agent's call) is `none`. */
 function callPriority(record: CallRecord): IssuePriority {
@@ -11,10 +12,10 @@ function callPriority(record: CallRecord): IssuePriority {
 
 /**
  * 0 for urgent up to 4 for none: smaller is more urgent. A "needs you" call comes before them all (-1): an agent
- * waits for it, and gives up when its ask expires.
+ * waits for it (a permission ask until it expires, a tracker question until someone answers).
  */
 function priorityRank(record: CallRecord): number {
-  if (record.payload.needsYou) return -1;
+  if (ringsAsNeedsYou(record)) return -1;
   return ISSUE_PRIORITIES.indexOf(callPriority(record));
 }
 

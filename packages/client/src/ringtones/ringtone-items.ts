@@ -59,6 +59,8 @@ export function withoutTone(choices: RingtoneChoices, ref: ToneRef): RingtoneCho
 }
 
 /** The item a ringing call plays: its own tone for a "needs you" call (an agent waits), else the incoming tone. */
-export function ringtoneItemOf(record: { readonly payload: { readonly needsYou?: unknown } }): RingtoneItem {
-  return record.payload.needsYou ? "needsYou" : "incoming";
+export function ringtoneItemOf(record: {
+  readonly payload: { readonly needsYou?: unknown; readonly trackerQuestion?: unknown };
+}): RingtoneItem {
+  return record.payload.needsYou || record.payload.trackerQuestion ? "needsYou" : "incoming";
 }

@@ -6,15 +6,34 @@ import { PermissionAsk } from "./permission.js";
 import { EventId, Report, ReportSource } from "./report.js";
 import { RequestStamp } from "./request-stamp.js";
 
+/** What made a tracker agent's question a call: a comment mentioning the user, or the issue moved to blocked. */
+export const TrackerQuestionTrigger = z.enum(["mention", "blocked"]);
+export type TrackerQuestionTrigger = z.infer<typeof TrackerQuestionTrigger>;
+
+/**
+ * An agent working a tracker issue asks its human something. A reply to the call is posted as a comment on the
+ * issue (under the agent's comment when there is one), which the tracker hands back to the agent.
+ */
+export const TrackerQuestion = z.object({
+  trigger: TrackerQuestionTrigger,
+  /** The agent's words, whole: its comment, or for a move to blocked its last comment ("" when it wrote none). */
+  question: z.string(),
+  /** The agent's comment that asked; null when the move to blocked came without one. */
+  commentId: z.string().nullable(),
+});
+export type TrackerQuestion = z.infer<typeof TrackerQuestion>;
+
 /**
  * What is sealed for the client: the report and its brief (AAD `ringback/v1/report/<eventId>`). A "needs you" call
  * (an agent asking permission) also carries the ask; its report text and brief are the ask in words, made by the
- * computer without a model.
+ * computer without a model. A tracker agent's question (source `tracker`) carries `trackerQuestion` instead: it
+ * rings as "needs you" too, its brief is the question in words (no model), and it is answered with a reply.
  */
 export const SealedReportPayload = z.object({
   report: Report,
   brief: Brief,
   needsYou: PermissionAsk.optional(),
+  trackerQuestion: TrackerQuestion.optional(),
 });
 export type SealedReportPayload = z.infer<typeof SealedReportPayload>;
 

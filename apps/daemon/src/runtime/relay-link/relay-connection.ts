@@ -17,7 +17,7 @@ import { relayAddress } from "../relay-address.js";
 import { ReplayGuard } from "../replay-guard.js";
 import { EventSessions } from "../replies/event-sessions.js";
 import { RepliesFile } from "../replies/replies-file.js";
-import { ReplyRunner } from "../replies/reply-runner.js";
+import { type QuestionReplies, ReplyRunner } from "../replies/reply-runner.js";
 import type { SessionsFile } from "../sessions-file.js";
 import { loginToRelay } from "./login.js";
 import { createPairing } from "./pairing.js";
@@ -58,6 +58,7 @@ export class RelayConnection {
   /** What a login through the running daemon sets going (the outbox's sending); none: a restart is needed. */
   #afterLogin: (() => void) | null = null;
   #localInterface: LocalInterfaceAccess | null = null;
+  #questionReplies: QuestionReplies | null = null;
   #link: RelayLink | null = null;
 
   private constructor(
@@ -85,6 +86,7 @@ export class RelayConnection {
       },
       runTimeoutMs: options.replyRunTimeoutMs,
       lastSealedMessage,
+      questionReplies: () => this.#questionReplies,
     });
     this.#decisions = new PermissionDecisions({
       pendingAsks: options.pendingAsks,
@@ -125,6 +127,11 @@ export class RelayConnection {
   start(access: LocalInterfaceAccess): void {
     this.#localInterface = access;
     this.#openLink();
+  }
+
+  /** Replies to tracker question calls go to `replies` (the tracker runtime starts after this connection). */
+  answerTrackerQuestionsWith(replies: QuestionReplies): void {
+    this.#questionReplies = replies;
   }
 
   /** `listener` runs after every login through the running daemon, once the new identity is written. */

@@ -16,6 +16,12 @@ import { type AgentRunResult, runAgent } from "./agent-run.js";
 import type { EventSessions } from "./event-sessions.js";
 import { INTERRUPTED_REASON, type RepliesFile, type ReplyRecord } from "./replies-file.js";
 
+/** Where replies to tracker question calls go: a comment on the issue instead of a resumed agent session. */
+export interface QuestionReplies {
+  answers(eventId: string): boolean;
+  post(eventId: string, text: string): Promise<AgentRunResult>;
+}
+
 type LinkReply = Extract<RelayToDaemonMessage, { type: "reply" }>;
 type LinkReplyStatus = Extract<DaemonToRelayMessage, { type: "reply-status" }>;
 
@@ -37,6 +43,8 @@ export interface ReplyRunnerOptions {
   now?: () => Date;
   /** Where the key id of each new reply is kept for `ringback doctor`. */
   lastSealedMessage?: LastSealedMessageFile;
+  /** The tracker's question replies, once the tracker runtime exists. */
+  questionReplies?(): QuestionReplies | null;
 }
 
 /** Why a reply is refused, said in plaintext: it carries nothing of the reply. */
@@ -49,7 +57,8 @@ const REFUSED_REPLY_REASONS: Record<Exclude<Admission, "accepted"> | "outdated",
 };
 
 /**
- * Runs each reply at most once: the agent session of the reply's event is resumed with the reply text, and
+ * Runs each reply at most once: the agent session of the reply's event is resumed with the reply text (a reply to
+ * a tracker question call is posted as a comment on the issue instead), and
  * `delivered` is reported when the resumed agent exits 0 (`failed` with a sealed reason otherwise). A resend of
  * a reply that is running is ignored; a resend of a finished one gets its final status again. A reply must be
  * sealed for this computer and pass the replay guard (its time within the reply window, its nonce never seen), so
@@ -113,6 +122,19 @@ export class ReplyRunner {
         return;
       }
       const { text } = reply;
+      const questionReplies = this.#options.questionReplies?.();
+      if (questionReplies?.answers(eventId)) {
+        await this.#options.replies.start(replyId, eventId, this.#now());
+        this.#arriving.delete(replyId);
+        this.#options.log(`reply ${replyId}: posting it as a comment on the tracker issue`);
+        const result = await questionReplies.post(eventId, text);
+        await this.#finish(
+          replyId,
+          eventId,
+          result.isDelivered ? { state: "delivered" } : { state: "failed", reason: result.reason },
+        );
+        return;
+      }
       const session = this.#session(eventId);
       if (typeof session === "string") {
         await this.#finish(replyId, eventId, { state: "failed", reason: session });

@@ -2,6 +2,7 @@ import { setTimeout as wait } from "node:timers/promises";
 import type { TaskFinished, TrackerClient } from "@ringback/tracker-client";
 import type { Logger } from "../logger.js";
 import type { HookTurns, ReportQueue } from "./hook-turns.js";
+import type { QuestionCalls } from "./question-calls.js";
 import { readTaskReport, type WorkspaceNames } from "./task-report.js";
 import { trackerEventId } from "./tracker-event-id.js";
 import type { TaskFinishedHandler } from "./watcher-manager.js";
@@ -16,6 +17,8 @@ export interface TaskCompletionOptions {
   /** The outbox itself: tracker reports never go through the hook-report check. */
   outbox: ReportQueue;
   hookTurns: HookTurns;
+  /** A question among the task's comments rings as one, even when its realtime event was missed. */
+  questionCalls: QuestionCalls;
   log: Logger;
   now(): Date;
   /** Aborted when the daemon stops: pending retries end. */
@@ -24,10 +27,11 @@ export interface TaskCompletionOptions {
 
 /**
  * A finished tracker task becomes one report in the outbox (spec: Outbox report lifecycle, Accepted), under
- * an event id derived from the task id: one task, one call, however often it is seen.
+ * an event id derived from the task id: one task, one call, however often it is seen. A task whose report is a
+ * question to the user (it mentions them) rings as that question only, not a second time as finished.
  */
 export function createTaskCompletionHandler(options: TaskCompletionOptions): TaskFinishedHandler {
-  const { outbox, hookTurns, log, now, signal } = options;
+  const { outbox, hookTurns, questionCalls, log, now, signal } = options;
   const workspaceNames: WorkspaceNames = new Map();
   return async (client: TrackerClient, event: TaskFinished) => {
     const read = await withRetries(() => readTaskReport(client, event, workspaceNames, now()), {
@@ -42,6 +46,13 @@ export function createTaskCompletionHandler(options: TaskCompletionOptions): Tas
       return;
     }
     const issue = read.report.tracker?.issueIdentifier ?? event.issueId;
+    const questions = await questionCalls.ringQuestionsOf(client, event.workspaceId, read.taskComments);
+    if (read.reportCommentId !== null && questions.has(read.reportCommentId)) {
+      log(
+        `tracker: task ${event.taskId} (${issue}) ended on a question to the user, rung as such; no finished call`,
+      );
+      return;
+    }
     const hookEventId = hookTurns.hookReportOf(read.turn);
     hookTurns.rememberTrackerTurn(read.turn);
     if (hookEventId) {

@@ -10,6 +10,10 @@ export interface TaskReport {
   report: Report;
   /** What the hook would have reported for the same turn (see hook-turns.ts). */
   turn: TrackerTurn;
+  /** Every comment the task's agent wrote with this task, oldest first: a question among them rings on its own. */
+  taskComments: Comment[];
+  /** The comment read as the report; null when the report is the task's output or a sentence of ours. */
+  reportCommentId: string | null;
 }
 
 /** Workspace names rarely change: read once per daemon run. */
@@ -70,6 +74,8 @@ export async function readTaskReport(
   });
   return {
     report,
+    taskComments: comments.filter((comment) => isWrittenByTask(comment, event)),
+    reportCommentId: reportComment?.id ?? null,
     turn: {
       taskId,
       texts: [task?.output ?? "", reportComment?.content ?? ""],
@@ -81,15 +87,15 @@ export async function readTaskReport(
 
 /** The agent's last plain comment written by this task; progress updates are not the report. */
 function lastReportComment(comments: readonly Comment[], event: TaskFinished): Comment | undefined {
-  return comments
-    .filter(
-      (comment) =>
-        comment.authorType === "agent" &&
-        comment.authorId === event.agentId &&
-        comment.sourceTaskId === event.taskId &&
-        comment.type === "comment",
-    )
-    .at(-1);
+  return comments.filter((comment) => isWrittenByTask(comment, event) && comment.type === "comment").at(-1);
+}
+
+function isWrittenByTask(comment: Comment, event: TaskFinished): boolean {
+  return (
+    comment.authorType === "agent" &&
+    comment.authorId === event.agentId &&
+    comment.sourceTaskId === event.taskId
+  );
 }
 
 function reportText(input: {
@@ -110,7 +116,7 @@ function reportText(input: {
   return words ? `${failure}\n\n${words}` : failure;
 }
 
-async function workspaceNameOf(
+export async function workspaceNameOf(
   client: TrackerClient,
   workspaceId: string,
   names: WorkspaceNames,
@@ -123,7 +129,7 @@ async function workspaceNameOf(
 }
 
 /** The value, or null when the tracker says the object does not exist; other failures propagate. */
-async function unlessGone<T>(read: Promise<T>, code: ErrorCode): Promise<T | null> {
+export async function unlessGone<T>(read: Promise<T>, code: ErrorCode): Promise<T | null> {
   try {
     return await read;
   } catch (error) {

@@ -4,8 +4,11 @@ import type { Logger } from "../logger.js";
 import { DispatchStore } from "./dispatch-store.js";
 import { Dispatches } from "./dispatches.js";
 import { HookTurns, type ReportQueue } from "./hook-turns.js";
+import { createQuestionCalls } from "./question-calls.js";
+import { TrackerQuestionReplies } from "./question-replies.js";
 import { createTaskCompletionHandler } from "./task-completion.js";
 import { TrackerAccess } from "./tracker-access.js";
+import type { TrackerQuestions } from "./tracker-questions.js";
 import { TrackerSettings } from "./tracker-settings.js";
 import { WatcherManager } from "./watcher-manager.js";
 
@@ -15,6 +18,8 @@ export interface TrackerRuntimeOptions {
   env: NodeJS.ProcessEnv;
   /** Where tracker task reports go (the outbox). */
   outbox: ReportQueue;
+  /** The agents' questions this computer rang about (see tracker-questions.ts). */
+  questions: TrackerQuestions;
   log: Logger;
   now?: () => Date;
   /** Waits between tracker read retries; tests pass one that records the delays. */
@@ -29,6 +34,8 @@ export interface TrackerRuntime {
   dispatches: Dispatches;
   /** Hook reports pass through it on the way to the outbox (see hook-turns.ts). */
   hookTurns: HookTurns;
+  /** Posts replies to tracker question calls as comments. */
+  questionReplies: TrackerQuestionReplies;
   /** Connects the watchers of the saved workspaces. */
   start(): Promise<void>;
   /** Closes the watchers and ends pending report retries. */
@@ -41,16 +48,19 @@ export async function createTrackerRuntime(options: TrackerRuntimeOptions): Prom
   const stopping = new AbortController();
   const access = new TrackerAccess({ config, env, log, ...(options.sleep ? { sleep: options.sleep } : {}) });
   const hookTurns = new HookTurns(log);
+  const questionCalls = createQuestionCalls({ outbox: options.outbox, questions: options.questions, log });
   const watchers = new WatcherManager({
     access,
     log,
     onTaskFinished: createTaskCompletionHandler({
       outbox: options.outbox,
       hookTurns,
+      questionCalls,
       log,
       now,
       signal: stopping.signal,
     }),
+    onIssueActivity: questionCalls.onActivity,
   });
   const store = await DispatchStore.load(options.dataDir, log);
   return {
@@ -59,6 +69,7 @@ export async function createTrackerRuntime(options: TrackerRuntimeOptions): Prom
     watchers,
     dispatches: new Dispatches({ access, store, log, now }),
     hookTurns,
+    questionReplies: new TrackerQuestionReplies({ questions: options.questions, access, log }),
     start: () => watchers.reconnect(),
     stop: async () => {
       stopping.abort();

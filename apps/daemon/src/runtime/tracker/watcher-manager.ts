@@ -1,6 +1,7 @@
 import type { TrackerWorkspaceStatus } from "@ringback/protocol";
 import type { TaskFinished, TrackerClient, WorkspaceWatcher } from "@ringback/tracker-client";
 import type { Logger } from "../logger.js";
+import type { IssueActivityHandler } from "./question-calls.js";
 import type { TrackerAccess } from "./tracker-access.js";
 
 /** What happens with a finished task; a rejection makes the watcher report it again at its next catch-up. */
@@ -19,14 +20,21 @@ interface RunningWatcher {
 export class WatcherManager {
   readonly #access: TrackerAccess;
   readonly #onTaskFinished: TaskFinishedHandler;
+  readonly #onIssueActivity: IssueActivityHandler;
   readonly #log: Logger;
   readonly #watchers = new Map<string, RunningWatcher>();
   #changes: Promise<void> = Promise.resolve();
   #isStopped = false;
 
-  constructor(options: { access: TrackerAccess; onTaskFinished: TaskFinishedHandler; log: Logger }) {
+  constructor(options: {
+    access: TrackerAccess;
+    onTaskFinished: TaskFinishedHandler;
+    onIssueActivity: IssueActivityHandler;
+    log: Logger;
+  }) {
     this.#access = options.access;
     this.#onTaskFinished = options.onTaskFinished;
+    this.#onIssueActivity = options.onIssueActivity;
     this.#log = options.log;
   }
 
@@ -75,6 +83,7 @@ export class WatcherManager {
       const watcher = client.watchWorkspace({
         workspaceId,
         onTaskFinished: (event) => this.#onTaskFinished(client, event),
+        onIssueActivity: (activity) => this.#onIssueActivity(client, activity),
       });
       this.#watchers.set(workspaceId, { token, watcher });
       this.#log(`tracker: watching workspace ${workspaceId} for finished tasks`);

@@ -1,4 +1,4 @@
-import { type CallRecord, isNeedsYou } from "@ringback/client";
+import { type CallRecord, isNeedsYou, ringsAsNeedsYou } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
 import { deliverySteps, deliveryTrailText, needsYouStatus, needsYouStatusText } from "@ringback/client/views";
@@ -27,7 +27,8 @@ export function CallRow({ controller, record, kind, language }: Props) {
     : undefined;
   const thisDeviceId = controller.view.pairing?.identity.deviceId ?? null;
   const trail = deliveryTrailText(deliverySteps(record, thisDeviceId), t, formatClock);
-  // A "needs you" call says who decided (or that the agent stopped waiting); it takes no reply.
+  // A permission ask says who decided (or that the agent stopped waiting); it takes no reply. A tracker question is
+  // tagged "needs you" too, and takes a reply.
   const isAsk = isNeedsYou(record);
   const decision = needsYouStatus(record, thisDeviceId, new Date());
   const decisionText = decision ? needsYouStatusText(decision, texts(NEEDS_YOU_TEXTS, language)) : "";
@@ -37,7 +38,9 @@ export function CallRow({ controller, record, kind, language }: Props) {
         {formatTime(record.occurredAt)}
       </time>
       <span class="caller">
-        {isAsk && <span class="needs-you-tag">{texts(NEEDS_YOU_TEXTS, language).needsYou} · </span>}
+        {ringsAsNeedsYou(record) && (
+          <span class="needs-you-tag">{texts(NEEDS_YOU_TEXTS, language).needsYou} · </span>
+        )}
         {controller.callerName(record)}
       </span>
       <span class="title">{script.title}</span>

@@ -1,4 +1,4 @@
-import type { CallRecord } from "@ringback/client";
+import { type CallRecord, trackerQuestionOf } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, type CoreTexts, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { type ReplyStatusView, replyLines } from "@ringback/client/views";
@@ -41,7 +41,8 @@ function deliveryText(status: ReplyStatusView, t: CoreTexts): string {
 
 /**
  * The replies sent on a call with their delivery status, and a box to send another: in the call (typed or spoken,
- * always open) or after hang-up (behind "Reply"). A reply resumes the agent on the computer that reported the call.
+ * always open) or after hang-up (behind "Reply"). A reply resumes the agent on the computer that reported the call; on
+ * a tracker agent's question, that computer posts it as a comment on the issue.
  */
 export function ReplyBox({ controller, record, language, inCall }: Props) {
   const t = texts(CORE_TEXTS, language);
@@ -55,6 +56,8 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
   const speechNotice = speech.notice;
   const lines = replyLines(record);
   const isOpen = isInCall || isOpenAfterCall;
+  // A tracker agent's question: the reply becomes a comment on the issue, not words to a resumed session.
+  const isQuestion = trackerQuestionOf(record) !== null;
 
   // A spoken reply goes into the box, to be read over and sent (a misheard word must not resume the agent).
   const listen = (speechLanguage: string) =>
@@ -82,7 +85,9 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
   return (
     <div class={inCall ? "reply-box in-call-reply" : "reply-box"} data-testid="reply-box">
       {inCall && <h2>{it.replyTitle}</h2>}
-      {inCall && record.fromDeviceId !== null && <p class="hint">{it.replyInCallHint}</p>}
+      {inCall && record.fromDeviceId !== null && (
+        <p class="hint">{isQuestion ? it.replyAsCommentHint : it.replyInCallHint}</p>
+      )}
       {lines.length > 0 && (
         <ul class="replies" aria-label={it.replies}>
           {lines.map(({ reply, status }) => (
@@ -105,7 +110,7 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
           <textarea
             data-testid="reply-input"
             aria-label={it.replyLabel}
-            placeholder={t.replyPlaceholder}
+            placeholder={isQuestion ? it.replyAsCommentPlaceholder : t.replyPlaceholder}
             value={text}
             onInput={(event) => setText(event.currentTarget.value)}
           />

@@ -1,5 +1,5 @@
 import type { CallRecord } from "@ringback/client";
-import { isNeedsYou, trackSentences } from "@ringback/client";
+import { isNeedsYou, ringsAsNeedsYou, trackSentences } from "@ringback/client";
 import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { voiceProblemText } from "../../app/voice/voice-problem.js";
@@ -21,7 +21,8 @@ interface Props {
  * spoken), the questions and the original. Without a brief the agent's report is what is read, shown once: the
  * heading says there is no brief instead of repeating its first line, and the original stays folded. A "needs you"
  * call shows the exact request with Allow once and Deny first (the ask in words is what is read), and no reply: the
- * agent waits for a decision, not for words.
+ * agent waits for a decision, not for words. A tracker agent's question is "needs you" too, but it waits for words:
+ * it keeps its card and the reply box, and the reply is posted as a comment on the issue.
  */
 export function InCallScreen({ controller, view, record }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
@@ -33,16 +34,17 @@ export function InCallScreen({ controller, view, record }: Props) {
   const sentences = state ? trackSentences(script, state.track) : [];
   const noBriefReason = record.payload.brief.meta.error;
   const isAsk = isNeedsYou(record);
+  const isNeedsYouCall = ringsAsNeedsYou(record);
   const hangUp = () => {
     session.stop();
     controller.calls.hangUp(record.eventId);
   };
   return (
     <main
-      class={isAsk ? "screen in-call needs-you" : "screen in-call"}
+      class={isNeedsYouCall ? "screen in-call needs-you" : "screen in-call"}
       data-testid="in-call-screen"
       data-event-id={record.eventId}
-      data-kind={isAsk ? "needs-you" : "finished"}
+      data-kind={isNeedsYouCall ? "needs-you" : "finished"}
     >
       <header class="call-header">
         <p class="caller">{controller.callerName(record)}</p>

@@ -1,4 +1,4 @@
-import { askProject, type CallRecord, isNeedsYou, ringtoneItemOf } from "@ringback/client";
+import { askProject, type CallRecord, isNeedsYou, ringsAsNeedsYou, ringtoneItemOf } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
 import { useEffect } from "preact/hooks";
@@ -15,15 +15,16 @@ interface Props {
 
 /**
  * An incoming call: who is calling and the first line, Answer and Reject. Visible even when sound is blocked. A
- * "needs you" call (an agent waits for permission) says so, with the agent and its project, and rings its own tone.
+ * "needs you" call (an agent waits for permission, or a tracker agent asks a question) says so, with the agent and
+ * the project of a permission ask, and rings its own tone.
  */
 export function RingingScreen({ controller, record, isSoundBlocked, language }: Props) {
   const t = texts(CORE_TEXTS, language);
   const nt = texts(NEEDS_YOU_TEXTS, language);
   useEffect(() => controller.calls.ringShown(record.eventId), [controller, record.eventId]);
   const script = controller.reading.script(record);
-  const isAsk = isNeedsYou(record);
-  const project = isAsk ? askProject(record) : null;
+  const isAsk = ringsAsNeedsYou(record);
+  const project = isNeedsYou(record) ? askProject(record) : null;
   const sound = controller.ringtones.sound(ringtoneItemOf(record));
   return (
     <main

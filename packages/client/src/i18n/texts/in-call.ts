@@ -15,6 +15,9 @@ export const IN_CALL_TEXTS = defineTexts({
     replyTitle: "Reply to the agent",
     replyInCallHint:
       "Type it or tap Speak, then Send: it goes to the agent on your computer, which carries on with it. The call goes on.",
+    replyAsCommentHint:
+      "Type it or tap Speak, then Send: it is posted as your comment on the issue, and the agent carries on with it. The call goes on.",
+    replyAsCommentPlaceholder: "Your reply is posted as a comment on the issue",
     replySpeechFailed: (problem: string) => `Speech recognition failed (${problem}). Type the reply instead.`,
     replyNotRecognised: "Nothing was recognised. Try again or type the reply.",
     agentReport: "The agent's report",
@@ -34,6 +37,9 @@ export const IN_CALL_TEXTS = defineTexts({
     sentAt: (time: string) => `发送于 ${time}`,
     replyTitle: "回复智能体",
     replyInCallHint: "输入回复或点「说话」，然后发送：它会发给你电脑上的智能体，让它继续工作。通话不会中断。",
+    replyAsCommentHint:
+      "输入回复或点「说话」，然后发送：它会作为你的评论发到该议题上，智能体会据此继续工作。通话不会中断。",
+    replyAsCommentPlaceholder: "你的回复会作为评论发到该议题上",
     replySpeechFailed: (problem: string) => `语音识别失败（${problem}）。请改为输入回复。`,
     replyNotRecognised: "没有识别到内容。请重试或直接输入回复。",
     agentReport: "智能体的报告",
