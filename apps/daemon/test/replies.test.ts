@@ -40,6 +40,7 @@ beforeEach(async () => {
   key = generateKey();
   statuses = [];
   runners = [];
+  logLines.length = 0;
 });
 
 afterEach(async () => {
@@ -51,8 +52,13 @@ afterEach(async () => {
 /** The computer's relay device id; replies are sealed for it. */
 const COMPUTER_ID = "dev_laptop";
 
+/** What the runner under test wrote to the daemon's log. */
+const logLines: string[] = [];
+
 async function startRunner(options: { runTimeoutMs?: number; now?: () => Date } = {}) {
-  const log = () => undefined;
+  const log = (line: string) => {
+    logLines.push(line);
+  };
   const eventSessions = await EventSessions.load(dataDir, log);
   eventSessionFiles.push(eventSessions);
   const runner = new ReplyRunner({
@@ -239,6 +245,9 @@ describe("failed replies", () => {
     expect(statuses[0]?.plaintextReason).toBeUndefined();
     const reason = await sealedReason(statuses[0]);
     expect(reason).toBe(`agent exited with code 3: ${stderr.slice(-REPLY_STDERR_TAIL_CHARS)}`);
+    // The daemon's log says why, without the agent's words (its stderr may quote the person's).
+    expect(logLines).toContain("reply reply-1 failed (agent exited with code 3)");
+    expect(logLines.join("\n")).not.toContain("THE-END");
   });
 
   it("stops an agent that runs past the limit and reports it failed", async () => {

@@ -8,7 +8,11 @@ const AGENT_KILL_GRACE_MS = 5000;
 /** After the agent exits, its stderr gets this long to drain (a child it left behind may hold the pipe). */
 const STDERR_DRAIN_MS = 500;
 
-export type AgentRunResult = { isDelivered: true } | { isDelivered: false; reason: string };
+/**
+ * How a run ended. A failure's `reason` goes to the device sealed and may quote the agent's stderr; its `summary`
+ * says what happened without any of the agent's words, for the daemon's log.
+ */
+export type AgentRunResult = { isDelivered: true } | { isDelivered: false; reason: string; summary?: string };
 
 export interface AgentRunOptions extends AgentCommand {
   cwd: string;
@@ -47,7 +51,8 @@ export function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
         detached: process.platform !== "win32",
       });
     } catch (error) {
-      settle({ isDelivered: false, reason: `could not start ${name}: ${describe(error)}` });
+      const reason = `could not start ${name}: ${describe(error)}`;
+      settle({ isDelivered: false, reason, summary: reason });
       return;
     }
     const stop = (reason: string) => {
@@ -63,7 +68,8 @@ export function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
       stderrTail = (stderrTail + chunk).slice(-REPLY_STDERR_TAIL_CHARS);
     });
     child.once("error", (error) => {
-      settle({ isDelivered: false, reason: `could not start ${name}: ${describe(error)}` });
+      const reason = `could not start ${name}: ${describe(error)}`;
+      settle({ isDelivered: false, reason, summary: reason });
     });
     child.once("exit", (code, signal) => {
       const finish = () => settle(outcome(name, { code, signal, stopReason, stderrTail: stderrTail.trim() }));
@@ -89,7 +95,7 @@ function outcome(
   const how =
     exit.stopReason ??
     (exit.code !== null ? `${name} exited with code ${exit.code}` : `${name} was killed by ${exit.signal}`);
-  return { isDelivered: false, reason: exit.stderrTail ? `${how}: ${exit.stderrTail}` : how };
+  return { isDelivered: false, reason: exit.stderrTail ? `${how}: ${exit.stderrTail}` : how, summary: how };
 }
 
 /** Signals the agent's process group (falls back to the process alone where groups do not exist). */

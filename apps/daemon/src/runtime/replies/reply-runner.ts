@@ -132,12 +132,13 @@ export class ReplyRunner {
           replyId,
           eventId,
           result.isDelivered ? { state: "delivered" } : { state: "failed", reason: result.reason },
+          result.isDelivered ? undefined : result.summary,
         );
         return;
       }
       const session = this.#session(eventId);
       if (typeof session === "string") {
-        await this.#finish(replyId, eventId, { state: "failed", reason: session });
+        await this.#finish(replyId, eventId, { state: "failed", reason: session }, session);
         return;
       }
       await this.#options.replies.start(replyId, eventId, this.#now());
@@ -148,6 +149,7 @@ export class ReplyRunner {
         replyId,
         eventId,
         result.isDelivered ? { state: "delivered" } : { state: "failed", reason: result.reason },
+        result.isDelivered ? undefined : result.summary,
       );
     } finally {
       this.#arriving.delete(replyId);
@@ -208,7 +210,11 @@ export class ReplyRunner {
 
   #run(session: { source: "claude-code" | "codex"; sessionId: string; cwd: string }, text: string) {
     if (this.#stopping.signal.aborted) {
-      return Promise.resolve<AgentRunResult>({ isDelivered: false, reason: INTERRUPTED_REASON });
+      return Promise.resolve<AgentRunResult>({
+        isDelivered: false,
+        reason: INTERRUPTED_REASON,
+        summary: INTERRUPTED_REASON,
+      });
     }
     return runAgent({
       ...agentCommand(session.source, session, text, this.#options.env),
@@ -218,22 +224,23 @@ export class ReplyRunner {
       signal: this.#stopping.signal,
     }).then((result) =>
       !result.isDelivered && this.#stopping.signal.aborted
-        ? { isDelivered: false as const, reason: INTERRUPTED_REASON }
+        ? { isDelivered: false as const, reason: INTERRUPTED_REASON, summary: INTERRUPTED_REASON }
         : result,
     );
   }
 
+  /** `summary`: why it failed without the agent's or the person's words (a sealed reason may quote them). */
   async #finish(
     replyId: string,
     eventId: string,
     outcome: Parameters<RepliesFile["finish"]>[2],
+    summary?: string,
   ): Promise<void> {
     await this.#options.replies.finish(replyId, eventId, outcome, this.#now());
     const record = this.#options.replies.get(replyId);
     if (!record) return;
-    this.#options.log(
-      `reply ${replyId} ${record.state}${record.isPlaintextReason ? ` (${record.reason})` : ""}`,
-    );
+    const why = record.isPlaintextReason ? record.reason : summary;
+    this.#options.log(`reply ${replyId} ${record.state}${why ? ` (${why})` : ""}`);
     await this.#report(replyId, record);
   }
 
