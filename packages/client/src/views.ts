@@ -57,6 +57,7 @@ export {
 export { type PushLogLine, pushLogLines } from "./push/push-log-lines.js";
 export { modelProblemText } from "./questions/model-problem.js";
 export { channelForm, channelFromForm, type QuestionChannelForm } from "./questions/question-channel-form.js";
+export { replyDeliveryText } from "./replies/reply-delivery-text.js";
 export {
   type ReplyLine,
   type ReplyStatusView,

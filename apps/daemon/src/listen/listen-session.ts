@@ -8,7 +8,8 @@ import {
   isNeedsYou,
   ringingCall,
 } from "@ringback/client";
-import { needsYouStatus } from "@ringback/client/views";
+import { CORE_TEXTS } from "@ringback/client/texts";
+import { needsYouStatus, replyDeliveryText, replyLines } from "@ringback/client/views";
 import type { PermissionVerdict } from "@ringback/protocol";
 import type { DesktopNotifier } from "./desktop-notifier.js";
 import { askInCallText, askRingingText, askStatusLine } from "./terminal-ask.js";
@@ -48,6 +49,9 @@ export class ListenSession {
   readonly #unreadable = new Set<string>();
   /** The last status line printed for each decision sent here. */
   readonly #decisionLines = new Map<string, string>();
+  /** The calls this terminal replied to, and the last delivery printed for each of their replies (id -> words). */
+  readonly #repliedCalls = new Set<string>();
+  readonly #replyLines = new Map<string, string>();
 
   constructor(options: ListenSessionOptions) {
     this.#center = options.center;
@@ -121,7 +125,9 @@ export class ListenSession {
     if (!text.trim()) return this.#write("reply <text>: the text to send to the agent.\n");
     try {
       await this.#center.sendReply(eventId, text.trim());
+      this.#repliedCalls.add(eventId);
       this.#write("Reply sent to the agent's computer.\n");
+      this.#followReplies(this.#center.view);
     } catch (error) {
       this.#write(`The reply could not be sent: ${error instanceof Error ? error.message : String(error)}\n`);
     }
@@ -166,6 +172,22 @@ export class ListenSession {
     this.#followRinging(view);
     this.#followActive(view);
     this.#followDecisions(view);
+    this.#followReplies(view);
+  }
+
+  /** How each reply sent from this terminal ended (delivered, or failed and why), once the computer says. */
+  #followReplies(view: CallCenterView): void {
+    for (const eventId of this.#repliedCalls) {
+      const record = view.calls.records[eventId];
+      if (!record) continue;
+      for (const { reply, status } of replyLines(record)) {
+        if (status.kind === "queued") continue;
+        const words = replyDeliveryText(status, CORE_TEXTS.en);
+        if (this.#replyLines.get(reply.replyId) === words) continue;
+        this.#replyLines.set(reply.replyId, words);
+        this.#write(`Reply "${clipped(reply.text)}": ${words}\n`);
+      }
+    }
   }
 
   /**
@@ -219,4 +241,9 @@ export class ListenSession {
     const caller = callerName(active);
     this.#write(isNeedsYou(active) ? askInCallText(active, caller) : inCallText(active, caller));
   }
+}
+
+/** The start of a reply, to say which one a status line is about. */
+function clipped(text: string): string {
+  return text.length <= 40 ? text : `${text.slice(0, 39)}…`;
 }

@@ -1,7 +1,7 @@
 import { type CallRecord, trackerQuestionOf } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
-import { CORE_TEXTS, type CoreTexts, IN_CALL_TEXTS } from "@ringback/client/texts";
-import { type ReplyStatusView, replyLines } from "@ringback/client/views";
+import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
+import { replyDeliveryText, replyLines } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
@@ -18,25 +18,6 @@ interface Props {
    * this language, the brief's) into the box before it is sent. Without it: after hang-up, behind "Reply".
    */
   readonly inCall?: { readonly speechLanguage: string };
-}
-
-function deliveryText(status: ReplyStatusView, t: CoreTexts): string {
-  switch (status.kind) {
-    case "queued":
-      return t.replyQueued;
-    case "delivered":
-      return t.replyDelivered;
-    case "cannot-decrypt":
-      return t.replyCannotDecrypt;
-    case "expired":
-      return t.replyExpired;
-    case "computer-removed":
-      return t.replyComputerRemoved;
-    case "reason-unreadable":
-      return t.replyReasonUnreadable;
-    case "failed":
-      return t.replyFailed(status.reason);
-  }
 }
 
 /**
@@ -94,7 +75,7 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
             <li key={reply.replyId} data-testid="reply-line" data-reply-id={reply.replyId}>
               <span class="reply-text">{reply.text}</span>{" "}
               <span class={`reply-status ${status.kind}`} data-testid="reply-status" data-kind={status.kind}>
-                {deliveryText(status, t)}
+                {replyDeliveryText(status, t)}
               </span>{" "}
               <time class="hint" dateTime={reply.sentAt}>
                 {it.sentAt(formatTime(reply.sentAt))}
