@@ -35,6 +35,17 @@ export const daemonMainPath = () => binOf("@ringback/daemon", "ringback");
 export const relayMainPath = () => binOf("@ringback/relay", "ringback-relay");
 
 /**
+ * The web app inside the built relay package (`web/`: its build copies `apps/web-client/dist` there), which the
+ * relay serves at `/` unless `--no-web`.
+ */
+export function relayWebAppDir(): string {
+  const path = join(packageDir("@ringback/relay"), "web");
+  if (!existsSync(join(path, "index.html")))
+    throw new Error(`${path} has no index.html: build @ringback/web-client, then @ringback/relay`);
+  return path;
+}
+
+/**
  * Claude Code from npm. Its postinstall copies the platform binary (an npm optional dependency) over
  * `bin/claude.exe`; pnpm runs no dependency's install script unless the workspace allows it, so the package's own
  * fallback launcher, `cli-wrapper.cjs`, finds that same binary and runs it.
