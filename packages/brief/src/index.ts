@@ -1,4 +1,5 @@
 export { type BriefPlan, briefPlan, CONTEXT_TOKENS, reportBudgetTokens } from "./brief-budget.js";
+export { briefInWords, type CallInWords } from "./brief-in-words.js";
 export {
   BriefRewriteDraft,
   briefJsonSchema,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { briefInWords } from "./brief-in-words.js";
 import { describePermissionAsk, type PermissionAskFacts } from "./permission-ask.js";
 
 const base: PermissionAskFacts = {
@@ -135,5 +136,35 @@ describe("describePermissionAsk", () => {
     expect(both).toContain("Its last words were too long to send whole");
     expect(lastWordsOnly).not.toContain("its input was shortened");
     expect(lastWordsOnly).toContain("Its last words were too long to send whole");
+  });
+});
+
+describe("briefInWords", () => {
+  it("makes a generated brief of the words, whole, with no model call", () => {
+    const words = describePermissionAsk({
+      agent: "codex",
+      toolName: "Bash",
+      toolInput: { command: "rm -rf build" },
+      lastWords: null,
+      cwd: "/home/ada/shop-api",
+      shortened: [],
+    });
+    const at = new Date("2026-11-26T10:00:00.000Z");
+    expect(briefInWords(words, "en-US", at)).toEqual({
+      title: words.title,
+      spoken: words.spoken,
+      cards: [words.card],
+      openQuestions: [],
+      criticalFacts: [],
+      supplementary: null,
+      meta: {
+        status: "generated",
+        llmCalls: 0,
+        model: null,
+        language: "en-US",
+        error: null,
+        generatedAt: "2026-11-26T10:00:00.000Z",
+      },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { describePermissionAsk } from "@ringback/brief";
+import { briefInWords, describePermissionAsk } from "@ringback/brief";
 import { aad, type E2eKey, sealJson } from "@ringback/e2e-crypto";
 import { createRelaySender, type SendOutcome } from "@ringback/outbox";
 import { type PermissionRequestPost, SealedReportPayload } from "@ringback/protocol";
@@ -37,22 +37,7 @@ export function permissionCallPayload(call: PermissionCall): SealedReportPayload
       sessionId: request.sessionId,
       cwd: request.cwd,
     },
-    brief: {
-      title: words.title,
-      spoken: words.spoken,
-      cards: [words.card],
-      openQuestions: [],
-      criticalFacts: [],
-      supplementary: null,
-      meta: {
-        status: "generated",
-        llmCalls: 0,
-        model: null,
-        language: call.language,
-        error: null,
-        generatedAt: occurredAt,
-      },
-    },
+    brief: briefInWords(words, call.language, call.now),
     needsYou: {
       agent: request.agent,
       toolName: request.toolName,
