@@ -149,11 +149,11 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     expect(await readSettings(home.path)).toEqual(EXISTING_SETTINGS);
   });
 
-  it("uninstall after a fresh install leaves no hooks key behind", async () => {
+  it("uninstall after a fresh install leaves no settings.json behind: a HOME without Claude config stays so", async () => {
     await using home = await makeTemporaryDirectory();
     await runInstaller("install", home.path);
     await runInstaller("uninstall", home.path);
-    expect(await readSettings(home.path)).toEqual({});
+    await expect(stat(settingsPath(home.path))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("refuses a settings.json that is not JSON, leaving it untouched", async () => {

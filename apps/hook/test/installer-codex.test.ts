@@ -232,6 +232,14 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     });
   });
 
+  it("uninstall after a fresh install leaves neither hooks.json nor config.toml behind", async () => {
+    await using home = await makeTemporaryDirectory();
+    await runInstaller("install", home.path);
+    await runInstaller("uninstall", home.path);
+    for (const file of ["hooks.json", "config.toml"])
+      await expect(stat(join(home.path, ".codex", file))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
   it("uninstall restores hooks.json and config.toml byte for byte", async () => {
     await using home = await makeTemporaryDirectory();
     const seeded = await seedCodex(home.path);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { editEventHooks, type HookEventName } from "./event-hooks.js";
 import { type CommandHandler, HOOK_EVENTS } from "./hook-command.js";
-import { readJsonSettings, writeJsonSettings } from "./json-settings-file.js";
+import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
 
 /** Our handler for each event the installer registers; `undefined` takes ours out of every one. */
 export type EventHandlers = Record<HookEventName, CommandHandler> | undefined;
@@ -33,6 +33,7 @@ export function writeClaudeCodeHooks(claudeHome: string, handlers: EventHandlers
     events.push({ event, changed: edit.changed, removed: edit.removed.length });
   }
   const changed = events.some((event) => event.changed);
-  if (changed) writeJsonSettings(file, document);
+  if (changed && handlers) writeJsonSettings(file, document);
+  else if (changed) writeJsonSettingsOrRemoveEmpty(file, document);
   return { file, changed, events };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import type { AgentHookChange, EventChange, EventHandlers } from "./claude-code-hooks.js";
@@ -6,7 +6,7 @@ import { editCodexTrust } from "./codex-trust-entries.js";
 import { codexTrustHash } from "./codex-trust-hash.js";
 import { editEventHooks } from "./event-hooks.js";
 import { HOOK_EVENTS } from "./hook-command.js";
-import { readJsonSettings, writeJsonSettings } from "./json-settings-file.js";
+import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
 
 export interface CodexHome {
   path: string;
@@ -64,9 +64,12 @@ export function writeCodexHooks(home: CodexHome, handlers: EventHandlers): Codex
   }
   const changed = events.some((event) => event.changed);
   const change: CodexHookChange = { file, changed, events, configFile, configChanged: false };
-  if (changed) writeJsonSettings(file, document);
+  if (changed && handlers) writeJsonSettings(file, document);
+  else if (changed) writeJsonSettingsOrRemoveEmpty(file, document);
   if (trusted !== config) {
-    writeFileAtomic(configFile, trusted);
+    // An uninstall that leaves config.toml with nothing in it removes it: Codex reads no file as no settings.
+    if (!handlers && trusted.trim() === "") rmSync(configFile, { force: true });
+    else writeFileAtomic(configFile, trusted);
     change.configChanged = true;
   }
   return change;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { InstallerError } from "./installer-error.js";
 
@@ -28,4 +28,13 @@ export function readJsonSettings(path: string): Shape {
 
 export function writeJsonSettings(path: string, document: Shape): void {
   writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+}
+
+/**
+ * What an uninstall leaves: the settings without our hooks, or no file at all when nothing else is in it (an empty
+ * `{}` means the same as no file to the agents, and a HOME that had no agent config should not gain one).
+ */
+export function writeJsonSettingsOrRemoveEmpty(path: string, document: Shape): void {
+  if (Object.keys(document).length === 0) rmSync(path, { force: true });
+  else writeJsonSettings(path, document);
 }
