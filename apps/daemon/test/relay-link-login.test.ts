@@ -63,6 +63,14 @@ describe("ringback login", () => {
     expect(`${login.stdout}${login.stderr}`).not.toContain(token);
     const devices = await relayCall(relay.url, "GET", "/v1/devices", { token });
     expect(devices.body.devices).toEqual([expect.objectContaining({ name: "laptop", kind: "computer" })]);
+    expect(login.stdout).not.toContain("left account");
+
+    // Logging in again creates another account: it says which one this computer left.
+    const again = await ringback("laptop", ["login", "--server", relay.url, "--name", "laptop"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      `This computer left account ${config.relay?.accountId} on ${relay.url}: the devices paired there no longer get its calls`,
+    );
   });
 
   it("asks for the relay's claim code, and creates the account with it", async () => {

@@ -1,6 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LocalLoginRequest, LocalLoginResult } from "@ringback/protocol";
-import { ConfigFile } from "../../runtime/config-file.js";
+import { CONFIG_FILE, ConfigFile } from "../../runtime/config-file.js";
 import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
 import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
@@ -58,6 +60,7 @@ export async function run(args: string[]): Promise<void> {
     throw new StartError(`${issue?.path.join(".") || "login"}: ${issue?.message}`);
   }
   const dataDir = resolveDataDir(process.env);
+  const previous = await currentAccount(dataDir);
   const throughDaemon = await callRunningDaemon(
     dataDir,
     process.env,
@@ -67,6 +70,29 @@ export async function run(args: string[]): Promise<void> {
   );
   const result = throughDaemon ?? (await loginWithoutDaemon(dataDir, parsed.data));
   process.stdout.write(describe(result, throughDaemon !== undefined));
+  if (previous && previous.accountId !== result.accountId) {
+    process.stdout.write(
+      `This computer left account ${previous.accountId}${previous.serverUrl ? ` on ${previous.serverUrl}` : ""}: ` +
+        "the devices paired there no longer get its calls (pair them again with: ringback pair).\n",
+    );
+  }
+}
+
+/** The account this computer belongs to before the login, as daemon.json says; null when none or unreadable. */
+async function currentAccount(
+  dataDir: string,
+): Promise<{ accountId: string; serverUrl: string | null } | null> {
+  try {
+    const config = JSON.parse(await readFile(join(dataDir, CONFIG_FILE), "utf8")) as {
+      serverUrl?: unknown;
+      relay?: { accountId?: unknown };
+    };
+    const accountId = config.relay?.accountId;
+    if (typeof accountId !== "string") return null;
+    return { accountId, serverUrl: typeof config.serverUrl === "string" ? config.serverUrl : null };
+  } catch {
+    return null;
+  }
 }
 
 async function loginWithoutDaemon(dataDir: string, request: LocalLoginRequest): Promise<LocalLoginResult> {
