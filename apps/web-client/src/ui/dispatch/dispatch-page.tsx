@@ -19,6 +19,22 @@ export function DispatchPage({ controller, view }: { controller: AppController; 
     return () => dispatch.close();
   }, [dispatch]);
   const isCalling = state.stage !== "compose" && state.stage !== "sending";
+  // Without a tracker there is nothing to dispatch to: say what to set up instead of showing a form that cannot work.
+  if (state.availability === "tracker-not-configured" && !isCalling) {
+    return (
+      <section class="dispatch-page" data-testid="dispatch-screen">
+        <h1>{t.title}</h1>
+        <div class="setup-needed" data-testid="dispatch-setup-needed">
+          <h2>{t.setupNeededTitle}</h2>
+          <p>{t.setupNeededBody}</p>
+          <button type="button" data-testid="dispatch-retry" onClick={() => dispatch.refresh()}>
+            {t.setupNeededCheck}
+          </button>
+        </div>
+        <MyDispatches controller={dispatch} view={state} t={t} />
+      </section>
+    );
+  }
   return (
     <section class="dispatch-page" data-testid="dispatch-screen">
       <h1>{t.title}</h1>

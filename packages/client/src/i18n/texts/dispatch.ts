@@ -37,6 +37,10 @@ export const DISPATCH_TEXTS = defineTexts({
     blockerComputerOffline: "The computer is offline.",
     blockerDaemonNotRunning: "The Ringback daemon is not running on the computer.",
     blockerTrackerNotConfigured: "The tracker is not set up on the computer (Settings › Tracker).",
+    setupNeededTitle: "Dispatch needs a tracker",
+    setupNeededBody:
+      "Dispatch sends new work to the agents of your tracker (Multica). Set it up for the computer first: Settings › Your computer › Tracker, with a personal token and the workspaces to watch.",
+    setupNeededCheck: "Check again",
     blockerRelayUnreachable: "The relay cannot be reached.",
     blockerUnavailable: (message: string) => `The computer refused: ${message}`,
     blockerNoProject: "Choose a project.",
@@ -104,6 +108,10 @@ export const DISPATCH_TEXTS = defineTexts({
     blockerComputerOffline: "电脑离线。",
     blockerDaemonNotRunning: "电脑上的 Ringback 守护进程没有运行。",
     blockerTrackerNotConfigured: "电脑上还没有设置任务追踪器（设置 › 追踪器）。",
+    setupNeededTitle: "派发需要任务追踪器",
+    setupNeededBody:
+      "派发会把新工作交给任务追踪器（Multica）里的智能体。请先为电脑设置：设置 › 你的电脑 › 追踪器，填入个人令牌和要关注的工作区。",
+    setupNeededCheck: "再检查一次",
     blockerRelayUnreachable: "无法连接中继服务器。",
     blockerUnavailable: (message: string) => `电脑拒绝了请求：${message}`,
     blockerNoProject: "请选择项目。",
