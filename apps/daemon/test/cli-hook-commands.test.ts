@@ -14,8 +14,13 @@ afterEach(async () => {
   await home.remove();
 });
 
+/** The Stop hooks' commands in a settings file; none when the file is gone (an uninstall that emptied it). */
 async function stopHookCommands(settingsFile: string): Promise<string[]> {
-  const settings = JSON.parse(await readFile(settingsFile, "utf8")) as {
+  const text = await readFile(settingsFile, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return "{}";
+    throw error;
+  });
+  const settings = JSON.parse(text) as {
     hooks?: { Stop?: { hooks: { command: string }[] }[] };
   };
   return (settings.hooks?.Stop ?? []).flatMap((group) => group.hooks.map((hook) => hook.command));

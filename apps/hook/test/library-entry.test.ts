@@ -26,5 +26,25 @@ it("the library entry installs and uninstalls as plain functions, pointing agent
   expect(stopCommands(settings)).toEqual([expectedCommand(HOOK_BUNDLE, "claude-code")]);
 
   uninstall(homes);
-  expect(JSON.parse(await readFile(join(homes.claudeHome, "settings.json"), "utf8"))).toEqual({});
+  // Nothing else was in it: the file goes, as it was not there before.
+  await expect(readFile(join(homes.claudeHome, "settings.json"), "utf8")).rejects.toMatchObject({
+    code: "ENOENT",
+  });
+});
+
+it("warns when the hooks would run a Node inside a node_modules folder, and only then", async () => {
+  await using home = await makeTemporaryDirectory();
+  const { install } = (await import(LIBRARY)) as typeof import("../src/index.js");
+  const homes = {
+    claudeHome: join(home.path, "claude"),
+    codexHome: join(home.path, "codex"),
+    service: false,
+  };
+  const pinned = "/home/ada/shop/node_modules/node/bin/node";
+  expect(install({ ...homes, nodePath: pinned }).lines).toContainEqual(
+    expect.stringContaining(`the hooks run the Node at ${pinned}, inside a node_modules folder`),
+  );
+  expect(install({ ...homes, nodePath: "/usr/local/bin/node" }).lines.join("\n")).not.toContain(
+    "node_modules",
+  );
 });

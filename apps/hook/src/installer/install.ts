@@ -100,8 +100,23 @@ export function install(options: InstallOptions = {}): InstallSummary {
       ? `Codex: trusted the hooks in ${codex.configFile}`
       : `Codex: ${codex.configFile} already trusts the hooks`,
   ];
+  const pinnedNode = nodeInsideNodeModules(nodePath);
+  if (pinnedNode) lines.push(pinnedNode);
   if (options.service !== false) lines.push(...installUserService(serviceOptions(options, env)));
   return { lines };
+}
+
+/**
+ * A warning when the hooks will run a Node that lives inside a `node_modules` folder (a workspace's pinned Node, as
+ * `pnpm ringback install` gives): it goes when that folder is cleaned or the checkout moves, and every hook then
+ * fails without a word. Null for a Node installed on the system.
+ */
+function nodeInsideNodeModules(nodePath: string): string | null {
+  if (!nodePath.split(/[\\/]/).includes("node_modules")) return null;
+  return (
+    `Note: the hooks run the Node at ${nodePath}, inside a node_modules folder; if that folder is removed or moved, ` +
+    "the agents' hooks stop working: run the install again then (or run it with a Node installed on the system)"
+  );
 }
 
 /**
