@@ -47,9 +47,18 @@ afterAll(async () => {
   await directory?.remove();
 });
 
-async function outboxFiles(): Promise<string> {
+/**
+ * The outbox's snapshot and journal as one consistent pair, or null while the daemon is between them: a compaction
+ * writes a new snapshot, then starts a new journal, so two reads can straddle it (an old snapshot with a new, empty
+ * journal holds nothing of the report, nor of its having been sent). The journal's first line names its generation.
+ */
+async function outboxFiles(): Promise<string | null> {
   const read = (name: string) => readFile(join(home, name), "utf8").catch(() => "");
-  return `${await read(OUTBOX_SNAPSHOT_FILE)}\n${await read(OUTBOX_JOURNAL_FILE)}`;
+  const journal = await read(OUTBOX_JOURNAL_FILE);
+  const snapshot = await read(OUTBOX_SNAPSHOT_FILE);
+  const generationOf = (text: string) => /"generation":(\d+)/.exec(text)?.[1] ?? null;
+  if (generationOf(snapshot) !== generationOf(journal)) return null;
+  return `${snapshot}\n${journal}`;
 }
 
 describe("a sent report", () => {
@@ -74,6 +83,7 @@ describe("a sent report", () => {
     const leftovers = await eventually(
       async () => {
         const files = await outboxFiles();
+        if (files === null) return null;
         const found = [report.text, report.sessionId, report.cwd].filter((mark) => files.includes(mark));
         return found.length === 0 ? files : null;
       },
