@@ -21,6 +21,11 @@ export interface AgentAdapter {
    * person's prompt; `null` when it said nothing before asking, `undefined` when the transcript cannot tell.
    */
   lastWordsFromTranscript(path: string, deadline: number): Promise<string | null | undefined>;
+  /**
+   * Whether the transcript already holds this turn's tool call (the ask): agents write it a moment after they run
+   * the hook, and last words read before it is there would miss what the agent said just before asking.
+   */
+  isAskInTranscript(path: string, deadline: number): Promise<boolean>;
 }
 
 /** What a last-words search found in one record: words, the turn's start (no words), or nothing yet. */

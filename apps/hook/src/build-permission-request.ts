@@ -2,6 +2,14 @@ import type { PermissionRequestPost } from "@ringback/protocol";
 import type { AgentAdapter } from "./agent-adapter.js";
 import type { PermissionPayload } from "./permission-payload.js";
 
+/**
+ * How long the hook waits for the agent to write this ask's tool call to its transcript before it reads the last
+ * words anyway: the agents run the hook first and write a moment later (on a busy machine, later still). A person at
+ * the keyboard waits at most this much longer for Codex's dialog; usually the call is there at once.
+ */
+const TRANSCRIPT_SETTLE_MS = 1000;
+const TRANSCRIPT_POLL_MS = 50;
+
 /** Mirrors the length limits of protocol's `PermissionRequestPost`: an over-long optional field is left out. */
 const ASK_ID_MAX_CHARS = 200;
 const PERMISSION_MODE_MAX_CHARS = 100;
@@ -28,9 +36,10 @@ export async function buildPermissionRequest(
   payload: PermissionPayload,
   context: BuildPermissionRequestContext,
 ): Promise<PermissionRequestPost> {
-  const lastWords = payload.transcript_path
-    ? await adapter.lastWordsFromTranscript(payload.transcript_path, context.deadline)
-    : null;
+  const path = payload.transcript_path;
+  if (path)
+    await untilAskIsWritten(adapter, path, Math.min(context.deadline, Date.now() + TRANSCRIPT_SETTLE_MS));
+  const lastWords = path ? await adapter.lastWordsFromTranscript(path, context.deadline) : null;
   const askId = optionalText(payload.tool_use_id ?? payload.turn_id, ASK_ID_MAX_CHARS);
   const permissionMode = optionalText(payload.permission_mode, PERMISSION_MODE_MAX_CHARS);
   return {
@@ -44,4 +53,10 @@ export async function buildPermissionRequest(
     ...(permissionMode ? { permissionMode } : {}),
     shortened: [],
   };
+}
+
+async function untilAskIsWritten(adapter: AgentAdapter, path: string, until: number): Promise<void> {
+  while (!(await adapter.isAskInTranscript(path, until)) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS));
+  }
 }

@@ -1,9 +1,11 @@
-import { writeFile } from "node:fs/promises";
+import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildPermissionRequest } from "./build-permission-request.js";
 import { claudeCodeAdapter } from "./payload-claude-code.js";
 import { codexAdapter } from "./payload-codex.js";
+import type { PermissionPayload } from "./permission-payload.js";
 
 const dirs: TemporaryDirectory[] = [];
 afterEach(async () => {
@@ -98,5 +100,54 @@ describe("the agent's last words before it asks permission", () => {
     expect(
       await codexAdapter.lastWordsFromTranscript("/nonexistent/rollout.jsonl", NO_DEADLINE),
     ).toBeUndefined();
+  });
+});
+
+describe("the ask in the transcript", () => {
+  it("is seen once the agent wrote its tool call in this turn, and not before", async () => {
+    const written = await transcript([
+      claude.prompt("Fix it."),
+      claude.text("I will run it."),
+      claude.toolUse(),
+    ]);
+    expect(await claudeCodeAdapter.isAskInTranscript(written, NO_DEADLINE)).toBe(true);
+    const notYet = await transcript([claude.prompt("Fix it."), claude.toolUse(), claude.prompt("Deploy.")]);
+    expect(await claudeCodeAdapter.isAskInTranscript(notYet, NO_DEADLINE)).toBe(false);
+    expect(
+      await codexAdapter.isAskInTranscript(
+        await transcript([codex.prompt("Go."), codex.call()]),
+        NO_DEADLINE,
+      ),
+    ).toBe(true);
+    expect(await codexAdapter.isAskInTranscript(await transcript([codex.prompt("Go.")]), NO_DEADLINE)).toBe(
+      false,
+    );
+  });
+
+  it("is waited for a moment: words the agent writes just after running the hook are still its last words", async () => {
+    // As Claude Code does on a busy machine: the hook runs before the turn's text and tool call reach the file.
+    const path = await transcript([claude.prompt("Create the marker file.")]);
+    const payload: PermissionPayload = {
+      session_id: "s",
+      transcript_path: path,
+      cwd: "/home/ada/shop-api",
+      tool_name: "Bash",
+      tool_input: { command: "touch allowed.txt" },
+    };
+    const later = setTimeout(() => {
+      void appendFile(
+        path,
+        `${JSON.stringify(claude.text("I'll create the marker file."))}\n${JSON.stringify(claude.toolUse())}\n`,
+      );
+    }, 200);
+    try {
+      const request = await buildPermissionRequest(claudeCodeAdapter, payload, {
+        cwd: "/",
+        deadline: Date.now() + 5000,
+      });
+      expect(request.lastWords).toBe("I'll create the marker file.");
+    } finally {
+      clearTimeout(later);
+    }
   });
 });

@@ -32,6 +32,17 @@ function pickClaudeLastWords(record: unknown): LastWordsPick {
   return reply ? { words: reply.text } : undefined;
 }
 
+/** Walking back: an assistant record with a tool call is this ask's (true); the person's prompt comes first (false). */
+function pickClaudeAsk(record: unknown): boolean | undefined {
+  if (!isShape(record)) return undefined;
+  if (isClaudePrompt(record)) return false;
+  if (record.type !== "assistant" || !isShape(record.message)) return undefined;
+  const { content } = record.message;
+  return Array.isArray(content) && content.some((block) => isShape(block) && block.type === "tool_use")
+    ? true
+    : undefined;
+}
+
 export const claudeCodeAdapter: AgentAdapter = {
   source: "claude-code",
   turnId: (payload) => payload.prompt_id,
@@ -52,4 +63,11 @@ export const claudeCodeAdapter: AgentAdapter = {
         deadline,
       })
     )?.words,
+  isAskInTranscript: async (path, deadline) =>
+    (await findLastRecord(path, {
+      mightMatch: (line) =>
+        line.includes('"tool_use"') || (line.includes('"user"') && !line.includes('"tool_result"')),
+      pick: pickClaudeAsk,
+      deadline,
+    })) === true,
 };

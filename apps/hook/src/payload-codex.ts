@@ -61,6 +61,16 @@ function hasRollout(path: string | null | undefined): boolean {
   }
 }
 
+/** Walking back: a tool call of the model is this ask's (true); the turn's start comes first (false). */
+function pickCodexAsk(record: unknown): boolean | undefined {
+  if (isCodexTurnStart(record)) return false;
+  if (!isShape(record) || !isShape(record.payload) || record.type !== "response_item") return undefined;
+  const { type } = record.payload;
+  return type === "function_call" || type === "custom_tool_call" || type === "local_shell_call"
+    ? true
+    : undefined;
+}
+
 export const codexAdapter: AgentAdapter = {
   source: "codex",
   turnId: (payload) => payload.turn_id,
@@ -72,4 +82,10 @@ export const codexAdapter: AgentAdapter = {
   lastWordsFromTranscript: async (path, deadline) =>
     (await findLastRecord(path, { mightMatch: mightHoldCodexLastWords, pick: pickCodexLastWords, deadline }))
       ?.words,
+  isAskInTranscript: async (path, deadline) =>
+    (await findLastRecord(path, {
+      mightMatch: (line) => line.includes("_call") || mightHoldCodexLastWords(line),
+      pick: pickCodexAsk,
+      deadline,
+    })) === true,
 };
