@@ -16,7 +16,7 @@ import {
   payloadFor,
   recordFor,
 } from "../../../../packages/client/test/fixtures.js";
-import { ListenSession } from "./listen-session.js";
+import { startListeningTerminal } from "../../test/helpers/listening-terminal.js";
 import { askInCallText, askRingingText } from "./terminal-ask.js";
 
 const key = generateKey();
@@ -51,31 +51,9 @@ afterEach(async () => {
 
 /** A terminal companion on the fake relay: what it wrote, and its session to type into. */
 async function terminal() {
-  const written: string[] = [];
-  center = new CallCenter({
-    store: createMemoryStore(),
-    pairing: () => ({
-      identity: {
-        accountId: "a",
-        deviceId: "terminal",
-        deviceToken: "token-terminal",
-        serverUrl: relay.origin,
-      },
-      key,
-    }),
-    schedule: () => ALWAYS_RING,
-    onDeviceRemoved: () => undefined,
-  });
-  const session = new ListenSession({
-    center,
-    write: (text) => written.push(text),
-    notifier: null,
-    quit: () => undefined,
-  });
-  await center.load();
-  center.connect();
-  await eventually(() => written.includes("Listening for calls.\n"));
-  return { written, session, output: () => written.join("") };
+  const started = await startListeningTerminal(relay.origin, key);
+  center = started.center;
+  return started;
 }
 
 async function raiseAsk(eventId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { ALWAYS_RING, CallCenter, createMemoryStore } from "@ringback/client";
+import type { CallCenter } from "@ringback/client";
 import { aad, generateKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import { ReplyPlaintext } from "@ringback/protocol";
 import { eventually } from "@ringback/test-kit";
@@ -9,7 +9,7 @@ import {
   startFakeCallRelay,
 } from "../../../../packages/client/test/fake-call-relay.js";
 import { payloadFor } from "../../../../packages/client/test/fixtures.js";
-import { ListenSession } from "./listen-session.js";
+import { startListeningTerminal } from "../../test/helpers/listening-terminal.js";
 
 const key = generateKey();
 let relay: FakeCallRelay;
@@ -41,30 +41,9 @@ afterEach(async () => {
 });
 
 async function terminalInACall(eventId: string) {
-  const written: string[] = [];
-  center = new CallCenter({
-    store: createMemoryStore(),
-    pairing: () => ({
-      identity: {
-        accountId: "a",
-        deviceId: "terminal",
-        deviceToken: "token-terminal",
-        serverUrl: relay.origin,
-      },
-      key,
-    }),
-    schedule: () => ALWAYS_RING,
-    onDeviceRemoved: () => undefined,
-  });
-  const session = new ListenSession({
-    center,
-    write: (text) => written.push(text),
-    notifier: null,
-    quit: () => undefined,
-  });
-  await center.load();
-  center.connect();
-  await eventually(() => written.includes("Listening for calls.\n"));
+  const started = await startListeningTerminal(relay.origin, key);
+  center = started.center;
+  const { session, output } = started;
   const now = new Date().toISOString();
   relay.publish({
     eventId,
@@ -75,7 +54,6 @@ async function terminalInACall(eventId: string) {
     fromDeviceId: "computer",
     sealed: await sealJson(key, aad.report(eventId), payloadFor({ eventId, occurredAt: now })),
   });
-  const output = () => written.join("");
   await eventually(() => output().includes("a = answer"));
   await session.command("a");
   return { session, output };
