@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, open, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { eventually, makeTemporaryDirectory, type ScriptedRelay } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,6 +33,12 @@ async function fillDisk(directory: string): Promise<string> {
     await file.close().catch(() => undefined);
   }
   return path;
+}
+
+/** Both outbox files as they are on disk (read in this order, a compaction between the reads loses nothing). */
+async function outboxText(): Promise<string> {
+  const read = (name: string) => readFile(join(home, name), "utf8").catch(() => "");
+  return `${await read("outbox.json")}\n${await read("outbox.journal")}`;
 }
 
 const report = (index: number) => ({
@@ -79,8 +85,13 @@ describe("the daemon's data directory on a full disk", () => {
     expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
     await eventually(() => relay.delivered.size === 1, { checks: 750, on: relay.changes });
 
-    // Accepted just before the disk fills: its brief and its sending must still get through.
+    // Sent, and its text erased from the outbox, before the disk fills: a sent report's erasure frees its bytes, and
+    // one that ran after the fill would leave room for the next report (seen under load: a 202 where 507 was due).
     expect((await postReport(daemon, localKey, report(3))).status).toBe(202);
+    await eventually(() => relay.delivered.size === 2, { checks: 750, on: relay.changes });
+    await eventually(async () => !(await outboxText()).includes("Turn 3:"), {
+      what: "report 3's text to be erased from the outbox",
+    });
     const filler = await fillDisk(home);
     const refused = await postReport(daemon, localKey, report(2));
     expect(refused.status).toBe(507);
