@@ -77,13 +77,13 @@ export function shellWords(line: string): string[] {
 }
 
 /**
- * What the README says runs a CLI in a clone, where the packages are not installed: "`ringback` ... is `node
- * <file>`" gives `ringback` -> `["node", "<file>"]`.
+ * What the README says runs a CLI in a clone, where the packages are not installed: "`ringback` ... is `npx --yes
+ * pnpm@<version> ringback`" gives `ringback` -> `["npx", "--yes", "pnpm@<version>", "ringback"]` (or `node <file>`).
  */
 export function cloneCommands(markdown: string): Map<string, string[]> {
   const text = markdown.replace(/\s+/g, " ");
   const commands = new Map<string, string[]>();
-  for (const match of text.matchAll(/`(ringback[a-z-]*)`(?: \([^)]*\))? is `(node [^`]+)`/g))
+  for (const match of text.matchAll(/`(ringback[a-z-]*)`(?: \([^)]*\))? is `((?:node|npx) [^`]+)`/g))
     commands.set(match[1] ?? "", shellWords(match[2] ?? ""));
   return commands;
 }

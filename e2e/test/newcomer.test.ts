@@ -132,18 +132,14 @@ async function whatIsMissing(command: string): Promise<string | null> {
     return missing.length > 0 ? `${first} --help lists no ${missing.join(", ")}` : null;
   }
   if (program === "ringback") {
-    // A newcomer has a clone, not the package: the README must say what runs `ringback` there, and it must be the
+    // A newcomer has a clone, not the package: the README must say what runs `ringback` there, and it must run the
     // daemon package's own bin.
     const inClone = CLONE_COMMANDS.get("ringback");
     if (inClone === undefined)
       return "a clone has no `ringback`, and the README does not say what runs it there";
-    const bin = JSON.parse(readFileSync(fromRoot("apps/daemon/package.json"), "utf8")).bin.ringback as string;
-    if (
-      inClone.length !== 2 ||
-      inClone[0] !== "node" ||
-      fromRoot(inClone[1] ?? "") !== fromRoot(`apps/daemon/${bin}`)
-    )
-      return `the README's \`${inClone.join(" ")}\` for \`ringback\` is not the daemon's bin (apps/daemon/${bin})`;
+    const wrongCommand = await whyNotTheDaemonBin(inClone);
+    if (wrongCommand !== null)
+      return `the README's \`${inClone.join(" ")}\` for \`ringback\` ${wrongCommand}`;
     if (first === undefined) return null;
     if (!(await daemonCommands()).has(first)) return `ringback --help lists no command "${first}"`;
     const missing = unlisted(rest, await helpOf(DAEMON_BIN, first));
@@ -152,6 +148,32 @@ async function whatIsMissing(command: string): Promise<string | null> {
   const bin = program === "ringback-relay" ? RELAY_BIN : HOOK_BIN;
   const missing = unlisted(words.slice(1), await helpOf(bin));
   return missing.length > 0 ? `${program} --help lists no ${missing.join(", ")}` : null;
+}
+
+/** Why `words` (what the README says runs `ringback` in a clone) do not run the daemon's bin; null when they do. */
+async function whyNotTheDaemonBin(words: readonly string[]): Promise<string | null> {
+  const bin = JSON.parse(readFileSync(fromRoot("apps/daemon/package.json"), "utf8")).bin.ringback as string;
+  if (words[0] === "node")
+    return words.length === 2 && fromRoot(words[1] ?? "") === fromRoot(`apps/daemon/${bin}`)
+      ? null
+      : `is not the daemon's bin (apps/daemon/${bin})`;
+  const pinned = pinnedPnpmCommand(words.join(" "));
+  if (pinned === null || pinned.version !== PNPM_VERSION || pinned.args.length > 0)
+    return `is neither \`node <the daemon's bin>\` nor \`npx --yes ${ROOT_PACKAGE.packageManager} <script>\``;
+  const script = ROOT_PACKAGE.scripts[pinned.script];
+  const [program, file, ...rest] = shellWords(script ?? "");
+  if (program !== "node" || file === undefined || rest.length > 0)
+    return `runs no \`node <file>\` script (the root package.json's "${pinned.script}" is "${script ?? ""}")`;
+  // The script's own help must be the daemon's (the suite built it: the script skips its build here).
+  const [viaScript, direct] = await Promise.all([
+    runToEnd({
+      args: [fromRoot(file), "--help"],
+      env: { ...process.env, RINGBACK_NO_BUILD: "1" },
+      timeoutMs: 60_000,
+    }),
+    helpOf(DAEMON_BIN),
+  ]);
+  return `${viaScript.stdout}\n${viaScript.stderr}` === direct ? null : "does not run the daemon's bin";
 }
 
 function startHelp(): Promise<string> {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdir, readFile } from "node:fs/promises";
-import { delimiter, dirname, join } from "node:path";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { basename, delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { PairingResult } from "@ringback/protocol";
 import { freePort, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
@@ -11,31 +11,91 @@ import { Device } from "../harness/device.ts";
 import { claudeStopPayload } from "../harness/hook-process.ts";
 import { type LocalRegistry, startLocalRegistry } from "../harness/local-registry.ts";
 import { type PackedPackage, packPublishedPackages, tarballFiles } from "../harness/packed-packages.ts";
+import { fromRoot } from "../harness/paths.ts";
 import { runCommand, type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
 
 const run = promisify(execFile);
 
 // What a user does without a clone: the published packages, packed as they would be published, installed with plain
-// npm into a prefix of their own. @ringback packages come only from those tarballs (npm asks a registry on 127.0.0.1
-// that knows nothing else for the scope); third-party dependencies come from the npm registry as usual.
+// npm into prefixes of their own. npm asks a registry on 127.0.0.1 for the `@ringback` scope, so no @ringback package
+// ever comes from the internet; third-party dependencies come from the npm registry as usual. The three CLIs install
+// from their tarballs alone (that registry knows no @ringback package for them); a library installs with its
+// siblings, which that registry then serves from their tarballs.
+/** The weight the first-hour issue allows for the daemon, the hook and the relay installed together. */
+const CLI_INSTALL_MAX_BYTES = 30 * 1024 * 1024;
+/** Each CLI package and the command it installs. */
+const CLI_BINS = new Map([
+  ["@ringback/daemon", "ringback"],
+  ["@ringback/hook", "ringback-hook"],
+  ["@ringback/relay", "ringback-relay"],
+]);
+
 let directory: TemporaryDirectory;
 let packages: PackedPackage[];
+let noRingbackRegistry: LocalRegistry;
 let registry: LocalRegistry;
 let prefix: string;
 let home: string;
 let env: NodeJS.ProcessEnv;
+let npmEnv: NodeJS.ProcessEnv;
+let globalConfig: string;
+/** What `npm install` printed for the three CLIs together. */
+let cliInstallOutput: string;
 let relay: ServiceProcess;
 let daemon: ServiceProcess;
 let chromium: ChromiumHandle;
 
 const bin = (name: string) => join(prefix, "bin", name);
 const tarballOf = (name: string) => packages.find((entry) => entry.name === name)?.tarball ?? "";
+/** The CLIs' tarballs as the README's `pnpm pack:clis` makes them. */
+let cliTarballs: string[];
+
+/** `npm install` as a user runs it, asking `scopeRegistry` for @ringback packages; its output, for the warnings. */
+async function npmInstall(args: string[], scopeRegistry: LocalRegistry, cwd?: string): Promise<string> {
+  const { stdout, stderr } = await run(
+    "npm",
+    [
+      "install",
+      `--globalconfig=${globalConfig}`,
+      `--@ringback:registry=${scopeRegistry.url}`,
+      "--no-audit",
+      "--no-fund",
+      // npm's own fetch bound is 5 minutes with retries, so one stalled connection to the registry used to hold
+      // the whole install for 10 minutes; a short bound with more retries rides it out, and its http log lines
+      // (in the error, with the command's other output) say which fetch stalled if it still fails.
+      "--loglevel=http",
+      "--fetch-timeout=20000",
+      "--fetch-retries=6",
+      "--prefer-offline",
+      ...args,
+    ],
+    { env: npmEnv, cwd, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
+  );
+  return `${stdout}${stderr}`;
+}
+
+/** `pnpm pack:clis --out DIR`, run with the pnpm that runs this test: the tarballs it wrote. */
+async function packClisAsTheReadmeSays(out: string): Promise<string[]> {
+  await run(process.execPath, [fromRoot("scripts/pack-clis.mjs"), "--out", out], {
+    cwd: fromRoot("."),
+    timeout: 240_000,
+  });
+  return (await readdir(out)).filter((file) => file.endsWith(".tgz")).map((file) => join(out, file));
+}
+
+/** What a folder weighs on disk, as `du` counts it. */
+async function diskBytes(path: string): Promise<number> {
+  const { stdout } = await run("du", ["-sk", path]);
+  return Number(stdout.split("\t")[0]) * 1024;
+}
 
 beforeAll(async () => {
   directory = await makeTemporaryDirectory();
   const packed = join(directory.path, "packed");
   await mkdir(packed);
   packages = await packPublishedPackages(packed);
+  cliTarballs = await packClisAsTheReadmeSays(join(directory.path, "clis"));
+  noRingbackRegistry = await startLocalRegistry([]);
   registry = await startLocalRegistry(packages);
   prefix = join(directory.path, "prefix");
   home = join(directory.path, "home");
@@ -47,36 +107,13 @@ beforeAll(async () => {
   };
   // npm as a user runs it from a shell: without the npm_config_* settings pnpm hands this test's process (among them
   // pnpm's own globalconfig, which would hide the machine's npmrc: its registry's CA, a proxy).
-  const npmEnv = {
+  npmEnv = {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
     PATH: env.PATH,
   };
   // `--prefix` also moves npm's global config (to PREFIX/etc/npmrc): the machine's own must still apply.
-  const { stdout: globalConfig } = await run("npm", ["config", "get", "globalconfig"], { env: npmEnv });
-  await run(
-    "npm",
-    [
-      "install",
-      "--global",
-      "--prefix",
-      prefix,
-      `--globalconfig=${globalConfig.trim()}`,
-      `--@ringback:registry=${registry.url}`,
-      "--no-audit",
-      "--no-fund",
-      // npm's own fetch bound is 5 minutes with retries, so one stalled connection to the registry used to hold
-      // the whole install for 10 minutes; a short bound with more retries rides it out, and its http log lines
-      // (in the error, with the command's other output) say which fetch stalled if it still fails.
-      "--loglevel=http",
-      "--fetch-timeout=20000",
-      "--fetch-retries=6",
-      "--prefer-offline",
-      tarballOf("@ringback/daemon"),
-      tarballOf("@ringback/hook"),
-      tarballOf("@ringback/relay"),
-    ],
-    { env: npmEnv, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
-  );
+  globalConfig = (await run("npm", ["config", "get", "globalconfig"], { env: npmEnv })).stdout.trim();
+  cliInstallOutput = await npmInstall(["--global", "--prefix", prefix, ...cliTarballs], noRingbackRegistry);
 }, 300_000);
 
 afterAll(async () => {
@@ -84,6 +121,7 @@ afterAll(async () => {
   await daemon?.stop();
   await relay?.stop();
   await registry?.[Symbol.asyncDispose]();
+  await noRingbackRegistry?.[Symbol.asyncDispose]();
   await directory?.remove();
 });
 
@@ -113,10 +151,46 @@ describe("the published packages, installed from their tarballs with plain npm",
     expect(tarballFiles(tarballOf("@ringback/relay"))).toContain("web/index.html");
   });
 
-  it("took every @ringback package npm installed from the packed tarballs", () => {
-    const asked = new Set(registry.requests.filter((path) => path.startsWith("/@ringback/")));
-    for (const name of ["@ringback/protocol", "@ringback/e2e-crypto", "@ringback/brief", "@ringback/outbox"])
+  it("installs each CLI from its tarball alone, and the three together within 30 MB, without a warning", async () => {
+    const outputs = [cliInstallOutput];
+    expect(cliTarballs.map((tarball) => basename(tarball))).toEqual(
+      [...CLI_BINS.keys()].map((name) => basename(tarballOf(name))),
+    );
+    for (const [name, command] of CLI_BINS) {
+      const alone = join(directory.path, `alone-${command}`);
+      const tarball = cliTarballs.find((file) => basename(file) === basename(tarballOf(name))) ?? "";
+      outputs.push(await npmInstall(["--global", "--prefix", alone, tarball], noRingbackRegistry));
+      const version = await runCommand([join(alone, "bin", command), "--version"], env);
+      expect(version.code, `${name}: ${version.stderr}`).toBe(0);
+      expect(version.stdout.trim()).toBe(packages.find((entry) => entry.name === name)?.version);
+    }
+    expect(noRingbackRegistry.requests.filter((path) => path.startsWith("/@ringback"))).toEqual([]);
+    expect(await diskBytes(prefix)).toBeLessThanOrEqual(CLI_INSTALL_MAX_BYTES);
+    expect(outputs.flatMap((output) => output.split("\n")).filter((line) => /^npm warn/i.test(line))).toEqual(
+      [],
+    );
+  });
+
+  it("installs a library with its @ringback dependencies from their tarballs, and it loads", async () => {
+    const project = join(directory.path, "library-user");
+    await mkdir(project);
+    await writeFile(join(project, "package.json"), JSON.stringify({ name: "library-user", private: true }));
+    await npmInstall([tarballOf("@ringback/client")], registry, project);
+    const asked = new Set(registry.requests);
+    for (const name of ["@ringback/protocol", "@ringback/e2e-crypto"])
       expect(asked, name).toContain(`/${name}`);
+    const loaded = await runCommand(
+      [
+        "--input-type=module",
+        "-e",
+        "const c = await import('@ringback/client'); console.log(typeof c.parsePairingLink)",
+      ],
+      env,
+      "",
+      project,
+    );
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stdout.trim()).toBe("function");
   });
 
   it("runs the relay serving the web app from its installed package, the daemon, and the hook's installer", async () => {
@@ -176,5 +250,24 @@ describe("the published packages, installed from their tarballs with plain npm",
     );
     expect(hook.stderr).toMatch(/took the report \(202\)/);
     await page.waitForRinging();
+  });
+
+  it("installs, with `ringback install`, the hook the daemon's package carries, and that hook reports", async () => {
+    const installed = await runCommand([bin("ringback"), "install", "--no-service"], env);
+    expect(installed.code, installed.stderr).toBe(0);
+    const settings = JSON.parse(await readFile(join(home, ".claude", "settings.json"), "utf8"));
+    const command: string = settings.hooks.Stop[0].hooks[0].command;
+    expect(command).toContain(
+      join(prefix, "lib", "node_modules", "@ringback", "daemon", "dist", "ringback-hook.mjs"),
+    );
+    const payload = claudeStopPayload("Done: hooked by the daemon's own installer.", { cwd: directory.path });
+    const hook = await runCommand(
+      ["-c", command],
+      { ...env, RINGBACK_HOOK_DEBUG: "1" },
+      `${JSON.stringify(payload)}\n`,
+      directory.path,
+      "/bin/sh",
+    );
+    expect(hook.stderr).toMatch(/took the report \(202\)/);
   });
 });
