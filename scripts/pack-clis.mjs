@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { turboBuild } from "./turbo-build.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 const CLI_DIRS = ["apps/daemon", "apps/hook", "apps/relay"];
@@ -28,13 +29,14 @@ function runOrExit(what, command, args, cwd = root) {
   process.exit(1);
 }
 
-const filters = CLI_DIRS.flatMap((dir) => ["--filter", `./${dir}...`]);
-runOrExit("the build", join(root, "node_modules", ".bin", "turbo"), [
-  "run",
-  "build",
-  ...filters,
-  "--output-logs=errors-only",
-]);
+const built = turboBuild(
+  CLI_DIRS.map((dir) => `./${dir}`),
+  { quiet: true },
+);
+if (!built.ok) {
+  process.stderr.write(`${built.output}\npack:clis: the build failed (see above)\n`);
+  process.exit(1);
+}
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // The pnpm running this script (pnpm rewrites `workspace:` ranges when it packs; npm would not).

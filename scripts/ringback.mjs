@@ -1,21 +1,17 @@
 // `pnpm ringback <command> [options]`: the `ringback` CLI from a clone, before the packages are on npm. Builds the
 // daemon and what it bundles first (turbo skips what is up to date; its output shows only when the build fails), then
 // runs the command with this workspace's Node, passing on its exit code.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { turboBuild } from "./turbo-build.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 
 if (process.env.RINGBACK_NO_BUILD !== "1") {
-  const build = spawnSync(
-    join(root, "node_modules", ".bin", "turbo"),
-    ["run", "build", "--filter", "@ringback/daemon...", "--output-logs=errors-only"],
-    { cwd: root, encoding: "utf8" },
-  );
-  if (build.status !== 0) {
-    process.stderr.write(`${build.stdout ?? ""}${build.stderr ?? ""}${build.error?.message ?? ""}\n`);
-    process.stderr.write("ringback: building the daemon failed (see above)\n");
+  const built = turboBuild(["@ringback/daemon"], { quiet: true });
+  if (!built.ok) {
+    process.stderr.write(`${built.output}\nringback: building the daemon failed (see above)\n`);
     process.exit(1);
   }
 }

@@ -15,6 +15,7 @@ import { ensureLocalCertificates, servedNames } from "./lan/local-ca.mjs";
 import { nodeTooOldForStart } from "./start/node-check.mjs";
 import { parseStartOptions, StartUsageError, startHelp } from "./start/start-options.mjs";
 import { lanScreen, loopbackScreen } from "./start/start-screen.mjs";
+import { turboBuild } from "./turbo-build.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 const pnpmCommand = `npx --yes ${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager}`;
@@ -94,14 +95,8 @@ function assertPortFree(port, host, option) {
 function build() {
   if (process.env.RINGBACK_START_NO_BUILD === "1") return;
   say("Building the relay, the daemon, the hook and the web app...");
-  const filters = ["@ringback/relay", "@ringback/daemon", "@ringback/hook", "@ringback/web-client"].flatMap(
-    (name) => ["--filter", `${name}...`],
-  );
-  const result = spawnSync("turbo", ["run", "build", ...filters, "--output-logs=errors-only"], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  if (result.status !== 0) fail("the build failed (see above)");
+  const built = turboBuild(["@ringback/relay", "@ringback/daemon", "@ringback/hook", "@ringback/web-client"]);
+  if (!built.ok) fail("the build failed (see above)");
 }
 
 /** Starts a long-running child and resolves with the first stdout line that matches `ready`. */

@@ -292,6 +292,8 @@ describe("a newcomer: the Quick start, a phone joins by the printed link, rings,
     expect(screen).toContain(`(data: ${dataDir})`);
     // What a person sees is lines, not a stack trace.
     expect(start.stderr).not.toMatch(/^\s+at /m);
+    // Nor a warning a person could not act on (engines, missing bins, telemetry notices: none is printed any more).
+    expect(start.output).not.toMatch(/\bwarn(ing)?\b|telemetry/i);
     await mkdir(ARTIFACTS_DIR, { recursive: true });
     await writeFile(join(ARTIFACTS_DIR, "newcomer-start-screen.txt"), start.output);
 
