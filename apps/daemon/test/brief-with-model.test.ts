@@ -74,6 +74,21 @@ describe("briefs written by a language model configured through PUT /llm/setting
     expect(model.chatRequests()[0]?.headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
   });
 
+  it("finishes a brief when the model sends its response head only with its first token, seconds later", async () => {
+    // Ollama's OpenAI endpoint writes its head with the first chunk: nothing comes while the prompt is read.
+    const HEAD_AFTER_MS = 3_000;
+    const { daemon, localKey } = await startWithModel();
+    model.script(answers.delay(HEAD_AFTER_MS, answers.streamed()));
+    expect((await postReport(daemon, localKey, report(1))).status).toBe(202);
+    await eventually(() => relay.posts.length === 1, { checks: 1_000, on: relay.changes });
+
+    const payload = await openReportPost(home.path, relay.posts[0]!);
+    expect(payload.brief.meta).toMatchObject({ status: "generated", llmCalls: 1, error: null });
+    expect(model.pendingAnswers()).toBe(0);
+    // The call went through the daemon's own fetch (node:http, no compression asked), not Node's global one.
+    expect(model.chatRequests()[0]?.headers["accept-encoding"]).toBe("identity");
+  });
+
   it("runs one generation at a time against a local model, each clock starting when its call is sent", async () => {
     const MODEL_DELAY_MS = 400;
     // Each call takes longer than the overall cap would allow for one that waited behind the others.
@@ -125,6 +140,7 @@ describe("ringback brief-eval", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("report.txt");
     expect(relay.posts).toHaveLength(0);
+    expect(model.chatRequests()[0]?.headers["accept-encoding"]).toBe("identity");
   });
 
   it("exits 1 when a critical fact stays uncovered", async () => {

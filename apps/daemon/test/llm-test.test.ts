@@ -62,6 +62,8 @@ describe("POST /llm/test", () => {
     expect(requests).toHaveLength(2);
     expect(requests[0]?.headers.authorization).toBe(`Bearer ${SAVED_KEY}`);
     expect(requests[0]?.body).toMatchObject({ response_format: { type: "json_schema" } });
+    // Through the daemon's own fetch (node:http, no compression asked): no 300 s wait for the head as in Node's.
+    expect(requests[0]?.headers["accept-encoding"]).toBe("identity");
   });
 
   it("tests a given channel with a new key without saving it", async () => {

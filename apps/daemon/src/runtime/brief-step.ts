@@ -3,6 +3,7 @@ import type { GenerateBrief } from "@ringback/outbox";
 import { currentBriefLanguage } from "./brief-language.js";
 import type { ConfigFile } from "./config-file.js";
 import { configuredChannel } from "./llm-settings.js";
+import { modelFetch } from "./model-fetch/model-fetch.js";
 import type { ModelSlots } from "./model-slots.js";
 import { trackerQuestionBrief } from "./tracker/question-brief.js";
 import type { TrackerQuestions } from "./tracker/tracker-questions.js";
@@ -10,8 +11,9 @@ import type { TrackerQuestions } from "./tracker/tracker-questions.js";
 /**
  * The outbox's brief step: `@ringback/brief` with the channel and language current when the brief starts
  * (no channel: the spec's failed brief with no model call), one at a time against a local model (`ModelSlots`):
- * the brief's clock starts only when its turn comes. A tracker question's brief is the question in words, made
- * without a model.
+ * the brief's clock starts only when its turn comes. The calls go through `modelFetch`, so only the brief's own
+ * limits end them (Node's fetch stops waiting for a response's head at 300 s). A tracker question's brief is the
+ * question in words, made without a model.
  */
 export function createBriefStep(
   config: ConfigFile,
@@ -32,6 +34,7 @@ export function createBriefStep(
         channel: configuredChannel(config.raw),
         language: currentBriefLanguage(config.raw, systemLanguage).language,
         signal,
+        fetch: modelFetch,
       });
     return channel === null ? brief() : slots.run(channel.baseUrl, signal, brief);
   };

@@ -1,5 +1,6 @@
 import { testConnection } from "@ringback/brief";
 import type { LlmChannel, LlmTestResponse } from "@ringback/protocol";
+import { modelFetch } from "./model-fetch/model-fetch.js";
 import type { ModelSlots } from "./model-slots.js";
 
 /**
@@ -12,7 +13,9 @@ export async function runLlmTest(
   slots: ModelSlots,
   language: string,
 ): Promise<LlmTestResponse> {
-  const result = await slots.run(channel.baseUrl, undefined, () => testConnection({ channel, language }));
+  const result = await slots.run(channel.baseUrl, undefined, () =>
+    testConnection({ channel, language, fetch: modelFetch }),
+  );
   if (result.ok) {
     return {
       ok: true,

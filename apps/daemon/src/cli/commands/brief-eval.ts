@@ -5,6 +5,7 @@ import { currentBriefLanguage } from "../../runtime/brief-language.js";
 import { CONFIG_FILE, type RawConfig } from "../../runtime/config-file.js";
 import { resolveDataDir } from "../../runtime/data-dir.js";
 import { configuredChannel } from "../../runtime/llm-settings.js";
+import { modelFetch } from "../../runtime/model-fetch/model-fetch.js";
 import { StartError } from "../../runtime/start-error.js";
 import { systemLanguage } from "../../runtime/system-language.js";
 
@@ -22,7 +23,7 @@ export async function run(args: string[]): Promise<void> {
   const channel = configuredChannel(config);
   if (!channel) throw new StartError("no language model is configured on this computer (PUT /llm/settings)");
   const { language } = currentBriefLanguage(config, systemLanguage());
-  const results = await evaluateBriefs({ files, channel, language });
+  const results = await evaluateBriefs({ files, channel, language, fetch: modelFetch });
   process.stdout.write(`${formatEvaluation(results)}\n`);
   if (evaluationFailed(results)) process.exitCode = 1;
 }
