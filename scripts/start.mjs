@@ -13,6 +13,7 @@ import { serveCaCertificate } from "./lan/ca-download.mjs";
 import { lanAddress } from "./lan/lan-address.mjs";
 import { ensureLocalCertificates, servedNames } from "./lan/local-ca.mjs";
 import { nodeTooOldForStart } from "./start/node-check.mjs";
+import { previousRelayUrl, rememberRelayUrl } from "./start/previous-address.mjs";
 import { parseStartOptions, StartUsageError, startHelp } from "./start/start-options.mjs";
 import { lanScreen, loopbackScreen } from "./start/start-screen.mjs";
 import { turboBuild } from "./turbo-build.mjs";
@@ -139,14 +140,34 @@ function readDaemonConfig() {
   }
 }
 
-process.on("SIGINT", () => {
+/** How long the relay and the daemon get to stop before they are killed. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * Ctrl-C: stops what it started and exits once they have, so a start right after (`--lan`, another port) finds the
+ * daemon's data directory free rather than "a ringback daemon is already running". A second Ctrl-C does not wait.
+ */
+function stopAndExit() {
+  if (stopping) {
+    for (const child of children) child.kill("SIGKILL");
+    process.exit(0);
+  }
   stopAll();
-  process.exit(0);
-});
-process.on("SIGTERM", () => {
-  stopAll();
-  process.exit(0);
-});
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  const killLate = setTimeout(() => {
+    for (const child of running) child.kill("SIGKILL");
+  }, STOP_GRACE_MS);
+  const exit = () => {
+    clearTimeout(killLate);
+    process.exit(0);
+  };
+  Promise.all(running.map((child) => new Promise((resolveExit) => child.once("exit", resolveExit)))).then(
+    exit,
+    exit,
+  );
+}
+process.on("SIGINT", stopAndExit);
+process.on("SIGTERM", stopAndExit);
 
 await assertPortFree(options.relayPort, relayHost, "--port");
 if (lan) await assertPortFree(options.caPort, relayHost, "--ca-port");
@@ -177,6 +198,8 @@ const listening = await startService(
   },
 );
 const relayUrl = listening.replace(/^ringback relay listening on /, "").trim();
+const previousUrl = previousRelayUrl(relayDataDir, readDaemonConfig()?.serverUrl);
+rememberRelayUrl(relayDataDir, relayUrl);
 
 if (!readDaemonConfig()?.relay?.deviceToken) {
   const claim = claimCode ? ["--claim-code", claimCode] : [];
@@ -192,6 +215,7 @@ const daemonLine = await startService("daemon", [daemonBin, "run"], {
 const qrcode = createRequire(join(root, "apps/daemon/package.json"))("qrcode");
 const context = {
   relayUrl,
+  previousRelayUrl: previousUrl,
   relayDataDir,
   dataDir,
   daemonUrl: daemonLine.replace(/^ringback daemon listening on /, ""),

@@ -90,8 +90,8 @@ interface ChatRequest {
   response_format?: { type: string; json_schema?: { schema?: unknown } };
 }
 
-/** What one request did, printed as a `llama request` line. */
-interface RequestRecord {
+/** What one request did, printed as a `llama request` line (bench/local-model.ts reads it back). */
+export interface RequestRecord {
   id: number;
   promptTokens: number;
   /** Prompt tokens reused from the previous request's cache (not read again). */

@@ -20,6 +20,7 @@ import type { Device } from "../harness/device.ts";
 import { claudeStopPayload, runHook } from "../harness/hook-process.ts";
 import { startServiceProcess } from "../harness/service-process.ts";
 import { startSystem } from "../harness/system.ts";
+import type { RequestRecord } from "./local-llama-server.ts";
 import { ensureBenchCache, LLAMA_PACKAGES } from "./local-model/cache.ts";
 import { qwen3ShapeWeights } from "./local-model/qwen3-shape.ts";
 import { benchReports } from "./local-model/reports.ts";
@@ -36,20 +37,6 @@ const REQUEST_LINE = /^llama request (\{.*\})$/gm;
 const STARTED_LINE = /^llama request started \d+$/gm;
 /** How long a call the daemon closed may take to end in the server (it stops at its next token or batch). */
 const CALL_END_WAIT_MS = 2 * 60_000;
-
-/** One model call as the server saw it (bench/local-llama-server.ts prints it). */
-interface ModelCall {
-  promptTokens: number;
-  cachedTokens: number;
-  promptMs: number;
-  promptCpuMs: number;
-  outputTokens: number;
-  outputMs: number;
-  outputCpuMs: number;
-  maxTokens: number | null;
-  finish: string;
-  error?: string;
-}
 
 interface BriefMeta {
   status: string;
@@ -103,7 +90,7 @@ async function nextCall(device: Device, known: ReadonlySet<string>): Promise<Sto
  * The model calls the server has ended, once every call it started has ended: a call the daemon gave up on ends
  * when the server sees the closed connection, a moment after the device got the failed brief.
  */
-async function endedModelCalls(server: { stdout(): string }): Promise<ModelCall[]> {
+async function endedModelCalls(server: { stdout(): string }): Promise<RequestRecord[]> {
   const deadline = Date.now() + CALL_END_WAIT_MS;
   const started = () => server.stdout().match(STARTED_LINE)?.length ?? 0;
   while (modelCalls(server.stdout()).length < started() && Date.now() < deadline)
@@ -111,8 +98,8 @@ async function endedModelCalls(server: { stdout(): string }): Promise<ModelCall[
   return modelCalls(server.stdout());
 }
 
-function modelCalls(stdout: string): ModelCall[] {
-  return [...stdout.matchAll(REQUEST_LINE)].map((match) => JSON.parse(match[1] ?? "{}") as ModelCall);
+function modelCalls(stdout: string): RequestRecord[] {
+  return [...stdout.matchAll(REQUEST_LINE)].map((match) => JSON.parse(match[1] ?? "{}") as RequestRecord);
 }
 
 /** The brief's meta inside the device's call record, wherever the record keeps it. */
@@ -213,7 +200,7 @@ export async function runLocalModelBench(): Promise<void> {
     "goal",
   ];
   const rows: string[][] = [];
-  const allCalls: ModelCall[] = [];
+  const allCalls: RequestRecord[] = [];
   const known = new Set((await storedCalls(device)).map((stored) => stored.eventId));
   for (const report of benchReports()) {
     const callsBefore = modelCalls(llama.stdout()).length;
@@ -273,7 +260,8 @@ export async function runLocalModelBench(): Promise<void> {
   output.line();
   output.table(header, rows);
   output.line();
-  const sum = (pick: (call: ModelCall) => number) => allCalls.reduce((total, call) => total + pick(call), 0);
+  const sum = (pick: (call: RequestRecord) => number) =>
+    allCalls.reduce((total, call) => total + pick(call), 0);
   const readPerCpuSecond =
     (sum((call) => call.promptTokens - call.cachedTokens) * 1000) / sum((call) => call.promptCpuMs);
   const writtenPerCpuSecond = (sum((call) => call.outputTokens) * 1000) / sum((call) => call.outputCpuMs);

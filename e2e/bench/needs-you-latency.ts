@@ -2,13 +2,13 @@
  * "Needs you" calls (issue #26): the time from the tap on Allow to the waiting agent going on, on loopback. The real
  * relay (open signup, no web app), the real daemon logged in to it (`ringback login`, `ringback run`, then
  * `ringback away on`) and the real hook (`ringback-hook claude-code`) with Claude Code's captured PermissionRequest
- * payload on stdin, each its own process; the device is a stand-in built from @ringback/client
- * (needs-you/decision-device.ts). Each round starts the hook, waits (untimed) until the device has opened the call,
- * then times from just before the tap (the call status `answered`, then the sealed decision as a reply, as the web
- * app's `CallCenter.decide` sends them) to the hook's exit, and checks it printed the allow. Beside it, in the same
- * run, the same tap against a bare loopback HTTP server answering a waiting child (needs-you/loopback-floor.ts).
- * Printed, not asserted (also its section of BENCHMARKS.md); a round that fails is printed as a failure and the
- * process exits 1.
+ * payload on stdin, each its own process; the device is the stand-in built from @ringback/client that the agent
+ * CLI tests use (fakes/agent-clis/test/support/test-device.ts). Each round starts the hook, waits (untimed) until
+ * the device has opened the call, then times from just before the tap (the call status `answered`, then the sealed
+ * decision as a reply, as the web app's `CallCenter.decide` sends them) to the hook's exit, and checks it printed the
+ * allow. Beside it, in the same run, the same tap against a bare loopback HTTP server answering a waiting child
+ * (needs-you/loopback-floor.ts). Printed, not asserted (also its section of BENCHMARKS.md); a round that fails is
+ * printed as a failure and the process exits 1.
  *
  *   pnpm --filter @ringback/e2e exec node bench/needs-you-latency.ts   (also part of the package's bench, first)
  *
@@ -20,11 +20,11 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { makeTemporaryDirectory } from "@ringback/test-kit";
+import { type OpenedAsk, TestDevice } from "../../fakes/agent-clis/test/support/test-device.ts";
 import { BenchReport } from "../../scripts/bench-report.mjs";
 import { runRingback, startDaemon } from "../harness/daemon-process.ts";
 import { fromRoot, HOOK_BIN, requireBuilt } from "../harness/paths.ts";
 import { startRelay } from "../harness/relay-process.ts";
-import { DecisionDevice } from "./needs-you/decision-device.ts";
 import { startLoopbackFloor } from "./needs-you/loopback-floor.ts";
 import { type ChildExit, startTimedChild } from "./needs-you/timed-child.ts";
 import { percentile } from "./percentile.ts";
@@ -37,6 +37,8 @@ const GOAL_MS = 1000;
 const ROUND_LIMIT_MS = 15_000;
 /** Rounds that may fail before the bench stops: a broken path would otherwise cost a limit per round. */
 const FAILURES_TO_STOP = 3;
+/** Checks (20 ms apart) a call may take to reach the device: 30 s, far beyond a working round. */
+const CALL_CHECKS = 1_500;
 /** Claude Code's PermissionRequest payload, captured from Claude Code 2.1.330 (fakes/agent-clis). */
 const PAYLOAD_FIXTURE = fromRoot("fakes/agent-clis/test/fixtures/permission-request-claude-code.json");
 /** What the hook prints for Claude Code on an allow (apps/hook agent-permission-answer.ts). */
@@ -80,6 +82,16 @@ function withLimit<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The tap on Allow, as the app's `CallCenter.decide` sends it: answers the call, then sends the sealed decision, each
+ * once the relay took the one before; resolves when the relay took the decision (`performance.now()` ms).
+ */
+async function tapAllow(device: TestDevice, opened: OpenedAsk): Promise<number> {
+  await device.answer(opened.event.eventId);
+  await device.decide(opened, "allow");
+  return performance.now();
+}
+
 /** Prints the figures (and writes their section of BENCHMARKS.md); false when a round failed. */
 export async function runNeedsYouBench(): Promise<boolean> {
   const hookBin = requireBuilt(HOOK_BIN, "@ringback/hook");
@@ -94,7 +106,10 @@ export async function runNeedsYouBench(): Promise<boolean> {
   await runRingback(home, ["login", "--server", relay.url, "--name", "bench laptop"]);
   await using daemon = await startDaemon({ home });
   await runRingback(home, ["away", "on"]);
-  await using device = await DecisionDevice.join(await daemon.pair());
+  await using device = await TestDevice.join(await daemon.pair(), {
+    deviceName: "bench phone",
+    checks: CALL_CHECKS,
+  });
   await using floor = await startLoopbackFloor();
   const hookEnv = { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home, RINGBACK_HOOK_DEBUG: "1" };
 
@@ -123,7 +138,7 @@ export async function runNeedsYouBench(): Promise<boolean> {
       early.catch(() => undefined);
       const opened = await Promise.race([device.waitForAsk(command), early]);
       const tapAt = performance.now();
-      const tap = await withLimit(device.allow(opened), "the tap");
+      const decisionSentAt = await withLimit(tapAllow(device, opened), "the tap");
       const exit = await withLimit(hook.exited, "the hook's exit after the tap");
       if (!printedAllow(exit)) throw new Error(`the hook did not print the allow: ${described(exit)}`);
       const floorRound = await withLimit(floor.round(JSON.stringify(ALLOW_ANSWER)), "the floor's round");
@@ -131,7 +146,7 @@ export async function runNeedsYouBench(): Promise<boolean> {
         throw new Error(`the floor's child did not print the allow: ${described(floorRound.exit)}`);
       if (index < WARM_UP_ROUNDS) continue;
       samples.hookExit.push(exit.exitAt - tapAt);
-      samples.decisionSent.push(tap.decisionSentAt - tapAt);
+      samples.decisionSent.push(decisionSentAt - tapAt);
       samples.floor.push(floorRound.exit.exitAt - floorRound.tapAt);
     } catch (error) {
       hook.kill();

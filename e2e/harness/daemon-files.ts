@@ -32,3 +32,9 @@ export async function writeHookView(home: string, port: number, localKey: string
   await writeFile(join(home, CONFIG_FILE), JSON.stringify({ localPort: port }), { mode: 0o600 });
   await writeFile(join(home, LOCAL_KEY_FILE), `${localKey}\n`, { mode: 0o600 });
 }
+
+/** The end-to-end key daemon.json holds now (`e2e.key`); empty when there is none. */
+export async function readDaemonConfigKey(home: string): Promise<string> {
+  const e2e = (await readConfig(home)).e2e as { key?: unknown } | undefined;
+  return typeof e2e?.key === "string" ? e2e.key : "";
+}

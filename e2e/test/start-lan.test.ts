@@ -29,9 +29,9 @@ let relayPort: number;
 let caPort: number;
 let chromium: ChromiumHandle;
 
-function startScript(): StartedChild {
+function startScript(options: readonly string[] = ["--lan", "--lan-address", ADDRESS]): StartedChild {
   return startChild({
-    args: [fromRoot("scripts/start.mjs"), "--lan", "--lan-address", ADDRESS],
+    args: [fromRoot("scripts/start.mjs"), ...options],
     cwd: fromRoot("."),
     env: {
       PATH: process.env.PATH,
@@ -167,5 +167,32 @@ describe("pnpm start --lan", () => {
     expect(await readFile(join(directory.path, "relay", "lan-tls", "ca.crt"), "utf8")).toBe(before);
     // The same CA: the phone that trusts it already is told it may go on.
     expect(start.stdout).toContain("already, with this fingerprint? Go on to 2.");
+    // The same address: every device paired before reaches it.
+    expect(start.stdout).not.toContain("do not reach this relay now");
+  });
+
+  it("says which paired devices a start at another address leaves behind, and how they join again", async () => {
+    const lanUrl = `https://${ADDRESS}:${relayPort}`;
+    const plainUrl = `http://${ADDRESS}:${relayPort}`;
+    await stopScript();
+    await eventually(() => isPortFree(relayPort), { what: "the relay to stop", checks: 750 });
+    start = startScript(["--port", String(relayPort)]);
+    await untilStarted();
+    expect(start.stdout).toContain(`Relay and web app: ${plainUrl}`);
+    expect(start.stdout).toContain(
+      `Phones paired at ${lanUrl} (with --lan) do not reach this relay now: it serves this computer only.\n` +
+        "To ring them, stop this (Ctrl-C) and run  npx --yes pnpm@",
+    );
+
+    await stopScript();
+    await eventually(() => isPortFree(relayPort), { what: "the relay to stop", checks: 750 });
+    start = startScript();
+    await untilStarted();
+    // A browser paired by the plain start's link (this computer's) is left behind at http://: the link below joins.
+    const note = start.stdout.indexOf(
+      `Browsers paired at ${plainUrl} do not reach this relay now: open the pairing link below in them to join again.`,
+    );
+    expect(note).toBeGreaterThan(0);
+    expect(note).toBeLessThan(start.stdout.indexOf(`${lanUrl}/#pair=`));
   });
 });

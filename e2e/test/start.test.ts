@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import {
+  freePort,
   listenOnLoopback,
   makeTemporaryDirectory,
   runToEnd,
@@ -157,6 +158,8 @@ describe("pnpm start on this computer", () => {
     expect(start.stdout).not.toMatch(/[▄▀]/);
     // The account's key was generated, not made from a passphrase: no code is offered, no passphrase is asked for.
     expect(start.stdout).not.toMatch(/passphrase|enter the code/i);
+    // The first start: no device was paired at another address.
+    expect(start.stdout).not.toContain("do not reach this relay now");
   });
 
   it("pairs this computer's browser by the printed link, and the printed ring command rings it", async () => {
@@ -193,5 +196,20 @@ describe("pnpm start on this computer", () => {
       { stdin: `${PASSPHRASE}\n` },
     );
     expect(joined.stdout).toContain(`End-to-end key ${keyId} (passphrase).`);
+  });
+
+  it("tells the browsers paired at the last start's address, once it serves another, how to join again", async () => {
+    const before = /Relay and web app: (http:\/\/127\.0\.0\.1:(\d+))/.exec(start.stdout);
+    expect(before).not.toBeNull();
+    await start.stop("SIGTERM");
+    let port = await freePort();
+    while (String(port) === before?.[2]) port = await freePort();
+    start = startScript(["--port", String(port)]);
+    await untilStarted(start);
+    const note = start.stdout.indexOf(
+      `Browsers paired at ${before?.[1]} do not reach this relay now: open the pairing link below in them to join again.`,
+    );
+    expect(note).toBeGreaterThan(0);
+    expect(note).toBeLessThan(start.stdout.indexOf(`http://127.0.0.1:${port}/#pair=`));
   });
 });

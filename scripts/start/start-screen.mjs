@@ -12,6 +12,27 @@ function pairingLines(pairing, hasPassphrase, indent) {
   return [`${indent}Valid once, until ${until}.${code}`];
 }
 
+/**
+ * Devices paired at the address the previous start served do not reach this one (their web app is that address):
+ * who they are and how they join again, or nothing when the address is the same.
+ */
+function movedLines(context) {
+  const previous = context.previousRelayUrl;
+  if (!previous || previous === context.relayUrl) return [];
+  // A phone paired over --lan cannot open 127.0.0.1: only another --lan start reaches it.
+  if (previous.startsWith("https:") && !context.relayUrl.startsWith("https:")) {
+    return [
+      `Phones paired at ${previous} (with --lan) do not reach this relay now: it serves this computer only.`,
+      `To ring them, stop this (Ctrl-C) and run  ${context.startCommand} --lan`,
+      "",
+    ];
+  }
+  return [
+    `Browsers paired at ${previous} do not reach this relay now: open the pairing link below in them to join again.`,
+    "",
+  ];
+}
+
 function closingLines(context) {
   return [
     "",
@@ -33,6 +54,7 @@ export function loopbackScreen(context) {
     `Ringback runs on this computer only (${context.relayUrl}): the link below is for a browser on this computer.`,
     "A phone cannot open it: on a phone, 127.0.0.1 is the phone itself.",
     "",
+    ...movedLines(context),
     "Open this link in this computer's browser (it holds your end-to-end key: share it with no one):",
     "",
     `  ${context.pairing.link}`,
@@ -64,6 +86,7 @@ export function lanScreen(context) {
     `authority of this computer's own: "${ca.name}", valid until ${ca.validTo.toUTCString()},`,
     "for this computer's addresses only.",
     "",
+    ...movedLines(context),
     "On your phone, on the same network as this computer:",
     "",
     ...trustSteps(ca.pageUrl, ca.fingerprint, ca.qrCode),

@@ -1,7 +1,7 @@
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sealReply, sealSettingsRequest } from "@ringback/client";
-import { type E2eKey, generateKey, keyId } from "@ringback/e2e-crypto";
+import { type E2eKey, generateKey, keyId, sealDeviceName } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
@@ -105,16 +105,22 @@ async function reportSent(sessionId: string, text: string): Promise<string> {
 describe("ringback doctor", () => {
   it("is all ok on a computer set up as the README says, with a report that rang a phone", async () => {
     const { relay: identity } = await readDaemonConfig(home);
-    const phone = await pairDevice(relay.url, identity?.deviceToken ?? "", "phone");
+    // The phone's name is sealed with the account's key; a tablet's under another key, which doctor cannot open.
+    const phoneName = await sealDeviceName(await readDaemonKey(home), "Zoë's phone");
+    const phone = await pairDevice(relay.url, identity?.deviceToken ?? "", "phone", phoneName);
+    const hidden = await sealDeviceName(generateKey(), "Hidden tablet");
+    const tablet = await pairDevice(relay.url, identity?.deviceToken ?? "", "browser", hidden);
     const eventId = await reportSent("s1", "Done: all 9 tests pass.");
-    expect(
-      (
-        await relayCall(relay.url, "POST", `/v1/calls/${eventId}/deliveries`, {
-          token: phone.deviceToken,
-          body: { outcome: "shown" },
-        })
-      ).status,
-    ).toBe(200);
+    for (const device of [phone, tablet]) {
+      expect(
+        (
+          await relayCall(relay.url, "POST", `/v1/calls/${eventId}/deliveries`, {
+            token: device.deviceToken,
+            body: { outcome: "shown" },
+          })
+        ).status,
+      ).toBe(200);
+    }
 
     const result = await doctor();
     expect(result.checks.map((check) => [check.id, check.status])).toEqual([
@@ -132,7 +138,7 @@ describe("ringback doctor", () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.byId("last-report")?.summary).toContain(
-      `${eventId} was sent; its call is pending (test phone: shown)`,
+      `${eventId} was sent; its call is pending (Zoë's phone: shown, a browser: shown)`,
     );
     expect(result.byId("daemon")?.summary).toBe(`running on 127.0.0.1:${daemon.port}`);
     // No device has sent a sealed settings request or reply yet.

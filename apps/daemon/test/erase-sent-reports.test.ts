@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OUTBOX_JOURNAL_FILE, OUTBOX_SNAPSHOT_FILE } from "@ringback/outbox";
 import {
@@ -13,6 +13,7 @@ import {
   postReport,
   readLocalKey,
   startDaemonProcess,
+  writeRelayLogin,
 } from "./helpers/daemon-process.js";
 
 /**
@@ -30,14 +31,7 @@ beforeAll(async () => {
   home = join(directory.path, "home");
   await mkdir(home, { mode: 0o700 });
   relay = await startScriptedRelay();
-  await writeFile(
-    join(home, "daemon.json"),
-    JSON.stringify({
-      serverUrl: relay.url,
-      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: "dev_laptop" },
-    }),
-    { mode: 0o600 },
-  );
+  await writeRelayLogin(home, relay.url);
   daemon = await startDaemonProcess(home);
 });
 

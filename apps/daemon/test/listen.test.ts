@@ -1,15 +1,15 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ALWAYS_RING, CallCenter, createMemoryStore, withStatus } from "@ringback/client";
+import { withStatus } from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordFor } from "../../../packages/client/test/fixtures.js";
 import { findDesktopNotifier } from "../src/listen/desktop-notifier.js";
 import { parseListenOptions } from "../src/listen/listen-options.js";
-import { ListenSession } from "../src/listen/listen-session.js";
 import { inCallText, ringingText, stoppedText } from "../src/listen/terminal-call.js";
 import { runCli } from "./helpers/daemon-process.js";
+import { terminalCompanion } from "./helpers/listening-terminal.js";
 
 let temp: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
 beforeEach(async () => {
@@ -135,22 +135,7 @@ describe("desktop notifications", () => {
 
 describe("the terminal's commands", () => {
   it("say what is possible when nothing rings, and name the commands for an unknown one", async () => {
-    const written: string[] = [];
-    const center = new CallCenter({
-      store: createMemoryStore(),
-      pairing: () => ({
-        identity: { accountId: "a", deviceId: "d", deviceToken: "t", serverUrl: "http://127.0.0.1:9" },
-        key: generateKey(),
-      }),
-      schedule: () => ALWAYS_RING,
-      onDeviceRemoved: () => undefined,
-    });
-    const session = new ListenSession({
-      center,
-      write: (text) => written.push(text),
-      notifier: null,
-      quit: () => undefined,
-    });
+    const { session, written } = terminalCompanion("http://127.0.0.1:9", generateKey());
     for (const line of ["a", "r", "h", "k", "reply hello", "dance"]) await session.command(line);
     expect(written).toEqual([
       "No call is ringing.\n",

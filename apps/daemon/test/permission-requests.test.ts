@@ -117,8 +117,28 @@ describe("POST /permission-requests", () => {
     expect(status).toEqual({ type: "reply-status", replyId: expect.any(String), status: "delivered" });
     expect(await hook.answer).toEqual({
       status: 200,
-      body: { outcome: "decided", verdict: "allow", reason: null, decidedOn: expect.any(String) },
+      body: { outcome: "decided", verdict: "allow", reason: null, decidedOn: "a paired device" },
     });
+  });
+
+  it("tells the agent which device decided by the name sealed with the decision, printable only", async () => {
+    const named = await home.ring(bashAsk("npm run deploy"));
+    await decide({
+      eventId: named.post.eventId,
+      toolInputDigest: named.digest,
+      verdict: "allow",
+      deviceName: "Zoë's Pixel",
+    });
+    expect((await named.hook.answer).body).toMatchObject({ outcome: "decided", decidedOn: "Zoë's Pixel" });
+
+    const escaping = await home.ring(bashAsk("npm run lint"));
+    await decide({
+      eventId: escaping.post.eventId,
+      toolInputDigest: escaping.digest,
+      verdict: "allow",
+      deviceName: "Pixel\u001b[31m \u202eevil",
+    });
+    expect((await escaping.hook.answer).body).toMatchObject({ decidedOn: "Pixel[31m evil" });
   });
 
   it("passes a deny's reason to the agent", async () => {

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { sealSettingsRequest } from "@ringback/client";
-import { aad, keyId, openJson, parseKey } from "@ringback/e2e-crypto";
+import { aad, keyId, openDeviceName, openJson, parseKey } from "@ringback/e2e-crypto";
 import { LocalLoginResult, PairingResult, SettingsResultPlaintext } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -57,12 +57,16 @@ describe("ringback login", () => {
       deviceToken: expect.any(String),
       accountId: expect.stringMatching(/^acc_/),
       deviceId: expect.stringMatching(/^dev_/),
+      deviceName: "laptop",
     });
     expect((await stat(join(homeOf("laptop"), CONFIG_FILE))).mode & 0o777).toBe(0o600);
     const token = config.relay?.deviceToken ?? "missing";
     expect(`${login.stdout}${login.stderr}`).not.toContain(token);
     const devices = await relayCall(relay.url, "GET", "/v1/devices", { token });
-    expect(devices.body.devices).toEqual([expect.objectContaining({ name: "laptop", kind: "computer" })]);
+    expect(devices.body.devices).toEqual([expect.objectContaining({ kind: "computer" })]);
+    // The name went sealed with the key this computer keeps: the relay lists it without reading it.
+    const listed: string = devices.body.devices[0].name;
+    expect(await openDeviceName(parseKey(config.e2e?.key ?? ""), listed)).toBe("laptop");
     expect(login.stdout).not.toContain("left account");
 
     // Logging in again creates another account: it says which one this computer left.
@@ -129,11 +133,37 @@ describe("ringback login", () => {
     expect(await keyId(parseKey(server.e2e?.key ?? ""))).toBe(laptopKeyId);
     expect(server.e2e?.source).toBe("passphrase");
     const devices = await relayCall(relay.url, "GET", "/v1/devices", { token: server.relay?.deviceToken });
-    expect(devices.body.devices.map((device: { name: string }) => device.name)).toEqual([
+    // Every name is sealed: the passphrase logins sent "computer" first and set it sealed once the key was derived,
+    // the link login sent it sealed with the link's key at once.
+    const key = parseKey(server.e2e?.key ?? "");
+    const names = devices.body.devices.map((device: { name: string }) => device.name) as string[];
+    expect(await Promise.all(names.map((name) => openDeviceName(key, name)))).toEqual([
       expect.any(String),
       "desktop",
       expect.any(String),
     ]);
+    expect(await openDeviceName(key, names[2] ?? "")).toBe(server.relay?.deviceName);
+    // Six CLI runs and two memory-hard passphrase derivations: under two busy loops and other suites a clean-clone
+    // run took more than the suite's 30 s, so this test gets its own bound (it asserts nothing about time).
+  }, 120_000);
+
+  it("seals its name again under a new key (ringback key)", async () => {
+    relay = await startRelayProcess({ dataDir: homeOf("relay"), args: ["--open-signup"] });
+    expect((await ringback("laptop", ["login", "--server", relay.url, "--name", "Zoë's laptop"])).code).toBe(
+      0,
+    );
+    const before = await readDaemonConfig(homeOf("laptop"));
+    const changed = await ringback("laptop", ["key", "--passphrase-stdin"], `${PASSPHRASE}\n`);
+    expect(changed.code).toBe(0);
+    const after = await readDaemonConfig(homeOf("laptop"));
+    expect(after.e2e?.key).not.toBe(before.e2e?.key);
+    const devices = await relayCall(relay.url, "GET", "/v1/devices", { token: after.relay?.deviceToken });
+    const listed: string = devices.body.devices[0].name;
+    expect(await openDeviceName(parseKey(after.e2e?.key ?? ""), listed)).toBe("Zoë's laptop");
+    await expect(openDeviceName(parseKey(before.e2e?.key ?? ""), listed)).rejects.toMatchObject({
+      code: "key_mismatch",
+    });
+    expect(`${changed.stdout}${changed.stderr}`).not.toContain("not sealed");
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { RelayClient, relayDaemonRequest } from "@ringback/client";
@@ -8,10 +8,12 @@ import { type LoopbackServer, listenOnLoopback, makeTemporaryDirectory } from "@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RELAYED_LLM_TEST_FAILURE } from "../src/runtime/llm-test.js";
 import {
+  COMPUTER_ID,
   type DaemonProcess,
   readDaemonKey,
   readLocalKey,
   startDaemonProcess,
+  writeRelayLogin,
 } from "./helpers/daemon-process.js";
 import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js";
 
@@ -20,7 +22,6 @@ import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js
  * page, a metadata service, anything only the computer reaches) and reads back what it answered. The daemon runs the
  * test (the user may test a model from the phone) but tells a device only whether it worked and how long it took.
  */
-const COMPUTER_ID = "dev_laptop";
 const INTERNAL_SECRET = "admin-session=7f3a9c internal-only";
 
 let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
@@ -45,14 +46,7 @@ beforeAll(async () => {
     }),
   );
   relay = await startHostileRelay();
-  await writeFile(
-    join(home, "daemon.json"),
-    JSON.stringify({
-      serverUrl: relay.url,
-      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: COMPUTER_ID },
-    }),
-    { mode: 0o600 },
-  );
+  await writeRelayLogin(home, relay.url);
   daemon = await startDaemonProcess(home);
   await relay.linked();
   key = await readDaemonKey(home);

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { RelayClient, relayDaemonRequest, sealReply } from "@ringback/client";
 import type { E2eKey } from "@ringback/e2e-crypto";
@@ -8,11 +8,13 @@ import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEN_REQUESTS_FILE } from "../src/runtime/replay-guard.js";
 import {
+  COMPUTER_ID,
   type DaemonProcess,
   postReport,
   readDaemonKey,
   readLocalKey,
   startDaemonProcess,
+  writeRelayLogin,
 } from "./helpers/daemon-process.js";
 import { type FakeAgent, makeFakeAgent } from "./helpers/fake-agent.js";
 import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js";
@@ -22,7 +24,6 @@ import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js
  * keeps a copy, and sends the copy to the daemon process again later: a settings change rolled back, a dispatch run
  * twice, a reply that resumes the agent again.
  */
-const COMPUTER_ID = "dev_laptop";
 const SESSION_ID = "5f1e-replayed-session";
 
 let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
@@ -55,14 +56,7 @@ beforeAll(async () => {
   seed.agentId = tracker.state.addAgent(workspace.id, { name: "Claude", runtime_id: runtime.id }).id;
   seed.projectId = tracker.state.addProject(workspace.id, { title: "Website", status: "in_progress" }).id;
   relay = await startHostileRelay();
-  await writeFile(
-    join(home, "daemon.json"),
-    JSON.stringify({
-      serverUrl: relay.url,
-      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: COMPUTER_ID },
-    }),
-    { mode: 0o600 },
-  );
+  await writeRelayLogin(home, relay.url);
   daemon = await startLinkedDaemon();
   key = await readDaemonKey(home);
   localKey = await readLocalKey(home);

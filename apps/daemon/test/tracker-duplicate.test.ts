@@ -1,19 +1,8 @@
 import { parseKey, taskIdDigest } from "@ringback/e2e-crypto";
-import { errorBody } from "@ringback/protocol";
-import { eventually, type RelayScript, type ScriptedRelay, startScriptedRelay } from "@ringback/test-kit";
+import { eventually, type ScriptedRelay, startScriptedRelay } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
+import { duplicateRule } from "./helpers/duplicate-rule.js";
 import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
-
-/** The relay's duplicate rule: the first post of a tracker task is new (202), every later one `409 duplicate_task`. */
-function duplicateRule(): RelayScript {
-  const seenTasks = new Set<string>();
-  return ({ path, body }) => {
-    const taskId = body.taskId ?? "";
-    const isNew = path === "/v1/daemon/tracker-reports" && !seenTasks.has(taskId);
-    seenTasks.add(taskId);
-    return isNew ? { status: 202, body: { ok: true } } : { status: 409, body: errorBody("duplicate_task") };
-  };
-}
 
 let relay: ScriptedRelay;
 const daemons: TrackerHarness[] = [];

@@ -33,6 +33,8 @@ export async function startTrackerHarness(
     config?: object;
     /** Starts on this data directory (a restart): kept when the harness closes. */
     dataDir?: string;
+    /** How long a move to blocked waits for the agent's explanation; 0 (rings at once) unless given. */
+    explanationWaitMs?: number;
   } = {},
 ) {
   const seed = options.sharedWith ?? seedTracker(await startFakeMultica());
@@ -59,6 +61,7 @@ export async function startTrackerHarness(
     log,
     outbox: prepared.outbox,
     questions: prepared.trackerQuestions,
+    explanationWaitMs: options.explanationWaitMs ?? 0,
     now: () => new Date(Date.now() + clockOffsetMs),
     sleep: (ms, signal) => {
       sleeps.push(ms);

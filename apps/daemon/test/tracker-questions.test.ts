@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sealReply } from "@ringback/client";
 import { aad, type E2eKey, openJson, parseKey, taskIdDigest } from "@ringback/e2e-crypto";
-import { errorBody, SealedReportPayload } from "@ringback/protocol";
+import { SealedReportPayload } from "@ringback/protocol";
 import {
   eventually,
   makeTemporaryDirectory,
@@ -11,20 +11,11 @@ import {
 } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { trackerEventId } from "../src/runtime/tracker/tracker-event-id.js";
+import { duplicateRule } from "./helpers/duplicate-rule.js";
 import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js";
 import { failureReason } from "./helpers/permission-asks.js";
+import { addIssueAtWork } from "./helpers/tracker-seed.js";
 import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
-
-/** The relay's duplicate rule: the first post of a tracker task is new (202), every later one `409 duplicate_task`. */
-function duplicateRule(): RelayScript {
-  const seenTasks = new Set<string>();
-  return ({ path, body }) => {
-    const taskId = body.taskId ?? "";
-    const isNew = path === "/v1/daemon/tracker-reports" && !seenTasks.has(taskId);
-    seenTasks.add(taskId);
-    return isNew ? { status: 202, body: { ok: true } } : { status: 409, body: errorBody("duplicate_task") };
-  };
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -59,16 +50,7 @@ async function twoComputers(relay: ScriptedRelay) {
 
 /** An issue the agent "Claude" works, with its running task. */
 function issueAtWork(daemon: TrackerHarness, title = "Move the login page") {
-  const { state, workspace, agent, project } = daemon;
-  const issue = state.addIssue(workspace.id, {
-    title,
-    assignee_type: "agent",
-    assignee_id: agent.id,
-    project_id: project.id,
-    status: "in_progress",
-  });
-  const task = state.addTask({ agent_id: agent.id, issue_id: issue.id, status: "running" });
-  return { issue, task };
+  return addIssueAtWork(daemon.state, daemon, title);
 }
 
 function mentionOf(daemon: TrackerHarness): string {
@@ -313,5 +295,106 @@ describe("a reply from the phone", () => {
     expect(comments.map(({ content, parent_id }) => ({ content, parent_id }))).toEqual([
       { content: "The password is in the vault.", parent_id: null },
     ]);
+  });
+});
+
+describe("a move to blocked and the agent's explanation", () => {
+  /** Longer than any test: only the agent's comment ends the wait here. */
+  const WAIT_FOR_COMMENT_MS = 10 * 60_000;
+
+  async function waitingDaemon() {
+    const relay = await scriptedRelay(() => ({ status: 202, body: { ok: true } }));
+    const daemon = await harness({
+      env: { RINGBACK_SERVER_URL: relay.url },
+      explanationWaitMs: WAIT_FOR_COMMENT_MS,
+    });
+    await daemon.configure();
+    await daemon.watcherCaughtUp();
+    const { key } = await daemon.call("/e2e/key");
+    return { relay, daemon, key: parseKey(key) };
+  }
+
+  /** The agent moves its issue to blocked; resolves once the daemon waits for the agent's words. */
+  async function agentBlocks(daemon: TrackerHarness, issueId: string): Promise<void> {
+    daemon.state.changeIssueStatus(issueId, "blocked", { type: "agent", id: daemon.agent.id });
+    await eventually(() =>
+      daemon.logLines.some(
+        (line) => line.includes(`question:blocked:${issueId}`) && line.includes("waits up to"),
+      ),
+    );
+  }
+
+  it("rings when the agent writes why just after its move, and reads that comment, not the one before", async () => {
+    const { relay, daemon, key } = await waitingDaemon();
+    const { issue, task } = issueAtWork(daemon, "Deploy to staging");
+    daemon.state.postAgentComment(task.id, "Deploying to staging now.");
+
+    await agentBlocks(daemon, issue.id);
+    expect(relay.posts).toEqual([]);
+    const explanation = daemon.state.postAgentComment(task.id, "I need the staging password to go on.");
+    const post = await eventually(() => relay.posts[0], { on: relay.changes });
+
+    const call = await openCall(key, post);
+    expect(call.trackerQuestion).toEqual({
+      trigger: "blocked",
+      question: "I need the staging password to go on.",
+      commentId: explanation.id,
+    });
+    expect(call.brief.spoken).toContain("Its last comment says: I need the staging password to go on.");
+    expect(daemon.logLines).toContainEqual(
+      expect.stringContaining("stopped waiting for an explanation (commented)"),
+    );
+  });
+
+  it("rings once, as the question, when the explanation mentions the user", async () => {
+    const { relay, daemon } = await waitingDaemon();
+    const { issue, task } = issueAtWork(daemon, "Deploy to staging");
+
+    await agentBlocks(daemon, issue.id);
+    const asked = daemon.state.postAgentComment(task.id, `${mentionOf(daemon)} which staging password?`);
+    await eventually(() =>
+      daemon.logLines.some(
+        (line) => line.includes(`question:blocked:${issue.id}`) && line.includes("needs no call"),
+      ),
+    );
+    await eventually(() => isSettled(daemon, 1), { on: relay.changes });
+
+    expect(relay.posts.map(({ body }) => body.eventId)).toEqual([
+      trackerEventId(`question:mention:${asked.id}`),
+    ]);
+  });
+});
+
+describe("a move to blocked that rang, found again by a catch-up", () => {
+  /** An RFC3339 time in whole seconds, as the tracker writes it. */
+  const wholeSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+  it("does not ring again when the tracker's log dates the move a second after realtime did", async () => {
+    const relay = await scriptedRelay(duplicateRule());
+    const daemon = await harness({ env: { RINGBACK_SERVER_URL: relay.url } });
+    await daemon.configure();
+    await daemon.watcherCaughtUp();
+    const { fake, state } = daemon;
+    const { issue } = issueAtWork(daemon, "Deploy to staging");
+    state.changeIssueStatus(issue.id, "blocked", { type: "agent", id: daemon.agent.id });
+    await eventually(() => isSettled(daemon, 1), { on: relay.changes });
+    // Realtime named the move by the issue's update time; the tracker logged it a second later (its activity log is
+    // written just after the update), and the issue changed since, so the catch-up can only go by the log's time.
+    const movedAtMs = Date.parse(issue.updated_at);
+    const logged = [...state.activities.values()].filter((activity) => activity.issue_id === issue.id);
+    expect(logged.map(({ action }) => action)).toEqual(["status_changed"]);
+    for (const activity of logged) activity.created_at = wholeSeconds(movedAtMs + 1_000);
+    issue.updated_at = wholeSeconds(movedAtMs + 2_000);
+
+    fake.faults.serverError("/ws", { times: 1_000_000 });
+    fake.realtime.dropAll();
+    await eventually(() => fake.realtime.connections === 0);
+    fake.faults.clear();
+    await eventually(() => daemon.logLines.some((line) => line.includes("rang already as")));
+
+    expect(daemon.logLines).toContainEqual(
+      expect.stringMatching(/moves to blocked .* \(1 found, 1 by agents\)/),
+    );
+    expect(relay.posts).toHaveLength(1);
   });
 });

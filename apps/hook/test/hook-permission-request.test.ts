@@ -4,17 +4,12 @@ import { PermissionRequestPost, REPORT_BODY_MAX_BYTES } from "@ringback/protocol
 import { freePort, makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type FakeDaemonAnswer, homeWithDaemon } from "./support/fake-daemon.js";
-import {
-  type GenuinePermissionPayload,
-  type Payload,
-  readGenuinePayload,
-  stdinFor,
-} from "./support/fixtures.js";
+import { type GenuinePermissionPayload, type Payload, readGenuinePayload } from "./support/fixtures.js";
 import {
   assertBundleBuilt,
   hookEnv,
   LOCAL_KEY,
-  runBundle,
+  runAgentHook,
   writeRingbackHome,
 } from "./support/hook-process.js";
 
@@ -62,11 +57,7 @@ async function askWith(agent: Agent, answer: FakeDaemonAnswer, env: NodeJS.Proce
   await using setup = await homeWithDaemon(answer);
   const { home, daemon } = setup;
   const payload = await permissionPayload(agent, home.path);
-  const result = await runBundle({
-    args: [agent],
-    stdin: stdinFor(agent, payload),
-    env: hookEnv(home.path, env),
-  });
+  const result = await runAgentHook(agent, payload, hookEnv(home.path, env));
   return { result, requests: [...daemon.requests], payload, port: daemon.port };
 }
 
@@ -151,11 +142,7 @@ describe("ringback-hook on each PermissionRequest payload the genuine CLIs sent"
         transcript_path: join(home.path, "gone.jsonl"),
       };
 
-      const result = await runBundle({
-        args: [agent],
-        stdin: stdinFor(agent, payload),
-        env: hookEnv(home.path),
-      });
+      const result = await runAgentHook(agent, payload, hookEnv(home.path));
 
       expect(result).toEqual({ code: 0, signal: null, stdout: ALLOW_OUTPUT, stderr: "" });
       expect(PermissionRequestPost.parse(JSON.parse(daemon.requests[0]?.body ?? ""))).toEqual({
@@ -200,11 +187,7 @@ describe("ringback-hook never allows unless the daemon answered a whole decision
     await using home = await makeTemporaryDirectory();
     await writeRingbackHome(join(home.path, ".ringback"), await freePort());
     for (const agent of AGENTS) {
-      const result = await runBundle({
-        args: [agent],
-        stdin: stdinFor(agent, await permissionPayload(agent, home.path)),
-        env: hookEnv(home.path),
-      });
+      const result = await runAgentHook(agent, await permissionPayload(agent, home.path), hookEnv(home.path));
       expect(result).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
     }
   });
@@ -212,11 +195,11 @@ describe("ringback-hook never allows unless the daemon answered a whole decision
   it("prints nothing and posts nothing when the daemon has never run (no local key)", async () => {
     await using setup = await homeWithDaemon(decided("allow"));
     const { home, daemon } = setup;
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: stdinFor("claude-code", await permissionPayload("claude-code", home.path)),
-      env: hookEnv(home.path, { RINGBACK_HOME: join(home.path, "never-ran") }),
-    });
+    const result = await runAgentHook(
+      "claude-code",
+      await permissionPayload("claude-code", home.path),
+      hookEnv(home.path, { RINGBACK_HOME: join(home.path, "never-ran") }),
+    );
     expect(result).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
     expect(daemon.requests).toHaveLength(0);
   });
@@ -225,11 +208,7 @@ describe("ringback-hook never allows unless the daemon answered a whole decision
     await using setup = await homeWithDaemon(decided("allow"));
     const { home, daemon } = setup;
     const { tool_name: _, ...payload } = await permissionPayload("codex", home.path);
-    const result = await runBundle({
-      args: ["codex"],
-      stdin: stdinFor("codex", payload),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    const result = await runAgentHook("codex", payload, hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }));
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(result.stderr).toBe(
       "ringback-hook: not asked: stdin is not a PermissionRequest payload (tool_name is missing)\n",
@@ -249,11 +228,7 @@ describe("ringback-hook fits a large ask into the daemon's body limit", () => {
       tool_input: { file_path: "/home/dev/shop-api/data/seed.json", content },
     };
 
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: stdinFor("claude-code", payload),
-      env: hookEnv(home.path),
-    });
+    const result = await runAgentHook("claude-code", payload, hookEnv(home.path));
 
     expect(result).toEqual({ code: 0, signal: null, stdout: ALLOW_OUTPUT, stderr: "" });
     const body = daemon.requests[0]?.body ?? "";
@@ -285,11 +260,11 @@ describe("ringback-hook says what became of a permission request when debugging"
     await using home = await makeTemporaryDirectory();
     const port = await freePort();
     await writeRingbackHome(join(home.path, ".ringback"), port);
-    const down = await runBundle({
-      args: ["claude-code"],
-      stdin: stdinFor("claude-code", await permissionPayload("claude-code", home.path)),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    const down = await runAgentHook(
+      "claude-code",
+      await permissionPayload("claude-code", home.path),
+      hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
+    );
     expect(down.stdout).toBe("");
     expect(down.stderr).toBe(
       `ringback-hook: not asked: the daemon is not running on 127.0.0.1:${port}: start it with \`ringback run\` (or \`pnpm start\` in a clone) (Claude Code asks you as usual)\n`,
@@ -300,11 +275,7 @@ describe("ringback-hook says what became of a permission request when debugging"
     await using setup = await homeWithDaemon(decided("allow"));
     const { home, daemon } = setup;
     const payload = await permissionPayload("codex", home.path);
-    const result = await runBundle({
-      args: ["codex", "--dry-run"],
-      stdin: stdinFor("codex", payload),
-      env: hookEnv(home.path),
-    });
+    const result = await runAgentHook("codex", payload, hookEnv(home.path), "--dry-run");
     expect(result.code).toBe(0);
     expect(daemon.requests).toHaveLength(0);
     expect(PermissionRequestPost.parse(JSON.parse(result.stdout))).toMatchObject({

@@ -3,7 +3,7 @@ import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { homeWithDaemon } from "./support/fake-daemon.js";
 import { placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
-import { assertBundleBuilt, hookEnv, LOCAL_KEY, runBundle } from "./support/hook-process.js";
+import { assertBundleBuilt, hookEnv, LOCAL_KEY, runAgentHook, runBundle } from "./support/hook-process.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -14,11 +14,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     const payload = await readPayload("claude-code-stop");
     payload.transcript_path = await placeTranscript("claude-code-transcript", home.path);
 
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: stdinFor("claude-code", payload),
-      env: hookEnv(home.path),
-    });
+    const result = await runAgentHook("claude-code", payload, hookEnv(home.path));
 
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(daemon.requests).toHaveLength(1);
@@ -48,11 +44,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     const payload = await readPayload("codex-stop");
     payload.transcript_path = await placeTranscript("codex-rollout", home.path);
 
-    const result = await runBundle({
-      args: ["codex"],
-      stdin: stdinFor("codex", payload),
-      env: hookEnv(home.path),
-    });
+    const result = await runAgentHook("codex", payload, hookEnv(home.path));
 
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(daemon.requests).toHaveLength(1);
@@ -93,11 +85,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     const payload = await readPayload("codex-stop");
     payload.transcript_path = await placeTranscript("codex-rollout", home.path);
 
-    const result = await runBundle({
-      args: ["codex", "--dry-run"],
-      stdin: stdinFor("codex", payload),
-      env: hookEnv(home.path),
-    });
+    const result = await runAgentHook("codex", payload, hookEnv(home.path), "--dry-run");
 
     expect(result.code).toBe(0);
     expect(daemon.requests).toHaveLength(0);
@@ -113,11 +101,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     await using home = await makeTemporaryDirectory();
     const payload = { ...(await readPayload("claude-code-stop")), stop_hook_active: true };
 
-    const result = await runBundle({
-      args: ["claude-code", "--dry-run"],
-      stdin: stdinFor("claude-code", payload),
-      env: hookEnv(home.path),
-    });
+    const result = await runAgentHook("claude-code", payload, hookEnv(home.path), "--dry-run");
 
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(result.stderr).toContain("stop_hook_active");
@@ -128,11 +112,11 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     const { home, daemon } = setup;
     const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
 
-    const result = await runBundle({
-      args: ["claude-code"],
-      stdin: stdinFor("claude-code", payload),
-      env: hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
-    });
+    const result = await runAgentHook(
+      "claude-code",
+      payload,
+      hookEnv(home.path, { RINGBACK_HOOK_DEBUG: "1" }),
+    );
 
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(result.stderr).toBe(

@@ -96,6 +96,18 @@ async function seedCodex(home: string): Promise<CodexFiles & { config: string }>
 
 type TrustTable = Record<string, { trusted_hash?: string; enabled?: boolean }>;
 
+/** The trust records `existingConfig` holds for the user's own hooks, as the trust table reads them. */
+function usersTrustRecords(files: CodexFiles): TrustTable {
+  return {
+    [`${files.hooksJson}:stop:0:0`]: { trusted_hash: referenceTrustHash("~/bin/say-done.sh", 20) },
+    [`${files.hooksJson}:stop:1:1`]: {
+      trusted_hash: referenceTrustHash("~/bin/beep.sh", 600),
+      enabled: true,
+    },
+    [`${files.hooksJson}:permission_request:0:0`]: { trusted_hash: USERS_PERMISSION_HASH },
+  };
+}
+
 async function trustState(files: CodexFiles): Promise<TrustTable> {
   const config = parseToml(await readFile(files.configToml, "utf8")) as { hooks?: { state?: TrustTable } };
   return config.hooks?.state ?? {};
@@ -148,12 +160,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     const config = await readFile(seeded.configToml, "utf8");
     expect(config.startsWith(seeded.config)).toBe(true);
     expect(await trustState(seeded)).toEqual({
-      [`${seeded.hooksJson}:stop:0:0`]: { trusted_hash: referenceTrustHash("~/bin/say-done.sh", 20) },
-      [`${seeded.hooksJson}:stop:1:1`]: {
-        trusted_hash: referenceTrustHash("~/bin/beep.sh", 600),
-        enabled: true,
-      },
-      [`${seeded.hooksJson}:permission_request:0:0`]: { trusted_hash: USERS_PERMISSION_HASH },
+      ...usersTrustRecords(seeded),
       [`${seeded.hooksJson}:stop:2:0`]: {
         trusted_hash: referenceTrustHash(expectedCommand(HOOK_BUNDLE, "codex"), 10),
       },
@@ -222,14 +229,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     await runInstaller("uninstall", home.path);
 
     expect(await readHooks(seeded)).toEqual(EXISTING_HOOKS);
-    expect(await trustState(seeded)).toEqual({
-      [`${seeded.hooksJson}:stop:0:0`]: { trusted_hash: referenceTrustHash("~/bin/say-done.sh", 20) },
-      [`${seeded.hooksJson}:stop:1:1`]: {
-        trusted_hash: referenceTrustHash("~/bin/beep.sh", 600),
-        enabled: true,
-      },
-      [`${seeded.hooksJson}:permission_request:0:0`]: { trusted_hash: USERS_PERMISSION_HASH },
-    });
+    expect(await trustState(seeded)).toEqual(usersTrustRecords(seeded));
   });
 
   it("uninstall after a fresh install leaves neither hooks.json nor config.toml behind", async () => {

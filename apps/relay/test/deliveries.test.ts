@@ -38,6 +38,7 @@ describe("delivery outcomes: POST /v1/calls/:eventId/deliveries", () => {
       eventId: "ev1",
       deviceId: phone.deviceId,
       deviceName: "my phone",
+      deviceKind: "phone",
       outcome: "shown",
       at: new Date(relay.clock.now()).toISOString(),
     };
@@ -184,6 +185,7 @@ describe("delivery outcomes: pushed, recorded by the relay", () => {
         eventId: "ev1",
         deviceId: phone.deviceId,
         deviceName: "my phone",
+        deviceKind: "phone",
         outcome: "pushed",
         at: new Date(relay.clock.now()).toISOString(),
       },

@@ -20,6 +20,7 @@ const ROUTES: readonly RouteShape[] = [
   { method: "POST", path: "/v1/pairing-codes" },
   { method: "POST", path: "/v1/pairing-codes/redeem", fields: ["code", "deviceName", "deviceKind"] },
   { method: "GET", path: "/v1/devices" },
+  { method: "PUT", path: "/v1/devices/me/name", fields: ["name"] },
   { method: "DELETE", path: "/v1/devices/:deviceId" },
   { method: "POST", path: "/v1/devices/:deviceId/settings", fields: ["requestId", "sealed"] },
   { method: "GET", path: "/v1/calls/:eventId" },

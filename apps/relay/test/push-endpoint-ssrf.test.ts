@@ -2,7 +2,7 @@ import { createECDH, randomBytes, randomInt } from "node:crypto";
 import type { LookupAddress } from "node:dns";
 import { createServer, type Socket } from "node:net";
 import { eventually } from "@ringback/test-kit";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { isPublicAddress } from "../src/runtime/network-address.js";
 import { eventBody } from "./support/in-process-relay.js";
 import { type SocketRelay, socketRelay } from "./support/socket-relay.js";
@@ -12,11 +12,11 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * "Something inside the relay's network": a TCP listener on port 443 of a loopback address of its own (127.x.y.z),
  * counting the connections it gets. Port 443 is what a push to a name without a port reaches, and binding it takes
- * root (CI runs as root); elsewhere the tests that need it say they skipped and why.
+ * root (CI runs as root); elsewhere the test that needs it (`context`) says it skipped and why, and skips.
  */
-async function internalService(): Promise<
-  (AsyncDisposable & { address: string; connections: number }) | string
-> {
+async function internalService(
+  context: TestContext,
+): Promise<AsyncDisposable & { address: string; connections: number }> {
   const address = `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(1, 255)}`;
   const sockets = new Set<Socket>();
   const service = { address, connections: 0 };
@@ -34,7 +34,8 @@ async function internalService(): Promise<
   } catch (error) {
     const reason = `cannot listen on ${address}:443 (${(error as NodeJS.ErrnoException).code}): run as root`;
     if (process.env.CI) throw new Error(`${reason}; CI runs as root and must run this test`);
-    return reason;
+    console.log(`skipped: ${reason}`);
+    return context.skip();
   }
   return Object.assign(service, {
     async [Symbol.asyncDispose]() {
@@ -107,13 +108,7 @@ describe("push endpoints cannot point into the relay's own network", () => {
   });
 
   it("never connects for an endpoint stored before these rules, and removes it", async (context) => {
-    const internal = await internalService();
-    if (typeof internal === "string") {
-      console.log(`skipped: ${internal}`);
-      context.skip();
-      return;
-    }
-    await using service = internal;
+    await using service = await internalService(context);
     await using relay = await socketRelay({ pushPollMs: HOUR_MS });
     const { computer, phone } = await phoneOf(relay);
     // What the old check let in (the registration's rules are above): written as the store kept it.
@@ -144,13 +139,7 @@ describe("push endpoints cannot point into the relay's own network", () => {
   });
 
   it("connects only to public addresses, checked as it connects: a name that resolves or rebinds inside gets nothing", async (context) => {
-    const internal = await internalService();
-    if (typeof internal === "string") {
-      console.log(`skipped: ${internal}`);
-      context.skip();
-      return;
-    }
-    await using service = internal;
+    await using service = await internalService(context);
     // The resolver is the test's: the push service's name resolves to the listener's loopback address (as a name
     // that once resolved outside and now rebinds inside would).
     const asked: string[] = [];

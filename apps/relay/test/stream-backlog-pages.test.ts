@@ -10,7 +10,7 @@ import type { RelayStore } from "../src/store/store.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { captureLog, deviceSteps, requestAt } from "./support/in-process-relay.js";
 import { describePostgres, postgresSchema } from "./support/postgres-schema.js";
-import { parseFrame } from "./support/sse-backlog.js";
+import { takeFrames } from "./support/sse-backlog.js";
 import type { ReceivedEvent } from "./support/sse-client.js";
 
 /** As the audit did: a backlog of thousands of calls, big enough that no socket buffer holds it. */
@@ -53,14 +53,7 @@ function rawStream(server: RelayServer, token: string, lastEventId: number | nul
       incoming.pause();
       incoming.setEncoding("utf8");
       incoming.on("data", (chunk: string) => {
-        text += chunk;
-        let end = text.indexOf("\n\n");
-        while (end >= 0) {
-          const event = parseFrame(text.slice(0, end));
-          if (event) events.push(event);
-          text = text.slice(end + 2);
-          end = text.indexOf("\n\n");
-        }
+        text = takeFrames(text + chunk, events);
       });
       resolve(incoming);
     });

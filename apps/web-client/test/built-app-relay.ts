@@ -21,9 +21,10 @@ export type StandInRoutes = (
 
 /**
  * Serves the built web app from `distDirectory` (unknown paths get index.html, as the relay's `--web-root` does) and
- * the stand-in's own relay `routes` (which see every request first), then those every page calls before it has an
- * account: `GET /v1/setup` (open signup) and `POST /v1/accounts` (`credentials`); any other `/v1/` path gets the
- * relay's 404. On 127.0.0.1 and a random port.
+ * the stand-in's own relay `routes` (which see every request first), then those every page calls to get an account:
+ * `GET /v1/setup` (open signup), `POST /v1/accounts` (`credentials`) and `PUT /v1/devices/me/name` (a device that
+ * created its account with a phrase seals its name once its key is derived: taken and answered as the relay does); any
+ * other `/v1/` path gets the relay's 404. On 127.0.0.1 and a random port.
  */
 export async function startBuiltAppRelay(
   distDirectory: string,
@@ -39,8 +40,22 @@ export async function startBuiltAppRelay(
     if (routes(request, response, path, json)) return;
     if (path === "/v1/setup") return json(200, { claimRequired: false, openSignup: true });
     if (path === "/v1/accounts" && request.method === "POST") return json(201, credentials);
+    if (path === "/v1/devices/me/name" && request.method === "PUT")
+      return renamed(request, credentials, json);
     if (path.startsWith("/v1/")) return json(404, { error: { code: "not_found", message: "No such path." } });
     serveBuiltApp(distDirectory, path, response);
   });
   return { ...(await listenOnLoopback(server)), credentials };
+}
+
+/** `PUT /v1/devices/me/name` as the relay answers it: the name as sent, kept by nobody here. */
+function renamed(request: IncomingMessage, credentials: DeviceCredentials, json: JsonAnswer): true {
+  let body = "";
+  request.on("data", (chunk: Buffer) => {
+    body += chunk.toString("utf8");
+  });
+  request.on("end", () => {
+    json(200, { deviceId: credentials.deviceId, name: (JSON.parse(body) as { name: string }).name });
+  });
+  return true;
 }

@@ -1,4 +1,3 @@
-import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
@@ -8,7 +7,7 @@ import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./buil
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import { openSettingsSection } from "./settings-sections.js";
-import { startTestRelayServer, TEST_ACCOUNT_ID } from "./test-relay-server.js";
+import { accountKeyFrom, startTestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 const MODEL_KEY = "sk-brief-model-secret-9876";
@@ -52,10 +51,9 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     ({ token, workspaceIds: workspaces } = trackerAccount(fake));
     const backed = settingsBackedDaemon({ trackerUrl: fake.url });
     state = backed.state;
-    let key: Promise<E2eKey> | null = null;
     server = await startDispatchRelayServer(
       DIST,
-      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
+      accountKeyFrom(PHRASE),
       (request) => {
         requests.push(request);
         return backed.daemon(request);

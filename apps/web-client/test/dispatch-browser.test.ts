@@ -1,11 +1,10 @@
-import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { jpegSize, pasteTwoImages } from "@ringback/test-kit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, createAccount, DIST, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
-import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
+import { accountKeyFrom } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
 const PHRASE = "correct horse battery staple";
@@ -33,12 +32,7 @@ describe("dispatch from the built web app in Chromium", () => {
       token: user.token,
       workspaceId: workspace.id,
     });
-    let key: Promise<E2eKey> | null = null;
-    server = await startDispatchRelayServer(
-      DIST,
-      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
-      daemon,
-    );
+    server = await startDispatchRelayServer(DIST, accountKeyFrom(PHRASE), daemon);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();
     page.setDefaultTimeout(WAIT_MS);

@@ -1,11 +1,10 @@
-import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import { ERROR_STATUS, errorBody, type SettingsResultPlaintext } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, DIST, launchChromium } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
-import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
+import { accountKeyFrom } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
@@ -28,12 +27,7 @@ describe("dispatch on a computer without a tracker, in the built web app in Chro
   };
 
   beforeAll(async () => {
-    let key: Promise<E2eKey> | null = null;
-    server = await startDispatchRelayServer(
-      DIST,
-      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
-      daemon,
-    );
+    server = await startDispatchRelayServer(DIST, accountKeyFrom(PHRASE), daemon);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     page.setDefaultTimeout(WAIT.timeout);

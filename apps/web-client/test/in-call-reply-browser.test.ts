@@ -2,45 +2,16 @@ import type { ServerResponse } from "node:http";
 import { aad, deriveKeyFromPassphrase, openJson } from "@ringback/e2e-crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium } from "./built-app.js";
+import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
+import { installSpeechRecognition } from "./heard-speech.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, TEST_ACCOUNT_ID, type TestRelayServer } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT = { timeout: 30_000 };
-/** What the browser's speech recognition hears when Speak is tapped (the page's stand-in, below). */
+/** What the browser's speech recognition hears when Speak is tapped (the page's stand-in, heard-speech.ts). */
 const SPOKEN = "Tag the release after lunch";
-
-/**
- * A speech recogniser for the page, as Chromium's would be with a microphone: it hears `window.ringbackHeard` once
- * started, reports it and ends. Headless Chromium has no microphone and no speech service.
- */
-function installSpeechRecognition(heard: string): void {
-  class HeardRecognition {
-    lang = "";
-    continuous = false;
-    interimResults = false;
-    maxAlternatives = 1;
-    onresult: ((event: { results: { transcript: string }[][] }) => void) | null = null;
-    onerror: ((event: { error: string }) => void) | null = null;
-    onend: (() => void) | null = null;
-    start(): void {
-      (window as unknown as { ringbackListenedIn?: string }).ringbackListenedIn = this.lang;
-      queueMicrotask(() => {
-        this.onresult?.({ results: [[{ transcript: heard }]] });
-        this.onend?.();
-      });
-    }
-    stop(): void {
-      this.onend?.();
-    }
-    abort(): void {
-      this.onend?.();
-    }
-  }
-  Object.defineProperty(window, "SpeechRecognition", { value: HeardRecognition, configurable: true });
-}
 
 let seq = 0;
 
@@ -80,16 +51,9 @@ describe("the call screen's reply and a call without a brief, in the built web a
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
     browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      locale: "en-US",
-    });
-    await context.addInitScript(installSpeechRecognition, SPOKEN);
-    page = await context.newPage();
-    page.setDefaultTimeout(WAIT.timeout);
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-US" };
+    page = await openPage(browser, phone, pageErrors, WAIT.timeout);
+    await page.context().addInitScript(installSpeechRecognition, SPOKEN);
     await createAccount(page, relay.origin, PHRASE, { isTouch: true, timeoutMs: WAIT.timeout });
     stream = await relay.stream(0);
     stream.write(`id: 0\nevent: synced\ndata: ${JSON.stringify({ seq: 0 })}\n\n`);

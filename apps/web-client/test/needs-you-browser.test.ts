@@ -1,4 +1,4 @@
-import { aad, deriveKeyFromPassphrase, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
+import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
   errorBody,
   type PermissionAsk,
@@ -9,7 +9,8 @@ import {
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
-import { ASK_COMMAND, askFor, needsYouFixture, payloadFor } from "./fixtures.js";
+import { ASK_COMMAND, askFor, needsYouEvent } from "./fixtures.js";
+import { installSpeechRecognition } from "./heard-speech.js";
 import {
   COMPUTER_ID,
   type NeedsYouRelay,
@@ -18,39 +19,13 @@ import {
   startNeedsYouRelay,
 } from "./needs-you-relay.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
-import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
+import { accountKeyFrom } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT = { timeout: 45_000 };
-/** What the browser's speech recognition hears when Speak is tapped (the page's stand-in, below). */
+/** What the browser's speech recognition hears when Speak is tapped (the page's stand-in, heard-speech.ts). */
 const SPOKEN = "use the staging database";
-
-/** A speech recogniser for the page that hears `heard` once started (headless Chromium has no microphone). */
-function installSpeechRecognition(heard: string): void {
-  class HeardRecognition {
-    lang = "";
-    continuous = false;
-    interimResults = false;
-    maxAlternatives = 1;
-    onresult: ((event: { results: { transcript: string }[][] }) => void) | null = null;
-    onerror: ((event: { error: string }) => void) | null = null;
-    onend: (() => void) | null = null;
-    start(): void {
-      queueMicrotask(() => {
-        this.onresult?.({ results: [[{ transcript: heard }]] });
-        this.onend?.();
-      });
-    }
-    stop(): void {
-      this.onend?.();
-    }
-    abort(): void {
-      this.onend?.();
-    }
-  }
-  Object.defineProperty(window, "SpeechRecognition", { value: HeardRecognition, configurable: true });
-}
 
 /** A decision the stand-in computer opened, with the device that sent it. */
 interface OpenedDecision {
@@ -108,8 +83,7 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
   let browser: Browser;
   let phone: Page;
   let tablet: Page;
-  let key: Promise<E2eKey> | null = null;
-  const accountKey = () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID));
+  const accountKey = accountKeyFrom(PHRASE);
   const computer = standInComputer(accountKey);
   const pageErrors: string[] = [];
   let seq = 0;
@@ -128,19 +102,7 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
       toolInputDigest: `${seq}`.padStart(64, "b"),
     });
     computer.asks.set(eventId, { ask, isDecided: false });
-    relay.publish({
-      eventId,
-      source: "claude-code",
-      occurredAt: occurredAt.toISOString(),
-      receivedAt: occurredAt.toISOString(),
-      taskId: null,
-      fromDeviceId: COMPUTER_ID,
-      sealed: await sealJson(
-        await accountKey(),
-        aad.report(eventId),
-        payloadFor(needsYouFixture(eventId, occurredAt, ask)),
-      ),
-    });
+    relay.publish(await needsYouEvent(await accountKey(), eventId, occurredAt, ask, COMPUTER_ID));
     return ask;
   }
 

@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import type { E2eKey } from "@ringback/e2e-crypto";
 import {
   type CallDelivery,
@@ -11,6 +10,7 @@ import {
   type ReplyRequest,
   type ReplyStatusChange,
 } from "@ringback/protocol";
+import { RelayEventLog } from "../../../packages/client/test/relay-event-log.js";
 import { type BuiltAppRelay, startBuiltAppRelay } from "./built-app-relay.js";
 import { answerRelayedSettings, readBody, type StandInDaemon } from "./stand-in-computer.js";
 import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
@@ -43,12 +43,6 @@ export interface NeedsYouRelay extends BuiltAppRelay {
   publish(event: Omit<RelayedEvent, "seq" | "status">): void;
 }
 
-interface Entry {
-  readonly seq: number;
-  readonly event: string;
-  readonly data: unknown;
-}
-
 /**
  * The relay for a "needs you" call between two browsers of one account and its computer, on 127.0.0.1: the built
  * app, account creation (one device each), the device list, the stream with backlog and resume, first-answer-wins
@@ -62,23 +56,13 @@ export async function startNeedsYouRelay(
   settle: (reply: SentReply) => Promise<ReplySettlement>,
   daemon: StandInDaemon,
 ): Promise<NeedsYouRelay> {
-  const entries: Entry[] = [];
+  const log = new RelayEventLog();
   const calls = new Map<string, { status: CallStatus; answeredBy: string | null }>();
-  const streams = new Map<ServerResponse, string>();
   const replies: SentReply[] = [];
   const statusWrites: string[] = [];
   const deliveries = new Set<string>();
   let created = 0;
-  let seq = 0;
 
-  const frame = (entry: Entry) =>
-    `id: ${entry.seq}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`;
-  const append = (event: string, data: (seq: number) => unknown) => {
-    seq += 1;
-    const entry = { seq, event, data: data(seq) };
-    entries.push(entry);
-    for (const stream of streams.keys()) stream.write(frame(entry));
-  };
   const deviceOf = (authorization: string | undefined) =>
     DEVICES.find((device) => authorization === `Bearer ${device.token}`);
   const listed = (currentId: string): DeviceInfo[] => [
@@ -113,7 +97,7 @@ export async function startNeedsYouRelay(
     call.status = status;
     if (status === "answered") call.answeredBy = deviceId;
     const at = new Date().toISOString();
-    append("call-status", (entrySeq) => ({ seq: entrySeq, eventId, status, deviceId, at }));
+    log.append("call-status", (entrySeq) => ({ seq: entrySeq, eventId, status, deviceId, at }));
     return { code: 200, body: { eventId, status, won: true } };
   };
 
@@ -137,23 +121,7 @@ export async function startNeedsYouRelay(
       if (path === "/v1/devices" && request.method === "GET")
         return json(200, { devices: listed(device.deviceId) });
       if (path === "/v1/stream") {
-        const lastEventId = request.headers["last-event-id"];
-        const from = typeof lastEventId === "string" ? Number(lastEventId) : null;
-        response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-        response.write("retry: 100\n\n");
-        // A first connect gets the calls still open; a resume gets every entry after its id.
-        const backlog =
-          from === null
-            ? entries.filter(
-                (entry) =>
-                  entry.event === "call" &&
-                  calls.get((entry.data as RelayedEvent).eventId)?.status === "pending",
-              )
-            : entries.filter((entry) => entry.seq > from);
-        for (const entry of backlog) response.write(frame(entry));
-        response.write(`id: ${seq}\nevent: synced\ndata: ${JSON.stringify({ seq })}\n\n`);
-        streams.set(response, device.deviceId);
-        request.on("close", () => streams.delete(response));
+        log.openStream(request, response, 100, (eventId) => calls.get(eventId)?.status === "pending");
         return true;
       }
       const settings = /^\/v1\/devices\/([\w-]+)\/settings$/.exec(path);
@@ -181,8 +149,8 @@ export async function startNeedsYouRelay(
             const recorded = { eventId, deviceId: device.deviceId, deviceName: device.name, outcome, at };
             const isNew = !deliveries.has(`${device.deviceId} ${eventId} ${outcome}`);
             deliveries.add(`${device.deviceId} ${eventId} ${outcome}`);
-            json(200, { seq: seq + 1, ...recorded });
-            if (isNew) append("call-delivery", (entrySeq) => ({ seq: entrySeq, ...recorded }));
+            json(200, { seq: log.seq + 1, ...recorded });
+            if (isNew) log.append("call-delivery", (entrySeq) => ({ seq: entrySeq, ...recorded }));
             return true;
           }
           const reply: SentReply = {
@@ -195,7 +163,7 @@ export async function startNeedsYouRelay(
           // The computer settled it: the relay tells every device on the stream.
           settle(reply)
             .then((settled) =>
-              append("reply-status", (entrySeq) => ({
+              log.append("reply-status", (entrySeq) => ({
                 seq: entrySeq,
                 eventId,
                 replyId: reply.request.replyId,
@@ -219,7 +187,7 @@ export async function startNeedsYouRelay(
     statusWrites,
     publish(event) {
       calls.set(event.eventId, { status: "pending", answeredBy: null });
-      append("call", (entrySeq) => ({ ...event, seq: entrySeq, status: "pending" }));
+      log.append("call", (entrySeq) => ({ ...event, seq: entrySeq, status: "pending" }));
     },
   };
 }

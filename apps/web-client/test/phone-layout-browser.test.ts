@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { formatPairingLink } from "@ringback/client";
-import { aad, deriveKeyFromPassphrase, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { aad, deriveKeyFromPassphrase, generateKey, sealJson } from "@ringback/e2e-crypto";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
@@ -10,9 +10,10 @@ import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { askFor, needsYouFixture, payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
+import { sealedTrackerCall } from "./sealed-call.js";
 import { settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
-import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
+import { accountKeyFrom, TEST_ACCOUNT_ID } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
 
 const PHRASE = "correct horse battery staple";
@@ -113,28 +114,11 @@ async function sendCall(
   options: { ageMs?: number; isBriefFailed?: boolean } = {},
 ): Promise<void> {
   seq += 1;
-  const key = await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID);
-  const occurredAt = new Date(Date.now() - (options.ageMs ?? 0)).toISOString();
-  const payload = payloadFor({
-    eventId,
-    occurredAt,
-    text: REPORT,
+  const event = await sealedTrackerCall(PHRASE, seq, eventId, REPORT, {
+    ...options,
     projectName: PROJECT,
-    priority: "high",
-    isBriefFailed: options.isBriefFailed ?? false,
     brief: { title: LONG_TITLE },
   });
-  const event: RelayedEvent = {
-    seq,
-    eventId,
-    source: "tracker",
-    occurredAt,
-    receivedAt: occurredAt,
-    taskId: `task-${eventId}`,
-    fromDeviceId: "dev_computer",
-    sealed: await sealJson(key, aad.report(eventId), payload),
-    status: "pending",
-  };
   stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
 }
 
@@ -170,6 +154,9 @@ async function sendAsk(stream: ServerResponse, eventId: string): Promise<void> {
   stream.write(`id: ${seq}\nevent: call\ndata: ${JSON.stringify(event)}\n\n`);
 }
 
+/** While true, the phone's relay does not answer: every `/v1/` connection is cut (the page itself still loads). */
+let isRelayUnreachable = false;
+
 /**
  * The relay as a phone meets it: pairing codes are made (Settings › Devices › Add a device) and a wrong one is
  * refused as the relay refuses it; everything else goes to the dispatch relay stand-in and its computer.
@@ -180,6 +167,10 @@ async function startPhoneRelay(upstreamOrigin: string): Promise<{ origin: string
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     const json = (status: number, body: unknown) =>
       response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    if (isRelayUnreachable && path.startsWith("/v1/")) {
+      request.socket.destroy();
+      return;
+    }
     if (path === "/v1/pairing-codes" && request.method === "POST") {
       json(201, {
         code: "7".repeat(PAIRING_CODE_DIGITS),
@@ -231,12 +222,7 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
       /^\/tracker\/(dispatch|uploads)/.test(request.path)
         ? dispatch.daemon(request)
         : settings.daemon(request);
-    let key: Promise<E2eKey> | null = null;
-    server = await startDispatchRelayServer(
-      DIST,
-      () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID)),
-      daemon,
-    );
+    server = await startDispatchRelayServer(DIST, accountKeyFrom(PHRASE), daemon);
     relay = await startPhoneRelay(server.origin);
     browser = await launchChromium();
     page = await openPage(browser, PHONE, pageErrors, WAIT.timeout);
@@ -367,6 +353,36 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
       await page.getByTestId("settings-index").tap();
       await index.waitFor(WAIT);
     }
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("a relay out of reach: its banner on every page, and the step that takes a new pairing link", async () => {
+    isRelayUnreachable = true;
+    // Opened again while its relay does not answer: the banner shows at once.
+    await page.reload();
+    const banner = page.getByTestId("relay-unreachable");
+    for (const tab of ["home", "calls", "dispatch", "settings"]) {
+      await page.getByTestId(`nav-${tab}`).tap();
+      await expectFitsEveryWidth(page, `relay-unreachable-${tab}`, banner.getByTestId("rejoin"));
+    }
+    await banner.getByTestId("rejoin").tap();
+    await expectFitsEveryWidth(page, "rejoin", page.getByTestId("rejoin-screen"));
+    // A link for this same web app: the welcome page opened from it, with the way back above it.
+    const link = formatPairingLink({
+      serverUrl: relay.origin,
+      code: "5".repeat(PAIRING_CODE_DIGITS),
+      key: generateKey(),
+    });
+    await page.getByTestId("rejoin-link-input").fill(link);
+    await page.getByTestId("rejoin-open").tap();
+    await expectFitsEveryWidth(
+      page,
+      "rejoin-welcome",
+      page.locator('[data-testid="welcome-screen"][data-opened-from="link"]'),
+    );
+    await page.getByTestId("rejoin-back").tap();
+    isRelayUnreachable = false;
+    await banner.waitFor({ state: "detached", ...WAIT });
     expect(pageErrors).toEqual([]);
   });
 });

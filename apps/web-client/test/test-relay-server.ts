@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { deriveKeyFromPassphrase, type E2eKey } from "@ringback/e2e-crypto";
 import type {
   CallDelivery,
   CallStatusWrite,
@@ -54,6 +55,12 @@ export interface TestRelayServer extends AsyncDisposable {
 
 /** The account the page joins: a passphrase key is salted with its id (passphrase keys version 2). */
 export const TEST_ACCOUNT_ID = "acc_test";
+
+/** The test account's key as the page derives it from `phrase`: derived once, on first use (PBKDF2 takes a while). */
+export function accountKeyFrom(phrase: string): () => Promise<E2eKey> {
+  let key: Promise<E2eKey> | null = null;
+  return () => (key ??= deriveKeyFromPassphrase(phrase, TEST_ACCOUNT_ID));
+}
 
 /** The name this device joined with, as the relay keeps it (and stamps on its delivery outcomes). */
 const DEVICE_NAME = "This browser";

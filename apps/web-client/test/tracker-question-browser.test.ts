@@ -1,4 +1,4 @@
-import { aad, deriveKeyFromPassphrase, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
+import { aad, openJson, sealJson } from "@ringback/e2e-crypto";
 import { errorBody, ReplyPlaintext } from "@ringback/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import {
   type SentReply,
   startNeedsYouRelay,
 } from "./needs-you-relay.js";
-import { TEST_ACCOUNT_ID } from "./test-relay-server.js";
+import { accountKeyFrom } from "./test-relay-server.js";
 
 const PHRASE = "correct horse battery staple";
 /** Generous: the machine is shared and busy; nothing here is timed. */
@@ -21,8 +21,7 @@ describe("a tracker agent's question in the built web app in Chromium", () => {
   let relay: NeedsYouRelay;
   let browser: Browser;
   let phone: Page;
-  let key: Promise<E2eKey> | null = null;
-  const accountKey = () => (key ??= deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID));
+  const accountKey = accountKeyFrom(PHRASE);
   /** The replies the computer opened: what its daemon would post as comments on the issue. */
   const opened: ReplyPlaintext[] = [];
   const pageErrors: string[] = [];

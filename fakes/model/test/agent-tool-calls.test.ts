@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { answers, startFakeModel } from "../src/index.js";
+import { parseServerSentEvents } from "./parse-server-sent-events.js";
 
-interface ParsedEvent {
-  event: string;
-  // biome-ignore lint/suspicious/noExplicitAny: wire events of many shapes, checked by each test.
-  data: any;
-}
-
-function parseServerSentEvents(text: string): ParsedEvent[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim().length > 0)
-    .map((block) => {
-      const lines = block.split("\n");
-      const event = lines.find((line) => line.startsWith("event: "))?.slice("event: ".length) ?? "";
-      const data = lines.find((line) => line.startsWith("data: "))?.slice("data: ".length) ?? "null";
-      return { event, data: JSON.parse(data) };
-    });
-}
+// biome-ignore lint/suspicious/noExplicitAny: wire events of many shapes, checked by each test.
+type EventData = any;
 
 async function post(url: string, body: unknown) {
   const response = await fetch(url, {
@@ -85,7 +71,9 @@ describe("shellFromPrompt, Anthropic Messages (Claude Code)", () => {
     await using fake = await startFakeModel({ defaultAnswer: answers.shellFromPrompt() });
     const first = claudeAsks("RUN: touch allowed.txt");
 
-    const events = parseServerSentEvents(await (await post(`${fake.url}/messages?beta=true`, first)).text());
+    const events = parseServerSentEvents<EventData>(
+      await (await post(`${fake.url}/messages?beta=true`, first)).text(),
+    );
 
     expect(events.every(({ event, data }) => event === data.type)).toBe(true);
     expect(events.map(({ event }) => event)).toEqual([
@@ -165,7 +153,7 @@ describe("shellFromPrompt, Anthropic Messages (Claude Code)", () => {
       defaultAnswer: answers.shellFromPrompt({ say: "Creating the marker file now." }),
     });
 
-    const events = parseServerSentEvents(
+    const events = parseServerSentEvents<EventData>(
       await (await post(`${fake.url}/messages`, claudeAsks("RUN: touch allowed.txt"))).text(),
     );
 
@@ -203,7 +191,9 @@ describe("shellFromPrompt, OpenAI Responses (Codex)", () => {
     await using fake = await startFakeModel({ defaultAnswer: answers.shellFromPrompt() });
     const first = codexAsks("RUN: touch allowed.txt");
 
-    const events = parseServerSentEvents(await (await post(`${fake.url}/responses`, first)).text());
+    const events = parseServerSentEvents<EventData>(
+      await (await post(`${fake.url}/responses`, first)).text(),
+    );
 
     expect(events.map(({ event }) => event)).toEqual([
       "response.created",
@@ -270,7 +260,7 @@ describe("shellFromPrompt, OpenAI Responses (Codex)", () => {
     });
 
     const response = await post(`${fake.url}/responses`, { ...codexAsks("RUN: ls"), stream: false });
-    const streamed = parseServerSentEvents(
+    const streamed = parseServerSentEvents<EventData>(
       await (await post(`${fake.url}/responses`, codexAsks("RUN: ls"))).text(),
     );
 

@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { answers, startFakeModel } from "../src/index.js";
+import { parseServerSentEvents } from "./parse-server-sent-events.js";
 
-interface ParsedEvent {
-  event: string;
-  data: Record<string, unknown> & { type: string };
-}
-
-function parseServerSentEvents(text: string): ParsedEvent[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim().length > 0)
-    .map((block) => {
-      const lines = block.split("\n");
-      const event = lines.find((line) => line.startsWith("event: "))?.slice("event: ".length) ?? "";
-      const data = lines.find((line) => line.startsWith("data: "))?.slice("data: ".length) ?? "null";
-      return { event, data: JSON.parse(data) };
-    });
-}
+/** A wire event's data: every one names its type. */
+type EventData = Record<string, unknown> & { type: string };
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(url, {
@@ -62,7 +49,7 @@ describe("the fake model's Anthropic Messages API (Claude Code)", () => {
     fake.script(answers.text("Hi! The login bug is fixed and all 42 tests pass."));
 
     const response = await post(messagesUrl(fake.url), CLAUDE_REQUEST, { "x-api-key": "test" });
-    const events = parseServerSentEvents(await response.text());
+    const events = parseServerSentEvents<EventData>(await response.text());
 
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(events.every(({ event, data }) => event === data.type)).toBe(true);
@@ -122,7 +109,7 @@ describe("the fake model's OpenAI Responses API (Codex)", () => {
     fake.setDefaultAnswer(answers.text("Hi! The migration must run first."));
 
     const response = await post(`${fake.url}/responses`, CODEX_REQUEST, { authorization: "Bearer k" });
-    const events = parseServerSentEvents(await response.text());
+    const events = parseServerSentEvents<EventData>(await response.text());
 
     const names = events.map(({ event }) => event);
     expect(names[0]).toBe("response.created");

@@ -44,7 +44,11 @@ export function postAgentComment(
   return comment;
 }
 
-/** Moves an issue to another status and broadcasts `issue:updated` with `status_changed` and `prev_status`. */
+/**
+ * Moves an issue to another status and broadcasts `issue:updated` with `status_changed` and `prev_status`; the
+ * move goes into the issue's activity log (`status_changed`, details `{from, to}`, the actor), as the tracker's
+ * activity listener records it.
+ */
 export function changeIssueStatus(
   state: TrackerStore,
   issueId: string,
@@ -55,6 +59,12 @@ export function changeIssueStatus(
   const previousStatus = issue.status;
   issue.status = status;
   state.touchIssue(issue);
+  state.addActivity(issue.id, {
+    actor_type: actor.type,
+    actor_id: actor.id,
+    action: "status_changed",
+    details: { from: previousStatus, to: status },
+  });
   state.emit(issue.workspace_id, {
     type: "issue:updated",
     payload: {

@@ -164,6 +164,22 @@ export interface CommentRecord {
   attachments: AttachmentRecord[];
 }
 
+/**
+ * An `activity_log` row: one change to an issue and who made it, as the tracker records it after an `issue:updated`
+ * (the `activity` entries of `GET /api/issues/{id}/timeline`). `actor_type` is `""` for a change nobody is named for.
+ */
+export interface ActivityRecord {
+  id: string;
+  workspace_id: string;
+  issue_id: string;
+  actor_type: "member" | "agent" | "system" | "";
+  actor_id: string;
+  /** `created`, `status_changed` (details `{from, to}`), `priority_changed`, `assignee_changed`, ... */
+  action: string;
+  details: Record<string, unknown>;
+  created_at: string;
+}
+
 export type TaskStatus =
   | "queued"
   | "dispatched"

@@ -1,6 +1,7 @@
+import { postAgentComment } from "./agent-activity.js";
 import type { CommentRecord, IssueRecord, Priority, TaskRecord } from "./records.js";
 import { TERMINAL_TASK_STATUSES } from "./records.js";
-import { commentCreatedPayload, issueJson } from "./serialize.js";
+import { issueJson } from "./serialize.js";
 import { secondsTimestamp } from "./timestamps.js";
 import type { TrackerStore } from "./tracker-store.js";
 
@@ -62,21 +63,7 @@ export function finishTask(
     options.report === undefined
       ? `Finished ${issue ? state.identifierOf(issue) : "the task"}.`
       : options.report;
-  let comment: CommentRecord | null = null;
-  if (issue && report !== null) {
-    comment = state.addComment(issue.id, {
-      content: report,
-      author_type: "agent",
-      author_id: task.agent_id,
-      source_task_id: task.id,
-    });
-    state.emit(issue.workspace_id, {
-      type: "comment:created",
-      payload: commentCreatedPayload(issue, comment),
-      actor_id: task.agent_id,
-      actor_type: "agent",
-    });
-  }
+  const comment = issue && report !== null ? postAgentComment(state, taskId, report) : null;
   task.status = "completed";
   task.completed_at = secondsTimestamp();
   task.result = { output: options.output ?? report ?? "", session_id: "", work_dir: "", branch_name: "" };

@@ -1,5 +1,6 @@
 import { newId, newPersonalToken } from "./ids.js";
 import type {
+  ActivityRecord,
   AgentRecord,
   AttachmentRecord,
   CommentRecord,
@@ -69,6 +70,10 @@ export class TrackerStore {
   /** Bytes of every uploaded file, by attachment (or user-scoped upload) id. */
   readonly files = new Map<string, { bytes: Uint8Array; contentType: string; filename: string }>();
   readonly quickCreateRequests = new Map<string, QuickCreateRequestRecord>();
+  /** The issues' activity log (`activity_log`), by id: see `addActivity`. */
+  readonly activities = new Map<string, ActivityRecord>();
+  /** Comments and activities in the order they were written (the tracker's ids are time-ordered UUIDv7s). */
+  private readonly writeOrder = new Map<string, number>();
   private readonly issueCounters = new Map<string, number>();
   private readonly listeners = new Set<EventListener>();
 
@@ -289,8 +294,35 @@ export class TrackerStore {
       attachments: input.attachments ?? [],
     };
     this.comments.set(comment.id, comment);
+    this.writeOrder.set(comment.id, this.writeOrder.size + 1);
     this.touchIssue(issue);
     return comment;
+  }
+
+  /** Records a change to an issue in its activity log, as the tracker does after an update; nothing is broadcast. */
+  addActivity(issueId: string, input: Partial<ActivityRecord> & { action: string }): ActivityRecord {
+    const issue = this.requireIssue(issueId);
+    const activity: ActivityRecord = {
+      id: input.id ?? newId(),
+      workspace_id: issue.workspace_id,
+      issue_id: issue.id,
+      actor_type: input.actor_type ?? "",
+      actor_id: input.actor_id ?? "",
+      action: input.action,
+      details: input.details ?? {},
+      created_at: input.created_at ?? secondsTimestamp(),
+    };
+    this.activities.set(activity.id, activity);
+    this.writeOrder.set(activity.id, this.writeOrder.size + 1);
+    return activity;
+  }
+
+  /**
+   * Where a comment or an activity comes in its issue's timeline among those written in the same second: the
+   * tracker orders by `(created_at, id)` and its ids are time-ordered.
+   */
+  writeOrderOf(id: string): number {
+    return this.writeOrder.get(id) ?? 0;
   }
 
   /** Adds an agent task without announcing it; the workspace and runtime come from the agent. */

@@ -3,7 +3,8 @@
 // `@ringback/client/views`, the file store in `@ringback/client/node`.
 // biome-ignore-all assist/source/organizeImports: grouped as the README's API for reading, not sorted by path
 
-// Relay: every v1 route a device uses, the event stream with resume, opening a sealed call, a relayed daemon request.
+// Relay: every v1 route a device uses, the event stream with resume, whether the relay is out of reach, opening a
+// sealed call, a relayed daemon request.
 export { RelayClient, type RelayClientOptions } from "./relay/relay-client.js";
 export { isRelayError, RelayError } from "./relay/relay-error.js";
 export {
@@ -15,6 +16,7 @@ export {
   type StreamConnection,
   type SyncedContext,
 } from "./relay/call-stream.js";
+export { RELAY_UNREACHABLE_AFTER_MS, RelayReach, type RelayReachOptions } from "./relay/relay-reach.js";
 export { OpenCallError, type OpenCallProblem, openRelayedEvent } from "./relay/open-call.js";
 export { DaemonRequestError, relayDaemonRequest, sealSettingsRequest } from "./relay/daemon-request.js";
 
@@ -228,6 +230,21 @@ export {
   type NewDevice,
 } from "./pairing/pairing-flow.js";
 export { defaultDeviceName, deviceKindOf } from "./pairing/device-name.js";
+// Device names: sealed by each device for the relay, read here with the key (a kind where one does not open).
+export {
+  type ReadableDelivery,
+  type ReadableDevice,
+  readDelivery,
+  readDeviceList,
+} from "./devices/device-list.js";
+export {
+  checkedDeviceName,
+  isSealedDeviceName,
+  placeholderDeviceName,
+  readDeviceName,
+  readListedName,
+} from "./devices/device-names.js";
+export { type OwnNameRelay, resealOwnDeviceName, setOwnDeviceName } from "./devices/own-device-name.js";
 
 // Daemon settings: the computer's settings relayed end-to-end (its model and tracker), the brief language, the
 // report languages.

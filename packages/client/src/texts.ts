@@ -16,5 +16,6 @@ export { IN_CALL_TEXTS, type InCallTexts } from "./i18n/texts/in-call.js";
 export { NEEDS_YOU_TEXTS, type NeedsYouTexts } from "./i18n/texts/needs-you.js";
 export { NOTIFICATION_TEXTS, type NotificationTexts } from "./i18n/texts/notifications.js";
 export { PROBLEM_TEXTS, type ProblemTexts } from "./i18n/texts/problems.js";
+export { RELAY_REACH_TEXTS, type RelayReachTexts } from "./i18n/texts/relay-reach.js";
 export { SETTINGS_TEXTS, type SettingsTexts } from "./i18n/texts/settings.js";
 export { PUSH_TEXTS, type PushTexts } from "./push/push-texts.js";

@@ -54,6 +54,7 @@ export {
   watchedWorkspaceRows,
   workspaceStateText,
 } from "./computer-settings/watched-workspaces.js";
+export { deviceLabel } from "./devices/device-label.js";
 export { type PushLogLine, pushLogLines } from "./push/push-log-lines.js";
 export { modelProblemText } from "./questions/model-problem.js";
 export { channelForm, channelFromForm, type QuestionChannelForm } from "./questions/question-channel-form.js";

@@ -1,6 +1,7 @@
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { CallStatus, RelayedEvent, ReplyRequest, ReplyStatusChange } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
+import { RelayEventLog } from "./relay-event-log.js";
 import { readBody } from "./stand-in-computer.js";
 
 /** A reply (or a decision) as it reached the relay, and the device that sent it. */
@@ -32,7 +33,8 @@ export interface FakeCallRelay extends AsyncDisposable {
  * The relay's calls side for several devices of one account, on 127.0.0.1: `GET /v1/stream` with backlog, `synced`
  * and resume by Last-Event-ID, the first-answer-wins status write with its `call-status` fan-out, and delivery
  * reports with their `call-delivery` fan-out, and replies settled by `settle` (the computer; delivered by default)
- * with their `reply-status` fan-out. Device tokens are `token-<deviceId>`.
+ * with their `reply-status` fan-out. Device tokens are `token-<deviceId>`. A delivery record names its device as
+ * `deviceNames` has it (sealed, as devices send them now), else by its id, as an older client's plaintext name.
  */
 export async function startFakeCallRelay(
   settle: (reply: RelayedReply) => Promise<ReplySettlement> = async () => ({
@@ -40,24 +42,14 @@ export async function startFakeCallRelay(
     sealedReason: null,
     plaintextReason: null,
   }),
+  deviceNames: Readonly<Record<string, string>> = {},
 ): Promise<FakeCallRelay> {
   const replies: RelayedReply[] = [];
-  const entries: { seq: number; event: string; data: unknown }[] = [];
+  const log = new RelayEventLog();
   const calls = new Map<string, { event: RelayedEvent; status: CallStatus }>();
-  const streams = new Set<ServerResponse>();
   const statusWrites: string[] = [];
   const deliveries: string[] = [];
   const resumedFrom: (string | null)[] = [];
-  let seq = 0;
-
-  const frame = (entry: { seq: number; event: string; data: unknown }) =>
-    `id: ${entry.seq}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`;
-  const append = (event: string, data: (seq: number) => unknown) => {
-    seq += 1;
-    const entry = { seq, event, data: data(seq) };
-    entries.push(entry);
-    for (const stream of streams) stream.write(frame(entry));
-  };
 
   const server = createServer((request, response) => {
     const json = (status: number, body: unknown) =>
@@ -67,23 +59,8 @@ export async function startFakeCallRelay(
     const url = request.url ?? "";
     if (request.method === "GET" && url === "/v1/stream") {
       const lastEventId = request.headers["last-event-id"];
-      const from = typeof lastEventId === "string" ? Number(lastEventId) : null;
       resumedFrom.push(typeof lastEventId === "string" ? lastEventId : null);
-      response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-      response.write("retry: 20\n\n");
-      // A first connect gets the calls still open; a resume gets every entry after its id.
-      const backlog =
-        from === null
-          ? entries.filter(
-              (entry) =>
-                entry.event === "call" &&
-                calls.get((entry.data as RelayedEvent).eventId)?.status === "pending",
-            )
-          : entries.filter((entry) => entry.seq > from);
-      for (const entry of backlog) response.write(frame(entry));
-      response.write(`id: ${seq}\nevent: synced\ndata: ${JSON.stringify({ seq })}\n\n`);
-      streams.add(response);
-      request.on("close", () => streams.delete(response));
+      log.openStream(request, response, 20, (eventId) => calls.get(eventId)?.status === "pending");
       return;
     }
     const match = /^\/v1\/calls\/([^/]+)\/(status|deliveries|replies)$/.exec(url);
@@ -101,7 +78,7 @@ export async function startFakeCallRelay(
           json(202, { replyId: reply.request.replyId, eventId, status: "queued" });
           settle(reply)
             .then((settled) =>
-              append("reply-status", (seq) => ({
+              log.append("reply-status", (seq) => ({
                 seq,
                 eventId,
                 replyId: reply.request.replyId,
@@ -114,21 +91,29 @@ export async function startFakeCallRelay(
         }
         if (route === "deliveries") {
           deliveries.push(`${token} ${eventId} ${body.outcome}`);
-          const delivery = { eventId, deviceId: token, deviceName: token, outcome: body.outcome, at };
-          append("call-delivery", (seq) => ({ seq, ...delivery }));
-          return json(200, { seq, ...delivery });
+          const deviceName = deviceNames[token] ?? token;
+          const delivery = {
+            eventId,
+            deviceId: token,
+            deviceName,
+            deviceKind: "phone",
+            outcome: body.outcome,
+            at,
+          };
+          log.append("call-delivery", (seq) => ({ seq, ...delivery }));
+          return json(200, { seq: log.seq, ...delivery });
         }
         statusWrites.push(`${token} ${eventId} ${body.status}`);
         if (call.status !== "pending") return json(200, { eventId, status: call.status, won: false });
         call.status = body.status ?? "pending";
-        append("call-status", (seq) => ({ seq, eventId, status: call.status, deviceId: token, at }));
+        log.append("call-status", (seq) => ({ seq, eventId, status: call.status, deviceId: token, at }));
         return json(200, { eventId, status: call.status, won: true });
       })
       .catch(() => json(400, { error: { code: "invalid_request", message: "Unreadable body." } }));
   });
   const { origin, close } = await listenOnLoopback(server);
   const closeAll = async () => {
-    for (const stream of streams) stream.destroy();
+    log.closeStreams();
     await close();
   };
   return {
@@ -138,7 +123,7 @@ export async function startFakeCallRelay(
     replies,
     resumedFrom,
     publish(event) {
-      append("call", (seq) => {
+      log.append("call", (seq) => {
         const relayed: RelayedEvent = { ...event, seq, status: "pending" };
         calls.set(event.eventId, { event: relayed, status: "pending" });
         return relayed;

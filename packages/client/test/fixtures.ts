@@ -1,7 +1,9 @@
+import { aad, type E2eKey, sealJson } from "@ringback/e2e-crypto";
 import {
   type Brief,
   PERMISSION_WAIT_MS,
   type PermissionAsk,
+  type RelayedEvent,
   type ReportSource,
   SealedReportPayload,
   type TrackerQuestion,
@@ -73,6 +75,28 @@ export function needsYouFixture(
       openQuestions: [],
     },
   } satisfies ReportFixture;
+}
+
+/**
+ * A "needs you" call as the relay publishes it (before its `seq` and status): the fixture of `ask`, raised at
+ * `occurredAt` and received then, sealed with `key` by the computer `fromDeviceId`.
+ */
+export async function needsYouEvent(
+  key: E2eKey,
+  eventId: string,
+  occurredAt: Date,
+  ask: PermissionAsk,
+  fromDeviceId: string,
+): Promise<Omit<RelayedEvent, "seq" | "status">> {
+  return {
+    eventId,
+    source: "claude-code",
+    occurredAt: occurredAt.toISOString(),
+    receivedAt: occurredAt.toISOString(),
+    taskId: null,
+    fromDeviceId,
+    sealed: await sealJson(key, aad.report(eventId), payloadFor(needsYouFixture(eventId, occurredAt, ask))),
+  };
 }
 
 export const T0 = new Date("2026-03-02T10:00:00.000Z");

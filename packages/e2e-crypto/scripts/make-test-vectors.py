@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write test-vectors.json for the Ringback end-to-end format (version 1, with its later additions: requests
-addressed to a computer, passphrase keys version 2).
+addressed to a computer, passphrase keys version 2, sealed device names).
 
 This is an independent implementation of the format (Python `cryptography`, no code shared with the
 TypeScript package), so the vectors check the package instead of echoing it. Every input is fixed, so the
@@ -48,6 +48,9 @@ SCRYPT_PARALLELISM = 1
 AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result"]
 # Messages a device sends to one computer, which it runs: the associated data names the computer too.
 ADDRESSED_AAD_PURPOSES = ["settings-request", "reply", "permission-decision"]
+# A device's name: the purpose alone (the device seals it before the relay gives it an id), padded to one length.
+DEVICE_NAME_AAD = "ringback/v1/device-name"
+DEVICE_NAME_PADDED_BYTES = 1024
 
 
 class FormatError(Exception):
@@ -369,6 +372,38 @@ def make_padded_seal_vectors():
     return vectors
 
 
+DEVICE_NAME_CASES = [
+    # name, key, device name
+    ("short ASCII name", KEY_A, "Pixel 8"),
+    ("non-ASCII name", KEY_A, "T\u00e9l\u00e9phone de Zo\u00eb \U0001F4F1"),
+    ("100 CJK characters (300 UTF-8 bytes)", KEY_B, "\u7535" * 100),
+    ("quotes and a backslash", KEY_A, 'Bob\'s "work" \\ laptop'),
+    ("100 characters JSON writes as \\u escapes (the longest JSON of a name)", KEY_B, "\u0001" * 100),
+]
+
+
+def device_name_plaintext(name: str) -> str:
+    text = json_text({"name": name})
+    size = len(text.encode("utf-8"))
+    assert size <= DEVICE_NAME_PADDED_BYTES
+    return text + " " * (DEVICE_NAME_PADDED_BYTES - size)
+
+
+def make_device_name_vectors():
+    vectors = []
+    for name, key, device_name in DEVICE_NAME_CASES:
+        plaintext = device_name_plaintext(device_name)
+        assert len(plaintext.encode("utf-8")) == DEVICE_NAME_PADDED_BYTES
+        iv = iv_for(f"device name/{name}")
+        sealed = seal(key, DEVICE_NAME_AAD, plaintext, iv)
+        assert json.loads(open_sealed(key, DEVICE_NAME_AAD, sealed)) == {"name": device_name}
+        vectors.append({"name": name, "aad": DEVICE_NAME_AAD, "key": key, "keyId": key_id(parse_key(key)),
+                        "iv": b64url_encode(iv), "deviceName": device_name, "plaintext": plaintext,
+                        "sealed": sealed})
+    assert len({len(vector["sealed"]) for vector in vectors}) == 1
+    return vectors
+
+
 # A tracker task id as the relay sees it: HMAC-SHA256 under HKDF-SHA256(e2e key, no salt, info).
 TASK_ID_DIGEST_INFO = b"ringback/e2e/v1/task-id"
 TASK_ID_CASES = [
@@ -393,8 +428,9 @@ def tamper(sealed: str, field: int, byte_index: int) -> str:
     return ".".join(fields)
 
 
-def make_open_failures(seal_vectors, addressed_vectors):
+def make_open_failures(seal_vectors, addressed_vectors, device_name_vectors):
     report, reply = seal_vectors[0], seal_vectors[1]
+    device_name = device_name_vectors[0]
     addressed = addressed_vectors[0]
     sealed = reply["sealed"]
     fields = sealed.split(".")
@@ -422,6 +458,9 @@ def make_open_failures(seal_vectors, addressed_vectors):
          ".".join(fields[:2] + [b64url_encode(bytes(16)), fields[3]]), "corrupted"),
         ("ciphertext shorter than a tag", KEY_A, reply["aad"], short_ciphertext, "corrupted"),
         ("empty string", KEY_A, reply["aad"], "", "corrupted"),
+        ("device name opened as a report", KEY_A, aad_for("report", EVENT_ID), device_name["sealed"],
+         "corrupted"),
+        ("report opened as a device name", KEY_A, DEVICE_NAME_AAD, report["sealed"], "corrupted"),
     ]
     vectors = []
     for name, key, aad, broken, code in cases:
@@ -433,6 +472,7 @@ def make_open_failures(seal_vectors, addressed_vectors):
 def make_vectors():
     seal_vectors = make_seal_vectors()
     addressed_vectors = make_addressed_seal_vectors()
+    device_name_vectors = make_device_name_vectors()
     passphrases = []
     for name, phrase in PASSPHRASES:
         passphrases.append({"name": name, "passphrase": phrase, "key": key_from_passphrase(phrase)})
@@ -484,6 +524,8 @@ def make_vectors():
             "padMinBytes": PAD_MIN_BYTES,
             "padLinearFromBytes": PAD_LINEAR_FROM_BYTES,
             "taskIdDigestInfo": TASK_ID_DIGEST_INFO.decode("ascii"),
+            "deviceNameAad": DEVICE_NAME_AAD,
+            "deviceNamePaddedBytes": DEVICE_NAME_PADDED_BYTES,
         },
         "seal": seal_vectors,
         "sealAddressed": addressed_vectors,
@@ -491,7 +533,8 @@ def make_vectors():
         "taskIdDigests": [{"name": name, "key": key, "taskId": task_id, "digest": task_id_digest(key, task_id)}
                           for name, key, task_id in TASK_ID_CASES],
         "paddedLengths": [{"bytes": size, "padded": padded_length(size)} for size in PADDED_LENGTHS],
-        "openFailures": make_open_failures(seal_vectors, addressed_vectors),
+        "sealDeviceNames": device_name_vectors,
+        "openFailures": make_open_failures(seal_vectors, addressed_vectors, device_name_vectors),
         "passphrases": passphrases,
         "passphraseFailures": short,
         "passphrasesV2": passphrases_v2,

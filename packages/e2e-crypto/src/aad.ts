@@ -6,6 +6,11 @@ declare const aadBrand: unique symbol;
 export type Aad = string & { readonly [aadBrand]: true };
 
 const AAD_PREFIX = "ringback/v1/";
+/**
+ * Associated data of a device's name: the purpose alone. A device seals its name before the relay has given it an id
+ * (when it creates an account or joins one), so there is no id to name; see `sealDeviceName`.
+ */
+export const DEVICE_NAME_AAD = `${AAD_PREFIX}device-name`;
 /** Associated data of a message addressed to one computer: it names that computer too. */
 const ADDRESSED_AAD_PREFIX = "ringback/v2/";
 
@@ -103,4 +108,6 @@ export const aad = {
     aadTo("permission-decision", computerId, eventId),
   /** The daemon's answer to a settings request. */
   settingsResult: (requestId: string): Aad => aadFor("settings-result", requestId),
+  /** A device's name as the relay stores and lists it (`ringback/v1/device-name`, no id). */
+  deviceName: (): Aad => DEVICE_NAME_AAD as Aad,
 } as const;

@@ -1,5 +1,6 @@
 export type { Aad, AadPurpose, AddressedAadPurpose } from "./aad.js";
-export { AAD_PURPOSES, ADDRESSED_AAD_PURPOSES, aad, aadFor, aadTo } from "./aad.js";
+export { AAD_PURPOSES, ADDRESSED_AAD_PURPOSES, aad, aadFor, aadTo, DEVICE_NAME_AAD } from "./aad.js";
+export { DEVICE_NAME_PADDED_BYTES, openDeviceName, sealDeviceName } from "./device-name.js";
 export type { E2eErrorCode } from "./e2e-error.js";
 export { E2eError, isE2eError } from "./e2e-error.js";
 export {

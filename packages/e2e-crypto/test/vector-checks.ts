@@ -27,6 +27,17 @@ interface AddressedSealVector extends Omit<SealVector, "purpose"> {
   json: unknown;
 }
 
+interface DeviceNameVector {
+  name: string;
+  aad: string;
+  key: string;
+  keyId: string;
+  iv: string;
+  deviceName: string;
+  plaintext: string;
+  sealed: string;
+}
+
 interface FailureVector {
   name: string;
   expect: E2e.E2eErrorCode;
@@ -50,6 +61,8 @@ export interface TestVectors {
     padMinBytes: number;
     padLinearFromBytes: number;
     taskIdDigestInfo: string;
+    deviceNameAad: string;
+    deviceNamePaddedBytes: number;
   };
   seal: SealVector[];
   sealAddressed: AddressedSealVector[];
@@ -57,6 +70,8 @@ export interface TestVectors {
   sealPadded: (SealVector & { json: unknown })[];
   paddedLengths: { bytes: number; padded: number }[];
   taskIdDigests: { name: string; key: string; taskId: string; digest: string }[];
+  /** `sealDeviceName`: `plaintext` is `{"name":…}` and the spaces up to `format.deviceNamePaddedBytes`. */
+  sealDeviceNames: DeviceNameVector[];
   openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
   passphrases: { name: string; passphrase: string; key: string }[];
   passphraseFailures: (FailureVector & { passphrase: string })[];
@@ -110,6 +125,10 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
           await library.taskIdDigest(library.parseKey(vector.key), vector.taskId),
           vector.digest,
         ),
+    })),
+    ...vectors.sealDeviceNames.map((vector) => ({
+      name: `seal device name: ${vector.name}`,
+      run: (library: E2eLibrary) => checkDeviceName(library, vector),
     })),
     ...vectors.openFailures.map((vector) => ({
       name: `open failure: ${vector.name}`,
@@ -197,6 +216,19 @@ async function checkFormat(library: E2eLibrary, format: TestVectors["format"]): 
   same("PAD_MIN_BYTES", library.PAD_MIN_BYTES, format.padMinBytes);
   same("PAD_LINEAR_FROM_BYTES", library.PAD_LINEAR_FROM_BYTES, format.padLinearFromBytes);
   same("TASK_ID_DIGEST_INFO", library.TASK_ID_DIGEST_INFO, format.taskIdDigestInfo);
+  same("DEVICE_NAME_AAD", library.DEVICE_NAME_AAD, format.deviceNameAad);
+  same("DEVICE_NAME_PADDED_BYTES", library.DEVICE_NAME_PADDED_BYTES, format.deviceNamePaddedBytes);
+}
+
+async function checkDeviceName(library: E2eLibrary, vector: DeviceNameVector): Promise<void> {
+  const key = library.parseKey(vector.key);
+  const aad = library.aad.deviceName();
+  same("aad", aad, vector.aad);
+  same("key id", await library.keyId(key), vector.keyId);
+  const iv = fromBase64url(vector.iv);
+  same("sealDeviceName", await library.sealDeviceName(key, vector.deviceName, { iv }), vector.sealed);
+  same("openString", await library.openString(key, aad, vector.sealed), vector.plaintext);
+  same("openDeviceName", await library.openDeviceName(key, vector.sealed), vector.deviceName);
 }
 
 async function checkPadded(library: E2eLibrary, vector: SealVector & { json: unknown }): Promise<void> {

@@ -16,7 +16,7 @@ describe.each([
 });
 
 describe("test-vectors.json", () => {
-  it("covers every purpose, a JSON and a non-ASCII plaintext, NFC/NFD, tampering and a wrong key", () => {
+  it("covers every purpose, a JSON and a non-ASCII plaintext, NFC/NFD, device names, tampering and a wrong key", () => {
     expect(new Set(vectors.seal.map((vector) => vector.purpose))).toEqual(new Set(source.AAD_PURPOSES));
     expect(new Set(vectors.sealAddressed.map((vector) => vector.purpose))).toEqual(
       new Set(source.ADDRESSED_AAD_PURPOSES),
@@ -31,6 +31,9 @@ describe("test-vectors.json", () => {
       keysByNfc.set(nfc, (keysByNfc.get(nfc) ?? new Set()).add(vector.passphrase));
     }
     expect([...keysByNfc.values()].some((inputs) => inputs.size > 1)).toBe(true);
+    // Device names of every length are sealed to one length.
+    expect(vectors.sealDeviceNames.length).toBeGreaterThan(1);
+    expect(new Set(vectors.sealDeviceNames.map((vector) => vector.sealed.length)).size).toBe(1);
     const expected = new Set(vectors.openFailures.map((vector) => vector.expect));
     expect(expected).toEqual(new Set(["corrupted", "key_mismatch"]));
   });

@@ -9,6 +9,7 @@ import { type WatchWorkspaceOptions, type WorkspaceWatcher, watchWorkspace } fro
 import { runtimeOperations } from "./runtimes.js";
 import { statusOperations } from "./statuses.js";
 import { taskOperations } from "./tasks.js";
+import { timelineOperations } from "./timeline.js";
 import { TrackerError } from "./tracker-error.js";
 import { createTransport, type Log, type Sleep, TRACKER_REQUEST_TIMEOUT_MS } from "./transport.js";
 import { uploadOperations } from "./uploads.js";
@@ -66,6 +67,7 @@ export function createTrackerClient(options: TrackerClientOptions) {
     ...issueOperations(transport),
     ...statusOperations(transport),
     ...commentOperations(transport),
+    ...timelineOperations(transport),
     ...uploadOperations(transport),
     ...quickCreateOperations(transport),
 

@@ -6,6 +6,8 @@ import type { Transport } from "./transport.js";
 
 /** The tracker clamps an issue list to this many issues per call. */
 export const ISSUE_LIST_LIMIT_MAX = 100;
+/** `listIssuesUpdatedSince` reads at most this many pages: the newest 1000 updates are plenty for a catch-up. */
+export const UPDATED_ISSUE_PAGES_MAX = 10;
 
 /** `urgent` > `high` > `medium` > `low` > `none`. */
 export type IssuePriority = "urgent" | "high" | "medium" | "low" | "none" | (string & {});
@@ -106,6 +108,41 @@ export function issueOperations(transport: Transport) {
         },
         IssueJson,
       );
+    },
+
+    /**
+     * The workspace's issues in one of `statusCategories` updated at or after `since`, latest update first
+     * (`sort=updated_at&direction=desc`, page by page until an older one, at most `UPDATED_ISSUE_PAGES_MAX` pages).
+     * The tracker's times are whole seconds, so `since` counts from the start of its second.
+     */
+    async listIssuesUpdatedSince(input: {
+      workspaceId: string;
+      statusCategories: readonly string[];
+      since: Date | string;
+    }): Promise<Issue[]> {
+      const sinceSecondMs = Math.floor(new Date(input.since).getTime() / 1000) * 1000;
+      const found: Issue[] = [];
+      for (let page = 0; page < UPDATED_ISSUE_PAGES_MAX; page += 1) {
+        const { issues } = await transport.read(
+          {
+            method: "GET",
+            path: "/api/issues",
+            workspaceId: input.workspaceId,
+            query: {
+              status_category: input.statusCategories.join(","),
+              sort: "updated_at",
+              direction: "desc",
+              limit: ISSUE_LIST_LIMIT_MAX,
+              offset: page * ISSUE_LIST_LIMIT_MAX,
+            },
+          },
+          z.object({ issues: z.array(IssueJson) }),
+        );
+        const recent = issues.filter((issue) => Date.parse(issue.updatedAt) >= sinceSecondMs);
+        found.push(...recent);
+        if (recent.length < issues.length || issues.length < ISSUE_LIST_LIMIT_MAX) break;
+      }
+      return found;
     },
 
     /** A project's issues, latest activity first; `total` counts every match, not only this page. */

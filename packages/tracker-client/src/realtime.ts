@@ -31,9 +31,16 @@ export interface WatchWorkspaceOptions {
   onTaskFinished: (event: TaskFinished) => void | Promise<void>;
   /**
    * Called for each comment written and each status change on the workspace's issues while connected (realtime
-   * only: nothing of it is caught up after a reconnect). A throw is logged.
+   * only: the watcher catches none of it up after a reconnect; see `onCatchUp`). A throw is logged.
    */
   onIssueActivity?: (activity: IssueActivity) => void | Promise<void>;
+  /**
+   * Called at every catch-up, after its finished tasks, with the start of the time it covers (when the connection
+   * was lost, less CATCH_UP_OVERLAP_MS; at the first connection, `since`): for the caller's own catch-up of what
+   * realtime would have shown meanwhile. A rejection fails the catch-up: the watcher reconnects and calls it again
+   * with the same time.
+   */
+  onCatchUp?: (since: Date) => Promise<void>;
   onStatus?: (status: TrackerWorkspaceStatus) => void;
   /** The first catch-up reports tasks finished since then; default: when the watcher starts. */
   since?: Date | string;
@@ -200,6 +207,7 @@ class Watcher implements WorkspaceWatcher {
       const tasks = await this.dependencies.listWorkspaceTasks({ workspaceId: this.options.workspaceId });
       const events = finishedFromTasks(tasks, sinceMs);
       for (const event of events) await this.deliver(event);
+      if (!this.closed) await this.options.onCatchUp?.(new Date(sinceMs));
       this.log(
         `caught up on tasks finished since ${new Date(sinceMs).toISOString()} (${events.length} found)`,
       );

@@ -1,6 +1,6 @@
 import type { TrackerWorkspaceStatus } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
-import type { TaskFinished, WatchWorkspaceOptions } from "../src/index.js";
+import { CATCH_UP_OVERLAP_MS, type TaskFinished, type WatchWorkspaceOptions } from "../src/index.js";
 import { clientFor, startTracker, type Tracker } from "./tracker.js";
 
 /** A watcher on the tracker's workspace that records what it reports; sleeps 5 ms of real time between reconnects. */
@@ -192,6 +192,29 @@ describe("watching a workspace", () => {
 
     await expect.poll(() => handled).toEqual([task.id]);
     expect(watching.logs.some((line) => line.includes("disk full"))).toBe(true);
+  });
+
+  it("hands each catch-up's start to onCatchUp, and catches up again from it when that fails", async () => {
+    await using tracker = await startTracker();
+    const starts: string[] = [];
+    await using watching = await watch(tracker, {
+      since: "2026-08-22T10:00:00Z",
+      onCatchUp: async (since) => {
+        starts.push(since.toISOString());
+        if (starts.length === 2) throw new Error("tracker busy");
+      },
+    });
+    expect(starts).toEqual(["2026-08-22T10:00:00.000Z"]);
+
+    const droppedAtMs = Date.now();
+    tracker.fake.realtime.dropAll();
+
+    await expect.poll(() => starts).toHaveLength(3);
+    expect(starts[2]).toBe(starts[1]);
+    const uncoveredFromMs = Date.parse(starts[1] ?? "");
+    expect(uncoveredFromMs).toBeGreaterThanOrEqual(droppedAtMs - CATCH_UP_OVERLAP_MS);
+    expect(uncoveredFromMs).toBeLessThanOrEqual(Date.now() - CATCH_UP_OVERLAP_MS);
+    expect(watching.logs.some((line) => line.includes("catch-up failed (tracker busy)"))).toBe(true);
   });
 
   it("reports the tracker's refusal and keeps retrying with growing waits", async () => {

@@ -7,6 +7,7 @@ import {
   DecisionError,
   isNeedsYou,
   ringingCall,
+  trackerQuestionOf,
 } from "@ringback/client";
 import { CORE_TEXTS } from "@ringback/client/texts";
 import { needsYouStatus, replyDeliveryText, replyLines } from "@ringback/client/views";
@@ -14,6 +15,7 @@ import type { PermissionVerdict } from "@ringback/protocol";
 import type { DesktopNotifier } from "./desktop-notifier.js";
 import { askInCallText, askRingingText, askStatusLine } from "./terminal-ask.js";
 import { inCallText, ringingText, scriptOf, stoppedText } from "./terminal-call.js";
+import { questionInCallText, questionRingingText } from "./terminal-question.js";
 
 /** Why a decision could not be sent, in the terminal's words. */
 const DECISION_PROBLEMS: Record<DecisionError["problem"], string> = {
@@ -34,7 +36,8 @@ export interface ListenSessionOptions {
 /**
  * The terminal companion's screen: follows the call center's view (rings, shows the brief, says why a call stopped
  * ringing) and turns typed commands into answers, rejections, acknowledgements, hang-ups, replies, and the decisions
- * of "needs you" calls (`allow`, `deny [reason]`).
+ * of "needs you" calls (`allow`, `deny [reason]`). A tracker agent's question rings as "needs you" too, and takes a
+ * reply (posted as a comment on the issue), not a decision.
  */
 export class ListenSession {
   readonly #center: CallCenter;
@@ -143,6 +146,10 @@ export class ListenSession {
     const ringing = ringingCall(calls);
     const target =
       active && isNeedsYou(active) ? active : !active && ringing && isNeedsYou(ringing) ? ringing : null;
+    // A tracker agent's question is "needs you" too, but it takes a reply, not a decision.
+    const current = active ?? ringing;
+    if (!target && current && trackerQuestionOf(current))
+      return this.#write(`${DECISION_PROBLEMS["not-needs-you"]}\n`);
     if (!target)
       return this.#write("No call needs you: allow and deny answer a call that asks permission.\n");
     if (target.status.state === "ringing") this.#center.answer(target.eventId);
@@ -225,7 +232,7 @@ export class ListenSession {
     if (stopped && stopped.status.state !== "in-call") this.#write(`${this.#stoppedText(stopped)}\n`);
     if (!ringing) return;
     const caller = callerName(ringing);
-    this.#write(isNeedsYou(ringing) ? askRingingText(ringing, caller) : ringingText(ringing, caller));
+    this.#write(screensOf(ringing).ringing(ringing, caller));
     this.#notifier?.notify(`Ringback: ${caller}`, scriptOf(ringing).title);
     this.#center.ringShown(ringing.eventId);
   }
@@ -239,8 +246,15 @@ export class ListenSession {
     if (!active) return;
     this.#lastAnsweredId = active.eventId;
     const caller = callerName(active);
-    this.#write(isNeedsYou(active) ? askInCallText(active, caller) : inCallText(active, caller));
+    this.#write(screensOf(active).inCall(active, caller));
   }
+}
+
+/** What a call shows ringing and in the call: a permission ask, a tracker agent's question, or a finished turn. */
+function screensOf(record: CallRecord) {
+  if (isNeedsYou(record)) return { ringing: askRingingText, inCall: askInCallText };
+  if (trackerQuestionOf(record)) return { ringing: questionRingingText, inCall: questionInCallText };
+  return { ringing: ringingText, inCall: inCallText };
 }
 
 /** The start of a reply, to say which one a status line is about. */

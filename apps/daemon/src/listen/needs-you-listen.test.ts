@@ -1,19 +1,18 @@
 import { ALWAYS_RING, CallCenter, createMemoryStore } from "@ringback/client";
-import { aad, generateKey, openJson, sealJson } from "@ringback/e2e-crypto";
-import { PermissionDecisionPlaintext } from "@ringback/protocol";
+import { generateKey } from "@ringback/e2e-crypto";
 import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeCallRelay, startFakeCallRelay } from "../../../../packages/client/test/fake-call-relay.js";
 import {
-  type FakeCallRelay,
-  type RelayedReply,
-  startFakeCallRelay,
-} from "../../../../packages/client/test/fake-call-relay.js";
+  type FirstDecisionComputer,
+  firstDecisionComputer,
+} from "../../../../packages/client/test/first-decision-computer.js";
 import {
   ASK_COMMAND,
   ASK_DIGEST,
   askFor,
+  needsYouEvent,
   needsYouFixture,
-  payloadFor,
   recordFor,
 } from "../../../../packages/client/test/fixtures.js";
 import { startListeningTerminal } from "../../test/helpers/listening-terminal.js";
@@ -22,26 +21,12 @@ import { askInCallText, askRingingText } from "./terminal-ask.js";
 const key = generateKey();
 let relay: FakeCallRelay;
 let center: CallCenter | null = null;
-/** The decisions the computer opened; the first for an ask is taken, any other refused "already decided". */
-const opened: PermissionDecisionPlaintext[] = [];
-
-async function settle(reply: RelayedReply) {
-  const decision = PermissionDecisionPlaintext.parse(
-    await openJson(key, aad.permissionDecisionTo("computer", reply.eventId), reply.request.sealed),
-  );
-  const isFirst = !opened.some((earlier) => earlier.eventId === decision.eventId);
-  opened.push(decision);
-  if (isFirst) return { status: "delivered" as const, sealedReason: null, plaintextReason: null };
-  return {
-    status: "failed" as const,
-    sealedReason: await sealJson(key, aad.replyError(reply.request.replyId), { reason: "already decided" }),
-    plaintextReason: null,
-  };
-}
+/** The computer: the first decision for an ask is taken, any other refused "already decided". */
+let computer: FirstDecisionComputer;
 
 beforeEach(async () => {
-  opened.length = 0;
-  relay = await startFakeCallRelay(settle);
+  computer = firstDecisionComputer(key);
+  relay = await startFakeCallRelay(computer.settle);
 });
 
 afterEach(async () => {
@@ -58,19 +43,7 @@ async function terminal() {
 
 async function raiseAsk(eventId: string): Promise<void> {
   const occurredAt = new Date();
-  relay.publish({
-    eventId,
-    source: "claude-code",
-    occurredAt: occurredAt.toISOString(),
-    receivedAt: occurredAt.toISOString(),
-    taskId: null,
-    fromDeviceId: "computer",
-    sealed: await sealJson(
-      key,
-      aad.report(eventId),
-      payloadFor(needsYouFixture(eventId, occurredAt, askFor(occurredAt))),
-    ),
-  });
+  relay.publish(await needsYouEvent(key, eventId, occurredAt, askFor(occurredAt), "computer"));
 }
 
 describe("a needs-you call in the terminal", () => {
@@ -94,7 +67,7 @@ describe("a needs-you call in the terminal", () => {
     await session.command("allow");
     expect(relay.statusWrites).toContain("terminal needs_allow answered");
     await eventually(() => output().includes("Allowed on terminal: the agent got it.\n"));
-    expect(opened).toEqual([
+    expect(computer.opened).toEqual([
       expect.objectContaining({
         eventId: "needs_allow",
         toolInputDigest: ASK_DIGEST,
@@ -105,7 +78,7 @@ describe("a needs-you call in the terminal", () => {
     // Decided already: a second decision is not sent.
     await session.command("deny too late");
     expect(output()).toContain("You already decided.\n");
-    expect(opened).toHaveLength(1);
+    expect(computer.opened).toHaveLength(1);
   });
 
   it("deny takes the rest of the line as the reason for the agent, in the call", async () => {
@@ -116,7 +89,7 @@ describe("a needs-you call in the terminal", () => {
     await eventually(() => output().includes("In call with Claude Code in project"));
     await session.command("deny   use the staging database  ");
     await eventually(() => output().includes("Denied on terminal: the agent got it.\n"));
-    expect(opened.map((decision) => [decision.verdict, decision.reason])).toEqual([
+    expect(computer.opened.map((decision) => [decision.verdict, decision.reason])).toEqual([
       ["deny", "use the staging database"],
     ]);
   });
@@ -148,7 +121,7 @@ describe("a needs-you call in the terminal", () => {
       await tablet.decide("needs_elsewhere", "allow");
       await eventually(() => output().includes("Answered on tablet.\n"));
       await eventually(() => output().includes("Decided on tablet.\n"));
-      expect(opened.map((decision) => decision.eventId)).toEqual(["needs_elsewhere"]);
+      expect(computer.opened.map((decision) => decision.eventId)).toEqual(["needs_elsewhere"]);
     } finally {
       tablet.stop();
     }

@@ -11,7 +11,9 @@ export function e2eKeyRoutes(app: AppContext): Hono {
     .get("/e2e/key", async (context) => context.json(await e2eKeyRecord(app.config)))
     .put("/e2e/key", async (context) => {
       const body = await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
-      const result = await replaceE2eKey(app.config, parseBody(PutE2eKeyRequest, body), app.now());
+      const result = await replaceE2eKey(app.config, parseBody(PutE2eKeyRequest, body), app.now(), {
+        log: app.log,
+      });
       app.log(`end-to-end key replaced (source ${result.source})`);
       return context.json(result);
     })

@@ -15,6 +15,7 @@ import {
   RingbackError,
 } from "@ringback/protocol";
 import type { ConfigFile } from "./config-file.js";
+import { type ComputerNameOptions, resealComputerName } from "./relay-link/computer-name.js";
 
 /** `GET /e2e/key`: the key the desktop app decrypts calls with. */
 export async function e2eKeyRecord(config: ConfigFile): Promise<E2eKeyRecord> {
@@ -29,19 +30,23 @@ export async function e2eKeyRecord(config: ConfigFile): Promise<E2eKeyRecord> {
 
 /**
  * `PUT /e2e/key`: a passphrase (only the derived key is stored), an `rbk1_` key, or a new random key.
- * Unsent reports are sealed with the new key, since sealing happens at send time.
+ * Unsent reports are sealed with the new key, since sealing happens at send time; this computer's name at the relay
+ * is sealed again under it (`resealComputerName`).
  */
 export async function replaceE2eKey(
   config: ConfigFile,
   request: PutE2eKeyRequest,
   now: Date,
+  options: ComputerNameOptions = {},
 ): Promise<PutE2eKeyResponse> {
   const { key, source } = await newKey(request, config.config.relay?.accountId);
+  const previous = currentE2eKey(config);
   const updatedAt = now.toISOString();
   await config.update((raw) => {
     const e2e = typeof raw.e2e === "object" && raw.e2e !== null ? raw.e2e : {};
     return { ...raw, e2e: { ...e2e, key, source, updatedAt } };
   });
+  if (key !== previous) await resealComputerName(config, { previous, next: key }, options);
   return { keyId: await keyId(key), source, updatedAt };
 }
 

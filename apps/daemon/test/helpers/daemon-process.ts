@@ -104,6 +104,24 @@ export async function readLocalKey(home: string): Promise<string> {
   return (await readFile(join(home, LOCAL_KEY_FILE), "utf8")).trim();
 }
 
+/** The relay device id of the computer under test, as `writeRelayLogin` logs it in: decisions are sealed for it. */
+export const COMPUTER_ID = "dev_laptop";
+
+/**
+ * Writes daemon.json (600) as a login leaves it: the computer COMPUTER_ID of account `acc_test` on the relay at
+ * `serverUrl`, with a device token any stand-in relay takes.
+ */
+export async function writeRelayLogin(home: string, serverUrl: string): Promise<void> {
+  await writeFile(
+    join(home, CONFIG_FILE),
+    JSON.stringify({
+      serverUrl,
+      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: COMPUTER_ID },
+    }),
+    { mode: 0o600 },
+  );
+}
+
 /** Sets `localPort` in daemon.json, keeping the rest: the hook finds the daemon there. */
 export async function setLocalPort(home: string, port: number): Promise<void> {
   const path = join(home, CONFIG_FILE);

@@ -1,20 +1,22 @@
-import { ALWAYS_RING, CallCenter, createMemoryStore } from "@ringback/client";
+import { ALWAYS_RING, CallCenter, createMemoryStore, type Pairing } from "@ringback/client";
 import type { E2eKey } from "@ringback/e2e-crypto";
 import { eventually } from "@ringback/test-kit";
 import { ListenSession } from "../../src/listen/listen-session.js";
 
 /**
- * For the companion's tests: a terminal companion joined to the relay at `origin` as device "terminal" with `key`,
- * connected and listening. Stop its `center` when done.
+ * For the companion's tests: a terminal companion paired with the relay at `origin` as device "terminal" with `key`
+ * (or as `joined`, the pairing `ringback listen --pair` makes on a real relay), not connected yet; what it wrote, and
+ * its session to type into.
  */
-export async function startListeningTerminal(origin: string, key: E2eKey) {
+export function terminalCompanion(origin: string, key: E2eKey, joined?: Pairing) {
   const written: string[] = [];
   const center = new CallCenter({
     store: createMemoryStore(),
-    pairing: () => ({
-      identity: { accountId: "a", deviceId: "terminal", deviceToken: "token-terminal", serverUrl: origin },
-      key,
-    }),
+    pairing: () =>
+      joined ?? {
+        identity: { accountId: "a", deviceId: "terminal", deviceToken: "token-terminal", serverUrl: origin },
+        key,
+      },
     schedule: () => ALWAYS_RING,
     onDeviceRemoved: () => undefined,
   });
@@ -24,8 +26,14 @@ export async function startListeningTerminal(origin: string, key: E2eKey) {
     notifier: null,
     quit: () => undefined,
   });
-  await center.load();
-  center.connect();
-  await eventually(() => written.includes("Listening for calls.\n"));
   return { center, session, written, output: () => written.join("") };
+}
+
+/** The terminal companion of `terminalCompanion`, connected and listening. Stop its `center` when done. */
+export async function startListeningTerminal(origin: string, key: E2eKey, joined?: Pairing) {
+  const terminal = terminalCompanion(origin, key, joined);
+  await terminal.center.load();
+  terminal.center.connect();
+  await eventually(() => terminal.written.includes("Listening for calls.\n"));
+  return terminal;
 }

@@ -64,7 +64,7 @@ export async function sealDecision(
   key: E2eKey,
   computerId: string,
   decision: { eventId: string; toolInputDigest: string; verdict: PermissionVerdict } & Partial<
-    Pick<PermissionDecisionPlaintext, "replyId" | "reason" | "sentAt" | "nonce">
+    Pick<PermissionDecisionPlaintext, "replyId" | "reason" | "sentAt" | "nonce" | "deviceName">
   >,
 ): Promise<LinkReply> {
   const plaintext: PermissionDecisionPlaintext = {
@@ -73,6 +73,7 @@ export async function sealDecision(
     toolInputDigest: decision.toolInputDigest,
     verdict: decision.verdict,
     reason: decision.reason ?? null,
+    ...(decision.deviceName === undefined ? {} : { deviceName: decision.deviceName }),
     sentAt: decision.sentAt ?? new Date().toISOString(),
     nonce: decision.nonce ?? randomBytes(16).toString("base64url"),
   };

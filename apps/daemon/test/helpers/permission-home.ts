@@ -1,14 +1,17 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { E2eKey } from "@ringback/e2e-crypto";
 import type { DaemonEventPost } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
-import { type DaemonProcess, readDaemonKey, readLocalKey, startDaemonProcess } from "./daemon-process.js";
+import {
+  type DaemonProcess,
+  readDaemonKey,
+  readLocalKey,
+  startDaemonProcess,
+  writeRelayLogin,
+} from "./daemon-process.js";
 import { type HostileRelay, startHostileRelay } from "./hostile-relay.js";
 import { askAsTheHook, type HookAsk, openCall } from "./permission-asks.js";
 
-/** The relay device id of the computer under test: decisions are sealed for it. */
-export const COMPUTER_ID = "dev_laptop";
+export { COMPUTER_ID } from "./daemon-process.js";
 
 /**
  * A real daemon process linked to a relay the test controls (the hostile one: it passes messages on and can replay,
@@ -29,14 +32,7 @@ export interface PermissionHome extends AsyncDisposable {
 export async function startPermissionHome(options: { waitMs: number }): Promise<PermissionHome> {
   const directory = await makeTemporaryDirectory();
   const relay = await startHostileRelay();
-  await writeFile(
-    join(directory.path, "daemon.json"),
-    JSON.stringify({
-      serverUrl: relay.url,
-      relay: { deviceToken: "computer-token-0123456789", accountId: "acc_test", deviceId: COMPUTER_ID },
-    }),
-    { mode: 0o600 },
-  );
+  await writeRelayLogin(directory.path, relay.url);
   const daemon = await startDaemonProcess(directory.path, {
     RINGBACK_PERMISSION_WAIT_MS: String(options.waitMs),
   });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { editEventHooks, type HookEventName } from "./event-hooks.js";
+import { type EventHooksEdit, editEventHooks, type HookEventName } from "./event-hooks.js";
 import { type CommandHandler, HOOK_EVENTS } from "./hook-command.js";
 import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
 
@@ -21,17 +21,38 @@ export interface AgentHookChange {
   events: EventChange[];
 }
 
-/** Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in Claude Code's `settings.json`. */
-export function writeClaudeCodeHooks(claudeHome: string, handlers: EventHandlers): AgentHookChange {
-  const file = join(claudeHome, "settings.json");
-  let document = readJsonSettings(file);
+/** One event's edit of a hook settings document: our handler for it (none when taking ours out), and what it did. */
+interface HandlerEdit {
+  event: HookEventName;
+  handler: CommandHandler | undefined;
+  edit: EventHooksEdit;
+}
+
+/**
+ * Puts our handler for each event the installer registers into a hook settings `document` (with `undefined`, takes
+ * ours out of each), in order; `onEdit` sees each event's edit as it is made. The input is not modified.
+ */
+export function editOurHandlers(
+  document: Record<string, unknown>,
+  handlers: EventHandlers,
+  onEdit: (edit: HandlerEdit) => void = () => undefined,
+): { document: Record<string, unknown>; events: EventChange[] } {
+  let edited = document;
   const events: EventChange[] = [];
   for (const event of HOOK_EVENTS) {
     const handler = handlers?.[event];
-    const edit = editEventHooks(document, event, handler ? { ...handler } : undefined);
-    document = edit.document;
+    const edit = editEventHooks(edited, event, handler ? { ...handler } : undefined);
+    edited = edit.document;
     events.push({ event, changed: edit.changed, removed: edit.removed.length });
+    onEdit({ event, handler, edit });
   }
+  return { document: edited, events };
+}
+
+/** Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in Claude Code's `settings.json`. */
+export function writeClaudeCodeHooks(claudeHome: string, handlers: EventHandlers): AgentHookChange {
+  const file = join(claudeHome, "settings.json");
+  const { document, events } = editOurHandlers(readJsonSettings(file), handlers);
   const changed = events.some((event) => event.changed);
   if (changed && handlers) writeJsonSettings(file, document);
   else if (changed) writeJsonSettingsOrRemoveEmpty(file, document);

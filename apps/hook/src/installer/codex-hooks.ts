@@ -1,11 +1,9 @@
 import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
-import type { AgentHookChange, EventChange, EventHandlers } from "./claude-code-hooks.js";
+import { type AgentHookChange, type EventHandlers, editOurHandlers } from "./claude-code-hooks.js";
 import { editCodexTrust } from "./codex-trust-entries.js";
 import { codexTrustHash } from "./codex-trust-hash.js";
-import { editEventHooks } from "./event-hooks.js";
-import { HOOK_EVENTS } from "./hook-command.js";
 import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
 
 export interface CodexHome {
@@ -38,16 +36,11 @@ export function writeCodexHooks(home: CodexHome, handlers: EventHandlers): Codex
   const directory = home.resolveLinks ? safeRealpath(home.path) : home.path;
   const file = join(directory, "hooks.json");
   const configFile = join(directory, "config.toml");
-  let document = readJsonSettings(file);
+  const settings = readJsonSettings(file);
   const config = readText(configFile);
   let trusted = config;
-  const events: EventChange[] = [];
-  for (const event of HOOK_EVENTS) {
-    const handler = handlers?.[event];
-    const edit = editEventHooks(document, event, handler ? { ...handler } : undefined);
-    document = edit.document;
-    events.push({ event, changed: edit.changed, removed: edit.removed.length });
-    if (!edit.changed && !handler) continue;
+  const { document, events } = editOurHandlers(settings, handlers, ({ event, handler, edit }) => {
+    if (!edit.changed && !handler) return;
     trusted = editCodexTrust(
       trusted,
       {
@@ -61,7 +54,7 @@ export function writeCodexHooks(home: CodexHome, handlers: EventHandlers): Codex
       },
       configFile,
     );
-  }
+  });
   const changed = events.some((event) => event.changed);
   const change: CodexHookChange = { file, changed, events, configFile, configChanged: false };
   if (changed && handlers) writeJsonSettings(file, document);

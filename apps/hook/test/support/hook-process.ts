@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ChildOptions, type ChildResult, runToEnd } from "@ringback/test-kit";
+import { type Payload, stdinFor } from "./fixtures.js";
 
 /** The built bundle under test: `pnpm build` makes it, `pnpm test` runs after the build. */
 export const HOOK_BUNDLE = join(
@@ -36,6 +37,16 @@ export interface RunOptions {
 export function runBundle(options: RunOptions): Promise<ProcessResult> {
   const args = [...(options.nodeOptions ?? []), options.bundle ?? HOOK_BUNDLE, ...options.args];
   return runProcess(process.execPath, args, options);
+}
+
+/** Runs the bundle as `agent` runs its hook (`ringback-hook <agent> ...flags`), `payload` on stdin as it writes it. */
+export function runAgentHook(
+  agent: "claude-code" | "codex",
+  payload: Payload,
+  env: NodeJS.ProcessEnv,
+  ...flags: string[]
+): Promise<ProcessResult> {
+  return runBundle({ args: [agent, ...flags], stdin: stdinFor(agent, payload), env });
 }
 
 /** Runs a command through `/bin/sh -c`, as Claude Code runs a hook command. */

@@ -2,8 +2,11 @@ import {
   type DeviceInfo,
   type DeviceList,
   type DeviceRemoved,
+  type DeviceRenamed,
   LINK_CLOSE_CODES,
   RELAY_SETTINGS_BODY_MAX_BYTES,
+  RELAY_SMALL_BODY_MAX_BYTES,
+  RenameDeviceRequest,
   RingbackError,
   SettingsRelayRequest,
   type SettingsRelayResult,
@@ -16,7 +19,10 @@ import type { RelayEnv } from "../relay-env.js";
 import { publish, type RelayRuntime } from "../runtime/relay-runtime.js";
 import type { DeviceRecord } from "../store/store.js";
 
-/** `GET /v1/devices`, `DELETE /v1/devices/<id>`, and the settings relay `POST /v1/devices/<id>/settings`. */
+/**
+ * `GET /v1/devices`, `PUT /v1/devices/me/name`, `DELETE /v1/devices/<id>`, and the settings relay
+ * `POST /v1/devices/<id>/settings`.
+ */
 export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
   routes.use("/devices", requireDevice(runtime.store, runtime.clock));
@@ -30,6 +36,23 @@ export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
       devices: devices.map((device) => deviceInfo(runtime, device, current.id, linkedElsewhere)),
     };
     return c.json(list);
+  });
+
+  // A device replaces its own name only. The name is opaque (sealed by the device), so no log line carries it.
+  routes.put("/devices/me/name", boundedBody(runtime, RELAY_SMALL_BODY_MAX_BYTES), async (c) => {
+    runtime.disk.assertRoom();
+    const current = c.get("device");
+    const body = await readJson(c, RenameDeviceRequest);
+    const isRenamed = await runtime.store.renameDevice({
+      accountId: current.accountId,
+      deviceId: current.id,
+      name: body.name,
+    });
+    // Authenticated a moment ago: only a removal in between makes this miss, and the token is refused from then on.
+    if (!isRenamed) throw new RingbackError("device_removed");
+    runtime.log.line(`device renamed device=${current.id}`);
+    const renamed: DeviceRenamed = { deviceId: current.id, name: body.name };
+    return c.json(renamed);
   });
 
   routes.delete("/devices/:deviceId", async (c) => {

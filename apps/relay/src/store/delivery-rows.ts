@@ -1,5 +1,5 @@
-import { type CallDelivery, DeliveryOutcome } from "@ringback/protocol";
-import { integer, text } from "./columns.js";
+import { type CallDelivery, DeliveryOutcome, DeviceKind } from "@ringback/protocol";
+import { integer, text, textOrNull } from "./columns.js";
 import type { Row } from "./row-records.js";
 import type { NewDelivery, StreamEntry } from "./store.js";
 
@@ -7,15 +7,27 @@ export type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
 
 /** The `call_deliveries` columns `toDeliveryEntry` reads, named `d` in a query. */
 export const DELIVERY_COLUMNS =
-  "d.account_id, d.event_id, d.device_id, d.device_name, d.outcome, d.seq, d.at";
+  "d.account_id, d.event_id, d.device_id, d.device_name, d.device_kind, d.outcome, d.seq, d.at";
+
+/** The device a delivery record names: its name when the outcome was recorded (opaque: sealed by it), its kind. */
+export interface DeliveryDevice {
+  readonly name: string;
+  readonly kind: DeviceKind;
+}
+
+/** The device columns of a `devices` row as a delivery names it. */
+export function toDeliveryDevice(row: Readonly<Record<string, unknown>>): DeliveryDevice {
+  return { name: text(row.name), kind: DeviceKind.parse(row.kind) };
+}
 
 /** The stream entry of a delivery outcome just recorded with `seq`, under the device's name at that time. */
-export function newDeliveryEntry(input: NewDelivery, deviceName: string, seq: number): DeliveryEntry {
+export function newDeliveryEntry(input: NewDelivery, device: DeliveryDevice, seq: number): DeliveryEntry {
   const delivery: CallDelivery = {
     seq,
     eventId: input.eventId,
     deviceId: input.deviceId,
-    deviceName,
+    deviceName: device.name,
+    deviceKind: device.kind,
     outcome: input.outcome,
     at: new Date(input.now).toISOString(),
   };
@@ -23,11 +35,13 @@ export function newDeliveryEntry(input: NewDelivery, deviceName: string, seq: nu
 }
 
 export function toCallDelivery(row: Row): CallDelivery {
+  const deviceKind = textOrNull(row.device_kind);
   return {
     seq: integer(row.seq),
     eventId: text(row.event_id),
     deviceId: text(row.device_id),
     deviceName: text(row.device_name),
+    ...(deviceKind === null ? {} : { deviceKind: DeviceKind.parse(deviceKind) }),
     outcome: DeliveryOutcome.parse(row.outcome),
     at: new Date(integer(row.at)).toISOString(),
   };

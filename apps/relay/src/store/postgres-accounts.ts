@@ -95,6 +95,15 @@ export async function listDevices(db: Queries, accountId: string): Promise<Devic
   return rows.map(toDeviceRecord);
 }
 
+export async function renameDevice(
+  db: Queries,
+  input: { accountId: string; deviceId: string; name: string },
+): Promise<boolean> {
+  const changed = await db`UPDATE devices SET name = ${input.name}
+    WHERE id = ${input.deviceId} AND account_id = ${input.accountId} AND removed_at IS NULL RETURNING id`;
+  return changed.length === 1;
+}
+
 export function removeDevice(
   pg: PostgresDatabase,
   input: { accountId: string; deviceId: string; now: number },

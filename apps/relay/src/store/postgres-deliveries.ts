@@ -4,9 +4,10 @@ import {
   type DeliveryEntry,
   newDeliveryEntry,
   toCallDelivery,
+  toDeliveryDevice,
   toDeliveryEntry,
 } from "./delivery-rows.js";
-import { type PostgresDatabase, type Queries, text } from "./postgres-database.js";
+import type { PostgresDatabase, Queries } from "./postgres-database.js";
 import { nextSeq, notifyEntries } from "./postgres-rows.js";
 import type { NewDelivery, RecordDeliveryOutcome } from "./store.js";
 
@@ -24,19 +25,19 @@ export async function recordDelivery(
       // KEY SHARE keeps the call's row from being pruned under the new record, and lets status changes go on.
       const [call] = await tx`SELECT 1 AS found FROM events
         WHERE account_id = ${input.accountId} AND event_id = ${input.eventId} FOR KEY SHARE`;
-      const [device] = await tx`SELECT name FROM devices
+      const [row] = await tx`SELECT name, kind FROM devices
         WHERE id = ${input.deviceId} AND account_id = ${input.accountId}`;
-      if (!call || !device) return { kind: "not_found" as const };
+      if (!call || !row) return { kind: "not_found" as const };
       const seq = await nextSeq(tx, input.accountId);
-      const deviceName = text(device.name);
+      const device = toDeliveryDevice(row);
       // The primary key decides between instances recording the same outcome at once.
       const inserted = await tx`INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq,
-          device_name, at)
+          device_name, device_kind, at)
         VALUES (${input.accountId}, ${input.eventId}, ${input.deviceId}, ${input.outcome}, ${seq},
-          ${deviceName}, ${input.now})
+          ${device.name}, ${device.kind}, ${input.now})
         ON CONFLICT DO NOTHING RETURNING seq`;
       if (inserted.length === 0) throw new DeliveryExists();
-      const entry = newDeliveryEntry(input, deviceName, seq);
+      const entry = newDeliveryEntry(input, device, seq);
       await notifyEntries(tx, pg.channel, [entry]);
       return { kind: "created" as const, entry };
     });

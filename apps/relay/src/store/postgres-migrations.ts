@@ -182,6 +182,14 @@ const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: st
       CREATE INDEX replies_queued_usage ON replies(account_id, sealed_bytes) WHERE status = 'queued';
     `,
   },
+  {
+    // The kind of the device a delivery record names: what readers show when its (sealed) name does not open.
+    version: 7,
+    sql: `
+      ALTER TABLE call_deliveries ADD COLUMN device_kind TEXT;
+      UPDATE call_deliveries d SET device_kind = (SELECT kind FROM devices WHERE devices.id = d.device_id);
+    `,
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

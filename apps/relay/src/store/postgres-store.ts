@@ -53,6 +53,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     touchDevice: (deviceId, now, minIntervalMs) => accounts.touchDevice(sql, deviceId, now, minIntervalMs),
     findDevice: (accountId, deviceId) => accounts.findDevice(sql, accountId, deviceId),
     listDevices: (accountId) => accounts.listDevices(sql, accountId),
+    renameDevice: (input) => accounts.renameDevice(sql, input),
     removeDevice: (input) => accounts.removeDevice(pg, input),
 
     createPairingCode: (input) => accounts.createPairingCode(pg, input),

@@ -100,6 +100,19 @@ export function listDevices(db: SqliteDatabase, accountId: string): DeviceRecord
     .map(toDeviceRecord);
 }
 
+export function renameDevice(
+  db: SqliteDatabase,
+  input: { accountId: string; deviceId: string; name: string },
+): boolean {
+  const changed = db.run(
+    "UPDATE devices SET name = ? WHERE id = ? AND account_id = ? AND removed_at IS NULL",
+    input.name,
+    input.deviceId,
+    input.accountId,
+  );
+  return changed === 1;
+}
+
 export function removeDevice(
   db: SqliteDatabase,
   input: { accountId: string; deviceId: string; now: number },

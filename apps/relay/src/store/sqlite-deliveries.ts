@@ -4,9 +4,10 @@ import {
   type DeliveryEntry,
   newDeliveryEntry,
   toCallDelivery,
+  toDeliveryDevice,
   toDeliveryEntry,
 } from "./delivery-rows.js";
-import { type SqliteDatabase, text } from "./sqlite-database.js";
+import type { SqliteDatabase } from "./sqlite-database.js";
 import { nextSeq } from "./sqlite-rows.js";
 import type { NewDelivery, RecordDeliveryOutcome } from "./store.js";
 
@@ -22,27 +23,28 @@ export function recordDelivery(db: SqliteDatabase, input: NewDelivery): RecordDe
       input.accountId,
       input.eventId,
     );
-    const device = db.get(
-      "SELECT name FROM devices WHERE id = ? AND account_id = ?",
+    const row = db.get(
+      "SELECT name, kind FROM devices WHERE id = ? AND account_id = ?",
       input.deviceId,
       input.accountId,
     );
-    if (!call || !device) return { kind: "not_found" };
+    if (!call || !row) return { kind: "not_found" };
     const seq = nextSeq(db, input.accountId);
-    const deviceName = text(device.name);
+    const device = toDeliveryDevice(row);
     // The primary key refuses a second record of the same outcome, whichever process writes it.
     db.run(
-      `INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq, device_name, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq, device_name, device_kind, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       input.accountId,
       input.eventId,
       input.deviceId,
       input.outcome,
       seq,
-      deviceName,
+      device.name,
+      device.kind,
       input.now,
     );
-    return { kind: "created", entry: newDeliveryEntry(input, deviceName, seq) };
+    return { kind: "created", entry: newDeliveryEntry(input, device, seq) };
   });
 }
 

@@ -156,6 +156,14 @@ const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       CREATE INDEX replies_queued_usage ON replies(account_id, sealed_bytes) WHERE status = 'queued';
     `,
   },
+  {
+    // The kind of the device a delivery record names: what readers show when its (sealed) name does not open.
+    version: 7,
+    sql: `
+      ALTER TABLE call_deliveries ADD COLUMN device_kind TEXT;
+      UPDATE call_deliveries SET device_kind = (SELECT kind FROM devices WHERE devices.id = call_deliveries.device_id);
+    `,
+  },
 ];
 
 /** Brings the database to the latest version; returns that version. */

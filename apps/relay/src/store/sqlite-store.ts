@@ -55,6 +55,12 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
       accounts.touchDevice(db, deviceId, now, minIntervalMs),
     findDevice: async (accountId, deviceId) => accounts.findDevice(db, accountId, deviceId),
     listDevices: async (accountId) => accounts.listDevices(db, accountId),
+    // Checkpointed like an erasure: the name it replaces (an older client's plaintext) leaves the WAL too.
+    renameDevice: async (input) => {
+      const isRenamed = accounts.renameDevice(db, input);
+      if (isRenamed) db.checkpoint();
+      return isRenamed;
+    },
     removeDevice: async (input) => {
       const removal = accounts.removeDevice(db, input);
       if (removal.entries.length > 0) db.checkpoint();

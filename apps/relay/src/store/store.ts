@@ -314,6 +314,8 @@ export interface RelayStore {
   findDevice(accountId: string, deviceId: string): Promise<DeviceRecord | null>;
   /** The account's devices in the order they joined. */
   listDevices(accountId: string): Promise<DeviceRecord[]>;
+  /** Replaces a live device's name (an opaque string: sealed by the device); false when there is no such device. */
+  renameDevice(input: { accountId: string; deviceId: string; name: string }): Promise<boolean>;
   /** Removes a device for good (its token is refused forever); its undelivered replies fail. */
   removeDevice(input: { accountId: string; deviceId: string; now: number }): Promise<{
     removed: boolean;

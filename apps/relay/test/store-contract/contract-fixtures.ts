@@ -1,5 +1,5 @@
 import type { DeviceKind } from "@ringback/protocol";
-import type { NewDevice, NewEvent, RelayStore } from "../../src/store/store.js";
+import type { NewDevice, NewEvent, NewReply, RelayStore } from "../../src/store/store.js";
 
 /** What the RelayStore contract suites build their data from. */
 export const MINUTE_MS = 60_000;
@@ -27,6 +27,21 @@ export function contractEvent(overrides: Partial<NewEvent> = {}): NewEvent {
     sealed: "e2e1.k.iv.ct",
     receivedAt: T0,
     expiresAt: T0 + 60 * MINUTE_MS,
+    ...overrides,
+  };
+}
+
+/** Reply "r1" of the phone to call "ev1" of account "acc1", sent at T0 and waiting for an hour, within roomy limits. */
+export function contractReply(overrides: Partial<NewReply> = {}): NewReply {
+  return {
+    accountId: "acc1",
+    eventId: "ev1",
+    replyId: "r1",
+    fromDeviceId: "phone",
+    sealed: "e2e1.reply",
+    now: T0,
+    expiresAt: T0 + 60 * MINUTE_MS,
+    limits: ROOMY_REPLY_LIMITS,
     ...overrides,
   };
 }

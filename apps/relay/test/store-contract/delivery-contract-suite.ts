@@ -48,6 +48,7 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
         eventId: "ev1",
         deviceId: "phone",
         deviceName: "device phone",
+        deviceKind: "phone",
         outcome: "shown",
         at: new Date(T0 + 1000).toISOString(),
       };
@@ -133,6 +134,19 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
         [4, "call-delivery"],
       ]);
       expect(snapshot.headSeq).toBe(5);
+    });
+
+    it("records an outcome under the name the device has then: a rename changes later records only", async () => {
+      await record("phone", "shown");
+      await store.renameDevice({ accountId: "acc1", deviceId: "phone", name: "e2e1.renamed" });
+      await record("phone", "opened");
+      const names = (await store.streamSince("acc1", 1)).entries.map((entry) =>
+        entry.kind === "call-delivery" ? [entry.delivery.deviceName, entry.delivery.deviceKind] : null,
+      );
+      expect(names).toEqual([
+        ["device phone", "phone"],
+        ["e2e1.renamed", "phone"],
+      ]);
     });
 
     it("keeps a removed device's records, under the name it had", async () => {

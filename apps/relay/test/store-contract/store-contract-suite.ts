@@ -1,7 +1,14 @@
 import type { DeviceKind } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NewDevice, RelayStore, StreamPage } from "../../src/store/store.js";
-import { contractEvent, MINUTE_MS, ROOMY_LIMITS, ROOMY_REPLY_LIMITS, T0 } from "./contract-fixtures.js";
+import {
+  contractEvent,
+  contractReply,
+  MINUTE_MS,
+  ROOMY_LIMITS,
+  ROOMY_REPLY_LIMITS,
+  T0,
+} from "./contract-fixtures.js";
 import { describeDeliveryStoreContract } from "./delivery-contract-suite.js";
 import { describePushStoreContract } from "./push-contract-suite.js";
 
@@ -37,6 +44,11 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         });
         await store.redeemPairingCode({ codeHash, device: extra, now: T0, limits: ROOMY_LIMITS });
       }
+    }
+
+    /** Redeems the pairing code `codeHash` for a new device `deviceId`, within roomy limits. */
+    function redeem(codeHash: string, deviceId: string, now = T0) {
+      return store.redeemPairingCode({ codeHash, device: device(deviceId), now, limits: ROOMY_LIMITS });
     }
 
     const event = contractEvent;
@@ -118,6 +130,20 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         expect(await store.findDeviceByTokenHash("hash-pc")).not.toBeNull();
       });
 
+      it("replaces a live device's name, and no removed device's nor another account's", async () => {
+        await account("acc1", device("pc"), device("phone", "phone"));
+        await account("acc2", device("other"));
+        expect(await store.renameDevice({ accountId: "acc1", deviceId: "phone", name: "e2e1.sealed" })).toBe(
+          true,
+        );
+        expect(await store.findDevice("acc1", "phone")).toMatchObject({ name: "e2e1.sealed", kind: "phone" });
+        expect((await store.listDevices("acc1")).map((d) => d.name)).toEqual(["device pc", "e2e1.sealed"]);
+        expect(await store.renameDevice({ accountId: "acc2", deviceId: "pc", name: "x" })).toBe(false);
+        expect((await store.findDevice("acc1", "pc"))?.name).toBe("device pc");
+        await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 });
+        expect(await store.renameDevice({ accountId: "acc1", deviceId: "phone", name: "y" })).toBe(false);
+      });
+
       it("records activity at most once per interval", async () => {
         await account("acc1", device("pc"));
         await store.touchDevice("pc", T0 + 1000, MINUTE_MS);
@@ -140,22 +166,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
       it("adds a device to the code's account once", async () => {
         await account("acc1", device("pc"));
         expect(await store.createPairingCode(code)).toBe(true);
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("phone"),
-            now: T0 + 1,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "joined", accountId: "acc1" });
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("tab"),
-            now: T0 + 2,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "invalid" });
+        expect(await redeem("c1", "phone", T0 + 1)).toEqual({ kind: "joined", accountId: "acc1" });
+        expect(await redeem("c1", "tab", T0 + 2)).toEqual({ kind: "invalid" });
         expect((await store.findDeviceByTokenHash("hash-phone"))?.accountId).toBe("acc1");
         expect(await store.findDeviceByTokenHash("hash-tab")).toBeNull();
       });
@@ -165,14 +177,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await store.createPairingCode(code);
         expect(await store.createPairingCode({ ...code, createdBy: "other", now: T0 + 1 })).toBe(false);
         const late = T0 + 10 * MINUTE_MS;
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("phone"),
-            now: late,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "invalid" });
+        expect(await redeem("c1", "phone", late)).toEqual({ kind: "invalid" });
         expect(await store.createPairingCode({ ...code, now: late, expiresAt: late + MINUTE_MS })).toBe(true);
       });
 
@@ -180,22 +185,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await account("acc1", device("pc"));
         await store.createPairingCode(code);
         await store.createPairingCode({ ...code, codeHash: "c2" });
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("phone"),
-            now: T0,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "invalid" });
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c2",
-            device: device("phone"),
-            now: T0,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "joined", accountId: "acc1" });
+        expect(await redeem("c1", "phone")).toEqual({ kind: "invalid" });
+        expect(await redeem("c2", "phone")).toEqual({ kind: "joined", accountId: "acc1" });
       });
 
       it("lets no wrong guess, however many, spend or burn a live code", async () => {
@@ -211,22 +202,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
           };
           expect(await store.redeemPairingCode(wrong)).toEqual({ kind: "invalid" });
         }
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("phone"),
-            now: T0,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "joined", accountId: "acc1" });
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c2",
-            device: device("tab"),
-            now: T0,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "joined", accountId: "acc1" });
+        expect(await redeem("c1", "phone")).toEqual({ kind: "joined", accountId: "acc1" });
+        expect(await redeem("c2", "tab")).toEqual({ kind: "joined", accountId: "acc1" });
       });
 
       it("lets no more devices join than the account's limits, concurrent redemptions included, and keeps the code", async () => {
@@ -290,14 +267,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         // Its id is free again and its token still opens nothing.
         expect(await store.findDeviceByTokenHash("hash-phone")).toBeNull();
         await store.createPairingCode(code);
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("phone"),
-            now: T0 + 3,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "joined", accountId: "acc1" });
+        expect(await redeem("c1", "phone", T0 + 3)).toEqual({ kind: "joined", accountId: "acc1" });
         expect((await store.listDevices("acc1")).map((listed) => listed.id)).toEqual(["pc", "phone"]);
       });
 
@@ -336,14 +306,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await account("acc1", device("pc"), device("laptop"));
         await store.createPairingCode({ ...code, createdBy: "laptop" });
         await store.removeDevice({ accountId: "acc1", deviceId: "laptop", now: T0 });
-        expect(
-          await store.redeemPairingCode({
-            codeHash: "c1",
-            device: device("phone"),
-            now: T0,
-            limits: ROOMY_LIMITS,
-          }),
-        ).toEqual({ kind: "invalid" });
+        expect(await redeem("c1", "phone")).toEqual({ kind: "invalid" });
       });
     });
 
@@ -618,16 +581,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
 
       it("fails a reply nobody picked up in time", async () => {
         await store.appendEvent(event());
-        await store.enqueueReply({
-          accountId: "acc1",
-          eventId: "ev1",
-          replyId: "r1",
-          fromDeviceId: "phone",
-          sealed: "e2e1.reply",
-          now: T0,
-          expiresAt: T0 + MINUTE_MS,
-          limits: ROOMY_REPLY_LIMITS,
-        });
+        await store.enqueueReply(contractReply({ expiresAt: T0 + MINUTE_MS }));
         const expired = await store.expireDue(T0 + MINUTE_MS);
         expect(expired.find((e) => e.kind === "reply-status")).toMatchObject({
           change: { replyId: "r1", status: "failed", plaintextReason: "expired", sealedReason: null },
@@ -645,16 +599,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
     });
 
     describe("replies", () => {
-      const reply = {
-        accountId: "acc1",
-        eventId: "ev1",
-        replyId: "r1",
-        fromDeviceId: "phone",
-        sealed: "e2e1.reply",
-        now: T0,
-        expiresAt: T0 + 60 * MINUTE_MS,
-        limits: ROOMY_REPLY_LIMITS,
-      };
+      const reply = contractReply();
       const settle = (deviceId: string, status: "delivered" | "failed" = "delivered") =>
         store.settleReply({
           deviceId,

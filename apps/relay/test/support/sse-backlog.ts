@@ -23,19 +23,25 @@ export async function readBacklog(
     while (events.at(-1)?.type !== RELAY_SSE_EVENTS.synced) {
       const { value, done } = await reader.read();
       if (done) throw new Error("The stream ended before its backlog was complete.");
-      text += decoder.decode(value, { stream: true });
-      let end = text.indexOf("\n\n");
-      while (end >= 0) {
-        const event = parseFrame(text.slice(0, end));
-        if (event) events.push(event);
-        text = text.slice(end + 2);
-        end = text.indexOf("\n\n");
-      }
+      text = takeFrames(text + decoder.decode(value, { stream: true }), events);
     }
   } finally {
     abort.abort();
   }
   return events;
+}
+
+/** Parses each complete frame (ended by a blank line) at the start of `text` into `events`; returns the rest. */
+export function takeFrames(text: string, events: ReceivedEvent[]): string {
+  let rest = text;
+  let end = rest.indexOf("\n\n");
+  while (end >= 0) {
+    const event = parseFrame(rest.slice(0, end));
+    if (event) events.push(event);
+    rest = rest.slice(end + 2);
+    end = rest.indexOf("\n\n");
+  }
+  return rest;
 }
 
 /** One SSE frame with an `event:` line; null for `retry:` hints and comments. */

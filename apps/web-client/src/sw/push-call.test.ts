@@ -10,7 +10,7 @@ import {
   SET_ASIDE_IDS_KEY,
 } from "@ringback/client";
 import { NOTIFICATION_TEXTS } from "@ringback/client/texts";
-import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { generateKey } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { askFor, needsYouFixture, payloadFor } from "../../test/fixtures.js";
@@ -22,6 +22,7 @@ import {
   silentFetch,
   TEST_RELAY_URL,
   testPush,
+  testRelayedEvent,
 } from "./worker-test-fixtures.js";
 
 const SERVER = TEST_RELAY_URL;
@@ -55,18 +56,7 @@ async function relayedEvent(
   brief = {},
   projectName?: string,
 ): Promise<RelayedEvent> {
-  const payload = payloadFor({ eventId, brief, projectName });
-  return {
-    seq: 1,
-    eventId,
-    source: payload.report.source,
-    occurredAt: "2026-03-02T10:00:00.000Z",
-    receivedAt: "2026-03-02T10:00:01.000Z",
-    taskId: null,
-    fromDeviceId: "dev_pc",
-    sealed: await sealJson(sealedWith, aad.report(eventId), payload),
-    status: "pending",
-  };
+  return testRelayedEvent(sealedWith, payloadFor({ eventId, brief, projectName }));
 }
 
 describe("a pushed call in the service worker", () => {
@@ -119,11 +109,7 @@ describe("a pushed call in the service worker", () => {
       const payload = payloadFor(
         needsYouFixture(eventId, occurredAt, askFor(occurredAt, { expiresAt: expiresAt.toISOString() })),
       );
-      return {
-        ...(await relayedEvent(eventId)),
-        occurredAt: occurredAt.toISOString(),
-        sealed: await sealJson(key, aad.report(eventId), payload),
-      };
+      return { ...(await testRelayedEvent(key, payload)), occurredAt: occurredAt.toISOString() };
     };
     const now = new Date();
     const relay = relayServing({

@@ -7,13 +7,13 @@ import {
   SET_ASIDE_IDS_KEY,
   withStatus,
 } from "@ringback/client";
-import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { generateKey } from "@ringback/e2e-crypto";
 import type { RelayedEvent } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { payloadFor } from "../../test/fixtures.js";
 import { pushedCall } from "./push-call.js";
 import { setCallAside } from "./set-aside-call.js";
-import { offlineFetch, pairedTestStore, testPush } from "./worker-test-fixtures.js";
+import { offlineFetch, pairedTestStore, testPush, testRelayedEvent } from "./worker-test-fixtures.js";
 
 const key = generateKey();
 const laterAt = new Date("2026-03-02T10:00:30.000Z");
@@ -22,19 +22,8 @@ function pairedStore() {
   return pairedTestStore(key);
 }
 
-async function relayedEvent(eventId: string, sealedWith = key): Promise<RelayedEvent> {
-  const payload = payloadFor({ eventId, brief: { title: "Invoice rounding" } });
-  return {
-    seq: 1,
-    eventId,
-    source: "claude-code",
-    occurredAt: "2026-03-02T10:00:00.000Z",
-    receivedAt: "2026-03-02T10:00:01.000Z",
-    taskId: null,
-    fromDeviceId: "dev_pc",
-    sealed: await sealJson(sealedWith, aad.report(eventId), payload),
-    status: "pending",
-  };
+function relayedEvent(eventId: string, sealedWith = key): Promise<RelayedEvent> {
+  return testRelayedEvent(sealedWith, payloadFor({ eventId, brief: { title: "Invoice rounding" } }));
 }
 
 /** The relay as a fetch: `GET /v1/calls/<eventId>` from `events`, and a record of every request's method. */

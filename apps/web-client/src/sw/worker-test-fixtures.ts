@@ -1,7 +1,7 @@
 import type { KeyValueStore } from "@ringback/client";
 import { createMemoryStore, E2E_KEY_KEY, IDENTITY_KEY } from "@ringback/client";
-import { generateKey } from "@ringback/e2e-crypto";
-import type { PushCallMessage } from "@ringback/protocol";
+import { aad, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import type { PushCallMessage, RelayedEvent, SealedReportPayload } from "@ringback/protocol";
 
 /** The relay every worker test's device is paired with. */
 export const TEST_RELAY_URL = "https://relay.example";
@@ -32,6 +32,22 @@ export function testPush(eventId: string, attempt = 1): PushCallMessage {
     fromDeviceId: "dev_pc",
     expiresAt: "2026-03-03T10:00:01.000Z",
     attempt,
+  };
+}
+
+/** A call of `testPush`'s computer as the relay returns it (`GET /v1/calls/<eventId>`): `payload` sealed with `key`. */
+export async function testRelayedEvent(key: E2eKey, payload: SealedReportPayload): Promise<RelayedEvent> {
+  const { eventId, source } = payload.report;
+  return {
+    seq: 1,
+    eventId,
+    source,
+    occurredAt: "2026-03-02T10:00:00.000Z",
+    receivedAt: "2026-03-02T10:00:01.000Z",
+    taskId: null,
+    fromDeviceId: "dev_pc",
+    sealed: await sealJson(key, aad.report(eventId), payload),
+    status: "pending",
   };
 }
 

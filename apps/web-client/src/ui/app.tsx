@@ -6,6 +6,8 @@ import { CallsPage } from "./calls/calls-page.js";
 import { DispatchPage } from "./dispatch/dispatch-page.js";
 import { IdleScreen } from "./idle/idle-screen.js";
 import { InCallScreen } from "./in-call/in-call-screen.js";
+import { RejoinScreen } from "./relay-reach/rejoin-screen.js";
+import { RelayUnreachableBanner } from "./relay-reach/relay-unreachable-banner.js";
 import { RingingScreen } from "./ringing/ringing-screen.js";
 import { SettingsScreen } from "./settings/settings-screen.js";
 import { useObservable } from "./shared/use-observable.js";
@@ -14,7 +16,10 @@ import { WelcomeScreen } from "./welcome/welcome-screen.js";
 
 type Page = "home" | "calls" | "dispatch" | "settings";
 
-/** Chooses the screen: welcome, a call in progress, a ringing call, or the pages of an idle device. */
+/**
+ * Chooses the screen: welcome, a call in progress, a ringing call, joining again with a new pairing link, or the
+ * pages of an idle device (under a banner while its relay is out of reach).
+ */
 export function App({ controller }: { controller: AppController }) {
   const view = useObservable(controller);
   const [page, setPage] = useState<Page>("home");
@@ -42,6 +47,7 @@ export function App({ controller }: { controller: AppController }) {
       />
     );
   }
+  if (view.rejoin) return <RejoinScreen controller={controller} view={view} />;
   return (
     <main class="screen shell">
       <nav class="main-nav">
@@ -50,6 +56,7 @@ export function App({ controller }: { controller: AppController }) {
         <NavButton page="dispatch" current={page} onSelect={select} label={t.navDispatch} />
         <NavButton page="settings" current={page} onSelect={select} label={t.navSettings} />
       </nav>
+      <RelayUnreachableBanner controller={controller} view={view} />
       <SoundBanner controller={controller} view={view} />
       {page === "home" && (
         <IdleScreen controller={controller} view={view} onShowCalls={() => select("calls")} />

@@ -27,6 +27,7 @@ const controller = new AppController({
   userAgent: navigator.userAgent,
   preferredLanguages: navigator.languages,
   isPageHidden: () => document.hidden,
+  navigate: (url) => location.assign(url),
 });
 
 render(<App controller={controller} />, document.getElementById("app")!);

@@ -13,6 +13,8 @@ import { TestDevice } from "./test-device.js";
 
 /** Checks (20 ms apart) the daemon may take to open its link to the relay next to the agents' start-up. */
 const LINK_CHECKS = 3_000;
+/** Checks (20 ms apart) for what reaches the device through an agent's run on a busy machine. */
+const DEVICE_CHECKS = 15_000;
 
 /** An agent setup whose daemon has an account on the real relay, and a paired phone stand-in. */
 export interface RelayedAgentSetup extends AgentSetup {
@@ -69,7 +71,11 @@ export async function startRelayedAgentSetup(
     });
     await useTheFakeModelForBriefs(daemon.dataDir, model.url);
     const pairing = PairingResult.parse(JSON.parse(await ringback("pair", "--json")));
-    const device = await TestDevice.join(pairing);
+    const device = await TestDevice.join(pairing, {
+      deviceName: "test phone",
+      checks: DEVICE_CHECKS,
+      syncChecks: DEVICE_CHECKS,
+    });
     closers.push(() => device.close());
     return {
       model,

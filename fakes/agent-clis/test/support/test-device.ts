@@ -18,9 +18,6 @@ import {
 } from "@ringback/protocol";
 import { Changes, eventually } from "@ringback/test-kit";
 
-/** Checks (20 ms apart) for what reaches the device through an agent's run on a busy machine. */
-const DEVICE_CHECKS = 15_000;
-
 /** A call as the device opened it with its key. */
 export interface OpenedCall {
   event: RelayedEvent;
@@ -32,10 +29,21 @@ export interface OpenedAsk extends OpenedCall {
   ask: PermissionAsk;
 }
 
+export interface TestDeviceOptions {
+  /** The name the device joins the account with. */
+  deviceName: string;
+  /** Checks (20 ms apart) each wait for a call or a status on the device may take. */
+  checks: number;
+  /** Checks (20 ms apart) its event stream may take to sync after joining; `eventually`'s default unless set. */
+  syncChecks?: number;
+}
+
 /**
- * A phone stand-in built from the client library as the web app uses it: it joins the account with the pairing
- * code and key `ringback pair` printed, follows the relay's event stream (`CallStream`), opens calls with its key
- * (`openRelayedEvent`), answers them and sends decisions sealed by `sealPermissionDecision`.
+ * A phone stand-in built from @ringback/client as the web app uses it: it joins the account with the pairing code and
+ * key `ringback pair` printed, follows the relay's event stream (`CallStream`), opens calls with its key
+ * (`openRelayedEvent`, AAD `aad.report`), answers them (the call status `answered`: the first device wins) and sends
+ * decisions sealed by `sealPermissionDecision`, as the app's `CallCenter.decide` does. e2e's needs-you bench uses it
+ * too, run by plain `node`: this file imports packages only.
  */
 export class TestDevice implements AsyncDisposable {
   /** Every call, opened, in stream order. */
@@ -47,11 +55,13 @@ export class TestDevice implements AsyncDisposable {
   readonly #relay: RelayClient;
   readonly #stream: CallStream;
   readonly #key: E2eKey;
+  readonly #checks: number;
   readonly #changes = new Changes();
   #synced = false;
 
-  private constructor(serverUrl: string, deviceToken: string, key: E2eKey) {
+  private constructor(serverUrl: string, deviceToken: string, key: E2eKey, checks: number) {
     this.#key = key;
+    this.#checks = checks;
     this.#relay = new RelayClient({ serverUrl, deviceToken });
     this.#stream = new CallStream({
       serverUrl,
@@ -78,18 +88,19 @@ export class TestDevice implements AsyncDisposable {
   }
 
   /** Redeems the pairing code as a phone, then opens the event stream and waits for its first `synced`. */
-  static async join(pairing: PairingResult): Promise<TestDevice> {
+  static async join(pairing: PairingResult, options: TestDeviceOptions): Promise<TestDevice> {
     const relay = new RelayClient({ serverUrl: pairing.serverUrl });
     const credentials = await relay.redeemPairingCode({
       code: pairing.code,
-      deviceName: "test phone",
+      deviceName: options.deviceName,
       deviceKind: "phone",
     });
-    const device = new TestDevice(pairing.serverUrl, credentials.deviceToken, parseKey(pairing.key));
+    const key = parseKey(pairing.key);
+    const device = new TestDevice(pairing.serverUrl, credentials.deviceToken, key, options.checks);
     device.#stream.start();
     await eventually(() => device.#synced, {
       what: "the device's stream to sync",
-      checks: DEVICE_CHECKS,
+      checks: options.syncChecks,
       on: device.#changes,
     });
     return device;
@@ -114,11 +125,16 @@ export class TestDevice implements AsyncDisposable {
     );
   }
 
-  /** The first "needs you" call, once it has arrived. */
-  waitForAsk(): Promise<OpenedAsk> {
-    return eventually(() => this.#checked(() => this.asks()[0]), {
-      what: 'a "needs you" call on the device',
-      checks: DEVICE_CHECKS,
+  /** The first "needs you" call (the first asking to run `command`, when given), once it has arrived. */
+  waitForAsk(command?: string): Promise<OpenedAsk> {
+    const isWanted = (opened: OpenedAsk) =>
+      command === undefined || (opened.ask.toolInput as { command?: unknown } | null)?.command === command;
+    return eventually(() => this.#checked(() => this.asks().find(isWanted)), {
+      what:
+        command === undefined
+          ? 'a "needs you" call on the device'
+          : `the "needs you" call for \`${command}\` on the device`,
+      checks: this.#checks,
       on: this.#changes,
     });
   }
@@ -131,7 +147,7 @@ export class TestDevice implements AsyncDisposable {
           this.#checked(() =>
             this.calls.find((call) => call.payload.needsYou === undefined && match(call.payload.report.text)),
           ),
-        { what: "a report call on the device", checks: DEVICE_CHECKS, on: this.#changes },
+        { what: "a report call on the device", checks: this.#checks, on: this.#changes },
       );
     } catch (error) {
       const seen = this.calls.map((call) => JSON.stringify(call.payload.report.text)).join(", ");
@@ -163,7 +179,7 @@ export class TestDevice implements AsyncDisposable {
   waitForReplyStatus(replyId: string): Promise<ReplyStatusChange> {
     return eventually(
       () => this.replyStatuses.find((change) => change.replyId === replyId && change.status !== "queued"),
-      { what: `the status of reply ${replyId}`, checks: DEVICE_CHECKS, on: this.#changes },
+      { what: `the status of reply ${replyId}`, checks: this.#checks, on: this.#changes },
     );
   }
 
@@ -178,7 +194,7 @@ export class TestDevice implements AsyncDisposable {
   waitForCallStatus(eventId: string, status: string): Promise<CallStatusChange> {
     return eventually(
       () => this.callStatuses.find((change) => change.eventId === eventId && change.status === status),
-      { what: `call ${eventId} ${status}`, checks: DEVICE_CHECKS, on: this.#changes },
+      { what: `call ${eventId} ${status}`, checks: this.#checks, on: this.#changes },
     );
   }
 

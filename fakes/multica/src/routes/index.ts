@@ -7,6 +7,7 @@ import { quickCreateRoutes } from "./quick-create.js";
 import { runtimeRoutes } from "./runtimes.js";
 import { statusRoutes } from "./statuses.js";
 import { taskRoutes } from "./tasks.js";
+import { timelineRoutes } from "./timeline.js";
 import { uploadRoutes } from "./uploads.js";
 import { workspaceRoutes } from "./workspaces.js";
 
@@ -17,6 +18,7 @@ export const routes: Route[] = [
   ...issueRoutes,
   ...commentRoutes,
   ...taskRoutes,
+  ...timelineRoutes,
   ...statusRoutes,
   ...projectRoutes,
   ...agentRoutes,

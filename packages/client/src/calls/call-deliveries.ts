@@ -1,9 +1,5 @@
-import type {
-  CallDelivery,
-  CallStatusChange,
-  DeliveryOutcome,
-  DeviceDeliveryOutcome,
-} from "@ringback/protocol";
+import type { CallStatusChange, DeliveryOutcome, DeviceDeliveryOutcome } from "@ringback/protocol";
+import type { ReadableDelivery } from "../devices/device-list.js";
 import type { CallRecord } from "./call-record.js";
 import {
   DEVICE_DELIVERY_OUTCOMES,
@@ -26,10 +22,15 @@ function isDeviceOutcome(outcome: DeliveryOutcome): outcome is DeviceDeliveryOut
  * The record with one delivery outcome merged into its status fields (never into the event): the record itself
  * when it already has that device's outcome. This device's own outcome also settles its report.
  */
-export function withDelivery(record: CallRecord, delivery: CallDelivery, thisDeviceId: string): CallRecord {
+export function withDelivery(
+  record: CallRecord,
+  delivery: ReadableDelivery,
+  thisDeviceId: string,
+): CallRecord {
   const entry: DeliveryEntry = {
     deviceId: delivery.deviceId,
     deviceName: delivery.deviceName,
+    ...(delivery.deviceKind ? { deviceKind: delivery.deviceKind } : {}),
     outcome: delivery.outcome,
     at: delivery.at,
   };

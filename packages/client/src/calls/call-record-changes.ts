@@ -1,4 +1,5 @@
-import type { CallDelivery, CallStatusChange, DeviceDeliveryOutcome, IssueRefresh } from "@ringback/protocol";
+import type { CallStatusChange, DeviceDeliveryOutcome, IssueRefresh } from "@ringback/protocol";
+import type { ReadableDelivery } from "../devices/device-list.js";
 import { laterDelivery } from "../replies/reply.js";
 import { withAnswer, withDelivery, withDeliveryReport } from "./call-deliveries.js";
 import { type CallRecord, type ReplyDelivery, withStatus } from "./call-record.js";
@@ -17,8 +18,8 @@ export type CallContent = Pick<CallRecord, "conversation" | "decisions" | "repli
  * the user; a call this device has no record of is left alone.
  */
 export type CallRecordChange =
-  /** The relay's `call-delivery`: how far the call got on one device. */
-  | { readonly type: "delivery-received"; readonly delivery: CallDelivery }
+  /** The relay's `call-delivery`: how far the call got on one device (its name read with this device's key). */
+  | { readonly type: "delivery-received"; readonly delivery: ReadableDelivery }
   /** The relay's `call-status`: who answered, for the history's delivery line (this device's own answers too). */
   | { readonly type: "answer-announced"; readonly change: CallStatusChange }
   /** The relay took this device's delivery report and answered with the delivery it recorded. */
@@ -26,7 +27,7 @@ export type CallRecordChange =
       readonly type: "delivery-reported";
       readonly eventId: string;
       readonly outcome: DeviceDeliveryOutcome;
-      readonly delivery: CallDelivery;
+      readonly delivery: ReadableDelivery;
     }
   /** The relay refused this device's delivery report for good (404: the call is gone). */
   | { readonly type: "delivery-abandoned"; readonly eventId: string; readonly outcome: DeviceDeliveryOutcome }

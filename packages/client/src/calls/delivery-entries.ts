@@ -1,4 +1,4 @@
-import type { CallDelivery, DeviceDeliveryOutcome } from "@ringback/protocol";
+import type { DeliveryOutcome, DeviceDeliveryOutcome, DeviceKind } from "@ringback/protocol";
 
 /*
  * The delivery steps a call record keeps in its status fields, and how two records' steps merge: entries and report
@@ -6,7 +6,18 @@ import type { CallDelivery, DeviceDeliveryOutcome } from "@ringback/protocol";
  */
 
 /** How far the call got on one device (`pushed`, `shown`, `opened`), as the relay recorded it. */
-export type DeliveryEntry = Pick<CallDelivery, "deviceId" | "deviceName" | "outcome" | "at">;
+export interface DeliveryEntry {
+  readonly deviceId: string;
+  /**
+   * The device's name as this device read it (`readDelivery`): null when it did not open. Records kept by older
+   * versions hold the relay's text as it came, which a sealed name never reads as (`isSealedDeviceName`).
+   */
+  readonly deviceName: string | null;
+  /** The device's kind, named when its name does not open; absent from older relays' records. */
+  readonly deviceKind?: DeviceKind;
+  readonly outcome: DeliveryOutcome;
+  readonly at: string;
+}
 
 /**
  * This device's report of one of its own outcomes: `pending` until the relay has it (kept across restarts, so a

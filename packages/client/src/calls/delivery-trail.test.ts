@@ -85,6 +85,36 @@ describe("the history's delivery line", () => {
     expect(trail(call, "zh")).toBe("已在 Phone 上显示 10:00:01 · 已在 其他设备 上接听");
   });
 
+  it("names a device whose name does not open by its kind, and this device as this device", () => {
+    const unreadable = (deviceId: string, outcome: CallDelivery["outcome"], time: string) => ({
+      ...delivery(deviceId, outcome, time),
+      deviceName: null,
+      deviceKind: deviceId === PHONE ? ("phone" as const) : ("computer" as const),
+    });
+    const call = withAnswer(
+      [unreadable(PHONE, "shown", "10:00:01"), unreadable(LAPTOP, "opened", "10:00:02")].reduce(
+        (current, next) => withDelivery(current, next, LAPTOP),
+        recordFor({ eventId: "e1" }, { state: "ended", outcome: "answered-elsewhere" }),
+      ),
+      { seq: 9, eventId: "e1", status: "answered", deviceId: PHONE, at: at("10:00:05") },
+    );
+    expect(trail(call)).toBe(
+      "Shown on a phone 10:00:01 · opened on this device 10:00:02 · answered on a phone 10:00:05",
+    );
+    expect(trail(call, "zh")).toBe(
+      "已在 手机 上显示 10:00:01 · 已在 本设备 上打开 10:00:02 · 已在 手机 上接听 10:00:05",
+    );
+  });
+
+  it("never shows ciphertext that a record kept by an older version holds as the device's name", () => {
+    const sealedName = "e2e1.0123456789abcdef.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB";
+    const call = record({ state: "ended", outcome: "answered-elsewhere" }, [
+      { ...delivery(PHONE, "shown", "10:00:01"), deviceName: sealedName },
+    ]);
+    expect(trail(call)).toBe("Shown on another device 10:00:01 · answered on another device");
+    expect(trail(call)).not.toContain("e2e1");
+  });
+
   it("is empty for a call with no outcomes and no answer (an older record)", () => {
     const call = recordFor({ eventId: "e1" }, { state: "ended", outcome: "rejected" });
     expect(deliverySteps(call, LAPTOP)).toEqual([]);

@@ -1,14 +1,17 @@
-import type { DeliveryOutcome } from "@ringback/protocol";
+import type { DeliveryOutcome, DeviceKind } from "@ringback/protocol";
 import type { CoreTexts } from "../i18n/texts/core.js";
 import type { CallRecord } from "./call-record.js";
+import { type DeliveryDevice, deliveryDeviceOf, readableEntryName } from "./delivery-device.js";
 
 /** One step of a call on one device: a delivery outcome the relay recorded, or the answer. */
 export type DeliveryStepKind = DeliveryOutcome | "answered";
 
 export interface DeliveryStep {
   readonly kind: DeliveryStepKind;
-  /** The device's name as the relay recorded it with an outcome; null when none of its outcomes names it. */
+  /** The device's name as recorded with an outcome; null when none of its outcomes names it or it cannot be read. */
   readonly deviceName: string | null;
+  /** The device's kind, named when its name is not known; null when no record says it. */
+  readonly deviceKind: DeviceKind | null;
   readonly isThisDevice: boolean;
   /** Null for an answer known only from the call's outcome (a replayed call does not name the device or time). */
   readonly at: string | null;
@@ -23,6 +26,7 @@ export type DeliveryTrailTexts = Pick<
   | "deliveryThisDevice"
   | "deliveryAnotherDevice"
   | "deliveryTrail"
+  | "deviceOfKind"
 >;
 
 const STEP_ORDER: Record<DeliveryStepKind, number> = { pushed: 0, shown: 1, opened: 2, answered: 3 };
@@ -33,11 +37,11 @@ const STEP_ORDER: Record<DeliveryStepKind, number> = { pushed: 0, shown: 1, open
  */
 export function deliverySteps(record: CallRecord, thisDeviceId: string | null): DeliveryStep[] {
   const deliveries = record.status.deliveries ?? [];
-  const nameOf = (deviceId: string | null): string | null =>
-    deliveries.findLast((entry) => entry.deviceId === deviceId)?.deviceName ?? null;
+  const device = (found: DeliveryDevice) => ({ deviceName: found.name, deviceKind: found.kind });
   const steps: DeliveryStep[] = deliveries.map((entry) => ({
     kind: entry.outcome,
-    deviceName: entry.deviceName,
+    deviceName: readableEntryName(entry),
+    deviceKind: entry.deviceKind ?? null,
     isThisDevice: entry.deviceId === thisDeviceId,
     at: entry.at,
   }));
@@ -46,14 +50,15 @@ export function deliverySteps(record: CallRecord, thisDeviceId: string | null): 
     const isThisDevice = answeredBy.deviceId === thisDeviceId;
     steps.push({
       kind: "answered",
-      deviceName: nameOf(answeredBy.deviceId),
+      ...device(deliveryDeviceOf(record, answeredBy.deviceId)),
       isThisDevice,
       at: answeredBy.at,
     });
   } else if (outcome === "answered" && answeredAt) {
-    steps.push({ kind: "answered", deviceName: nameOf(thisDeviceId), isThisDevice: true, at: answeredAt });
+    const own = device(deliveryDeviceOf(record, thisDeviceId));
+    steps.push({ kind: "answered", ...own, isThisDevice: true, at: answeredAt });
   } else if (outcome === "answered-elsewhere") {
-    steps.push({ kind: "answered", deviceName: null, isThisDevice: false, at: null });
+    steps.push({ kind: "answered", deviceName: null, deviceKind: null, isThisDevice: false, at: null });
   }
   return steps.sort(byTimeThenOrder);
 }
@@ -80,11 +85,16 @@ export function deliveryTrailText(
 ): string {
   if (steps.length === 0) return "";
   const parts = steps.map((step) => {
-    const device = step.deviceName ?? (step.isThisDevice ? t.deliveryThisDevice : t.deliveryAnotherDevice);
+    const device = step.deviceName ?? (step.isThisDevice ? t.deliveryThisDevice : otherDevice(step, t));
     const time = step.at === null ? "" : clock(step.at);
     return STEP_TEXT[step.kind](t)(device, time).trim();
   });
   return t.deliveryTrail(parts);
+}
+
+/** Another device whose name is not known: by its kind when a record says it. */
+function otherDevice(step: DeliveryStep, t: DeliveryTrailTexts): string {
+  return step.deviceKind ? t.deviceOfKind(step.deviceKind) : t.deliveryAnotherDevice;
 }
 
 const STEP_TEXT: Record<

@@ -1,7 +1,8 @@
-import type { PermissionVerdict } from "@ringback/protocol";
+import type { DeviceKind, PermissionVerdict } from "@ringback/protocol";
 import type { NeedsYouTexts } from "../i18n/texts/needs-you.js";
 import { type ReplyStatusView, replyStatusView } from "../replies/reply-status-view.js";
 import type { CallRecord } from "./call-record.js";
+import { deliveryDeviceOf } from "./delivery-device.js";
 import { hasStoppedWaiting, isNeedsYou } from "./needs-you.js";
 
 /** Where a "needs you" call's decision stands, as a screen shows it beside (or instead of) Allow once and Deny. */
@@ -17,18 +18,16 @@ export type NeedsYouStatus =
   /** The computer refused this device's decision, with its reason ("already decided", "the agent stopped waiting"). */
   | { readonly kind: "refused"; readonly verdict: PermissionVerdict; readonly why: ReplyStatusView }
   /**
-   * Another device answered first. The relay names the device that answered and says when its decision reached the
-   * agent (`isDelivered`); the verdict itself is sealed for the computer alone.
+   * Another device answered first. The relay names the device that answered (its name as this device reads it, else
+   * its kind) and says when its decision reached the agent (`isDelivered`); the verdict itself is sealed for the
+   * computer alone.
    */
-  | { readonly kind: "decided-elsewhere"; readonly deviceName: string | null; readonly isDelivered: boolean };
-
-/** The name the relay gave a device with one of the call's delivery outcomes; null when none names it. */
-function deviceNameOf(record: CallRecord, deviceId: string | null): string | null {
-  if (deviceId === null) return null;
-  return (
-    (record.status.deliveries ?? []).findLast((entry) => entry.deviceId === deviceId)?.deviceName ?? null
-  );
-}
+  | {
+      readonly kind: "decided-elsewhere";
+      readonly deviceName: string | null;
+      readonly deviceKind?: DeviceKind | null;
+      readonly isDelivered: boolean;
+    };
 
 /** Where the call's decision stands at `now`; null for a call that is not a "needs you" call. */
 export function needsYouStatus(
@@ -42,7 +41,11 @@ export function needsYouStatus(
     const delivery = status.replyDeliveries[sent.replyId];
     if (!delivery || delivery.status === "queued") return { kind: "sending", verdict: sent.verdict };
     if (delivery.status === "delivered")
-      return { kind: "decided", verdict: sent.verdict, deviceName: deviceNameOf(record, thisDeviceId) };
+      return {
+        kind: "decided",
+        verdict: sent.verdict,
+        deviceName: deliveryDeviceOf(record, thisDeviceId).name,
+      };
     const why = replyStatusView(delivery);
     // A refused decision leaves the buttons live while the agent still waits: another try may be taken.
     return { kind: "refused", verdict: sent.verdict, why };
@@ -52,10 +55,14 @@ export function needsYouStatus(
     status.outcome === "answered-elsewhere" ||
     (answeredBy !== undefined && answeredBy.deviceId !== thisDeviceId);
   if (isAnsweredElsewhere) {
+    const other = deliveryDeviceOf(
+      record,
+      answeredBy && answeredBy.deviceId !== thisDeviceId ? answeredBy.deviceId : null,
+    );
     return {
       kind: "decided-elsewhere",
-      deviceName:
-        answeredBy && answeredBy.deviceId !== thisDeviceId ? deviceNameOf(record, answeredBy.deviceId) : null,
+      deviceName: other.name,
+      deviceKind: other.kind,
       isDelivered: Object.values(status.replyDeliveries).some((delivery) => delivery.status === "delivered"),
     };
   }
@@ -82,9 +89,11 @@ export function needsYouStatusText(status: NeedsYouStatus, t: NeedsYouTexts): st
     }
     case "refused":
       return t.refused(refusalText(status.why, t));
-    case "decided-elsewhere":
-      if (status.deviceName === null) return t.answeredElsewhere;
-      return status.isDelivered ? t.decidedOn(status.deviceName) : t.answeredOn(status.deviceName);
+    case "decided-elsewhere": {
+      const device = status.deviceName ?? (status.deviceKind ? t.deviceOfKind(status.deviceKind) : null);
+      if (device === null) return t.answeredElsewhere;
+      return status.isDelivered ? t.decidedOn(device) : t.answeredOn(device);
+    }
   }
 }
 

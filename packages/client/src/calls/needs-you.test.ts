@@ -234,6 +234,34 @@ describe("where a needs-you call's decision stands, as the screens say it", () =
     expect(text(elsewhere)?.text).toBe("Answered on another device");
   });
 
+  it("on another device whose name does not open: by its kind", () => {
+    const unreadable = change(record(), {
+      type: "delivery-received",
+      delivery: {
+        seq: 1,
+        eventId: "needs_f",
+        deviceId: "tablet",
+        deviceName: null,
+        deviceKind: "browser",
+        outcome: "shown",
+        at: T0.toISOString(),
+      },
+    });
+    const announced = change(
+      run({ records: { needs_f: unreadable }, answeredIds: [] }, at, {
+        type: "remote-status",
+        eventId: "needs_f",
+        status: "answered",
+        deviceId: "tablet",
+      }).records.needs_f as CallRecord,
+      {
+        type: "answer-announced",
+        change: { seq: 2, eventId: "needs_f", status: "answered", deviceId: "tablet", at: T0.toISOString() },
+      },
+    );
+    expect(text(announced)?.text).toBe("Answered on a browser");
+  });
+
   it("is nothing for a call that is not a needs-you call", () => {
     const finished = run(EMPTY_CALLS_MODEL, T0, {
       type: "report-received",

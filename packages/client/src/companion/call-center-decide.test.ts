@@ -1,9 +1,9 @@
-import { aad, generateKey, openJson, sealJson } from "@ringback/e2e-crypto";
-import { PermissionDecisionPlaintext } from "@ringback/protocol";
+import { generateKey } from "@ringback/e2e-crypto";
 import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeCallRelay, type RelayedReply, startFakeCallRelay } from "../../test/fake-call-relay.js";
-import { ASK_DIGEST, askFor, needsYouFixture, payloadFor } from "../../test/fixtures.js";
+import { type FakeCallRelay, startFakeCallRelay } from "../../test/fake-call-relay.js";
+import { type FirstDecisionComputer, firstDecisionComputer } from "../../test/first-decision-computer.js";
+import { ASK_DIGEST, askFor, needsYouEvent } from "../../test/fixtures.js";
 import { ringingCall } from "../calls/call-machine.js";
 import { DecisionError } from "../calls/needs-you.js";
 import { needsYouStatus } from "../calls/needs-you-view.js";
@@ -15,26 +15,12 @@ import { CallCenter } from "./call-center.js";
 const key = generateKey();
 let relay: FakeCallRelay;
 const centers: CallCenter[] = [];
-/** The decisions the computer opened, in order; the first for an ask is taken, any other refused. */
-const opened: PermissionDecisionPlaintext[] = [];
-
-async function settle(reply: RelayedReply) {
-  const decision = PermissionDecisionPlaintext.parse(
-    await openJson(key, aad.permissionDecisionTo("computer", reply.eventId), reply.request.sealed),
-  );
-  const isFirst = !opened.some((earlier) => earlier.eventId === decision.eventId);
-  opened.push(decision);
-  if (isFirst) return { status: "delivered" as const, sealedReason: null, plaintextReason: null };
-  return {
-    status: "failed" as const,
-    sealedReason: await sealJson(key, aad.replyError(reply.request.replyId), { reason: "already decided" }),
-    plaintextReason: null,
-  };
-}
+/** The computer: the first decision for an ask is taken, any other refused. */
+let computer: FirstDecisionComputer;
 
 beforeEach(async () => {
-  opened.length = 0;
-  relay = await startFakeCallRelay(settle);
+  computer = firstDecisionComputer(key);
+  relay = await startFakeCallRelay(computer.settle);
 });
 
 afterEach(async () => {
@@ -62,19 +48,7 @@ async function device(deviceId: string) {
 
 async function raiseAsk(eventId: string): Promise<void> {
   const occurredAt = new Date();
-  relay.publish({
-    eventId,
-    source: "claude-code",
-    occurredAt: occurredAt.toISOString(),
-    receivedAt: occurredAt.toISOString(),
-    taskId: null,
-    fromDeviceId: "computer",
-    sealed: await sealJson(
-      key,
-      aad.report(eventId),
-      payloadFor(needsYouFixture(eventId, occurredAt, askFor(occurredAt))),
-    ),
-  });
+  relay.publish(await needsYouEvent(key, eventId, occurredAt, askFor(occurredAt), "computer"));
 }
 
 describe("a decision on a needs-you call, from a companion", () => {
@@ -88,7 +62,7 @@ describe("a decision on a needs-you call, from a companion", () => {
     phone.center.answer("needs_1");
     await phone.center.decide("needs_1", "deny", "  not on main  ");
     expect(relay.statusWrites[0]).toBe("phone needs_1 answered");
-    expect(opened).toEqual([
+    expect(computer.opened).toEqual([
       expect.objectContaining({
         eventId: "needs_1",
         toolInputDigest: ASK_DIGEST,
@@ -117,7 +91,7 @@ describe("a decision on a needs-you call, from a companion", () => {
     // Words are no decision: a reply is not sent on a needs-you call.
     await expect(phone.center.sendReply("needs_1", "go ahead")).rejects.toThrow(/asks for a decision/);
     expect(relay.replies).toHaveLength(1);
-    expect(opened).toHaveLength(1);
+    expect(computer.opened).toHaveLength(1);
   });
 
   it("ends the call here and sends nothing when another device's answer reached the relay first", async () => {

@@ -1,4 +1,4 @@
-import { aad, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import { aad, type E2eKey, generateKey, sealDeviceName, sealJson } from "@ringback/e2e-crypto";
 import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeCallRelay, startFakeCallRelay } from "../../test/fake-call-relay.js";
@@ -95,6 +95,33 @@ describe("the call center, on two devices of one account", () => {
     expect(record(phone.center, "e1")?.status.state).toBe("in-call");
     expect(relay.statusWrites).toEqual(["phone e1 answered"]);
     await eventually(() => relay.deliveries.includes("phone e1 shown"));
+  });
+
+  it("reads the devices' sealed names in the delivery records it keeps: the name, or null under another key", async () => {
+    await relay.close();
+    relay = await startFakeCallRelay(undefined, {
+      phone: await sealDeviceName(key, "Zoë's Pixel"),
+      tablet: await sealDeviceName(generateKey(), "Someone's tablet"),
+    });
+    const phone = await device("phone");
+    const tablet = await device("tablet");
+    const laptop = await device("laptop");
+    await publish("e1");
+    await eventually(() => ringingCall(laptop.center.view.calls)?.eventId === "e1");
+    phone.center.ringShown("e1");
+    await eventually(() => ringingCall(tablet.center.view.calls)?.eventId === "e1");
+    tablet.center.ringShown("e1");
+    const names = () =>
+      (record(laptop.center, "e1")?.status.deliveries ?? [])
+        .map((entry) => `${entry.deviceId}: ${entry.deviceName} (${entry.deviceKind})`)
+        .sort();
+    await eventually(() => names().length === 2);
+    expect(names()).toEqual(["phone: Zoë's Pixel (phone)", "tablet: null (phone)"]);
+    // The phone's own record, as the relay answered its report, is read too.
+    const own = () =>
+      record(phone.center, "e1")?.status.deliveries?.find((entry) => entry.deviceId === "phone");
+    await eventually(() => own());
+    expect(own()?.deviceName).toBe("Zoë's Pixel");
   });
 
   it("keeps the answer across a restart: the same store resumes with Last-Event-ID and does not ring again", async () => {

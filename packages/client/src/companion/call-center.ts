@@ -15,6 +15,7 @@ import { Observable } from "../controller/observable.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
 import type { StreamConnection } from "../relay/call-stream.js";
 import { RelayClient } from "../relay/relay-client.js";
+import { RelayReach } from "../relay/relay-reach.js";
 import { sealPermissionDecision } from "../replies/permission-decision.js";
 import { newReplyId, sealReply } from "../replies/reply.js";
 import type { RingSchedule } from "../ring-schedule/ring-schedule.js";
@@ -34,6 +35,11 @@ export const SCHEDULE_CHECK_MS = 15_000;
 export interface CallCenterView {
   readonly calls: CallsModel;
   readonly connection: StreamConnection;
+  /**
+   * The relay has been out of reach since this time (ISO; the first failed attempt): said at once when it was not
+   * reached since `connect()`, after `RELAY_UNREACHABLE_AFTER_MS` once it was; null while it is reached.
+   */
+  readonly relayUnreachableSince: string | null;
   readonly unreadable: readonly UnreadableCall[];
 }
 
@@ -44,6 +50,7 @@ export interface CallCenterOptions {
   /** The ring modes in effect, read at every step. */
   readonly schedule: () => RingSchedule;
   readonly fetch?: typeof fetch;
+  /** The time for the call lifecycle and for how long the relay has been out of reach. */
   readonly now?: () => Date;
   readonly timers?: Timers;
   /**
@@ -73,12 +80,18 @@ export class CallCenter extends Observable<CallCenterView> {
   readonly #persistence: CallPersistence;
   readonly #timers: Timers;
   #link: CallRelayLink | null = null;
+  #reach: RelayReach | null = null;
   #scheduleTimer: TimerHandle | undefined;
   #lastEventId: string | null = null;
   #isStopped = false;
 
   constructor(options: CallCenterOptions) {
-    super({ calls: EMPTY_CALLS_MODEL, connection: "connecting", unreadable: [] });
+    super({
+      calls: EMPTY_CALLS_MODEL,
+      connection: "connecting",
+      relayUnreachableSince: null,
+      unreadable: [],
+    });
     this.#options = options;
     this.#settings = new LocalSettings(options.store);
     this.#persistence = new CallPersistence(
@@ -103,6 +116,13 @@ export class CallCenter extends Observable<CallCenterView> {
   /** Applies the restart rules to the loaded calls, then subscribes to the relay (resuming with Last-Event-ID). */
   connect(): void {
     this.#dispatch({ type: "restored" });
+    const reach = new RelayReach({
+      clock: { now: () => (this.#options.now?.() ?? new Date()).getTime() },
+      timers: this.#timers,
+      onChange: (since) =>
+        this.update({ relayUnreachableSince: since === null ? null : new Date(since).toISOString() }),
+    });
+    this.#reach = reach;
     this.#link = new CallRelayLink({
       pairing: this.#options.pairing,
       relay: this.relay(),
@@ -117,7 +137,10 @@ export class CallCenter extends Observable<CallCenterView> {
         const others = this.view.unreadable.filter((other) => other.eventId !== call.eventId);
         this.update({ unreadable: [...others, call] });
       },
-      onConnection: (connection) => this.update({ connection }),
+      onConnection: (connection) => {
+        this.update({ connection });
+        reach.connection(connection);
+      },
       onSettled: (eventId) => this.#options.onSettled?.(eventId),
       onDeviceRemoved: () => this.#options.onDeviceRemoved(),
     });
@@ -129,6 +152,7 @@ export class CallCenter extends Observable<CallCenterView> {
   stop(): void {
     this.#isStopped = true;
     this.#link?.stop();
+    this.#reach?.stop();
     this.#timers.clearInterval(this.#scheduleTimer);
   }
 
@@ -234,8 +258,9 @@ export class CallCenter extends Observable<CallCenterView> {
     const ask = needsYouAsk(record);
     if (!ask || record.fromDeviceId === null) throw new DecisionError("not-needs-you");
     const replyId = newReplyId();
+    const { key, identity } = this.#options.pairing();
     const request = await sealPermissionDecision(
-      this.#options.pairing().key,
+      key,
       {
         computerId: record.fromDeviceId,
         eventId,
@@ -243,6 +268,7 @@ export class CallCenter extends Observable<CallCenterView> {
         toolInputDigest: ask.toolInputDigest,
         verdict,
         reason,
+        ...(identity.deviceName ? { deviceName: identity.deviceName } : {}),
       },
       now(),
     );

@@ -10,6 +10,7 @@ import type { CallLifecycleAction, CallsModel } from "../calls/call-machine.js";
 import type { CallRecordChange } from "../calls/call-record-changes.js";
 import { DeliveryReporter, type DeliveryReportOutcome } from "../controller/delivery-reporter.js";
 import { type StatusWriteOutcome, StatusWriter } from "../controller/status-writer.js";
+import { readDelivery } from "../devices/device-list.js";
 import { CallStream, type StreamConnection } from "../relay/call-stream.js";
 import { OpenCallError, type OpenCallProblem, openRelayedEvent } from "../relay/open-call.js";
 import type { RelayClient } from "../relay/relay-client.js";
@@ -67,7 +68,9 @@ export class CallRelayLink {
       timers,
     );
     this.#reporter = new DeliveryReporter(
-      (eventId, outcome) => relay.reportDelivery(eventId, outcome),
+      // The relay answers with this device's own record: its name sealed, read with the key now.
+      async (eventId, outcome) =>
+        readDelivery(options.pairing().key, await relay.reportDelivery(eventId, outcome)),
       (eventId, outcome, result) => this.#onDeliveryReported(eventId, outcome, result),
       undefined,
       timers,
@@ -83,7 +86,12 @@ export class CallRelayLink {
         onCall: (event) => this.#onCall(event),
         onReplyStatus: (change) => this.#onReplyStatus(change),
         onCallStatus: (change) => this.#onCallStatus(change),
-        onCallDelivery: (delivery) => options.change({ type: "delivery-received", delivery }),
+        // The device's name is sealed: read with the key now (it may have been replaced since the connect).
+        onCallDelivery: async (delivery) =>
+          options.change({
+            type: "delivery-received",
+            delivery: await readDelivery(options.pairing().key, delivery),
+          }),
         onSynced: ({ resumedFrom, backlogEventIds }) => {
           // Without a resume id the relay sent every call still open: any other open call here ended elsewhere.
           if (resumedFrom === null) options.dispatch({ type: "pending-calls", eventIds: backlogEventIds });

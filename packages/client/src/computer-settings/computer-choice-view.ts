@@ -2,7 +2,8 @@ import type { DaemonAccessView } from "../controller/daemon-access.js";
 
 export interface ComputerEntry {
   readonly id: string;
-  readonly name: string;
+  /** Its name as this device reads it; null when it does not open (a screen names it "a computer"). */
+  readonly name: string | null;
   readonly isOnline: boolean;
   readonly lastSeenAt: string | null;
   /** The computer this device's daemon requests go to. */

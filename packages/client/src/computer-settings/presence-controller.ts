@@ -1,6 +1,7 @@
-import type { DeviceInfo, Presence } from "@ringback/protocol";
+import type { Presence } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import { hasDaemonCode } from "../daemon/daemon-error.js";
+import type { ReadableDevice } from "../devices/device-list.js";
 import { type ComputerProblem, computerProblemOf } from "./computer-problem.js";
 
 /** The presence requests of one computer's daemon, relayed (a `DaemonClient` is one). */
@@ -12,7 +13,8 @@ export interface PresenceClient {
 /** One computer's "I'm away" switch. */
 export interface PresenceRow {
   readonly computerId: string;
-  readonly name: string;
+  /** Its name as this device reads it; null when it does not open (a screen names it "a computer"). */
+  readonly name: string | null;
   readonly isOnline: boolean;
   /** As the computer last said; null until it has answered. */
   readonly presence: Presence | null;
@@ -31,7 +33,7 @@ export interface PresenceView {
 
 export interface PresenceDependencies {
   /** The account's computers, as the relay lists them now. */
-  readonly listComputers: () => Promise<readonly DeviceInfo[]>;
+  readonly listComputers: () => Promise<readonly ReadableDevice[]>;
   readonly clientFor: (computerId: string) => PresenceClient;
 }
 
@@ -49,7 +51,7 @@ export class PresenceController extends Observable<PresenceView> {
 
   /** Lists the computers and asks each for its presence (an offline one is shown, not asked). */
   async refresh(): Promise<void> {
-    let computers: readonly DeviceInfo[];
+    let computers: readonly ReadableDevice[];
     try {
       computers = await this.#deps.listComputers();
     } catch (error) {

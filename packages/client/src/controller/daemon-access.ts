@@ -1,14 +1,17 @@
 import type { E2eKey } from "@ringback/e2e-crypto";
-import type { DeviceInfo } from "@ringback/protocol";
 import { chooseComputer, computersOf, NoComputerError } from "../daemon/computer-choice.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
+import { type ReadableDevice, readDeviceList } from "../devices/device-list.js";
 import type { RelayClient } from "../relay/relay-client.js";
 import type { LocalSettings } from "../storage/local-settings.js";
 import { Observable } from "./observable.js";
 
 export interface DaemonAccessView {
-  /** The account's computers as the relay last listed them (with `online`); null before the first listing. */
-  readonly computers: readonly DeviceInfo[] | null;
+  /**
+   * The account's computers as the relay last listed them (with `online`), their names read with the key (null: a
+   * name that does not open); null before the first listing.
+   */
+  readonly computers: readonly ReadableDevice[] | null;
   readonly computerId: string | null;
   /** Watched tracker workspaces as the daemon last said; several put the workspace before the project in calls. */
   readonly watchedWorkspaces: readonly string[];
@@ -35,12 +38,13 @@ export class DaemonAccess extends Observable<DaemonAccessView> {
   }
 
   /** Lists the account's computers and keeps (or makes) the choice. */
-  async refreshComputers(): Promise<readonly DeviceInfo[]> {
-    const { devices } = await this.connection().relay.listDevices();
+  async refreshComputers(): Promise<readonly ReadableDevice[]> {
+    const { relay, key } = this.connection();
+    const { devices } = await relay.listDevices();
     const computerId = chooseComputer(devices, this.view.computerId);
     if (computerId !== null && computerId !== this.view.computerId)
       await this.settings.saveComputerId(computerId);
-    const computers = computersOf(devices);
+    const computers = await readDeviceList(key, computersOf(devices));
     this.update({ computers, computerId });
     return computers;
   }

@@ -1,4 +1,5 @@
-import type { CallDelivery, DeviceDeliveryOutcome } from "@ringback/protocol";
+import type { DeviceDeliveryOutcome } from "@ringback/protocol";
+import type { ReadableDelivery } from "../devices/device-list.js";
 import { isRelayError } from "../relay/relay-error.js";
 import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timers.js";
 
@@ -9,7 +10,7 @@ import { PLATFORM_TIMERS, type TimerHandle, type Timers } from "../runtime/timer
 export const DELIVERY_REPORT_RETRY_DELAYS_MS = [5_000, 15_000, 60_000] as const;
 
 export type DeliveryReportOutcome =
-  | { readonly kind: "reported"; readonly delivery: CallDelivery }
+  | { readonly kind: "reported"; readonly delivery: ReadableDelivery }
   /** Refused for good: 404 (the relay no longer knows the call) or another 4xx that a retry cannot change. */
   | { readonly kind: "abandoned" }
   | { readonly kind: "device-removed" };
@@ -31,7 +32,7 @@ export class DeliveryReporter {
   #isStopped = false;
 
   constructor(
-    private readonly send: (eventId: string, outcome: DeviceDeliveryOutcome) => Promise<CallDelivery>,
+    private readonly send: (eventId: string, outcome: DeviceDeliveryOutcome) => Promise<ReadableDelivery>,
     private readonly onOutcome: (
       eventId: string,
       outcome: DeviceDeliveryOutcome,

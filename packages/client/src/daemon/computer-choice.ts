@@ -8,7 +8,10 @@ export class NoComputerError extends Error {
   }
 }
 
-export function computersOf(devices: readonly DeviceInfo[]): DeviceInfo[] {
+/** What the choice reads of a device (a listed `DeviceInfo`, or one with its name read: `ReadableDevice`). */
+type ListedDevice = Pick<DeviceInfo, "id" | "kind" | "online">;
+
+export function computersOf<T extends ListedDevice>(devices: readonly T[]): T[] {
   return devices.filter((device) => device.kind === "computer");
 }
 
@@ -16,7 +19,7 @@ export function computersOf(devices: readonly DeviceInfo[]): DeviceInfo[] {
  * The computer whose daemon settings and dispatches go to: the one chosen before while it is still in the account,
  * else the first computer online, else the first computer; null when the account has none.
  */
-export function chooseComputer(devices: readonly DeviceInfo[], storedId: string | null): string | null {
+export function chooseComputer(devices: readonly ListedDevice[], storedId: string | null): string | null {
   const computers = computersOf(devices);
   return (
     computers.find((device) => device.id === storedId)?.id ??

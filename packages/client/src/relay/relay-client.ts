@@ -12,6 +12,8 @@ import {
   DeviceList as DeviceListSchema,
   type DeviceRemoved,
   DeviceRemoved as DeviceRemovedSchema,
+  type DeviceRenamed,
+  DeviceRenamed as DeviceRenamedSchema,
   type PairingCodeCreated,
   PairingCodeCreated as PairingCodeCreatedSchema,
   type RedeemPairingCodeRequest,
@@ -70,6 +72,14 @@ export class RelayClient {
   /** `GET /v1/devices`. */
   listDevices(): Promise<DeviceList> {
     return this.#request("GET", "/v1/devices", DeviceListSchema);
+  }
+
+  /**
+   * `PUT /v1/devices/me/name`: this device's name as the relay lists it from now on, sealed (`sealDeviceName`); the
+   * relay keeps it as an opaque string.
+   */
+  renameDevice(name: string): Promise<DeviceRenamed> {
+    return this.#request("PUT", "/v1/devices/me/name", DeviceRenamedSchema, { name });
   }
 
   /** `DELETE /v1/devices/<id>`: the removed device's token gets 401 from then on. */

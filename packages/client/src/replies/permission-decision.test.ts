@@ -47,6 +47,22 @@ describe("a decision sealed for the computer that asked", () => {
     expect((await open("allow", "whatever")).reason).toBeNull();
   });
 
+  it("names the deciding device when it knows its own name, sealed with the decision", async () => {
+    const key = generateKey();
+    const open = async (deviceName?: string) =>
+      PermissionDecisionPlaintext.parse(
+        await openJson(
+          key,
+          aad.permissionDecisionTo("dev_computer", "needs_abc"),
+          (await sealPermissionDecision(key, { ...DECISION, verdict: "allow", reason: null, deviceName }))
+            .sealed,
+        ),
+      );
+    expect((await open("Zoë's Pixel")).deviceName).toBe("Zoë's Pixel");
+    expect((await open()).deviceName).toBeUndefined();
+    expect((await open("   ")).deviceName).toBeUndefined();
+  });
+
   it("has a fresh nonce each time", async () => {
     const key = generateKey();
     const nonces = new Set<string>();

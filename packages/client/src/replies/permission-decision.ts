@@ -12,6 +12,8 @@ export interface PermissionDecision {
   readonly verdict: PermissionVerdict;
   /** A deny's reason for the agent; dropped for an allow. */
   readonly reason: string | null;
+  /** This device's own name, sealed with the decision so the computer can say where it was decided. */
+  readonly deviceName?: string;
 }
 
 /**
@@ -26,12 +28,14 @@ export async function sealPermissionDecision(
 ): Promise<ReplyRequest> {
   const { computerId, eventId, replyId, toolInputDigest, verdict } = decision;
   const reason = verdict === "deny" ? decision.reason?.trim() || null : null;
+  const deviceName = decision.deviceName?.trim();
   const plaintext = PermissionDecisionPlaintext.parse({
     replyId,
     eventId,
     toolInputDigest,
     verdict,
     reason,
+    ...(deviceName ? { deviceName } : {}),
     ...newRequestStamp(now),
   });
   // Padded: an allow and a short deny are sealed to one length, and the relay cannot tell them apart.

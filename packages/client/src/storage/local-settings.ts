@@ -32,6 +32,11 @@ export const DeviceIdentity = DeviceCredentials.extend({
    * devices there then, and does not ring here. Absent on devices paired before it was kept.
    */
   joinedAt: z.string().optional(),
+  /**
+   * The name this device joined with. The relay lists it sealed; kept here to seal it again when the key changes and
+   * to name this device in its decisions. Absent on devices paired before it was kept.
+   */
+  deviceName: z.string().optional(),
 });
 export type DeviceIdentity = z.infer<typeof DeviceIdentity>;
 

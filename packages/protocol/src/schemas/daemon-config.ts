@@ -26,9 +26,17 @@ export const DaemonConfig = z
       .object({ token: z.string().optional(), workspaces: z.array(z.string()).default([]) })
       .loose()
       .optional(),
-    /** This computer's identity at the relay (written by `ringback login`). */
+    /**
+     * This computer's identity at the relay (written by `ringback login`); `deviceName` is the name it joined with,
+     * which the relay lists sealed: kept to seal it again when the key changes.
+     */
     relay: z
-      .object({ deviceToken: z.string(), accountId: z.string(), deviceId: z.string() })
+      .object({
+        deviceToken: z.string(),
+        accountId: z.string(),
+        deviceId: z.string(),
+        deviceName: z.string().optional(),
+      })
       .loose()
       .optional(),
   })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERMISSION_REASON_MAX_CHARS } from "../limits.js";
+import { DeviceName } from "./relay.js";
 import { EventId, ReportSource } from "./report.js";
 import { RequestStamp } from "./request-stamp.js";
 
@@ -87,6 +88,11 @@ export const PermissionDecisionPlaintext = z.object({
   toolInputDigest: z.string().regex(/^[0-9a-f]{64}$/),
   verdict: PermissionVerdict,
   reason: z.string().max(PERMISSION_REASON_MAX_CHARS).nullable(),
+  /**
+   * The deciding device's own name, when it knows it: sealed with the decision, so the computer can tell the agent
+   * where it was decided (the relay, which could say which device sent it, is not believed).
+   */
+  deviceName: DeviceName.optional(),
   ...RequestStamp.shape,
 });
 export type PermissionDecisionPlaintext = z.infer<typeof PermissionDecisionPlaintext>;

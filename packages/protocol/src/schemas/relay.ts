@@ -42,7 +42,29 @@ export type SealedText = z.infer<typeof SealedText>;
 export const DeviceKind = z.enum(["computer", "browser", "phone"]);
 export type DeviceKind = z.infer<typeof DeviceKind>;
 
-export const DeviceName = z.string().trim().min(1).max(100);
+/** Characters of a device's name (UTF-16 code units, after trimming). */
+export const DEVICE_NAME_MAX_CHARS = 100;
+
+/** A device's name as a person reads it (sealed before it reaches the relay: `RelayDeviceName`). */
+export const DeviceName = z.string().trim().min(1).max(DEVICE_NAME_MAX_CHARS);
+
+/**
+ * Characters of a sealed device name the relay takes. `@ringback/e2e-crypto`'s `sealDeviceName` pads every name to
+ * one length (1426 characters); the bound leaves room for a later padding without letting a name grow to a blob.
+ */
+export const SEALED_DEVICE_NAME_MAX_CHARS = 2048;
+
+/** A device name sealed by its device (`sealDeviceName`, AAD `ringback/v1/device-name`): `e2e1.<keyId>.<iv>.<data>`. */
+export const SealedDeviceName = z
+  .string()
+  .max(SEALED_DEVICE_NAME_MAX_CHARS)
+  .regex(/^e2e1\.[0-9a-f]{16}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22,}$/, "must be a sealed e2e1 string");
+
+/**
+ * A device's name as the relay takes it: sealed (what current clients send: the relay cannot read it), or a plaintext
+ * `DeviceName` from an older client. The relay stores, lists and copies it as an opaque string.
+ */
+export const RelayDeviceName = z.union([SealedDeviceName, DeviceName]);
 
 /** Where a relay keeps its data: embedded SQLite (the default) or PostgreSQL (several relay instances). */
 export const RelayStoreKind = z.enum(["sqlite", "postgres"]);
@@ -70,7 +92,7 @@ export type RelaySetup = z.infer<typeof RelaySetup>;
 
 /** `POST /v1/accounts`: the first device creates an account. The claim code may be typed with dashes or spaces. */
 export const CreateAccountRequest = z.object({
-  deviceName: DeviceName,
+  deviceName: RelayDeviceName,
   deviceKind: DeviceKind,
   claimCode: z.string().max(40).optional(),
 });
@@ -85,7 +107,11 @@ export const DeviceCredentials = z.object({
 });
 export type DeviceCredentials = z.infer<typeof DeviceCredentials>;
 
-/** One entry of `GET /v1/devices`. `online`: it holds an SSE stream or a daemon link now. */
+/**
+ * One entry of `GET /v1/devices`. `online`: it holds an SSE stream or a daemon link now. `name` is as the device sent
+ * it: sealed (open it with the account's key; one that does not open reads as the device's kind) or, from an older
+ * client, plaintext.
+ */
 export const DeviceInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -99,6 +125,14 @@ export type DeviceInfo = z.infer<typeof DeviceInfo>;
 
 export const DeviceList = z.object({ devices: z.array(DeviceInfo) });
 export type DeviceList = z.infer<typeof DeviceList>;
+
+/** `PUT /v1/devices/me/name` body: the calling device replaces its own name (sealed, or plaintext from older clients). */
+export const RenameDeviceRequest = z.object({ name: RelayDeviceName });
+export type RenameDeviceRequest = z.infer<typeof RenameDeviceRequest>;
+
+/** `PUT /v1/devices/me/name` (200): the name the relay now lists for the device, as it was sent. */
+export const DeviceRenamed = z.object({ deviceId: z.string(), name: z.string() });
+export type DeviceRenamed = z.infer<typeof DeviceRenamed>;
 
 /** `DELETE /v1/devices/<id>` (200). */
 export const DeviceRemoved = z.object({ deviceId: z.string(), removed: z.literal(true) });
@@ -120,7 +154,7 @@ export type PairingCodeCreated = z.infer<typeof PairingCodeCreated>;
 /** `POST /v1/pairing-codes/redeem` (no auth): joins the code's account as a new device. */
 export const RedeemPairingCodeRequest = z.object({
   code: z.string().max(20),
-  deviceName: DeviceName,
+  deviceName: RelayDeviceName,
   deviceKind: DeviceKind,
 });
 export type RedeemPairingCodeRequest = z.infer<typeof RedeemPairingCodeRequest>;
@@ -206,13 +240,16 @@ export type DeliveryReport = z.infer<typeof DeliveryReport>;
 /**
  * SSE `call-delivery` data, and `POST /v1/calls/<eventId>/deliveries` (200) answer. Each (call, device, outcome) is
  * recorded once, at its first time: a repeat answers the recorded one and sends nothing new. `deviceName` is the
- * device's name when the outcome was recorded.
+ * device's name when the outcome was recorded, as the relay lists it (`DeviceInfo.name`: sealed, or plaintext from an
+ * older client); `deviceKind` is the device's kind, what a reader shows when the name does not open (absent from
+ * older relays).
  */
 export const CallDelivery = z.object({
   seq: z.number().int().positive(),
   eventId: EventId,
   deviceId: z.string(),
   deviceName: z.string(),
+  deviceKind: DeviceKind.optional(),
   outcome: DeliveryOutcome,
   at: z.string(),
 });

@@ -54,5 +54,5 @@ export async function run(args: string[]): Promise<void> {
 async function replaceWithoutDaemon(dataDir: string, request: PutE2eKeyRequest): Promise<PutE2eKeyResponse> {
   const log = createLogger();
   await ensureDataDir(dataDir, log);
-  return replaceE2eKey(await ConfigFile.load(dataDir, log), request, new Date());
+  return replaceE2eKey(await ConfigFile.load(dataDir, log), request, new Date(), { log });
 }

@@ -99,7 +99,7 @@ async function loginWithoutDaemon(dataDir: string, request: LocalLoginRequest): 
   const log = createLogger();
   await ensureDataDir(dataDir, log);
   const config = await ConfigFile.load(dataDir, log);
-  const result = await loginToRelay(config, request, { env: process.env, now: new Date() });
+  const result = await loginToRelay(config, request, { env: process.env, now: new Date(), log });
   return { ...result, needsRestart: false };
 }
 

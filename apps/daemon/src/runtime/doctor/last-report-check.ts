@@ -1,3 +1,4 @@
+import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
 import type { DaemonConfig, LocalStatus } from "@ringback/protocol";
 import { type DoctorCheck, fail, ok, warn } from "./doctor-check.js";
 import { callAtRelay } from "./relay-call.js";
@@ -34,7 +35,7 @@ export async function checkLastReport(
   if (!serverUrl || !deviceToken)
     return ok("last-report", `${report.eventId} was sent to the relay`, details);
   try {
-    const call = await callAtRelay(serverUrl, deviceToken, report.eventId);
+    const call = await callAtRelay(serverUrl, deviceToken, report.eventId, keyOf(config));
     if (!call)
       return ok("last-report", `${report.eventId} was sent; the relay no longer keeps its call`, details);
     details.callStatus = call.status;
@@ -51,5 +52,14 @@ export async function checkLastReport(
       null,
       details,
     );
+  }
+}
+
+/** This computer's key from daemon.json, to read the devices' sealed names; null when there is none to parse. */
+function keyOf(config: DaemonConfig | null): E2eKey | null {
+  try {
+    return config?.e2e ? parseKey(config.e2e.key) : null;
+  } catch {
+    return null;
   }
 }

@@ -1,3 +1,5 @@
+import { isSealedDeviceName, readListedName } from "@ringback/client";
+import type { E2eKey } from "@ringback/e2e-crypto";
 import { CallDelivery, RELAY_SSE_EVENTS, RelayedEvent } from "@ringback/protocol";
 
 const RELAY_TIMEOUT_MS = 5_000;
@@ -5,7 +7,10 @@ const RELAY_TIMEOUT_MS = 5_000;
 /** Where a sent report's call stands at the relay, and how far it got on each device. */
 export interface CallAtRelay {
   readonly status: RelayedEvent["status"];
-  /** `<device name>: pushed|shown|opened`, in the order the relay recorded them. */
+  /**
+   * `<device name>: pushed|shown|opened`, in the order the relay recorded them; a name that does not open with this
+   * computer's key (or without one) reads as the device's kind.
+   */
   readonly deliveries: readonly string[];
 }
 
@@ -18,6 +23,7 @@ export async function callAtRelay(
   serverUrl: string,
   deviceToken: string,
   eventId: string,
+  key: E2eKey | null,
 ): Promise<CallAtRelay | null> {
   const headers = { authorization: `Bearer ${deviceToken}` };
   const response = await fetch(new URL(`/v1/calls/${encodeURIComponent(eventId)}`, serverUrl), {
@@ -28,7 +34,20 @@ export async function callAtRelay(
   if (!response.ok) throw new Error(`the relay answered GET /v1/calls/<id> with ${response.status}`);
   const call = RelayedEvent.parse(await response.json());
   const deliveries = await replayDeliveries(serverUrl, headers, eventId, call.seq - 1);
-  return { status: call.status, deliveries };
+  return {
+    status: call.status,
+    deliveries: await Promise.all(deliveries.map((entry) => deliveryLine(entry, key))),
+  };
+}
+
+/** One delivery as doctor prints it: the device's name read with the key, else its kind; never ciphertext. */
+async function deliveryLine(delivery: CallDelivery, key: E2eKey | null): Promise<string> {
+  const name = key
+    ? await readListedName(key, delivery.deviceName, delivery.deviceKind)
+    : isSealedDeviceName(delivery.deviceName)
+      ? null
+      : delivery.deviceName;
+  return `${name ?? `a ${delivery.deviceKind ?? "device"}`}: ${delivery.outcome}`;
 }
 
 async function replayDeliveries(
@@ -36,10 +55,10 @@ async function replayDeliveries(
   headers: Record<string, string>,
   eventId: string,
   fromSeq: number,
-): Promise<string[]> {
+): Promise<CallDelivery[]> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), RELAY_TIMEOUT_MS);
-  const deliveries: string[] = [];
+  const deliveries: CallDelivery[] = [];
   try {
     const response = await fetch(new URL(`/v1/stream?lastEventId=${fromSeq}`, serverUrl), {
       headers: { ...headers, accept: "text/event-stream" },
@@ -57,8 +76,7 @@ async function replayDeliveries(
         if (event === RELAY_SSE_EVENTS.synced) return deliveries;
         if (event !== RELAY_SSE_EVENTS.callDelivery) continue;
         const data = CallDelivery.safeParse(JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? "null"));
-        if (data.success && data.data.eventId === eventId)
-          deliveries.push(`${data.data.deviceName}: ${data.data.outcome}`);
+        if (data.success && data.data.eventId === eventId) deliveries.push(data.data);
       }
     }
     return deliveries;

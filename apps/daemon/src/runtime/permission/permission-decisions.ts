@@ -11,10 +11,16 @@ type LinkReply = Extract<RelayToDaemonMessage, { type: "reply" }>;
 type LinkReplyStatus = Extract<DaemonToRelayMessage, { type: "reply-status" }>;
 
 /**
- * The device the hook is told decided. A decision does not name its device, and the relay, which knows, cannot be
- * believed about it; the call's own "answered by" on the devices says which one it was.
+ * The device the hook is told decided when the decision does not name it (a device of an older version, or one that
+ * does not know its own name). The relay, which knows who sent it, cannot be believed about it; a device's own name,
+ * sealed with its decision, can.
  */
 const DECIDED_ON = "a paired device";
+
+/** The name a decision carries, without control or format characters (the hook prints it), else `DECIDED_ON`. */
+function decidedOn(deviceName: string | undefined): string {
+  return deviceName?.replace(/[\p{Cc}\p{Cf}]/gu, "").trim() || DECIDED_ON;
+}
 
 /**
  * Settled decisions remembered, so a resend after a reconnect gets its status again rather than a refusal. Only the
@@ -88,12 +94,12 @@ export class PermissionDecisions {
         await this.#settle(message, { reason: check.reason, isPlaintextReason: check.isPlaintextReason });
         return;
       }
-      const { verdict, reason } = check.decision;
+      const { verdict, reason, deviceName } = check.decision;
       const isDecided = this.#options.pendingAsks.decide(eventId, {
         outcome: "decided",
         verdict,
         reason: verdict === "deny" ? reason : null,
-        decidedOn: DECIDED_ON,
+        decidedOn: decidedOn(deviceName),
       });
       if (!isDecided) {
         // The ask ended while the stamp was being written: another decision won, or the hook stopped waiting.

@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
-import { normaliseServerUrl, parsePairingLink } from "@ringback/client";
-import { deriveKeyFromPassphrase, type E2eKey, keyId } from "@ringback/e2e-crypto";
+import { normaliseServerUrl, parsePairingLink, placeholderDeviceName } from "@ringback/client";
+import { deriveKeyFromPassphrase, type E2eKey, keyId, sealDeviceName } from "@ringback/e2e-crypto";
 import {
+  DEVICE_NAME_MAX_CHARS,
   type DeviceCredentials,
   type E2eKeySource,
   isPassphraseLongEnough,
@@ -12,6 +13,8 @@ import {
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
+import type { Logger } from "../logger.js";
+import { setComputerName } from "./computer-name.js";
 import { RelayApi } from "./relay-api.js";
 import { defaultServerUrl } from "./relay-server-url.js";
 
@@ -27,12 +30,14 @@ type LoginPlan =
 /**
  * `ringback login` / `POST /local/login`: creates an account (no `pairing`), or joins one with a pairing link
  * (its key is adopted, source "imported") or a 12-digit code plus the account's passphrase (source
- * "passphrase"); then writes `serverUrl` and `relay: {deviceToken, accountId, deviceId}` into daemon.json.
+ * "passphrase"); then writes `serverUrl` and `relay: {deviceToken, accountId, deviceId, deviceName}` into daemon.json.
+ * The name goes to the relay sealed with the key the computer will use when it is known before (a link's, or its own
+ * for a new account without a passphrase); else as the placeholder (its kind), then sealed once the passphrase key is.
  */
 export async function loginToRelay(
   config: ConfigFile,
   request: LocalLoginRequest,
-  options: { env: NodeJS.ProcessEnv; now: Date; fetch?: typeof globalThis.fetch },
+  options: { env: NodeJS.ProcessEnv; now: Date; fetch?: typeof globalThis.fetch; log?: Logger },
 ): Promise<Omit<LocalLoginResult, "needsRestart">> {
   const plan = planLogin(request.pairing);
   const serverUrl = normaliseServerUrl(
@@ -42,12 +47,26 @@ export async function loginToRelay(
   );
   const keyOf = keyForLogin(plan, request.passphrase);
   const api = new RelayApi(serverUrl, options.fetch);
-  const deviceName = request.deviceName ?? hostname();
+  // The relay cannot check a sealed name's length: a host name (up to 253 characters) is cut to the limit here.
+  const deviceName = request.deviceName ?? hostname().slice(0, DEVICE_NAME_MAX_CHARS);
+  const keyBefore = keyBeforeJoining(plan, request.passphrase, config);
+  const sentName = keyBefore
+    ? await sealDeviceName(keyBefore, deviceName)
+    : placeholderDeviceName(DEVICE_KIND);
   const credentials =
     plan.kind === "create"
-      ? await createAccount(api, deviceName, request.claimCode)
-      : await api.redeemPairingCode({ code: plan.code, deviceName, deviceKind: DEVICE_KIND });
-  await saveIdentity(config, serverUrl, credentials, await keyOf(credentials), options.now);
+      ? await createAccount(api, sentName, request.claimCode)
+      : await api.redeemPairingCode({ code: plan.code, deviceName: sentName, deviceKind: DEVICE_KIND });
+  await saveIdentity(
+    config,
+    serverUrl,
+    { ...credentials, deviceName },
+    await keyOf(credentials),
+    options.now,
+  );
+  if (!keyBefore) {
+    await setComputerName(api, credentials.deviceToken, currentE2eKey(config), deviceName, options);
+  }
   const e2e = config.config.e2e;
   return {
     serverUrl,
@@ -65,6 +84,20 @@ function planLogin(pairing: string | undefined): LoginPlan {
   if (PairingCodeText.safeParse(code).success) return { kind: "code", code };
   if (pairing.includes("#")) return { kind: "link", ...parsePairingLink(pairing) };
   throw new RingbackError("invalid_request", "Expected a pairing link (…/#pair=…&key=…) or a 12-digit code.");
+}
+
+/**
+ * The key this computer will hold once logged in, when it is known before the relay answers: a link's, or its own
+ * (kept) for a new account without a passphrase. A passphrase key is salted with the account's id: null.
+ */
+function keyBeforeJoining(
+  plan: LoginPlan,
+  passphrase: string | undefined,
+  config: ConfigFile,
+): E2eKey | null {
+  if (plan.kind === "link") return plan.key;
+  if (plan.kind === "create" && passphrase === undefined) return currentE2eKey(config);
+  return null;
 }
 
 type NewKey = { key: E2eKey; source: E2eKeySource } | undefined;
@@ -124,13 +157,13 @@ async function createAccount(
 async function saveIdentity(
   config: ConfigFile,
   serverUrl: string,
-  credentials: DeviceCredentials,
+  credentials: DeviceCredentials & { deviceName: string },
   newKey: NewKey,
   now: Date,
 ): Promise<void> {
-  const { accountId, deviceId, deviceToken } = credentials;
+  const { accountId, deviceId, deviceToken, deviceName } = credentials;
   await config.update((raw) => {
-    const next = { ...raw, serverUrl, relay: { deviceToken, accountId, deviceId } };
+    const next = { ...raw, serverUrl, relay: { deviceToken, accountId, deviceId, deviceName } };
     if (!newKey) return next;
     const e2e = typeof raw.e2e === "object" && raw.e2e !== null ? raw.e2e : {};
     return { ...next, e2e: { ...e2e, key: newKey.key, source: newKey.source, updatedAt: now.toISOString() } };

@@ -1,6 +1,8 @@
 import {
   type CreateAccountRequest,
   DeviceCredentials,
+  DeviceList,
+  DeviceRenamed,
   ErrorBody,
   isErrorCode,
   PairingCodeCreated,
@@ -36,6 +38,16 @@ export class RelayApi {
   /** `POST /v1/pairing-codes/redeem`: joins the code's account as a new device. */
   redeemPairingCode(body: RedeemPairingCodeRequest): Promise<DeviceCredentials> {
     return this.#call("POST", "/v1/pairing-codes/redeem", DeviceCredentials, { body });
+  }
+
+  /** `GET /v1/devices`: the account's devices, their names as the relay keeps them (sealed). */
+  listDevices(deviceToken: string): Promise<DeviceList> {
+    return this.#call("GET", "/v1/devices", DeviceList, { deviceToken });
+  }
+
+  /** `PUT /v1/devices/me/name`: this computer's name, sealed, as the relay lists it from now on. */
+  renameDevice(deviceToken: string, name: string): Promise<DeviceRenamed> {
+    return this.#call("PUT", "/v1/devices/me/name", DeviceRenamed, { deviceToken, body: { name } });
   }
 
   /** `POST /v1/pairing-codes`: a 12-digit code another device can join with. */

@@ -144,6 +144,7 @@ export class RelayConnection {
     const result = await loginToRelay(this.#options.config, request, {
       env: this.#options.env,
       now: new Date(),
+      log: this.#options.log,
     });
     this.#options.log(
       `logged in to ${result.serverUrl}: account ${result.accountId}, this computer is ${result.deviceId}`,

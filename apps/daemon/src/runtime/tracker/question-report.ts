@@ -1,7 +1,7 @@
 import { describeTrackerQuestion } from "@ringback/brief";
 import { Report } from "@ringback/protocol";
 import type { Comment, TrackerClient } from "@ringback/tracker-client";
-import type { QuestionSighting } from "./question-sighting.js";
+import { isAgentWords, type QuestionSighting } from "./question-sighting.js";
 import { unlessGone, type WorkspaceNames, workspaceNameOf } from "./task-report.js";
 import { trackerEventId } from "./tracker-event-id.js";
 import type { TrackerQuestionRecord } from "./tracker-questions.js";
@@ -76,14 +76,7 @@ export async function readQuestionReport(
 
 /** The agent's newest comment to people on the issue: what it says with its move to blocked. */
 function lastCommentOf(comments: readonly Comment[], agentId: string): Comment | undefined {
-  return comments
-    .filter(
-      (comment) =>
-        comment.authorType === "agent" &&
-        comment.authorId === agentId &&
-        (comment.type === "comment" || comment.type === "progress_update"),
-    )
-    .at(-1);
+  return comments.filter((comment) => comment.authorId === agentId && isAgentWords(comment)).at(-1);
 }
 
 function validTime(text: string): string | null {

@@ -1,5 +1,5 @@
 import type { TrackerQuestionTrigger } from "@ringback/protocol";
-import type { IssueActivity } from "@ringback/tracker-client";
+import type { Comment, IssueActivity } from "@ringback/tracker-client";
 
 /** An agent asking its human something on an issue, as seen in the tracker's realtime activity. */
 export interface QuestionSighting {
@@ -18,6 +18,16 @@ export interface QuestionSighting {
 /** Comment kinds an agent writes to people; `status_change` and `system` are the tracker's own. */
 const AGENT_WORDS = new Set(["comment", "progress_update"]);
 
+/** Whether a comment is an agent's words to people (not the tracker's own notes). */
+export function isAgentWords(comment: Pick<Comment, "authorType" | "type">): boolean {
+  return comment.authorType === "agent" && AGENT_WORDS.has(comment.type);
+}
+
+/** The key of a move to blocked: the issue and its update time after the move, as realtime gives it. */
+export function blockedQuestionKey(issueId: string, updatedAt: string): string {
+  return `question:blocked:${issueId}:${updatedAt}`;
+}
+
 /**
  * The question in an activity, or null: an agent's comment written by its task on the issue that mentions the
  * user (`mention://member/<userId>`, the tracker's mention link), or an agent moving the issue into the blocked
@@ -27,8 +37,7 @@ export function questionIn(activity: IssueActivity, userId: string): QuestionSig
   const { workspaceId, issueId } = activity;
   if (activity.kind === "comment") {
     const { comment } = activity;
-    const isAgentAtWork = comment.authorType === "agent" && comment.sourceTaskId !== null;
-    if (!isAgentAtWork || !AGENT_WORDS.has(comment.type)) return null;
+    if (!isAgentWords(comment) || comment.sourceTaskId === null) return null;
     if (!comment.content.includes(`mention://member/${userId}`)) return null;
     return {
       trigger: "mention",
@@ -46,7 +55,7 @@ export function questionIn(activity: IssueActivity, userId: string): QuestionSig
   if (!isMoveToBlocked || activity.actor.type !== "agent" || activity.actor.id === "") return null;
   return {
     trigger: "blocked",
-    key: `question:blocked:${issueId}:${activity.updatedAt}`,
+    key: blockedQuestionKey(issueId, activity.updatedAt),
     workspaceId,
     issueId,
     agentId: activity.actor.id,

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.js";
 import { DispatchStore } from "./dispatch-store.js";
 import { Dispatches } from "./dispatches.js";
 import { HookTurns, type ReportQueue } from "./hook-turns.js";
-import { createQuestionCalls } from "./question-calls.js";
+import { QuestionCalls } from "./question-calls.js";
 import { TrackerQuestionReplies } from "./question-replies.js";
 import { createTaskCompletionHandler } from "./task-completion.js";
 import { TrackerAccess } from "./tracker-access.js";
@@ -24,6 +24,8 @@ export interface TrackerRuntimeOptions {
   now?: () => Date;
   /** Waits between tracker read retries; tests pass one that records the delays. */
   sleep?: Sleep;
+  /** How long a move to blocked waits for the agent's explanation (question-explanation.ts); tests shorten it. */
+  explanationWaitMs?: number;
 }
 
 /** Everything the daemon does with the tracker: settings, watchers, task reports, dispatches. */
@@ -48,7 +50,14 @@ export async function createTrackerRuntime(options: TrackerRuntimeOptions): Prom
   const stopping = new AbortController();
   const access = new TrackerAccess({ config, env, log, ...(options.sleep ? { sleep: options.sleep } : {}) });
   const hookTurns = new HookTurns(log);
-  const questionCalls = createQuestionCalls({ outbox: options.outbox, questions: options.questions, log });
+  const questionCalls = new QuestionCalls({
+    outbox: options.outbox,
+    questions: options.questions,
+    log,
+    now: () => now().getTime(),
+    signal: stopping.signal,
+    ...(options.explanationWaitMs === undefined ? {} : { explanationWaitMs: options.explanationWaitMs }),
+  });
   const watchers = new WatcherManager({
     access,
     log,
@@ -60,7 +69,8 @@ export async function createTrackerRuntime(options: TrackerRuntimeOptions): Prom
       now,
       signal: stopping.signal,
     }),
-    onIssueActivity: questionCalls.onActivity,
+    onIssueActivity: (client, activity) => questionCalls.onActivity(client, activity),
+    onCatchUp: (client, workspaceId, since) => questionCalls.catchUp(client, workspaceId, since),
   });
   const store = await DispatchStore.load(options.dataDir, log);
   return {

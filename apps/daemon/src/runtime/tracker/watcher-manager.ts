@@ -7,6 +7,12 @@ import type { TrackerAccess } from "./tracker-access.js";
 /** What happens with a finished task; a rejection makes the watcher report it again at its next catch-up. */
 export type TaskFinishedHandler = (client: TrackerClient, event: TaskFinished) => Promise<void>;
 
+/**
+ * What else a workspace's catch-up finds, made since `since` while realtime did not show it; a rejection fails the
+ * catch-up (the watcher reconnects and catches up again).
+ */
+export type CatchUpHandler = (client: TrackerClient, workspaceId: string, since: Date) => Promise<void>;
+
 interface RunningWatcher {
   token: string;
   watcher: WorkspaceWatcher;
@@ -21,6 +27,7 @@ export class WatcherManager {
   readonly #access: TrackerAccess;
   readonly #onTaskFinished: TaskFinishedHandler;
   readonly #onIssueActivity: IssueActivityHandler;
+  readonly #onCatchUp: CatchUpHandler;
   readonly #log: Logger;
   readonly #watchers = new Map<string, RunningWatcher>();
   #changes: Promise<void> = Promise.resolve();
@@ -30,11 +37,13 @@ export class WatcherManager {
     access: TrackerAccess;
     onTaskFinished: TaskFinishedHandler;
     onIssueActivity: IssueActivityHandler;
+    onCatchUp: CatchUpHandler;
     log: Logger;
   }) {
     this.#access = options.access;
     this.#onTaskFinished = options.onTaskFinished;
     this.#onIssueActivity = options.onIssueActivity;
+    this.#onCatchUp = options.onCatchUp;
     this.#log = options.log;
   }
 
@@ -84,6 +93,7 @@ export class WatcherManager {
         workspaceId,
         onTaskFinished: (event) => this.#onTaskFinished(client, event),
         onIssueActivity: (activity) => this.#onIssueActivity(client, activity),
+        onCatchUp: (since) => this.#onCatchUp(client, workspaceId, since),
       });
       this.#watchers.set(workspaceId, { token, watcher });
       this.#log(`tracker: watching workspace ${workspaceId} for finished tasks`);

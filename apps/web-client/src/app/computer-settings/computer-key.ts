@@ -4,7 +4,9 @@ import {
   isDaemonUnreachable,
   type LocalSettings,
   NoComputerError,
+  type OwnNameRelay,
   type Pairing,
+  resealOwnDeviceName,
 } from "@ringback/client";
 import { deriveKeyFromPassphrase } from "@ringback/e2e-crypto";
 
@@ -14,6 +16,8 @@ export type ComputerKeyCheck = "matches" | "differs" | "offline" | "no-computer"
 export interface ComputerKeyOptions {
   readonly settings: LocalSettings;
   readonly daemon: DaemonAccess;
+  /** The relay as this device, where its (sealed) name is listed. */
+  readonly relay: () => OwnNameRelay;
   /** This device's pairing now; throws when it is not paired. */
   readonly pairing: () => Pairing;
   /** The pairing with its new key, for everything that reads it from now on. */
@@ -40,6 +44,13 @@ export class ComputerKey {
     const pairing = { ...current, key };
     await this.#options.settings.saveKey(key);
     this.#options.onPairingChanged(pairing);
+    // This device's name is sealed again under the new key, which the devices that share it open. The key stands
+    // whatever happens there: a name not re-sealed reads as the device's kind on those devices.
+    await resealOwnDeviceName(
+      this.#options.relay(),
+      { previous: current.key, next: key },
+      current.identity.deviceName ?? null,
+    ).catch(() => null);
     return this.checkComputerKey();
   }
 

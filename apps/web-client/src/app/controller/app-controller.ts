@@ -14,11 +14,13 @@ import {
   Observable,
   type Pairing,
   PresenceController,
+  type ReadableDevice,
   type Ringer,
   RingModesController,
   type RingSchedule,
   RingtoneFiles,
   RingtonesController,
+  readDeviceList,
   type VoicePlatform,
 } from "@ringback/client";
 import { CallAlerts } from "../audio/call-alerts.js";
@@ -27,6 +29,7 @@ import { ComputerKey } from "../computer-settings/computer-key.js";
 import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import { DevicePairing } from "../pairing/device-pairing.js";
 import { Preferences } from "../preferences/preferences.js";
+import { rejoinPlace } from "../rejoin/rejoin-place.js";
 import { CallReading } from "../voice/call-reading.js";
 import { type AppView, initialView, type WelcomeNotice } from "./app-view.js";
 
@@ -49,6 +52,8 @@ export interface AppDependencies {
   /** `navigator.languages`: the interface and report languages follow it by default. */
   readonly preferredLanguages?: readonly string[];
   readonly isPageHidden?: () => boolean;
+  /** Opens another address in this window (`location.assign`): a new pairing link for the web app elsewhere. */
+  readonly navigate: (url: string) => void;
 }
 
 /**
@@ -76,6 +81,7 @@ export class AppController extends Observable<AppView> {
   readonly computerKey: ComputerKey;
   /** The calls of the paired device; none before pairing. */
   #center: CallCenter | null = null;
+  #unsubscribeCenter: (() => void) | null = null;
   /** A call the user asked to open from a notification, answered once it rings here. */
   #callToOpen: string | null = null;
 
@@ -140,6 +146,7 @@ export class AppController extends Observable<AppView> {
     this.computerKey = new ComputerKey({
       settings,
       daemon: this.daemon,
+      relay: () => this.calls.relay(),
       pairing: () => this.#requirePairing(),
       onPairingChanged: (pairing) => this.update({ pairing }),
     });
@@ -170,7 +177,7 @@ export class AppController extends Observable<AppView> {
   }
 
   stop(): void {
-    this.#center?.stop();
+    this.#stopCenter();
     this.preferences.stop();
     this.dispatch.stop();
     this.sound.stop();
@@ -193,18 +200,52 @@ export class AppController extends Observable<AppView> {
     return inviteDevice(this.calls.relay(), this.#requirePairing(), webAppUrl);
   }
 
+  /** The banner of a relay out of reach: ask for a new pairing link; the calls go on trying meanwhile. */
+  startRejoin(): void {
+    this.update({ rejoin: { link: null } });
+  }
+
+  /** Back from joining again: this device keeps its pairing. */
+  cancelRejoin(): void {
+    this.update({ rejoin: null });
+  }
+
+  /**
+   * The new pairing link: one that opens this web app goes to the welcome page opened from it (the usual join);
+   * one for the web app at another address is opened, and the page there joins. Throws for a text that is no link.
+   */
+  openRejoinLink(link: string): void {
+    if (rejoinPlace(link, this.#deps.href) === "here") this.update({ rejoin: { link: link.trim() } });
+    else this.#deps.navigate(link.trim());
+  }
+
+  /** Settings › Devices: the account's devices, each name read with this device's key (null: it does not open). */
+  async listDevices(): Promise<ReadableDevice[]> {
+    const { devices } = await this.calls.relay().listDevices();
+    return readDeviceList(this.#requirePairing().key, devices);
+  }
+
   /** This device was removed (401 or the relay said so): back to the welcome page, history kept. */
   async deviceRemoved(notice: WelcomeNotice = "device-removed"): Promise<void> {
     this.stop();
     await this.#settings.clearPairing();
     this.#center = null;
-    this.update({ phase: "welcome", pairing: null, notice, pairingLink: null });
+    this.update({ phase: "welcome", pairing: null, notice, pairingLink: null, rejoin: null });
   }
 
   async #paired(pairing: Pairing): Promise<void> {
+    // Joined again with a new link: the calls of the pairing it replaces stop trying its relay.
+    this.#stopCenter();
     await this.#settings.savePairing(pairing);
     this.update({ pairingLink: null, notice: null });
     await this.#enterReady(pairing);
+  }
+
+  /** The calls stop, and what they do no longer reaches the view (the last state stays until a new center's). */
+  #stopCenter(): void {
+    this.#center?.stop();
+    this.#unsubscribeCenter?.();
+    this.#unsubscribeCenter = null;
   }
 
   #requirePairing(): Pairing {
@@ -233,9 +274,14 @@ export class AppController extends Observable<AppView> {
       phase: "ready",
       pairing,
       calls: center.view.calls,
+      connection: center.view.connection,
+      relayUnreachableSince: null,
+      rejoin: null,
       isSoundBlocked: this.#deps.ringer.isSoundBlocked,
     });
-    center.subscribe(({ calls, connection, unreadable }) => this.update({ calls, connection, unreadable }));
+    this.#unsubscribeCenter = center.subscribe(({ calls, connection, relayUnreachableSince, unreadable }) =>
+      this.update({ calls, connection, relayUnreachableSince, unreadable }),
+    );
     center.connect();
     this.preferences.syncBriefLanguage();
     this.daemon.refreshWatchedWorkspaces().catch(() => undefined);

@@ -23,6 +23,14 @@ type AppPhase = "loading" | "welcome" | "ready";
 /** Why the device is on the welcome page again. */
 export type WelcomeNotice = "device-removed" | "removed-here";
 
+/**
+ * A paired device joining again with a new pairing link (its relay is out of reach): `link` null while the link is
+ * asked for, then the link, which the welcome page opened from a link takes (the stored pairing stays until then).
+ */
+interface Rejoin {
+  readonly link: string | null;
+}
+
 /** Everything the screens render. */
 export interface AppView {
   readonly phase: AppPhase;
@@ -30,6 +38,10 @@ export interface AppView {
   /** The call center's calls, connection and unreadable calls, as last seen. */
   readonly calls: CallsModel;
   readonly connection: StreamConnection;
+  /** The relay has been out of reach since this time (ISO), as the call center says; null while it is reached. */
+  readonly relayUnreachableSince: string | null;
+  /** Joining again with a new pairing link, from the banner of a relay out of reach; null otherwise. */
+  readonly rejoin: Rejoin | null;
   readonly isSoundBlocked: boolean;
   /** The user made the "enable sound" gesture on an earlier visit; a tap anywhere unlocks sound again. */
   readonly hasEnabledSound: boolean;
@@ -68,6 +80,8 @@ export function initialView(options: {
     pairing: null,
     calls: EMPTY_CALLS_MODEL,
     connection: "connecting",
+    relayUnreachableSince: null,
+    rejoin: null,
     isSoundBlocked: options.isSoundBlocked,
     hasEnabledSound: false,
     notificationPermission: options.notificationPermission,

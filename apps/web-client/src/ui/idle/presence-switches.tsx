@@ -48,7 +48,7 @@ export function PresenceSwitches({ controller, language }: Props) {
                     .catch(() => undefined)
                 }
               />
-              <strong>{row.name}</strong>
+              <strong>{row.name ?? t.deviceOfKind("computer")}</strong>
               {!row.isOnline && <span class="hint"> ({t.awayOffline})</span>}
               {row.isOnline && row.isBusy && <span class="hint"> {t.awayLoading}</span>}
             </label>

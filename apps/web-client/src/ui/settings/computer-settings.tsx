@@ -1,6 +1,6 @@
 import { type ComputerProblem, computerProblemOf } from "@ringback/client";
-import { COMPUTER_TEXTS } from "@ringback/client/texts";
-import { computerChoiceView, computerProblemText } from "@ringback/client/views";
+import { COMPUTER_TEXTS, CORE_TEXTS } from "@ringback/client/texts";
+import { computerChoiceView, computerProblemText, deviceLabel } from "@ringback/client/views";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { formatTime } from "../shared/format.js";
@@ -21,6 +21,7 @@ interface Props {
  */
 export function ComputerSettings({ controller, view }: Props) {
   const t = texts(COMPUTER_TEXTS, view.interfaceLanguage);
+  const core = texts(CORE_TEXTS, view.interfaceLanguage);
   const access = useObservable(controller.daemon);
   const [problem, setProblem] = useState<ComputerProblem | null>(null);
 
@@ -65,7 +66,7 @@ export function ComputerSettings({ controller, view }: Props) {
                 data-online={String(computer.isOnline)}
                 data-chosen={String(computer.isChosen)}
               >
-                <span class="name">{computer.name}</span>
+                <span class="name">{deviceLabel({ name: computer.name, kind: "computer" }, core)}</span>
                 <span
                   class={computer.isOnline ? "online" : "offline"}
                   title={computer.lastSeenAt ? t.lastSeen(formatTime(computer.lastSeenAt)) : undefined}

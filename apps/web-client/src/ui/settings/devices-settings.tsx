@@ -1,8 +1,8 @@
-import type { DeviceInvitation } from "@ringback/client";
+import type { DeviceInvitation, ReadableDevice } from "@ringback/client";
 import { isRelayError } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, SETTINGS_TEXTS } from "@ringback/client/texts";
-import type { DeviceInfo } from "@ringback/protocol";
+import { deviceLabel } from "@ringback/client/views";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
@@ -18,7 +18,7 @@ interface Props {
 export function DevicesSettings({ controller, language }: Props) {
   const t = texts(SETTINGS_TEXTS, language);
   const core = texts(CORE_TEXTS, language);
-  const [devices, setDevices] = useState<readonly DeviceInfo[] | null>(null);
+  const [devices, setDevices] = useState<readonly ReadableDevice[] | null>(null);
   const [invitation, setInvitation] = useState<DeviceInvitation | null>(null);
   const [qrCode, setQrCode] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -35,17 +35,16 @@ export function DevicesSettings({ controller, language }: Props) {
   );
 
   const load = useCallback(() => {
-    controller.calls
-      .relay()
+    controller
       .listDevices()
-      .then((list) => setDevices(list.devices))
+      .then((list) => setDevices(list))
       .catch(fail);
   }, [controller, fail]);
 
   useEffect(load, [load]);
 
-  const remove = async (device: DeviceInfo) => {
-    if (!confirm(t.removeDeviceConfirm(device.name))) return;
+  const remove = async (device: ReadableDevice) => {
+    if (!confirm(t.removeDeviceConfirm(deviceLabel(device, core)))) return;
     try {
       await controller.calls.relay().removeDevice(device.id);
       if (device.isCurrent) await controller.deviceRemoved("removed-here");
@@ -79,8 +78,12 @@ export function DevicesSettings({ controller, language }: Props) {
         <ul class="device-list">
           {devices.map((device) => (
             <li key={device.id} data-testid="device-row">
-              <span class="name">
-                {device.name}
+              <span
+                class="name"
+                data-testid="device-name"
+                data-readable={device.name === null ? "no" : "yes"}
+              >
+                {deviceLabel(device, core)}
                 {device.isCurrent && t.thisDevice}
               </span>
               <span class="meta">

@@ -1,6 +1,6 @@
 import { parsePairingLink } from "@ringback/client";
 import { CORE_TEXTS, type CoreTexts } from "@ringback/client/texts";
-import type { RelaySetup } from "@ringback/protocol";
+import { DEVICE_NAME_MAX_CHARS, type RelaySetup } from "@ringback/protocol";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AppController, AppView, WelcomeNotice } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
@@ -92,7 +92,12 @@ export function WelcomeScreen({ controller, view }: Props) {
   const deviceNameField = (
     <label class="field">
       {t.deviceName}
-      <input value={deviceName} onInput={(event) => setDeviceName(event.currentTarget.value)} />
+      <input
+        value={deviceName}
+        maxLength={DEVICE_NAME_MAX_CHARS}
+        data-testid="welcome-device-name"
+        onInput={(event) => setDeviceName(event.currentTarget.value)}
+      />
     </label>
   );
   const joinLink = run("link", () => controller.devicePairing.joinWithLink(link, deviceName));

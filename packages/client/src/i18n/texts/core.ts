@@ -1,4 +1,6 @@
+import type { DeviceKind } from "@ringback/protocol";
 import { defineTexts } from "../text-sets.js";
+import { DEVICE_KIND_WORDS } from "./device-kinds.js";
 
 /** Texts of the screens in the first load: shell, welcome, idle, ringing, in call, calls page, errors. */
 export const CORE_TEXTS = defineTexts({
@@ -136,6 +138,8 @@ export const CORE_TEXTS = defineTexts({
     deliveryAnswered: (device: string, time: string) => `answered on ${device} ${time}`,
     deliveryThisDevice: "this device",
     deliveryAnotherDevice: "another device",
+    /** A device whose name cannot be read (sealed under another key), named by its kind. */
+    deviceOfKind: (kind: DeviceKind) => DEVICE_KIND_WORDS.en[kind],
     deliveryTrail: (steps: readonly string[]) => {
       const line = steps.join(" · ");
       return line.charAt(0).toUpperCase() + line.slice(1);
@@ -289,6 +293,7 @@ export const CORE_TEXTS = defineTexts({
     deliveryAnswered: (device: string, time: string) => `已在 ${device} 上接听 ${time}`,
     deliveryThisDevice: "本设备",
     deliveryAnotherDevice: "其他设备",
+    deviceOfKind: (kind: DeviceKind) => DEVICE_KIND_WORDS.zh[kind],
     deliveryTrail: (steps: readonly string[]) => steps.join(" · "),
 
     errorInvalidPairingCode: "配对码错误、已使用或已过期。请重新获取。",

@@ -1,4 +1,6 @@
+import type { DeviceKind } from "@ringback/protocol";
 import { defineTexts } from "../text-sets.js";
+import { DEVICE_KIND_WORDS } from "./device-kinds.js";
 
 /** Texts of "needs you" calls (an agent waits for permission) and of the "I'm away" switch, beyond the core set. */
 export const NEEDS_YOU_TEXTS = defineTexts({
@@ -26,6 +28,8 @@ export const NEEDS_YOU_TEXTS = defineTexts({
     answeredOn: (device: string) => `Answered on ${device}`,
     decidedOn: (device: string) => `Decided on ${device}`,
     answeredElsewhere: "Answered on another device",
+    /** A device whose name cannot be read (sealed under another key), named by its kind. */
+    deviceOfKind: (kind: DeviceKind) => DEVICE_KIND_WORDS.en[kind],
     refused: (reason: string) => `Not taken: ${reason}`,
     refusedCannotDecrypt: "the computer could not open it",
     refusedComputerRemoved: "the computer was removed",
@@ -64,6 +68,7 @@ export const NEEDS_YOU_TEXTS = defineTexts({
     answeredOn: (device: string) => `已在 ${device} 接听`,
     decidedOn: (device: string) => `已在 ${device} 决定`,
     answeredElsewhere: "已在其他设备接听",
+    deviceOfKind: (kind: DeviceKind) => DEVICE_KIND_WORDS.zh[kind],
     refused: (reason: string) => `未被接受：${reason}`,
     refusedCannotDecrypt: "电脑无法打开它",
     refusedComputerRemoved: "电脑已被移除",

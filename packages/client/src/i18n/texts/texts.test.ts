@@ -5,6 +5,7 @@ import { IN_CALL_TEXTS } from "./in-call.js";
 import { NEEDS_YOU_TEXTS } from "./needs-you.js";
 import { NOTIFICATION_TEXTS } from "./notifications.js";
 import { PROBLEM_TEXTS } from "./problems.js";
+import { RELAY_REACH_TEXTS } from "./relay-reach.js";
 import { SETTINGS_TEXTS } from "./settings.js";
 
 const SETS = {
@@ -15,6 +16,7 @@ const SETS = {
   computer: COMPUTER_TEXTS,
   notifications: NOTIFICATION_TEXTS,
   problems: PROBLEM_TEXTS,
+  relayReach: RELAY_REACH_TEXTS,
 };
 
 describe("the interface's text sets", () => {
