@@ -164,6 +164,23 @@ describe("an account's quota of stored reports (relay on a socket, small quotas)
     expect(ended.status).toBe(200);
     expect((await post("small2")).status).toBe(201);
   });
+
+  it("stores no more than the quota of reports posted at once: the check is in the insert's transaction", async () => {
+    await using relay = await socketRelay({ openCallsPerAccountMax: 5, sealedBytesPerAccountMax: 3 * MIB });
+    const computer = await relay.signUp("computer");
+    const posts = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        relay.request("POST", "/v1/daemon/events", {
+          token: computer.deviceToken,
+          body: eventBody(`burst${index}`, { sealed: "e2e1.0123456789abcdef.aXY.burst" }),
+        }),
+      ),
+    );
+    expect(posts.filter((post) => post.status === 201)).toHaveLength(5);
+    const refused = posts.filter((post) => post.status === 507);
+    expect(refused).toHaveLength(15);
+    expect(refused.every((post) => post.body.error.code === "storage_full")).toBe(true);
+  });
 });
 
 /** The relay's queue of replies per account (README "Abuse limits"), which the process test fills. */

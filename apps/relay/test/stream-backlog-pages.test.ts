@@ -7,6 +7,7 @@ import { type RelayServer, startRelayServer } from "../src/server.js";
 import { openPostgresStore } from "../src/store/postgres-store.js";
 import { openSqliteStore } from "../src/store/sqlite-store.js";
 import type { RelayStore } from "../src/store/store.js";
+import { ROOMY_EVENT_LIMITS } from "./store-contract/contract-fixtures.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { captureLog, deviceSteps, requestAt } from "./support/in-process-relay.js";
 import { describePostgres, postgresSchema } from "./support/postgres-schema.js";
@@ -90,6 +91,7 @@ async function relayWithBacklog(store: RelayStore, reads: StreamRead[]) {
         sealed: SEALED,
         receivedAt: clock.now(),
         expiresAt: clock.now() + 24 * 60 * 60 * 1000,
+        limits: ROOMY_EVENT_LIMITS,
       }),
     ),
   );

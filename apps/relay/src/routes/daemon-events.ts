@@ -71,23 +71,6 @@ async function storeEvent(
 ): Promise<Response> {
   const device = c.get("device");
   const now = runtime.clock.now();
-  const usage = await runtime.store.accountUsage(device.accountId);
-  const bytes = Buffer.byteLength(body.sealed);
-  if (
-    usage.openCalls >= runtime.config.openCallsPerAccountMax ||
-    usage.sealedBytes + bytes > runtime.config.sealedBytesPerAccountMax
-  ) {
-    // A repeat of a stored event is still answered as one (its seq), quota or not.
-    const known = await runtime.store.getCall(device.accountId, body.eventId);
-    if (known === null || known.fromDeviceId !== device.id) {
-      runtime.log.line(`event refused device=${device.id}: the account's quota of open calls is used up`);
-      throw new RetryLaterError(
-        "storage_full",
-        QUOTA_RETRY_AFTER_MS,
-        `This account holds ${usage.openCalls} calls and ${usage.queuedReplies} queued replies (${usage.sealedBytes} bytes) on the relay, its most: answer or end some, or wait for them to expire.`,
-      );
-    }
-  }
   const outcome = await runtime.store.appendEvent({
     accountId: device.accountId,
     eventId: body.eventId,
@@ -98,8 +81,21 @@ async function storeEvent(
     sealed: body.sealed,
     receivedAt: now,
     expiresAt: now + runtime.config.callExpiryMs,
+    limits: {
+      openCallsMax: runtime.config.openCallsPerAccountMax,
+      sealedBytesMax: runtime.config.sealedBytesPerAccountMax,
+    },
   });
   if (outcome.kind === "duplicate_task") throw new RingbackError("duplicate_task");
+  if (outcome.kind === "full") {
+    const { usage } = outcome;
+    runtime.log.line(`event refused device=${device.id}: the account's quota of open calls is used up`);
+    throw new RetryLaterError(
+      "storage_full",
+      QUOTA_RETRY_AFTER_MS,
+      `This account holds ${usage.openCalls} calls and ${usage.queuedReplies} queued replies (${usage.sealedBytes} bytes) on the relay, its most: answer or end some, or wait for them to expire.`,
+    );
+  }
   if (outcome.kind === "repeat") {
     const posted: EventPosted = { eventId: body.eventId, seq: outcome.seq };
     return c.json(posted, 200);

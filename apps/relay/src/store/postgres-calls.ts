@@ -1,5 +1,6 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
 import { mergeBySeq } from "./delivery-rows.js";
+import { eventFits } from "./event-quota.js";
 import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
 import { deliveriesSince, openCallDeliveries } from "./postgres-deliveries.js";
 import { schedulePushes } from "./postgres-push.js";
@@ -28,9 +29,17 @@ import { streamPage as pageOf } from "./stream-pages.js";
 /** Thrown inside a transaction to roll it back when a unique constraint says the event already exists. */
 class EventExists extends Error {}
 
+/** Thrown inside a transaction to roll it back (its seq too) when the account's quota has no room for the event. */
+class AccountFull extends Error {
+  constructor(readonly usage: AccountUsage) {
+    super("The account's quota is used up.");
+  }
+}
+
 /**
- * Appends events that passed `knownEvent` in one transaction (group commit); throws `EventExists` (rolling all back)
- * when one of them was inserted meanwhile, and the caller then appends each on its own.
+ * Appends events that passed `knownEvent` in one transaction (group commit); throws `EventExists` or `AccountFull`
+ * (rolling all back) when one of them was inserted meanwhile or does not fit its account's quota, and the caller
+ * then appends each on its own.
  */
 export function appendNewEvents(
   pg: PostgresDatabase,
@@ -48,6 +57,7 @@ export async function appendNewEvent(pg: PostgresDatabase, input: NewEvent): Pro
   try {
     return await pg.transaction((tx) => insertEvent(tx, pg.channel, input));
   } catch (error) {
+    if (error instanceof AccountFull) return { kind: "full", usage: error.usage };
     if (!(error instanceof EventExists)) throw error;
     // The conflicting row has committed by now (the insert waited for it): read what it is.
     return (await classifyExisting(pg.sql, input)) ?? { kind: "duplicate_task" };
@@ -60,7 +70,11 @@ export function knownEvent(pg: PostgresDatabase, input: NewEvent): Promise<Appen
 }
 
 async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promise<AppendEventResult> {
+  // Takes the account's row lock: its events (and queued replies) are stored one at a time, each counting the ones
+  // committed before it, so the quota holds across instances and concurrent posts.
   const seq = await nextSeq(tx, input.accountId);
+  const usage = await accountUsage(tx, input.accountId);
+  if (!eventFits(usage, input.limits, input.sealed)) throw new AccountFull(usage);
   // The primary key and the one-call-per-task index decide between instances posting at once.
   const inserted = await tx`INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at,
           task_id, from_device_id, sealed, sealed_bytes, status, expires_at)

@@ -1,5 +1,6 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
 import { mergeBySeq } from "./delivery-rows.js";
+import { eventFits } from "./event-quota.js";
 import {
   callStatusEntry,
   EVENT_COLUMNS,
@@ -45,6 +46,9 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
       );
       if (sameTask) return { kind: "duplicate_task" };
     }
+    // The account's quota, in the insert's write transaction (with every event of a group commit before it).
+    const usage = accountUsage(db, input.accountId);
+    if (!eventFits(usage, input.limits, input.sealed)) return { kind: "full", usage };
     const seq = nextSeq(db, input.accountId);
     db.run(
       `INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at, task_id, from_device_id,

@@ -91,6 +91,14 @@ export interface NewEvent {
   readonly receivedAt: number;
   /** When an unanswered call expires and is erased. */
   readonly expiresAt: number;
+  /** What the account may hold (its quota), checked in the insert's transaction. */
+  readonly limits: EventLimits;
+}
+
+/** An account's quota for a new call: its open calls, and the bytes of its open calls' and queued replies' ciphertext. */
+export interface EventLimits {
+  readonly openCallsMax: number;
+  readonly sealedBytesMax: number;
 }
 
 export type AppendEventResult =
@@ -98,7 +106,9 @@ export type AppendEventResult =
   /** The same device posted this event id before: the same seq, nothing new on the stream. */
   | { readonly kind: "repeat"; readonly seq: number }
   /** Another device posted this event id, or this tracker task under another event id. */
-  | { readonly kind: "duplicate_task" };
+  | { readonly kind: "duplicate_task" }
+  /** The account's quota (`limits`) has no room for it: nothing stored. */
+  | { readonly kind: "full"; readonly usage: AccountUsage };
 
 export interface CallStatusInput {
   readonly accountId: string;
@@ -353,6 +363,11 @@ export interface RelayStore {
   rateLimitHit(key: string, now: number, windowMs: number): Promise<RateLimitState>;
 
   // Events and calls.
+  /**
+   * Stores a call once: a repeat from the same computer is answered as one whatever the quota; otherwise the
+   * account's quota (`input.limits`) is checked in the same transaction as the insert, so concurrent reports
+   * cannot overshoot it (`full`, nothing stored).
+   */
   appendEvent(input: NewEvent): Promise<AppendEventResult>;
   /** What the account holds now: its calls that still have ciphertext, its queued replies, and both's bytes. */
   accountUsage(accountId: string): Promise<AccountUsage>;

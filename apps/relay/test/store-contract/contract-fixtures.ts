@@ -8,6 +8,9 @@ export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 /** Device limits no contract test meets unless it means to. */
 export const ROOMY_LIMITS = { devicesMax: 1000, pairingsMax: 1000, pairingWindowMs: 60 * MINUTE_MS } as const;
 
+/** Call limits no contract test meets unless it means to. */
+export const ROOMY_EVENT_LIMITS = { openCallsMax: 1_000_000, sealedBytesMax: 1024 * 1024 * 1024 } as const;
+
 /** Reply limits no contract test meets unless it means to. */
 export const ROOMY_REPLY_LIMITS = { queuedMax: 1000, sealedBytesMax: 1024 * 1024 * 1024 } as const;
 
@@ -27,6 +30,7 @@ export function contractEvent(overrides: Partial<NewEvent> = {}): NewEvent {
     sealed: "e2e1.k.iv.ct",
     receivedAt: T0,
     expiresAt: T0 + 60 * MINUTE_MS,
+    limits: ROOMY_EVENT_LIMITS,
     ...overrides,
   };
 }

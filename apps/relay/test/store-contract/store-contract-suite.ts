@@ -393,6 +393,38 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         ).toEqual(["a", "b", "c"]);
       });
 
+      it("holds the account's quota in the insert: of reports posted at once, only what fits is stored, a repeat still answered", async () => {
+        const limits = { openCallsMax: 3, sealedBytesMax: 1024 * 1024 };
+        await store.appendEvent(event({ eventId: "first", limits }));
+        const outcomes = await Promise.all(
+          Array.from({ length: 12 }, (_, index) =>
+            store.appendEvent(event({ eventId: `burst${index}`, limits })),
+          ),
+        );
+        expect(outcomes.filter((outcome) => outcome.kind === "created")).toHaveLength(2);
+        const full = outcomes.filter((outcome) => outcome.kind === "full");
+        expect(full).toHaveLength(10);
+        expect(full[0]).toMatchObject({ kind: "full", usage: { openCalls: 3 } });
+        expect((await store.accountUsage("acc1")).openCalls).toBe(3);
+        // Refused events leave no gap in the sequence, and a repeat of a stored one is answered as one, full or not.
+        expect((await store.streamSince("acc1", 0)).entries.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+        expect(await store.appendEvent(event({ eventId: "first", limits }))).toEqual({
+          kind: "repeat",
+          seq: 1,
+        });
+        // Bytes count too: another account's room is its own.
+        const bytes = { openCallsMax: 100, sealedBytesMax: 40 };
+        const sealed = `e2e1.k.iv.${"x".repeat(10)}`;
+        const byBytes = await Promise.all(
+          ["b1", "b2", "b3"].map((eventId) =>
+            store.appendEvent(
+              event({ accountId: "acc2", fromDeviceId: "pc2", eventId, sealed, limits: bytes }),
+            ),
+          ),
+        );
+        expect(byBytes.map((outcome) => outcome.kind).sort()).toEqual(["created", "created", "full"]);
+      });
+
       it("answers a repeat of the same event from the same computer with the same seq", async () => {
         await store.appendEvent(event());
         await store.appendEvent(event({ eventId: "ev2" }));
