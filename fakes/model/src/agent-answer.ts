@@ -1,7 +1,7 @@
 /** Answers the two wire formats agent CLIs speak: Claude Code's Messages API, Codex's Responses API. */
 import type { ServerResponse } from "node:http";
 import { lastUserText } from "./agent-prompt.js";
-import type { FakeToolCall } from "./agent-tools.js";
+import type { AgentWireFormat, FakeToolCall } from "./agent-tools.js";
 import type { FakeAnswer } from "./answers.js";
 import {
   anthropicError,
@@ -18,9 +18,6 @@ import {
   openAiToolCallStreamEvents,
 } from "./openai-responses.js";
 import { sendServerSentEvents } from "./server-sent-events.js";
-
-/** `messages`: Anthropic `POST /v1/messages`; `responses`: OpenAI `POST /v1/responses`. */
-export type AgentWireFormat = "messages" | "responses";
 
 /**
  * The answers that produce a response at once (hang and delay are handled before, `shell-from-prompt` is decided

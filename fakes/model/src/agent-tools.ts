@@ -2,7 +2,6 @@
  * Tool calls for agent turns: the `RUN: <command>` prompt convention (`answers.shellFromPrompt`) and reading the
  * tool results an agent sends back, in the two wire formats agent CLIs speak.
  */
-import type { AgentWireFormat } from "./agent-answer.js";
 import { lastUserText } from "./agent-prompt.js";
 
 /** The shell tool Claude Code offers (Messages API): `Bash {command, description}`. */
@@ -12,6 +11,9 @@ export const CODEX_SHELL_TOOL = "exec_command";
 
 /** The words that ask for a shell call: `RUN: <command>` on a line of the user's last words. */
 const RUN_LINE = /^RUN: (.+)$/m;
+
+/** `messages`: Anthropic `POST /v1/messages`; `responses`: OpenAI `POST /v1/responses`. */
+export type AgentWireFormat = "messages" | "responses";
 
 /** One tool call the fake makes: the tool's name and its input (the Responses API sends it as a JSON string). */
 export interface FakeToolCall {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AgentWireFormat, answerAgent } from "./agent-answer.js";
+import { answerAgent } from "./agent-answer.js";
+import type { AgentWireFormat } from "./agent-tools.js";
 import { decideShellFromPrompt, type FakeToolResult, toolResultsOf } from "./agent-tools.js";
 import type { FakeAnswer } from "./answers.js";
 import { anthropicError, anthropicTokenCount } from "./anthropic-messages.js";

@@ -1,4 +1,5 @@
-export { type AgentWireFormat, agentEcho } from "./agent-answer.js";
+export { agentEcho } from "./agent-answer.js";
+export type { AgentWireFormat } from "./agent-tools.js";
 export {
   CLAUDE_SHELL_TOOL,
   CODEX_SHELL_TOOL,

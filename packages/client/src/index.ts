@@ -64,6 +64,7 @@ export {
   type ReadingProblem,
   type ReplyDelivery,
   type SentReply,
+  type SentVerdict,
   WAITING_STATES,
   withStatus,
 } from "./calls/call-record.js";
@@ -92,7 +93,6 @@ export {
   hasStoppedWaiting,
   isNeedsYou,
   needsYouAsk,
-  type SentVerdict,
 } from "./calls/needs-you.js";
 export { type PermissionDecision, sealPermissionDecision } from "./replies/permission-decision.js";
 // A tracker agent's question rings as "needs you" too, and is answered with a reply (a comment on the issue).

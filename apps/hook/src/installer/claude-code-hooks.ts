@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { type EventHooksEdit, editEventHooks, type HookEventName } from "./event-hooks.js";
+import { type EventHooksEdit, editEventHooks } from "./event-hooks.js";
+import type { HookEventName } from "./hook-command.js";
 import { type CommandHandler, HOOK_EVENTS } from "./hook-command.js";
 import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
 

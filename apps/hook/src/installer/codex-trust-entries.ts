@@ -1,5 +1,6 @@
 import { CODEX_EVENT_LABELS } from "./codex-trust-hash.js";
-import type { HookEventName, HookPosition } from "./event-hooks.js";
+import type { HookPosition } from "./event-hooks.js";
+import type { HookEventName } from "./hook-command.js";
 import { InstallerError } from "./installer-error.js";
 import { lineContent, scanToml, tomlBasicString } from "./toml-tables.js";
 

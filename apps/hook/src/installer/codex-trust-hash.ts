@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { HookEventName } from "./event-hooks.js";
-import type { CommandHandler } from "./hook-command.js";
+import type { CommandHandler, HookEventName } from "./hook-command.js";
 
 /** How Codex names an event in its trust keys and hashes (openai/codex `hook_event_key_label`). */
 export const CODEX_EVENT_LABELS: Record<HookEventName, string> = {

@@ -1,7 +1,4 @@
-import { isRingbackHookCommand } from "./hook-command.js";
-
-/** The agents' hook events the installer registers our command for. */
-export type HookEventName = "Stop" | "PermissionRequest";
+import { type HookEventName, isRingbackHookCommand } from "./hook-command.js";
 
 /** A handler's place in `hooks.<event>`: Codex keys its trust records by it. */
 export interface HookPosition {

@@ -1,6 +1,8 @@
 import type { AgentKind } from "../agent-kind.js";
-import type { HookEventName } from "./event-hooks.js";
 import { PERMISSION_HOOK_TIMEOUT_SECONDS } from "./protocol-constants.js";
+
+/** The agents' hook events the installer registers our command for. */
+export type HookEventName = "Stop" | "PermissionRequest";
 
 /** Seconds each agent gives our Stop hook; the hook itself gives up after 5 s. */
 const HOOK_HANDLER_TIMEOUT_SECONDS = 10;

@@ -4,8 +4,13 @@ import type { AgentKind } from "../agent-kind.js";
 import { defaultClaudeHome, defaultCodexHome } from "./agent-homes.js";
 import { codexTrustKey } from "./codex-trust-entries.js";
 import { codexTrustHash } from "./codex-trust-hash.js";
-import { editEventHooks, type HookEventName, type HookPosition } from "./event-hooks.js";
-import { type CommandHandler, hookHandler, isRingbackHookCommand } from "./hook-command.js";
+import { editEventHooks, type HookPosition } from "./event-hooks.js";
+import {
+  type CommandHandler,
+  type HookEventName,
+  hookHandler,
+  isRingbackHookCommand,
+} from "./hook-command.js";
 import { bundledHookPath, type InstallOptions } from "./install.js";
 import { readJsonSettings } from "./json-settings-file.js";
 import { lineContent, scanToml } from "./toml-tables.js";

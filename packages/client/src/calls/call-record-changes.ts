@@ -2,9 +2,9 @@ import type { CallStatusChange, DeviceDeliveryOutcome, IssueRefresh } from "@rin
 import type { ReadableDelivery } from "../devices/device-list.js";
 import { laterDelivery } from "../replies/reply.js";
 import { withAnswer, withDelivery, withDeliveryReport } from "./call-deliveries.js";
+import type { SentVerdict } from "./call-record.js";
 import { type CallRecord, type ReplyDelivery, withStatus } from "./call-record.js";
 import { applyIssueRefresh } from "./issue-refresh.js";
-import type { SentVerdict } from "./needs-you.js";
 
 /**
  * What the user said about a call: its in-call conversation, decisions, the replies sent after hang-up, and the

@@ -1,6 +1,7 @@
 import type {
   CallStatusWrite,
   DeviceDeliveryOutcome,
+  PermissionVerdict,
   ReportSource,
   SealedReportPayload,
 } from "@ringback/protocol";
@@ -10,7 +11,6 @@ import {
   mergeDeliveries,
   mergeDeliveryReports,
 } from "./delivery-entries.js";
-import type { SentVerdict } from "./needs-you.js";
 
 /** The states of the spec's "Call lifecycle in the companion app" table, plus `failed` (voice generation failed). */
 export type CallState =
@@ -51,6 +51,15 @@ export type MissedReason =
   | "expired"
   /** A "needs you" call whose agent stopped waiting (its ask's `expiresAt` passed) before it was answered here. */
   | "stopped-waiting";
+
+/** A decision this device sent on a "needs you" call; its delivery is `status.replyDeliveries[replyId]`. */
+export interface SentVerdict {
+  readonly replyId: string;
+  readonly verdict: PermissionVerdict;
+  /** The person's reason for a deny; null when none was given (never for an allow). */
+  readonly reason: string | null;
+  readonly sentAt: string;
+}
 
 /**
  * The delivery status of one reply sent after hang-up: `queued` until the computer settles it, then `delivered` or

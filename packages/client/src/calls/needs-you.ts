@@ -1,19 +1,10 @@
-import type { PermissionAsk, PermissionVerdict } from "@ringback/protocol";
+import type { PermissionAsk } from "@ringback/protocol";
 import type { CallRecord } from "./call-record.js";
 
 /*
  * "Needs you" calls: an agent stopped mid-turn to ask permission, and waits for a device's decision until the ask's
  * `expiresAt`. The payload's `needsYou` is what makes a call one.
  */
-
-/** A decision this device sent on a "needs you" call; its delivery is `status.replyDeliveries[replyId]`. */
-export interface SentVerdict {
-  readonly replyId: string;
-  readonly verdict: PermissionVerdict;
-  /** The person's reason for a deny; null when none was given (never for an allow). */
-  readonly reason: string | null;
-  readonly sentAt: string;
-}
 
 /** The agent's ask, when the call is a "needs you" call. */
 export function needsYouAsk(record: Pick<CallRecord, "payload">): PermissionAsk | null {
