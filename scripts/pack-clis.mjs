@@ -21,6 +21,14 @@ if (values.help) {
 }
 const out = resolve(values.out ?? join(root, "packed"));
 
+// The pnpm running this script (pnpm rewrites `workspace:` ranges when it packs; npm would not).
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by pnpm for the script that runs this, not a setting.
+const pnpm = process.env.npm_execpath;
+if (!pnpm) {
+  process.stderr.write("pack:clis: run it through pnpm: npx --yes pnpm@10.34.9 pack:clis\n");
+  process.exit(2);
+}
+
 function runOrExit(what, command, args, cwd = root) {
   const result = spawnSync(command, args, { cwd, encoding: "utf8" });
   if (result.status === 0) return;
@@ -39,13 +47,6 @@ if (!built.ok) {
 }
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-// The pnpm running this script (pnpm rewrites `workspace:` ranges when it packs; npm would not).
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by pnpm for the script that runs this, not a setting.
-const pnpm = process.env.npm_execpath;
-if (!pnpm) {
-  process.stderr.write("pack:clis: run it through pnpm: npx --yes pnpm@10.34.9 pack:clis\n");
-  process.exit(2);
-}
 for (const dir of CLI_DIRS)
   runOrExit(`packing ${dir}`, process.execPath, [pnpm, "pack", "--pack-destination", out], join(root, dir));
 

@@ -83,6 +83,18 @@ async function packClisAsTheReadmeSays(out: string): Promise<string[]> {
   return (await readdir(out)).filter((file) => file.endsWith(".tgz")).map((file) => join(out, file));
 }
 
+/** Runs an installed Stop hook command as Claude Code does (through a shell, the payload on stdin), with debug lines. */
+function runStopHook(command: string, lastWords: string) {
+  const payload = claudeStopPayload(lastWords, { cwd: directory.path });
+  return runCommand(
+    ["-c", command],
+    { ...env, RINGBACK_HOOK_DEBUG: "1" },
+    `${JSON.stringify(payload)}\n`,
+    directory.path,
+    "/bin/sh",
+  );
+}
+
 /** What a folder weighs on disk, as `du` counts it. */
 async function diskBytes(path: string): Promise<number> {
   const { stdout } = await run("du", ["-sk", path]);
@@ -238,16 +250,7 @@ describe("the published packages, installed from their tarballs with plain npm",
     const settings = JSON.parse(await readFile(join(home, ".claude", "settings.json"), "utf8"));
     const command: string = settings.hooks.Stop[0].hooks[0].command;
     expect(command).toContain(join(prefix, "lib", "node_modules", "@ringback"));
-    const payload = claudeStopPayload("Done: installed from npm alone. All 12 tests pass.", {
-      cwd: directory.path,
-    });
-    const hook = await runCommand(
-      ["-c", command],
-      { ...env, RINGBACK_HOOK_DEBUG: "1" },
-      `${JSON.stringify(payload)}\n`,
-      directory.path,
-      "/bin/sh",
-    );
+    const hook = await runStopHook(command, "Done: installed from npm alone. All 12 tests pass.");
     expect(hook.stderr).toMatch(/took the report \(202\)/);
     await page.waitForRinging();
   });
@@ -260,14 +263,7 @@ describe("the published packages, installed from their tarballs with plain npm",
     expect(command).toContain(
       join(prefix, "lib", "node_modules", "@ringback", "daemon", "dist", "ringback-hook.mjs"),
     );
-    const payload = claudeStopPayload("Done: hooked by the daemon's own installer.", { cwd: directory.path });
-    const hook = await runCommand(
-      ["-c", command],
-      { ...env, RINGBACK_HOOK_DEBUG: "1" },
-      `${JSON.stringify(payload)}\n`,
-      directory.path,
-      "/bin/sh",
-    );
+    const hook = await runStopHook(command, "Done: hooked by the daemon's own installer.");
     expect(hook.stderr).toMatch(/took the report \(202\)/);
   });
 });

@@ -2,7 +2,7 @@ import { describeTrackerQuestion } from "@ringback/brief";
 import { Report } from "@ringback/protocol";
 import type { Comment, TrackerClient } from "@ringback/tracker-client";
 import { isAgentWords, type QuestionSighting } from "./question-sighting.js";
-import { unlessGone, type WorkspaceNames, workspaceNameOf } from "./task-report.js";
+import { reportTracker, unlessGone, type WorkspaceNames, workspaceNameOf } from "./task-report.js";
 import { trackerEventId } from "./tracker-event-id.js";
 import type { TrackerQuestionRecord } from "./tracker-questions.js";
 
@@ -57,19 +57,14 @@ export async function readQuestionReport(
     source: "tracker",
     occurredAt: validTime(sighting.occurredAt) ?? issue.updatedAt,
     text: words.spoken,
-    tracker: {
+    tracker: reportTracker({
       workspaceId,
-      ...(workspaceName ? { workspaceName } : {}),
+      workspaceName,
       taskId: sighting.key,
-      issueId: issue.id,
-      issueIdentifier: issue.identifier,
-      issueTitle: issue.title,
-      projectId: issue.projectId,
+      issue,
       projectName: project?.title ?? null,
-      priority: issue.priority,
-      issueUpdatedAt: issue.updatedAt,
       agentName,
-    },
+    }),
   });
   return { report, question };
 }

@@ -58,19 +58,14 @@ export async function readTaskReport(
     source: "tracker",
     occurredAt: (Number.isNaN(completedAt.getTime()) ? now : completedAt).toISOString(),
     text: reportText({ event, task, issue, agentName, reportComment }),
-    tracker: {
+    tracker: reportTracker({
       workspaceId,
-      ...(workspaceName ? { workspaceName } : {}),
+      workspaceName,
       taskId,
-      issueId: issue.id,
-      issueIdentifier: issue.identifier,
-      issueTitle: issue.title,
-      projectId: issue.projectId,
+      issue,
       projectName: project?.title ?? null,
-      priority: issue.priority,
-      issueUpdatedAt: issue.updatedAt,
       agentName,
-    },
+    }),
   });
   return {
     report,
@@ -114,6 +109,31 @@ function reportText(input: {
   const reason = event.failureReason ?? task?.failureReason ?? task?.error ?? "no reason given";
   const failure = `${agentName} could not finish ${issue.identifier} "${issue.title}" (the task failed: ${reason}).`;
   return words ? `${failure}\n\n${words}` : failure;
+}
+
+/** A tracker report's `tracker` part: where the call comes from (workspace, issue, project) and which agent. */
+export function reportTracker(input: {
+  workspaceId: string;
+  workspaceName: string | null | undefined;
+  taskId: string;
+  issue: Issue;
+  projectName: string | null;
+  agentName: string;
+}) {
+  const { workspaceId, workspaceName, taskId, issue, projectName, agentName } = input;
+  return {
+    workspaceId,
+    ...(workspaceName ? { workspaceName } : {}),
+    taskId,
+    issueId: issue.id,
+    issueIdentifier: issue.identifier,
+    issueTitle: issue.title,
+    projectId: issue.projectId,
+    projectName,
+    priority: issue.priority,
+    issueUpdatedAt: issue.updatedAt,
+    agentName,
+  };
 }
 
 export async function workspaceNameOf(
