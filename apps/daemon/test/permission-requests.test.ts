@@ -279,6 +279,91 @@ describe("presence", () => {
   });
 });
 
+/** "HH:MM" in UTC, `minutes` from now. */
+function utcClock(minutes: number): string {
+  return new Date(Date.now() + minutes * 60_000).toISOString().slice(11, 16);
+}
+
+describe("presence set by the ring modes' away times", () => {
+  it("goes away when a device's away time started after the switch, rings, and the switch set since wins", async () => {
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const stored = { away: false, changedAt: hoursAgo, changedBy: "this computer" };
+    await writeFile(join(home.path, PRESENCE_FILE), JSON.stringify(stored), { mode: 0o600 });
+    const commute = {
+      timeZone: "UTC",
+      periods: [
+        {
+          modeName: "Commute",
+          days: [0, 1, 2, 3, 4, 5, 6],
+          ranges: [{ start: utcClock(-5), end: utcClock(60) }],
+        },
+      ],
+    };
+    const device = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
+    const sent = await relayDaemonRequest(device, home.key, COMPUTER_ID, {
+      method: "PUT",
+      path: "/presence/schedule",
+      body: { schedule: commute },
+    });
+    expect(sent.status).toBe(200);
+    expect(Presence.parse(sent.body)).toMatchObject({
+      away: true,
+      changedBy: 'the ring mode "Commute"',
+      schedule: { ...commute, setBy: "a paired device" },
+    });
+    const { hook, post, digest } = await home.ring(bashAsk("npm publish"));
+    await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny", reason: "Not today." });
+    expect((await hook.answer).body).toMatchObject({
+      outcome: "decided",
+      verdict: "deny",
+      reason: "Not today.",
+    });
+
+    const back = await home.local("PUT", "/presence", { away: false });
+    expect(Presence.parse(await back.json())).toMatchObject({ away: false, changedBy: "this computer" });
+    expect((await askAsTheHook(home.daemon, home.localKey, bashAsk("ls")).answer).body).toEqual({
+      outcome: "present",
+    });
+    const shown = await runCli(["away"], daemonEnv(home.path, { RINGBACK_PORT: String(home.daemon.port) }));
+    expect(shown.stdout).toContain("away times from the ring modes (sent by a paired device at ");
+    expect(shown.stdout).toMatch(/ {2}"Commute" every day \d\d:\d\d-\d\d:\d\d/);
+
+    const cleared = await home.local("PUT", "/presence/schedule", { schedule: null });
+    expect(Presence.parse(await cleared.json())).toMatchObject({ away: false, schedule: null });
+  });
+
+  it("refuses away times it cannot read with 400, and keeps the ones it has", async () => {
+    const refused = [
+      {
+        schedule: {
+          timeZone: "Mars/Olympus",
+          periods: [{ modeName: "x", days: [1], ranges: [{ start: "08:00", end: "09:00" }] }],
+        },
+      },
+      {
+        schedule: {
+          timeZone: "UTC",
+          periods: [{ modeName: "x", days: [7], ranges: [{ start: "08:00", end: "09:00" }] }],
+        },
+      },
+      {
+        schedule: {
+          timeZone: "UTC",
+          periods: [{ modeName: "x", days: [1], ranges: [{ start: "8am", end: "09:00" }] }],
+        },
+      },
+      { schedule: { timeZone: "UTC", periods: [] } },
+      {},
+    ];
+    for (const body of refused) {
+      const response = await home.local("PUT", "/presence/schedule", body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "invalid_request" } });
+    }
+    expect((await home.local("GET", "/presence/schedule")).status).toBe(405);
+  });
+});
+
 describe("a computer that cannot ring a phone", () => {
   it("answers not-linked without a relay identity, away or not, and ringback away works without a daemon", async () => {
     const directory = await makeTemporaryDirectory();

@@ -1,5 +1,7 @@
 import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
+  type AwaySchedule,
+  AwayScheduleUpdate,
   errorBody,
   type PermissionAsk,
   PermissionDecisionPlaintext,
@@ -18,6 +20,7 @@ import {
   type SentReply,
   startNeedsYouRelay,
 } from "./needs-you-relay.js";
+import { openSettingsSection } from "./settings-sections.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
 import { accountKeyFrom } from "./test-relay-server.js";
 
@@ -66,8 +69,21 @@ function standInComputer(key: () => Promise<E2eKey>) {
     pending.isDecided = true;
     return { status: "delivered", sealedReason: null, plaintextReason: null };
   };
+  const schedules: (AwaySchedule | null)[] = [];
   const daemon: StandInDaemon = (request) => {
     presenceRequests.push(`${request.method} ${request.path}`);
+    if (request.path === "/presence/schedule" && request.method === "PUT") {
+      // As the daemon works it out when the away time covers now and started after the switch was set.
+      const { schedule } = AwayScheduleUpdate.parse(request.body);
+      schedules.push(schedule);
+      const mode = schedule?.periods[0]?.modeName;
+      presence.current = {
+        away: mode !== undefined,
+        changedAt: new Date().toISOString(),
+        changedBy: mode === undefined ? "Phone" : `the ring mode "${mode}"`,
+      };
+      return { status: 200, body: presence.current };
+    }
     if (request.path !== "/presence") return { status: 404, body: errorBody("not_found") };
     if (request.method === "PUT") {
       const { away } = PresenceUpdate.parse(request.body);
@@ -75,7 +91,7 @@ function standInComputer(key: () => Promise<E2eKey>) {
     }
     return { status: 200, body: presence.current };
   };
-  return { asks, opened, presence, presenceRequests, settle, daemon };
+  return { asks, opened, presence, presenceRequests, schedules, settle, daemon };
 }
 
 describe("a needs-you call in the built web app in Chromium, on two devices", () => {
@@ -126,6 +142,7 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
       isMobile: true,
       hasTouch: true,
       locale: "en-US",
+      timezoneId: "Asia/Tokyo",
     };
     phone = await openPage(browser, phoneOptions, pageErrors, WAIT.timeout);
     await phone.context().addInitScript(installSpeechRecognition, SPOKEN);
@@ -292,6 +309,45 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     await phone.locator(`[data-testid="presence-row"][data-away="true"][data-busy="false"]`).waitFor(WAIT);
     expect(computer.presence.current).toMatchObject({ away: true, changedBy: "Phone" });
     expect(computer.presenceRequests).toContain("PUT /presence");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("sends the computer a ring mode's away hours with the phone's time zone, and says the mode set I'm away", async () => {
+    await openSettingsSection(phone, "ringing", WAIT);
+    const sleep = phone.locator('[data-testid="mode-row"][data-mode-id="sleep"]');
+    await sleep.getByTestId("mode-edit").tap();
+    const editor = phone.getByTestId("mode-editor");
+    await editor.getByTestId("mode-away").check();
+    await editor.getByTestId("mode-on").check();
+    await editor.getByTestId("save-mode").tap();
+    await phone.waitForFunction(
+      () => !document.querySelector('[data-testid="mode-editor"]'),
+      undefined,
+      WAIT,
+    );
+    expect(await sleep.textContent()).toContain("every day · 22:00–08:00 · silent · away");
+    await expect.poll(() => computer.schedules.length, WAIT).toBe(1);
+    expect(computer.schedules[0]).toEqual({
+      timeZone: "Asia/Tokyo",
+      periods: [
+        { modeName: "Sleep", days: [0, 1, 2, 3, 4, 5, 6], ranges: [{ start: "22:00", end: "08:00" }] },
+      ],
+    });
+
+    await phone.getByTestId("nav-home").tap();
+    const row = phone.locator(`[data-testid="presence-row"][data-computer-id="${COMPUTER_ID}"]`);
+    await row.getByTestId("presence-set-by").waitFor(WAIT);
+    // The idle screen sends them again as it asks the computer (the phone's time zone may have changed).
+    await expect.poll(() => computer.schedules.length, WAIT).toBeGreaterThanOrEqual(2);
+    expect(await row.getByTestId("presence-set-by").textContent()).toMatch(
+      /^Set by the ring mode "Sleep" at /,
+    );
+
+    // Turned off, the computer forgets the away hours (and the phone rings at night again for the next tests).
+    await openSettingsSection(phone, "ringing", WAIT);
+    await sleep.getByTestId("mode-toggle").uncheck();
+    await expect.poll(() => computer.schedules.at(-1), WAIT).toBeNull();
+    await phone.getByTestId("nav-home").tap();
     expect(pageErrors).toEqual([]);
   });
 

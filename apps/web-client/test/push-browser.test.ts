@@ -28,6 +28,7 @@ const NEVER_RING_MODE: RingMode = {
   repeat: [0, 1, 2, 3, 4, 5, 6],
   rule: "do-not-ring-in",
   on: true,
+  away: false,
 };
 
 interface ShownNotification {

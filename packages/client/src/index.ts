@@ -131,6 +131,7 @@ export { Observable } from "./controller/observable.js";
 export { ALWAYS_RING, type RingSchedule } from "./ring-schedule/ring-schedule.js";
 export { RingModesSchedule } from "./ring-schedule/ring-modes-schedule.js";
 export { isRingingAllowedAt } from "./ring-schedule/day-evaluation.js";
+export { awayScheduleOf, type ModeNameTexts, ringModeName } from "./ring-schedule/away-schedule.js";
 export { EVERY_DAY, RingMode, RingRule, TimeRange, type Weekday } from "./ring-schedule/ring-mode.js";
 export {
   addRange,

@@ -3,6 +3,7 @@ export * from "./error-table.js";
 export * from "./limits.js";
 export * from "./model-endpoint.js";
 export * from "./ringback-error.js";
+export * from "./schemas/away-schedule.js";
 export * from "./schemas/brief.js";
 export * from "./schemas/brief-language.js";
 export * from "./schemas/daemon-config.js";

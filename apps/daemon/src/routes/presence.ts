@@ -1,4 +1,4 @@
-import { type Presence, PresenceUpdate } from "@ringback/protocol";
+import { AwayScheduleUpdate, type Presence, PresenceUpdate } from "@ringback/protocol";
 import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
@@ -9,7 +9,10 @@ import { isRelayedRequest } from "../http/relayed.js";
 const CHANGED_HERE = "this computer";
 const CHANGED_FROM_A_DEVICE = "a paired device";
 
-/** `GET/PUT /presence`: whether an agent's permission ask rings the phones (away) or waits at the keyboard. */
+/**
+ * `GET/PUT /presence`: whether an agent's permission ask rings the phones (away) or waits at the keyboard;
+ * `PUT /presence/schedule`: the away times a device's ring modes set.
+ */
 export function presenceRoutes(app: AppContext): Hono {
   return new Hono()
     .get("/presence", async (context) => context.json((await app.permission.presence()) satisfies Presence))
@@ -19,5 +22,12 @@ export function presenceRoutes(app: AppContext): Hono {
       const changedBy = isRelayedRequest(context) ? CHANGED_FROM_A_DEVICE : CHANGED_HERE;
       return context.json((await app.permission.setPresence(away, changedBy)) satisfies Presence);
     })
-    .all("/presence", methodNotAllowed(["GET", "PUT"]));
+    .all("/presence", methodNotAllowed(["GET", "PUT"]))
+    .put("/presence/schedule", async (context) => {
+      const body = await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
+      const { schedule } = parseBody(AwayScheduleUpdate, body);
+      const setBy = isRelayedRequest(context) ? CHANGED_FROM_A_DEVICE : CHANGED_HERE;
+      return context.json((await app.permission.setAwaySchedule(schedule, setBy)) satisfies Presence);
+    })
+    .all("/presence/schedule", methodNotAllowed(["PUT"]));
 }

@@ -1,4 +1,4 @@
-import { type DeviceInfo, type Presence, RingbackError } from "@ringback/protocol";
+import { type AwaySchedule, type DeviceInfo, type Presence, RingbackError } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { PresenceController } from "./presence-controller.js";
 
@@ -30,7 +30,11 @@ describe("the I'm away switch, one per computer", () => {
           saved[computerId] = { away, changedAt: new Date(0).toISOString(), changedBy: "Phone" };
           return saved[computerId] as Presence;
         },
+        setAwaySchedule: async () => {
+          throw new Error("no ring mode sets away times here");
+        },
       }),
+      awaySchedule: () => null,
     });
     await controller.refresh();
     expect(controller.view.rows?.map((row) => [row.name, row.isOnline, row.presence?.away ?? null])).toEqual([
@@ -59,7 +63,11 @@ describe("the I'm away switch, one per computer", () => {
         setPresence: async () => {
           throw refusals[computerId];
         },
+        setAwaySchedule: async () => {
+          throw refusals[computerId];
+        },
       }),
+      awaySchedule: () => null,
     });
     await controller.refresh();
     expect(controller.view.rows?.[0]).toMatchObject({
@@ -69,5 +77,57 @@ describe("the I'm away switch, one per computer", () => {
       problem: { kind: "computer-offline" },
     });
     expect(controller.view.rows?.[1]).toMatchObject({ presence: null, isSupported: false, problem: null });
+  });
+
+  it("sends the ring modes' away times at each refresh and after a change; a daemon without them keeps its switch", async () => {
+    const sleep: AwaySchedule = {
+      timeZone: "Europe/Paris",
+      periods: [
+        { modeName: "Sleep", days: [0, 1, 2, 3, 4, 5, 6], ranges: [{ start: "22:00", end: "08:00" }] },
+      ],
+    };
+    let schedule: AwaySchedule | null = sleep;
+    const asked: string[] = [];
+    const byComputer = (computerId: string, away: boolean): Presence => ({
+      away,
+      changedAt: null,
+      changedBy: computerId,
+    });
+    const controller = new PresenceController({
+      listComputers: async () => [computer("desk", "Desk", true), computer("old", "Old", true)],
+      clientFor: (computerId) => ({
+        presence: async () => {
+          asked.push(`GET ${computerId}`);
+          return byComputer(computerId, false);
+        },
+        setPresence: async () => {
+          throw new Error("not switched in this test");
+        },
+        setAwaySchedule: async (sent) => {
+          asked.push(
+            `SCHEDULE ${computerId} ${sent ? sent.periods.map((period) => period.modeName) : "none"}`,
+          );
+          if (computerId === "old") throw new RingbackError("not_found");
+          return byComputer(computerId, sent !== null);
+        },
+      }),
+      awaySchedule: () => schedule,
+    });
+    await controller.refresh();
+    expect(asked.sort()).toEqual(["GET old", "SCHEDULE desk Sleep", "SCHEDULE old Sleep"]);
+    expect(controller.view.rows?.map((row) => [row.computerId, row.presence?.away, row.isSupported])).toEqual(
+      [
+        ["desk", true, true],
+        ["old", false, true],
+      ],
+    );
+    asked.length = 0;
+    schedule = null;
+    await controller.sendAwaySchedule();
+    expect(asked.sort()).toEqual(["GET old", "SCHEDULE desk none", "SCHEDULE old none"]);
+    expect(controller.view.rows?.[0]?.presence?.away).toBe(false);
+    asked.length = 0;
+    await controller.refresh();
+    expect(asked.sort()).toEqual(["GET desk", "GET old"]);
   });
 });

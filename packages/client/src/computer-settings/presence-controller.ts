@@ -1,4 +1,4 @@
-import type { Presence } from "@ringback/protocol";
+import type { AwaySchedule, Presence } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import { hasDaemonCode } from "../daemon/daemon-error.js";
 import type { ReadableDevice } from "../devices/device-list.js";
@@ -8,6 +8,17 @@ import { type ComputerProblem, computerProblemOf } from "./computer-problem.js";
 export interface PresenceClient {
   presence(): Promise<Presence>;
   setPresence(away: boolean): Promise<Presence>;
+  setAwaySchedule(schedule: AwaySchedule | null): Promise<Presence>;
+}
+
+/** Sends the away times; a daemon older than them (404) keeps its switch, which is asked instead. */
+async function sendSchedule(client: PresenceClient, schedule: AwaySchedule | null): Promise<Presence> {
+  try {
+    return await client.setAwaySchedule(schedule);
+  } catch (error) {
+    if (hasDaemonCode(error, "not_found")) return client.presence();
+    throw error;
+  }
 }
 
 /** One computer's "I'm away" switch. */
@@ -35,6 +46,8 @@ export interface PresenceDependencies {
   /** The account's computers, as the relay lists them now. */
   readonly listComputers: () => Promise<readonly ReadableDevice[]>;
   readonly clientFor: (computerId: string) => PresenceClient;
+  /** The away times this device's ring modes set now (null: none). */
+  readonly awaySchedule: () => AwaySchedule | null;
 }
 
 /**
@@ -49,7 +62,11 @@ export class PresenceController extends Observable<PresenceView> {
     this.#deps = deps;
   }
 
-  /** Lists the computers and asks each for its presence (an offline one is shown, not asked). */
+  /**
+   * Lists the computers and asks each for its presence (an offline one is shown, not asked). When this device's ring
+   * modes set away times, each computer is sent them again instead (the time zone may have changed since); a device
+   * without away times leaves another device's as they are.
+   */
   async refresh(): Promise<void> {
     let computers: readonly ReadableDevice[];
     try {
@@ -69,10 +86,29 @@ export class PresenceController extends Observable<PresenceView> {
       problem: null,
     }));
     this.update({ rows, problem: null });
+    const schedule = this.#deps.awaySchedule();
     await Promise.all(
       rows
         .filter((row) => row.isOnline)
-        .map((row) => this.#ask(row.computerId, (client) => client.presence())),
+        .map((row) =>
+          this.#ask(row.computerId, (client) =>
+            schedule ? sendSchedule(client, schedule) : client.presence(),
+          ),
+        ),
+    );
+  }
+
+  /**
+   * Sends every computer online the away times of this device's ring modes after they changed (null: this device's
+   * modes set none now, so the computers forget the schedule). The rows show the presence each computer now works out.
+   */
+  async sendAwaySchedule(): Promise<void> {
+    if (!this.view.rows) await this.refresh();
+    const schedule = this.#deps.awaySchedule();
+    await Promise.all(
+      (this.view.rows ?? [])
+        .filter((row) => row.isOnline && row.isSupported)
+        .map((row) => this.#ask(row.computerId, (client) => sendSchedule(client, schedule))),
     );
   }
 

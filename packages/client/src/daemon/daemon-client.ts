@@ -1,6 +1,7 @@
 import type { E2eKey } from "@ringback/e2e-crypto";
 import {
   type Attachment,
+  type AwaySchedule,
   BriefLanguage,
   type CreateDispatchRequest,
   type DispatchIssuesRequest,
@@ -176,6 +177,11 @@ export class DaemonClient {
   /** `PUT /presence`: "I'm away" on or off; answers the presence as saved. */
   setPresence(away: boolean): Promise<Presence> {
     return this.call({ method: "PUT", path: "/presence", body: { away } }, Presence);
+  }
+
+  /** `PUT /presence/schedule`: the away times this device's ring modes give the computer (null: none). */
+  setAwaySchedule(schedule: AwaySchedule | null): Promise<Presence> {
+    return this.call({ method: "PUT", path: "/presence/schedule", body: { schedule } }, Presence);
   }
 
   briefLanguage() {

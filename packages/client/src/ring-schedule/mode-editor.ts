@@ -29,6 +29,7 @@ export function newModeDraft(): ModeDraft {
     repeat: [...EVERY_DAY],
     rule: "do-not-ring-in",
     on: true,
+    away: false,
   };
 }
 

@@ -9,6 +9,7 @@ export const WORK_MODE: RingMode = {
   repeat: [...WORKDAYS],
   rule: "ring-only-in",
   on: false,
+  away: false,
 };
 
 /** Sleep: every day 22:00-08:00, do not ring then. Preinstalled, off. */
@@ -20,6 +21,7 @@ export const SLEEP_MODE: RingMode = {
   repeat: [...EVERY_DAY],
   rule: "do-not-ring-in",
   on: false,
+  away: false,
 };
 
 export const PREINSTALLED_MODES: readonly RingMode[] = [WORK_MODE, SLEEP_MODE];

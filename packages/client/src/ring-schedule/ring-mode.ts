@@ -1,3 +1,4 @@
+import { TimeRange } from "@ringback/protocol";
 import { z } from "zod";
 
 /** Days as `Date.getDay()` numbers them: 0 is Sunday. */
@@ -6,15 +7,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const EVERY_DAY: readonly Weekday[] = WEEKDAYS;
 export const WORKDAYS: readonly Weekday[] = [1, 2, 3, 4, 5];
 
-/** "HH:MM" on a 24-hour clock; "24:00" is allowed as the end of a range (the end of the day). */
-const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "must be HH:MM");
-
-/**
- * A time range of a day. `start` before `end`: from start to end. `start` after `end`: the range crosses midnight,
- * so within one day it covers 0:00 to `end` and `start` to 24:00. Equal: the whole day.
- */
-export const TimeRange = z.object({ start: TimeOfDay, end: TimeOfDay });
-export type TimeRange = z.infer<typeof TimeRange>;
+export { TimeRange };
 
 /** "Ring only in these ranges" or "do not ring in these ranges". */
 export const RingRule = z.enum(["ring-only-in", "do-not-ring-in"]);
@@ -32,6 +25,8 @@ export const RingMode = z.object({
   repeat: z.array(z.number().int().min(0).max(6)).transform((days) => normaliseDays(days as Weekday[])),
   rule: RingRule,
   on: z.boolean(),
+  /** "Away from my computers in these times": while the mode is on, its ranges set the computers' presence to away. */
+  away: z.boolean().default(false),
 });
 export type RingMode = z.infer<typeof RingMode>;
 
@@ -46,7 +41,7 @@ export function minuteOf(time: string): number {
 }
 
 /** Whether a minute of the day (0-1439) falls in the range, read within one day (see TimeRange). */
-function isInRange(range: TimeRange, minute: number): boolean {
+export function isInRange(range: TimeRange, minute: number): boolean {
   const start = minuteOf(range.start);
   const end = minuteOf(range.end);
   if (start === end) return true;

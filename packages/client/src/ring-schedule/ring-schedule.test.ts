@@ -23,6 +23,7 @@ function mode(overrides: Partial<RingMode> & Pick<RingMode, "id">): RingMode {
     repeat: [...EVERY_DAY],
     rule: "ring-only-in",
     on: true,
+    away: false,
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERMISSION_REASON_MAX_CHARS } from "../limits.js";
+import { KeptAwaySchedule } from "./away-schedule.js";
 import { DeviceName } from "./relay.js";
 import { EventId, ReportSource } from "./report.js";
 import { RequestStamp } from "./request-stamp.js";
@@ -97,13 +98,18 @@ export const PermissionDecisionPlaintext = z.object({
 });
 export type PermissionDecisionPlaintext = z.infer<typeof PermissionDecisionPlaintext>;
 
-/** Whether the computer's agents wait for a phone when they ask permission (`away`) or ask at the keyboard. */
+/**
+ * Whether the computer's agents wait for a phone when they ask permission (`away`) or ask at the keyboard: the
+ * latest change wins, whether the switch (phone or `ringback away`) or a ring mode's away time starting or ending.
+ */
 export const Presence = z.object({
   away: z.boolean(),
   /** When it last changed (ISO 8601); null when never set (the default: present). */
   changedAt: z.iso.datetime({ offset: true }).nullable(),
-  /** Who changed it last: this computer's command line, or a device's name. */
+  /** Who changed it last: this computer's command line, a device, or a ring mode ("the ring mode \"Sleep\""). */
   changedBy: z.string().max(200).nullable(),
+  /** The ring modes' away times this computer keeps; absent from daemons older than them. */
+  schedule: KeptAwaySchedule.nullable().optional(),
 });
 export type Presence = z.infer<typeof Presence>;
 

@@ -3,7 +3,7 @@ import { PERMISSION_WAIT_MS, type Presence, Presence as PresenceSchema } from "@
 import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
 import { readPresence, savePresence } from "../../runtime/permission/presence-file.js";
-import { describePresence } from "../../runtime/permission/presence-words.js";
+import { describeAwayTimes, describePresence } from "../../runtime/permission/presence-words.js";
 import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
 import { StartError } from "../../runtime/start-error.js";
 
@@ -14,7 +14,9 @@ export const usage = `ringback away [on|off]
   ringback away on    away: an agent that asks permission (run a command, edit a file...) rings your phones, and
                       Allow or Deny there lets it go on; with no answer in ${PERMISSION_WAIT_MS / 60_000} minutes its own dialog follows
   ringback away off   present (the default): an agent's permission ask shows its own dialog, no phone rings
-The phones' "I'm away" switch sets the same thing. Kept in presence.json in the data dir (RINGBACK_HOME).`;
+The phones' "I'm away" switch sets the same thing, and so does a ring mode marked "Away from my computers in
+these times" on a phone: each start or end of its times counts as a change, and the latest change wins (a switch set
+during an away time holds until that time ends). Kept in presence.json in the data dir (RINGBACK_HOME).`;
 
 /** `ringback away`: through the running daemon when there is one, else presence.json directly. */
 export async function run(args: string[]): Promise<void> {
@@ -22,7 +24,8 @@ export async function run(args: string[]): Promise<void> {
   const [setting, ...rest] = positionals;
   const dataDir = resolveDataDir(process.env);
   if (setting === undefined) {
-    process.stdout.write(`${describePresence(await readPresence(dataDir))}\n`);
+    const presence = await readPresence(dataDir);
+    process.stdout.write(`${[describePresence(presence), ...describeAwayTimes(presence)].join("\n")}\n`);
     return;
   }
   if ((setting !== "on" && setting !== "off") || rest.length > 0) {

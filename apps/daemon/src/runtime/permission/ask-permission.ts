@@ -33,7 +33,7 @@ export async function askPermission(
   signal: AbortSignal,
 ): Promise<PermissionAnswer> {
   const { config, log } = context;
-  const presence = await readPresence(context.dataDir, log);
+  const presence = await readPresence(context.dataDir, log, context.now());
   if (!presence.away) return { outcome: "present" };
   const relay = relayAddress(config, context.env);
   if (!relay?.deviceToken || !config.config.relay?.deviceId) return { outcome: "not-linked" };

@@ -1,7 +1,7 @@
-import type { PermissionAnswer, Presence } from "@ringback/protocol";
+import type { AwaySchedule, PermissionAnswer, Presence } from "@ringback/protocol";
 import { askPermission, type PermissionAskContext } from "./ask-permission.js";
 import type { PendingAsks } from "./pending-asks.js";
-import { readPresence, savePresence } from "./presence-file.js";
+import { readPresence, saveAwaySchedule, savePresence } from "./presence-file.js";
 
 type AskRequest = Parameters<typeof askPermission>[0];
 
@@ -23,14 +23,27 @@ export class PermissionRuntime {
   }
 
   presence(): Promise<Presence> {
-    return readPresence(this.#context.dataDir, this.#context.log);
+    return readPresence(this.#context.dataDir, this.#context.log, this.#context.now());
   }
 
   async setPresence(away: boolean, changedBy: string): Promise<Presence> {
     const presence = await savePresence(this.#context.dataDir, { away, changedBy }, this.#context.now());
     this.#context.log(`presence set to ${away ? "away" : "present"} by ${changedBy}`);
-    // Back at the keyboard: the waiting agents show their own dialogs now.
-    if (!away) this.#context.pendingAsks.endAll({ outcome: "present" });
+    return this.#followed(presence);
+  }
+
+  async setAwaySchedule(schedule: AwaySchedule | null, setBy: string): Promise<Presence> {
+    const presence = await saveAwaySchedule(this.#context.dataDir, { schedule, setBy }, this.#context.now());
+    const modes = schedule ? schedule.periods.map((period) => `"${period.modeName}"`).join(", ") : "none";
+    this.#context.log(
+      `ring modes' away times set by ${setBy}: ${modes}; ${presence.away ? "away" : "present"} now`,
+    );
+    return this.#followed(presence);
+  }
+
+  /** Back at the keyboard: the waiting agents show their own dialogs now. */
+  #followed(presence: Presence): Presence {
+    if (!presence.away) this.#context.pendingAsks.endAll({ outcome: "present" });
     return presence;
   }
 

@@ -1,4 +1,5 @@
 import {
+  awayScheduleOf,
   CallCenter,
   type CallRecord,
   callerName,
@@ -23,6 +24,7 @@ import {
   readDeviceList,
   type VoicePlatform,
 } from "@ringback/client";
+import { SETTINGS_TEXTS } from "@ringback/client/texts";
 import { CallAlerts } from "../audio/call-alerts.js";
 import type { CallNotifier } from "../audio/call-notifications.js";
 import { ComputerKey } from "../computer-settings/computer-key.js";
@@ -100,7 +102,10 @@ export class AppController extends Observable<AppView> {
     const changeView = (change: Partial<AppView>) => this.update(change);
     this.#settings = settings;
     this.voicePlatform = deps.voice;
-    this.ringModes = new RingModesController(settings, () => this.#center?.checkSchedule());
+    this.ringModes = new RingModesController(settings, () => {
+      this.#center?.checkSchedule();
+      if (this.view.pairing) this.presence.sendAwaySchedule().catch(() => undefined);
+    });
     this.ringtones = new RingtonesController(settings, new RingtoneFiles(deps.store), deps.waitingRinger);
     this.daemon = new DaemonAccess(settings, () => ({
       relay: this.calls.relay(),
@@ -109,6 +114,12 @@ export class AppController extends Observable<AppView> {
     this.presence = new PresenceController({
       listComputers: () => this.daemon.refreshComputers(),
       clientFor: (computerId) => new DaemonClient(this.calls.relay(), this.#requirePairing().key, computerId),
+      awaySchedule: () =>
+        awayScheduleOf(
+          this.ringModes.view.modes,
+          Intl.DateTimeFormat().resolvedOptions().timeZone,
+          SETTINGS_TEXTS[this.view.interfaceLanguage] ?? SETTINGS_TEXTS.en,
+        ),
     });
     this.dispatch = new DispatchController({
       daemon: dispatchDaemonOf(this.daemon),

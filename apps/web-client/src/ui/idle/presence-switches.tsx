@@ -52,6 +52,17 @@ export function PresenceSwitches({ controller, language }: Props) {
               {!row.isOnline && <span class="hint"> ({t.awayOffline})</span>}
               {row.isOnline && row.isBusy && <span class="hint"> {t.awayLoading}</span>}
             </label>
+            {row.presence?.changedBy && row.presence.changedAt && (
+              <p class="hint" data-testid="presence-set-by">
+                {t.awaySetBy(
+                  row.presence.changedBy,
+                  new Date(row.presence.changedAt).toLocaleString(language, {
+                    dateStyle: "short",
+                    timeStyle: "short",
+                  }),
+                )}
+              </p>
+            )}
             {!row.isSupported && (
               <p class="hint" data-testid="presence-unsupported">
                 {t.awayUnsupported}

@@ -22,7 +22,10 @@ interface Props {
   readonly onCancel: () => void;
 }
 
-/** Adds or edits a ring mode: name, time ranges (a range may cross midnight), weekdays, rule, on/off. */
+/**
+ * Adds or edits a ring mode: name, time ranges (a range may cross midnight), weekdays, rule, on/off, and whether its
+ * hours set the computers away.
+ */
 export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
   const t = texts(SETTINGS_TEXTS, language);
   const [draft, setDraft] = useState(mode);
@@ -124,6 +127,16 @@ export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
         />
         {t.modeOn}
       </label>
+      <label class="day">
+        <input
+          type="checkbox"
+          data-testid="mode-away"
+          checked={draft.away}
+          onChange={(event) => setDraft({ ...draft, away: event.currentTarget.checked })}
+        />
+        {t.modeAway}
+      </label>
+      <p class="hint">{t.modeAwayHint}</p>
       {problems.includes("no-days") && <p class="error">{t.problemNoDays}</p>}
       {problems.includes("bad-time") && <p class="error">{t.problemBadTime}</p>}
       <div class="row">

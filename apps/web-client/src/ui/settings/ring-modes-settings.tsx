@@ -1,5 +1,5 @@
 import type { RingMode } from "@ringback/client";
-import { isWholeDay, type ModeDraft, newModeDraft } from "@ringback/client";
+import { isWholeDay, type ModeDraft, newModeDraft, ringModeName } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { SETTINGS_TEXTS, type SettingsTexts } from "@ringback/client/texts";
 import { daysSummary, weekdayName } from "@ringback/client/views";
@@ -12,14 +12,6 @@ import { RingModeEditor } from "./ring-mode-editor.js";
 interface Props {
   readonly controller: AppController;
   readonly language: InterfaceLanguage;
-}
-
-/** A mode's name as shown: the user's, or the preinstalled mode's name in the interface language. */
-function modeName(mode: RingMode, t: SettingsTexts): string {
-  if (mode.name.trim() !== "") return mode.name;
-  if (mode.preset === "work") return t.modeWork;
-  if (mode.preset === "sleep") return t.modeSleep;
-  return t.modeUnnamed;
 }
 
 function modeSummary(mode: RingMode, t: SettingsTexts, language: InterfaceLanguage): string {
@@ -35,7 +27,8 @@ function modeSummary(mode: RingMode, t: SettingsTexts, language: InterfaceLangua
   const ranges = mode.ranges
     .map((range) => (isWholeDay(range) ? t.wholeDay : `${range.start}–${range.end}`))
     .join(", ");
-  return `${dayText} · ${ranges} · ${mode.rule === "ring-only-in" ? t.ruleShortOnlyIn : t.ruleShortNotIn}`;
+  const rule = mode.rule === "ring-only-in" ? t.ruleShortOnlyIn : t.ruleShortNotIn;
+  return `${dayText} · ${ranges} · ${rule}${mode.away ? ` · ${t.ruleShortAway}` : ""}`;
 }
 
 /** Settings › Ring modes: the modes, on/off, add, edit, delete; says which modes turning one on turned off. */
@@ -48,7 +41,7 @@ export function RingModesSettings({ controller, language }: Props) {
     setEditing(null);
   };
   const remove = (mode: RingMode) => {
-    if (!confirm(t.deleteModeConfirm(modeName(mode, t)))) return;
+    if (!confirm(t.deleteModeConfirm(ringModeName(mode, t)))) return;
     controller.ringModes.remove(mode.id).catch(() => undefined);
   };
   return (
@@ -57,7 +50,7 @@ export function RingModesSettings({ controller, language }: Props) {
       <p class="hint">{t.ringModesHint}</p>
       {turnedOff.length > 0 && (
         <p class="notice" data-testid="modes-turned-off">
-          {t.turnedOff(turnedOff.map((mode) => modeName(mode, t)).join(", "))}
+          {t.turnedOff(turnedOff.map((mode) => ringModeName(mode, t)).join(", "))}
         </p>
       )}
       <ul class="mode-list">
@@ -81,7 +74,7 @@ export function RingModesSettings({ controller, language }: Props) {
                       controller.ringModes.setOn(mode.id, event.currentTarget.checked).catch(() => undefined)
                     }
                   />
-                  <strong>{modeName(mode, t)}</strong>
+                  <strong>{ringModeName(mode, t)}</strong>
                 </label>
                 <span class="hint">{modeSummary(mode, t, language)}</span>
                 <button type="button" data-testid="mode-edit" onClick={() => setEditing(mode)}>

@@ -45,6 +45,7 @@ export const NEEDS_YOU_TEXTS = defineTexts({
     awayOffline: "offline",
     awayUnsupported: "Update Ringback on this computer to use this switch.",
     awayFailed: (reason: string) => `Could not reach the computer: ${reason}`,
+    awaySetBy: (by: string, at: string) => `Set by ${by} at ${at}`,
   },
   zh: {
     needsYou: "需要你",
@@ -83,6 +84,7 @@ export const NEEDS_YOU_TEXTS = defineTexts({
     awayOffline: "离线",
     awayUnsupported: "请更新这台电脑上的 Ringback 以使用此开关。",
     awayFailed: (reason: string) => `无法连接电脑：${reason}`,
+    awaySetBy: (by: string, at: string) => `由 ${by} 于 ${at} 设置`,
   },
 });
 
