@@ -139,6 +139,38 @@ describe("describePermissionAsk", () => {
   });
 });
 
+describe("describePermissionAsk in the brief language", () => {
+  it("says the ask in Chinese for any zh tag, the command and last words untouched", () => {
+    const words = describePermissionAsk({ ...base, language: "zh-Hans-CN" });
+    expect(words.language).toBe("zh-Hans-CN");
+    expect(words.title).toBe("Claude Code 需要你：运行命令");
+    expect(words.spoken).toContain("Claude Code 正在项目 website 中等待你的许可。");
+    expect(words.spoken).toContain("它请求运行这条命令：rm -rf build && npm run build");
+    expect(words.spoken).toContain(
+      "提出请求之前，它说：The build folder is stale. I will clear it and build again.",
+    );
+    expect(words.card).toEqual({ title: "命令", body: "rm -rf build && npm run build" });
+    const write = describePermissionAsk({
+      ...base,
+      language: "zh-TW",
+      toolName: "Write",
+      toolInput: { file_path: "/a/b.ts", content: "x\ny\n" },
+      lastWords: null,
+      shortened: ["toolInput"],
+    });
+    expect(write.spoken).toContain("它请求向文件 /a/b.ts 写入 2 行");
+    expect(write.spoken).toContain("它在提出请求之前什么也没说。");
+    expect(write.spoken).toContain("请求太长，无法完整发送：它的输入被截短了。");
+  });
+
+  it("says it in English, tagged English, for a language without Ringback's sentences", () => {
+    const words = describePermissionAsk({ ...base, language: "de-DE" });
+    expect(words.language).toBe("en-US");
+    expect(words.title).toBe("Claude Code needs you: run a command");
+    expect(describePermissionAsk(base).language).toBe("en-US");
+  });
+});
+
 describe("briefInWords", () => {
   it("makes a generated brief of the words, whole, with no model call", () => {
     const words = describePermissionAsk({

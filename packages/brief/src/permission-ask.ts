@@ -1,4 +1,5 @@
 import type { BriefCard, PermissionAgent, PermissionShortened } from "@ringback/protocol";
+import { type AskPhrases, askPhrasesFor } from "./permission-ask-phrases.js";
 
 /** What an agent asked, as the hook passed it on (`PermissionRequestPost`). */
 export interface PermissionAskFacts {
@@ -8,7 +9,7 @@ export interface PermissionAskFacts {
   lastWords: string | null;
   cwd: string;
   shortened: readonly PermissionShortened[];
-  /** The brief language; the ask is said in English whatever it is, for now. */
+  /** The brief language: the ask is said in it when Ringback has its sentences (Chinese), else in English. */
   language?: string;
 }
 
@@ -17,16 +18,13 @@ export interface PermissionAskWords {
   title: string;
   spoken: string;
   card: BriefCard;
+  /** The language the words are in (a BCP 47 tag), for the brief's meta and the voice that reads them. */
+  language: string;
 }
 
 const AGENT_NAMES: Record<PermissionAgent, string> = { "claude-code": "Claude Code", codex: "Codex" };
 
 const FILE_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
-const SHORTENED_SENTENCES: Record<PermissionShortened, string> = {
-  toolInput: "The request was too long to send whole: its input was shortened.",
-  lastWords: "Its last words were too long to send whole: they were shortened.",
-};
 
 /** What the agent wants to do, in words: a short verb phrase, the sentence that says it, and the card. */
 interface AskedAction {
@@ -40,60 +38,61 @@ interface AskedAction {
  * file or address (never shortened here), and the agent's last words before it asked.
  */
 export function describePermissionAsk(facts: PermissionAskFacts): PermissionAskWords {
+  const { phrases, language } = askPhrasesFor(facts.language);
   const agent = AGENT_NAMES[facts.agent];
-  const action = askedAction(facts.toolName, facts.toolInput);
-  const lastWords = facts.lastWords?.trim()
-    ? `Before asking, it said: ${facts.lastWords.trim()}`
-    : "It said nothing before asking.";
+  const action = askedAction(phrases, facts.toolName, facts.toolInput);
+  const lastWords = facts.lastWords?.trim() ? phrases.lastWords(facts.lastWords.trim()) : phrases.saidNothing;
   const spoken = [
-    `${agent} is waiting for your permission in the project ${projectName(facts.cwd)}.`,
+    phrases.waiting(agent, projectName(facts.cwd)),
     action.sentence,
     lastWords,
-    ...facts.shortened.map((part) => SHORTENED_SENTENCES[part]),
+    ...facts.shortened.map((part) => phrases.shortened[part]),
   ].join("\n\n");
-  return { title: `${agent} needs you: ${action.verb}`, spoken, card: action.card };
+  return { title: phrases.title(agent, action.verb), spoken, card: action.card, language };
 }
 
-function askedAction(toolName: string, toolInput: unknown): AskedAction {
+function askedAction(phrases: AskPhrases, toolName: string, toolInput: unknown): AskedAction {
   const input = isRecord(toolInput) ? toolInput : {};
   const command = commandText(input.command);
   if (toolName === "Bash" && command !== undefined) {
     const description = textField(input, "description");
     return {
-      verb: "run a command",
-      sentence: `It asks to run this command: ${command}${description ? `\n\nIt describes it as: ${description}` : ""}`,
-      card: { title: "The command", body: command },
+      verb: phrases.runVerb,
+      sentence: `${phrases.runSentence(command)}${description ? `\n\n${phrases.describedAs(description)}` : ""}`,
+      card: { title: phrases.commandCard, body: command },
     };
   }
   const filePath = textField(input, "file_path") ?? textField(input, "notebook_path");
-  if (FILE_TOOLS.has(toolName) && filePath !== undefined) return fileAction(toolName, filePath, input);
+  if (FILE_TOOLS.has(toolName) && filePath !== undefined)
+    return fileAction(phrases, toolName, filePath, input);
   const url = textField(input, "url");
   if (toolName === "WebFetch" && url !== undefined) {
     return {
-      verb: "open a web address",
-      sentence: `It asks to fetch this address: ${url}`,
-      card: { title: "The address", body: url },
+      verb: phrases.fetchVerb,
+      sentence: phrases.fetchSentence(url),
+      card: { title: phrases.addressCard, body: url },
     };
   }
   const json = JSON.stringify(toolInput ?? null, null, 2) ?? "null";
   return {
-    verb: `use ${toolName}`,
-    sentence: `It asks to use the tool ${toolName} with this input: ${json}`,
-    card: { title: `The tool ${toolName}`, body: json },
+    verb: phrases.toolVerb(toolName),
+    sentence: phrases.toolSentence(toolName, json),
+    card: { title: phrases.toolCard(toolName), body: json },
   };
 }
 
-function fileAction(toolName: string, filePath: string, input: Record<string, unknown>): AskedAction {
-  const card = { title: "The file", body: filePath };
+function fileAction(
+  phrases: AskPhrases,
+  toolName: string,
+  filePath: string,
+  input: Record<string, unknown>,
+): AskedAction {
+  const card = { title: phrases.fileCard, body: filePath };
   if (toolName === "Write") {
     const lines = lineCount(textField(input, "content") ?? "");
-    return {
-      verb: "write a file",
-      sentence: `It asks to write ${lines} ${lines === 1 ? "line" : "lines"} to the file ${filePath}`,
-      card,
-    };
+    return { verb: phrases.writeVerb, sentence: phrases.writeSentence(lines, filePath), card };
   }
-  return { verb: "edit a file", sentence: `It asks to edit the file ${filePath}`, card };
+  return { verb: phrases.editVerb, sentence: phrases.editSentence(filePath), card };
 }
 
 /** Claude Code gives a string; Codex may give the command as its argument list. */

@@ -49,4 +49,24 @@ describe("describeTrackerQuestion", () => {
     expect(words.spoken).toContain(question.trim());
     expect(words.card.body).toBe(question.trim());
   });
+
+  it("is said in Chinese for a Chinese brief language, and in English, tagged English, for any other", () => {
+    const chinese = describeTrackerQuestion({
+      ...base,
+      trigger: "blocked",
+      question: "需要预发布环境的密码。",
+      language: "zh-CN",
+    });
+    expect(chinese.language).toBe("zh-CN");
+    expect(chinese.title).toBe("Claude 在 RING-12 上需要你");
+    expect(chinese.spoken).toContain(
+      'Claude 把 RING-12 "Move the login page" 移到了受阻：它需要你才能继续。',
+    );
+    expect(chinese.spoken).toContain("它最后的评论是：需要预发布环境的密码。");
+    expect(chinese.card).toEqual({ title: "它最后的评论", body: "需要预发布环境的密码。" });
+
+    const french = describeTrackerQuestion({ ...base, language: "fr-FR" });
+    expect(french.language).toBe("en-US");
+    expect(french.title).toBe("Claude needs you on RING-12");
+  });
 });

@@ -19,7 +19,7 @@ export interface PermissionCall {
   toolInputDigest: string;
   now: Date;
   expiresAt: Date;
-  /** The brief language (the ask is said in English for now; the meta says which language was asked for). */
+  /** The brief language: the ask is said in it when Ringback has its sentences, else in English (the meta says which). */
   language: string;
 }
 
@@ -37,7 +37,7 @@ export function permissionCallPayload(call: PermissionCall): SealedReportPayload
       sessionId: request.sessionId,
       cwd: request.cwd,
     },
-    brief: briefInWords(words, call.language, call.now),
+    brief: briefInWords(words, words.language, call.now),
     needsYou: {
       agent: request.agent,
       toolName: request.toolName,
