@@ -4,6 +4,7 @@ import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
 import type { Logger } from "../logger.js";
 import { relayAddress } from "../relay-address.js";
+import { endWhenNoLongerAway } from "./back-at-away-end.js";
 import type { PendingAsks } from "./pending-asks.js";
 import { type PermissionCall, permissionCallPayload, postPermissionCall } from "./permission-call.js";
 import { mintPermissionEventId } from "./permission-event-id.js";
@@ -68,6 +69,10 @@ export async function askPermission(
     held.end({ outcome: "failed" });
   } else {
     log(`${eventId}: ${request.agent} asks to use ${request.toolName}; ringing the phones`);
+    if (presence.schedule) {
+      const isAway = async () => (await readPresence(context.dataDir, undefined, context.now())).away;
+      endWhenNoLongerAway(held, isAway);
+    }
   }
   const answer = await held.answer;
   if (answer.outcome !== "decided") {
