@@ -318,6 +318,8 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     await sleep.getByTestId("mode-edit").tap();
     const editor = phone.getByTestId("mode-editor");
     await editor.getByTestId("mode-away").check();
+    // Sleep's hours do not ring: the editor says what that means for an ask made then.
+    expect(await editor.getByTestId("mode-away-silent").textContent()).toContain("missed here");
     await editor.getByTestId("mode-on").check();
     await editor.getByTestId("save-mode").tap();
     await phone.waitForFunction(

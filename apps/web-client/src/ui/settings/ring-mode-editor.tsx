@@ -137,6 +137,11 @@ export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
         {t.modeAway}
       </label>
       <p class="hint">{t.modeAwayHint}</p>
+      {draft.away && draft.rule === "do-not-ring-in" && (
+        <p class="notice" data-testid="mode-away-silent">
+          {t.modeAwaySilent}
+        </p>
+      )}
       {problems.includes("no-days") && <p class="error">{t.problemNoDays}</p>}
       {problems.includes("bad-time") && <p class="error">{t.problemBadTime}</p>}
       <div class="row">

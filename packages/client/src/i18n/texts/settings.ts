@@ -61,6 +61,8 @@ export const SETTINGS_TEXTS = defineTexts({
     modeAwayHint:
       "Their agents ring this phone when they ask permission; a start or end of these hours counts as flipping I'm away.",
     ruleShortAway: "away",
+    modeAwaySilent:
+      "These hours do not ring: an agent asking permission then is missed here, and its own dialog follows after 5 minutes.",
     ruleOnlyIn: "Ring only in these hours",
     ruleNotIn: "Do not ring in these hours",
     ruleShortOnlyIn: "rings only",
@@ -194,6 +196,7 @@ export const SETTINGS_TEXTS = defineTexts({
     modeAway: "这些时段我不在电脑前",
     modeAwayHint: "电脑上的智能体请求权限时会呼叫这部手机；这些时段的开始或结束相当于切换「我不在电脑前」。",
     ruleShortAway: "不在电脑前",
+    modeAwaySilent: "这些时段不响铃：此时请求权限的智能体在这里会成为未接来电，5 分钟后它自己的对话框出现。",
     ruleOnlyIn: "只在这些时段响铃",
     ruleNotIn: "这些时段不响铃",
     ruleShortOnlyIn: "只响铃",
