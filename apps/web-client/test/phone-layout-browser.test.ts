@@ -346,6 +346,15 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
       if (section === "computer")
         await page.locator('[data-testid="computer-model-settings"][data-state="empty"]').waitFor(WAIT);
       await expectFitsEveryWidth(page, `settings-${section}`, shown);
+      if (section === "ringing") {
+        // The mode editor, with the longest texts it shows: away hours in a mode that does not ring.
+        await page.locator('[data-testid="mode-row"][data-mode-id="sleep"]').getByTestId("mode-edit").tap();
+        const editor = page.getByTestId("mode-editor");
+        await editor.getByTestId("mode-away").check();
+        await editor.getByTestId("mode-away-silent").waitFor(WAIT);
+        await expectFitsEveryWidth(page, "settings-ringing-mode-editor", editor);
+        await editor.getByTestId("cancel-mode").tap();
+      }
       if (section === "devices") {
         await page.getByTestId("add-device").tap();
         await expectFitsEveryWidth(page, "settings-devices-invitation", page.getByTestId("invitation-link"));

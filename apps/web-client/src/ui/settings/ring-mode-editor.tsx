@@ -148,7 +148,7 @@ export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
         <button type="submit" data-testid="save-mode" disabled={isSaving || problems.length > 0}>
           {isSaving ? t.saving : t.save}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button type="button" data-testid="cancel-mode" onClick={onCancel}>
           {t.cancel}
         </button>
       </div>
