@@ -14,6 +14,7 @@ import { trackerEventId } from "../src/runtime/tracker/tracker-event-id.js";
 import { duplicateRule } from "./helpers/duplicate-rule.js";
 import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js";
 import { failureReason } from "./helpers/permission-asks.js";
+import { wholeSeconds } from "./helpers/tracker-daemon.js";
 import { addIssueAtWork } from "./helpers/tracker-seed.js";
 import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
 
@@ -366,10 +367,7 @@ describe("a move to blocked and the agent's explanation", () => {
 });
 
 describe("a move to blocked that rang, found again by a catch-up", () => {
-  /** An RFC3339 time in whole seconds, as the tracker writes it. */
-  const wholeSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-
-  it("does not ring again when the tracker's log dates the move a second after realtime did", async () => {
+  it("does not ring again when it rang under the issue's update time (as older versions keyed it) and the tracker's log dates the move a second later", async () => {
     const relay = await scriptedRelay(duplicateRule());
     const daemon = await harness({ env: { RINGBACK_SERVER_URL: relay.url } });
     await daemon.configure();
@@ -378,8 +376,9 @@ describe("a move to blocked that rang, found again by a catch-up", () => {
     const { issue } = issueAtWork(daemon, "Deploy to staging");
     state.changeIssueStatus(issue.id, "blocked", { type: "agent", id: daemon.agent.id });
     await eventually(() => isSettled(daemon, 1), { on: relay.changes });
-    // Realtime named the move by the issue's update time; the tracker logged it a second later (its activity log is
-    // written just after the update), and the issue changed since, so the catch-up can only go by the log's time.
+    // It rang under the issue's update time, which the log had too; here the log dates the move a second later (it is
+    // written just after the update), as older versions saw it, and the issue changed since: the catch-up keys it by
+    // the log's time and finds it rang under the key of the second before.
     const movedAtMs = Date.parse(issue.updated_at);
     const logged = [...state.activities.values()].filter((activity) => activity.issue_id === issue.id);
     expect(logged.map(({ action }) => action)).toEqual(["status_changed"]);

@@ -1,5 +1,6 @@
 import type { CommentRecord, IssueRecord } from "./records.js";
 import { commentCreatedPayload, issueJson } from "./serialize.js";
+import { secondsTimestamp } from "./timestamps.js";
 import type { TrackerStore } from "./tracker-store.js";
 
 export interface AgentCommentOptions {
@@ -44,6 +45,14 @@ export function postAgentComment(
   return comment;
 }
 
+export interface StatusChangeOptions {
+  /**
+   * The activity log dates the move this long after the issue's update time. The tracker logs it just after the update
+   * (once the realtime event is out), so its whole-second time can be a second later; default: the same time.
+   */
+  loggedAfterMs?: number;
+}
+
 /**
  * Moves an issue to another status and broadcasts `issue:updated` with `status_changed` and `prev_status`; the
  * move goes into the issue's activity log (`status_changed`, details `{from, to}`, the actor), as the tracker's
@@ -54,6 +63,7 @@ export function changeIssueStatus(
   issueId: string,
   status: string,
   actor: IssueActor,
+  options: StatusChangeOptions = {},
 ): IssueRecord {
   const issue = state.requireIssue(issueId);
   const previousStatus = issue.status;
@@ -64,6 +74,9 @@ export function changeIssueStatus(
     actor_id: actor.id,
     action: "status_changed",
     details: { from: previousStatus, to: status },
+    ...(options.loggedAfterMs === undefined
+      ? {}
+      : { created_at: secondsTimestamp(new Date(Date.parse(issue.updated_at) + options.loggedAfterMs)) }),
   });
   state.emit(issue.workspace_id, {
     type: "issue:updated",

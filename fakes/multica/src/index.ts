@@ -1,4 +1,4 @@
-export type { AgentCommentOptions, IssueActor } from "./agent-activity.js";
+export type { AgentCommentOptions, IssueActor, StatusChangeOptions } from "./agent-activity.js";
 export type { DemoSeed } from "./demo-seed.js";
 export { seedDemo } from "./demo-seed.js";
 export type { FaultAction, FaultTarget, Hold } from "./faults.js";

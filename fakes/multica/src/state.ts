@@ -3,6 +3,7 @@ import {
   changeIssueStatus,
   type IssueActor,
   postAgentComment,
+  type StatusChangeOptions,
 } from "./agent-activity.js";
 import type { CommentRecord, IssueRecord, TaskRecord } from "./records.js";
 import {
@@ -43,8 +44,13 @@ export class FakeMulticaState extends TrackerStore {
   }
 
   /** Moves the issue to `status` as `actor` did, broadcasting `issue:updated` with `status_changed`. */
-  changeIssueStatus(issueId: string, status: string, actor: IssueActor): IssueRecord {
-    return changeIssueStatus(this, issueId, status, actor);
+  changeIssueStatus(
+    issueId: string,
+    status: string,
+    actor: IssueActor,
+    options?: StatusChangeOptions,
+  ): IssueRecord {
+    return changeIssueStatus(this, issueId, status, actor, options);
   }
 
   /** Creates the issue a quick-create task's agent would write, links it and completes the task. */

@@ -88,6 +88,27 @@ describe("the simulated REST API", () => {
     });
   });
 
+  it("logs a status change in the issue's timeline, a second after the update when asked", async () => {
+    await using tracker = await seeded();
+    const { fake, user, workspace, agent } = tracker;
+    const issue = fake.state.addIssue(workspace.id, { title: "Deploy", status: "in_progress" });
+
+    fake.state.changeIssueStatus(
+      issue.id,
+      "blocked",
+      { type: "agent", id: agent.id },
+      { loggedAfterMs: 1_000 },
+    );
+    const response = await call(fake, `/api/issues/${issue.id}/timeline`, {
+      token: user.token,
+      workspaceId: workspace.id,
+    });
+
+    const entries = (await response.json()) as { action: string; created_at: string }[];
+    expect(entries.map(({ action }) => action)).toEqual(["status_changed"]);
+    expect(Date.parse(entries[0]?.created_at ?? "") - Date.parse(issue.updated_at)).toBe(1_000);
+  });
+
   it("stores an upload without a workspace for the user only, with no attachment row", async () => {
     await using tracker = await seeded();
     const form = new FormData();

@@ -42,7 +42,10 @@ export interface WatchWorkspaceOptions {
    */
   onCatchUp?: (since: Date) => Promise<void>;
   onStatus?: (status: TrackerWorkspaceStatus) => void;
-  /** The first catch-up reports tasks finished since then; default: when the watcher starts. */
+  /**
+   * The first catch-up reports tasks finished since then; default: when the watcher starts. A later watcher of the
+   * workspace (after a restart) passes the earlier one's `resumeSince()` to miss nothing in between.
+   */
   since?: Date | string;
   keepaliveIntervalMs?: number;
   silenceTimeoutMs?: number;
@@ -50,6 +53,13 @@ export interface WatchWorkspaceOptions {
 
 export interface WorkspaceWatcher extends AsyncDisposable {
   readonly status: TrackerWorkspaceStatus;
+  /**
+   * Where a later watcher of this workspace should start (its `since`) to miss nothing this one has not reported:
+   * CATCH_UP_OVERLAP_MS before now while realtime covers everything; else the start of the time not covered yet (this
+   * watcher's own `since` until its first catch-up succeeds, the connection's loss less the overlap after it). Once
+   * closed, it stays where the close left it.
+   */
+  resumeSince(): Date;
   /** Stops reconnecting and closes the connection; resolves when the watcher has stopped. */
   close(): Promise<void>;
 }
@@ -252,9 +262,14 @@ class Watcher implements WorkspaceWatcher {
     }
   }
 
+  resumeSince(): Date {
+    return new Date(this.uncoveredSinceMs ?? Date.now() - CATCH_UP_OVERLAP_MS);
+  }
+
   async close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
+      this.uncoveredSinceMs ??= Date.now() - CATCH_UP_OVERLAP_MS;
       this.stop.abort();
       this.socket?.terminate();
     }

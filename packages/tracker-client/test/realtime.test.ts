@@ -217,6 +217,50 @@ describe("watching a workspace", () => {
     expect(watching.logs.some((line) => line.includes("catch-up failed (tracker busy)"))).toBe(true);
   });
 
+  it("says where a later watcher resumes: its own `since` until caught up, the overlap before now while covered, the loss while not, the close once closed", async () => {
+    await using tracker = await startTracker();
+    let releaseCatchUp = () => {};
+    const firstCatchUpHeld = new Promise<void>((resolve) => {
+      releaseCatchUp = resolve;
+    });
+    const { client } = clientFor(tracker.fake, tracker.token, { sleepMs: 5 });
+    let catchUps = 0;
+    await using watcher = client.watchWorkspace({
+      workspaceId: tracker.workspace.id,
+      since: "2026-08-22T10:00:00Z",
+      onTaskFinished: () => {},
+      onCatchUp: async () => {
+        catchUps += 1;
+        if (catchUps === 1) await firstCatchUpHeld;
+      },
+    });
+    await expect.poll(() => catchUps).toBe(1);
+    expect(watcher.resumeSince().toISOString()).toBe("2026-08-22T10:00:00.000Z");
+
+    releaseCatchUp();
+    const coveredFrom = () => Date.now() - CATCH_UP_OVERLAP_MS;
+    await expect.poll(() => watcher.resumeSince().getTime()).toBeGreaterThan(coveredFrom() - 1_000);
+
+    tracker.fake.faults.reset("/ws", { times: Number.POSITIVE_INFINITY });
+    const droppedAtMs = Date.now();
+    tracker.fake.realtime.dropAll();
+    await expect.poll(() => watcher.status.state).not.toBe("connected");
+    const whileAway = watcher.resumeSince().getTime();
+    expect(whileAway).toBeGreaterThanOrEqual(droppedAtMs - CATCH_UP_OVERLAP_MS);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(watcher.resumeSince().getTime()).toBe(whileAway);
+
+    tracker.fake.faults.clear();
+    await expect.poll(() => catchUps).toBe(2);
+    await expect.poll(() => watcher.resumeSince().getTime()).toBeGreaterThan(whileAway);
+    const closedAtMs = Date.now();
+    await watcher.close();
+    const afterClose = watcher.resumeSince().getTime();
+    expect(afterClose).toBeGreaterThanOrEqual(closedAtMs - CATCH_UP_OVERLAP_MS);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(watcher.resumeSince().getTime()).toBe(afterClose);
+  });
+
   it("reports the tracker's refusal and keeps retrying with growing waits", async () => {
     await using tracker = await startTracker();
     const outsider = tracker.state.addUser();

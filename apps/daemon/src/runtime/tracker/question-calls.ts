@@ -1,6 +1,7 @@
 import type { Comment, IssueActivity, TrackerClient, TrackerUser } from "@ringback/tracker-client";
 import type { Logger } from "../logger.js";
 import type { ReportQueue } from "./hook-turns.js";
+import { keyedByLog } from "./logged-move.js";
 import { type CaughtUpMove, movesToBlockedSince } from "./question-catch-up.js";
 import { AgentComments, BLOCKED_EXPLANATION_WAIT_MS, type ExplanationWait } from "./question-explanation.js";
 import { readQuestionReport } from "./question-report.js";
@@ -30,7 +31,8 @@ export interface QuestionCallOptions {
  * outbox, its question remembered first (for its brief, its seal and the reply). Its ids derive from the question
  * alone: the outbox refuses it a second time on this computer (after a restart too), and the relay answers another
  * computer `duplicate_task`. A move to blocked rings once the agent that made it has written on the issue, or
- * BLOCKED_EXPLANATION_WAIT_MS after the move: the call reads the agent's newest comment.
+ * BLOCKED_EXPLANATION_WAIT_MS after the move: the call reads the agent's newest comment. Its key goes by the time the
+ * tracker logged the move, which realtime does not carry but every computer's catch-up reads.
  */
 export class QuestionCalls {
   readonly #outbox: ReportQueue;
@@ -64,7 +66,9 @@ export class QuestionCalls {
     if (!sighting) return;
     const isWaiting = sighting.trigger === "blocked" && this.#isWaiting(seenAtMs);
     if (isWaiting && (await this.#awaitExplanation(sighting, position, seenAtMs)) === "stopped") return;
-    await this.#ring(client, sighting, user.id);
+    const keyed =
+      activity.kind === "status" ? await keyedByLog(client, activity, sighting, this.#log) : sighting;
+    await this.#ring(client, keyed, user.id);
   }
 
   /**
@@ -92,7 +96,7 @@ export class QuestionCalls {
 
   /**
    * The watcher's catch-up (the same time as its finished tasks'): each agent's move to blocked made since `since`
-   * that left its issue blocked rings, once, under the key realtime would have given it. A person's move does not.
+   * that left its issue blocked rings, once, under the key realtime gives it. A person's move does not.
    */
   async catchUp(client: TrackerClient, workspaceId: string, since: Date): Promise<void> {
     const moves = await movesToBlockedSince(client, workspaceId, since);
@@ -125,17 +129,19 @@ export class QuestionCalls {
       return;
     }
     const { report, question } = read;
-    await this.#questions.remember(report.eventId, question);
+    // A question found again (a catch-up after a restart) keeps what it rang with: a reply still goes under that comment.
+    if (!this.#questions.get(report.eventId)) await this.#questions.remember(report.eventId, question);
     const result = await this.#outbox.enqueue(report);
     this.#log(
       `tracker: ${question.agentName || "an agent"} asks on ${question.issueIdentifier} (${sighting.trigger}): ${result === "accepted" ? "queued" : "already queued"} as ${report.eventId}`,
     );
   }
 
-  /** Whether a caught-up question did not ring already under the key realtime gave it. */
-  #isNew({ sighting, earlierKey }: CaughtUpQuestion): boolean {
-    if (!earlierKey || !this.#questions.get(trackerEventId(earlierKey))) return true;
-    this.#log(`tracker: ${sighting.key} rang already as ${earlierKey}; no second call`);
+  /** Whether a caught-up question did not ring already on this computer under a key an older version gave it. */
+  #isNew({ sighting, olderKeys }: CaughtUpQuestion): boolean {
+    const rangAs = olderKeys.find((key) => this.#questions.get(trackerEventId(key)));
+    if (rangAs === undefined) return true;
+    this.#log(`tracker: ${sighting.key} rang already as ${rangAs}; no second call`);
     return false;
   }
 
@@ -170,16 +176,16 @@ export class QuestionCalls {
   }
 }
 
-/** A caught-up move that is a question, and the other key it may have rung under. */
+/** A caught-up move that is a question, and the other keys it may have rung under. */
 interface CaughtUpQuestion {
   sighting: QuestionSighting;
-  earlierKey: string | null;
+  olderKeys: string[];
 }
 
 /** The question of a caught-up move: none unless an agent made it. */
-function questionOf({ activity, earlierKey }: CaughtUpMove, userId: string): CaughtUpQuestion[] {
+function questionOf({ activity, key, olderKeys }: CaughtUpMove, userId: string): CaughtUpQuestion[] {
   const sighting = questionIn(activity, userId);
-  return sighting ? [{ sighting, earlierKey }] : [];
+  return sighting ? [{ sighting: { ...sighting, key }, olderKeys }] : [];
 }
 
 /** Whether the agent that moved the issue to blocked has written on it since (from the move's second on). */

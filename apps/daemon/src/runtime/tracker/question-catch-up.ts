@@ -8,13 +8,16 @@ const BLOCKED = "blocked";
 
 /** A move to blocked found after the fact, as realtime would have shown it. */
 export interface CaughtUpMove {
+  /** Its time is the issue's update time when nothing changed the issue since the move, else the log's time. */
   activity: StatusChanged;
+  /** The move's key, live or caught up, on any computer: by the time the tracker logged it. */
+  key: string;
   /**
-   * Another key the same move may have rung under: realtime names a move by the issue's update time, the catch-up by
-   * that time when nothing changed the issue since, else by the time the tracker logged the move, which can fall a
-   * second later. Null when the catch-up's key is the one realtime gave.
+   * Other keys the same move may have rung under on this computer, by versions that keyed a move seen live by the
+   * issue's update time (the log's time or a second before it) and a caught-up one by that time when nothing changed
+   * the issue since.
    */
-  earlierKey: string | null;
+  olderKeys: string[];
 }
 
 /**
@@ -42,10 +45,10 @@ export async function movesToBlockedSince(
       if (!move || move.to !== issue.status || move.from === move.to) return null;
       const movedAtMs = Date.parse(move.createdAt);
       if (!(movedAtMs >= sinceSecondMs)) return null;
-      // The tracker logs the move just after updating the issue: an issue updated no later than that was not touched
-      // since, and its update time is the one realtime gave.
-      const isUntouched = Date.parse(issue.updatedAt) <= movedAtMs;
-      const earlierTime = isUntouched ? null : secondBefore(move.createdAt);
+      // The tracker logs a move just after updating the issue: an issue updated no later than that is as the move left
+      // it, and its update time is the one realtime gave.
+      const isUntouchedSince = Date.parse(issue.updatedAt) <= movedAtMs;
+      const olderTimes = new Set([secondBefore(move.createdAt), isUntouchedSince ? issue.updatedAt : null]);
       return {
         activity: {
           kind: "status",
@@ -54,10 +57,13 @@ export async function movesToBlockedSince(
           status: issue.status,
           statusCategory: issue.statusCategory,
           previousStatus: move.from || null,
-          updatedAt: isUntouched ? issue.updatedAt : move.createdAt,
+          updatedAt: isUntouchedSince ? issue.updatedAt : move.createdAt,
           actor: { type: move.actorType, id: move.actorId },
         },
-        earlierKey: earlierTime === null ? null : blockedQuestionKey(issue.id, earlierTime),
+        key: blockedQuestionKey(issue.id, move.createdAt),
+        olderKeys: [...olderTimes]
+          .filter((time): time is string => time !== null && time !== move.createdAt)
+          .map((time) => blockedQuestionKey(issue.id, time)),
       };
     },
   );

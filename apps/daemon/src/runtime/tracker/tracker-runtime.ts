@@ -6,6 +6,7 @@ import { Dispatches } from "./dispatches.js";
 import { HookTurns, type ReportQueue } from "./hook-turns.js";
 import { QuestionCalls } from "./question-calls.js";
 import { TrackerQuestionReplies } from "./question-replies.js";
+import { ResumePoints } from "./resume-points.js";
 import { createTaskCompletionHandler } from "./task-completion.js";
 import { TrackerAccess } from "./tracker-access.js";
 import type { TrackerQuestions } from "./tracker-questions.js";
@@ -61,6 +62,7 @@ export async function createTrackerRuntime(options: TrackerRuntimeOptions): Prom
   const watchers = new WatcherManager({
     access,
     log,
+    resumePoints: await ResumePoints.load(options.dataDir, log, now),
     onTaskFinished: createTaskCompletionHandler({
       outbox: options.outbox,
       hookTurns,

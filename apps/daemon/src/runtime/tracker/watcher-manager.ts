@@ -2,6 +2,7 @@ import type { TrackerWorkspaceStatus } from "@ringback/protocol";
 import type { TaskFinished, TrackerClient, WorkspaceWatcher } from "@ringback/tracker-client";
 import type { Logger } from "../logger.js";
 import type { IssueActivityHandler } from "./question-calls.js";
+import { RESUME_POINTS_SAVE_INTERVAL_MS, type ResumePoints } from "./resume-points.js";
 import type { TrackerAccess } from "./tracker-access.js";
 
 /** What happens with a finished task; a rejection makes the watcher report it again at its next catch-up. */
@@ -21,7 +22,8 @@ interface RunningWatcher {
 /**
  * One realtime watcher per watched workspace (tracker-client `watchWorkspace`), kept in line with
  * daemon.json: `reconnect()` after every settings change starts the missing ones and closes the others
- * (all of them when the token changed).
+ * (all of them when the token changed). Where each would resume is noted every RESUME_POINTS_SAVE_INTERVAL_MS and when
+ * it closes; the watchers of the daemon's start resume from there (resume-points.ts), later ones from their start.
  */
 export class WatcherManager {
   readonly #access: TrackerAccess;
@@ -29,8 +31,11 @@ export class WatcherManager {
   readonly #onIssueActivity: IssueActivityHandler;
   readonly #onCatchUp: CatchUpHandler;
   readonly #log: Logger;
+  readonly #resumePoints: ResumePoints;
   readonly #watchers = new Map<string, RunningWatcher>();
+  readonly #noting: NodeJS.Timeout;
   #changes: Promise<void> = Promise.resolve();
+  #isStarting = true;
   #isStopped = false;
 
   constructor(options: {
@@ -38,6 +43,7 @@ export class WatcherManager {
     onTaskFinished: TaskFinishedHandler;
     onIssueActivity: IssueActivityHandler;
     onCatchUp: CatchUpHandler;
+    resumePoints: ResumePoints;
     log: Logger;
   }) {
     this.#access = options.access;
@@ -45,6 +51,9 @@ export class WatcherManager {
     this.#onIssueActivity = options.onIssueActivity;
     this.#onCatchUp = options.onCatchUp;
     this.#log = options.log;
+    this.#resumePoints = options.resumePoints;
+    this.#noting = setInterval(() => this.#noteResumePoints(), RESUME_POINTS_SAVE_INTERVAL_MS);
+    this.#noting.unref();
   }
 
   /** Brings the watchers in line with the saved token and workspaces; changes run one at a time. */
@@ -68,10 +77,17 @@ export class WatcherManager {
     );
   }
 
-  /** Closes every watcher; nothing reconnects afterwards. */
+  /** Closes every watcher, keeping where each would resume; nothing reconnects afterwards. */
   async stop(): Promise<void> {
     this.#isStopped = true;
+    clearInterval(this.#noting);
     await this.reconnect();
+    await this.#resumePoints.flush();
+  }
+
+  #noteResumePoints(): void {
+    for (const [workspaceId, { watcher }] of this.#watchers)
+      this.#resumePoints.note(workspaceId, watcher.resumeSince());
   }
 
   async #apply(): Promise<void> {
@@ -81,16 +97,24 @@ export class WatcherManager {
     for (const [workspaceId, running] of this.#watchers) {
       if (wanted.has(workspaceId) && running.token === token) continue;
       this.#watchers.delete(workspaceId);
-      closing.push(running.watcher.close());
+      closing.push(
+        running.watcher
+          .close()
+          .then(() => this.#resumePoints.note(workspaceId, running.watcher.resumeSince())),
+      );
       this.#log(`tracker: stopped watching workspace ${workspaceId}`);
     }
     await Promise.all(closing);
+    const isStarting = this.#isStarting;
+    this.#isStarting = false;
     if (!token) return;
     const client = this.#access.clientFor(token);
     for (const workspaceId of wanted) {
       if (this.#watchers.has(workspaceId)) continue;
+      const resumeFrom = isStarting ? this.#resumePoints.startingSince(workspaceId) : undefined;
       const watcher = client.watchWorkspace({
         workspaceId,
+        ...(resumeFrom ? { since: resumeFrom } : {}),
         onTaskFinished: (event) => this.#onTaskFinished(client, event),
         onIssueActivity: (activity) => this.#onIssueActivity(client, activity),
         onCatchUp: (since) => this.#onCatchUp(client, workspaceId, since),
