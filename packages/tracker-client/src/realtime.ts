@@ -216,13 +216,16 @@ class Watcher implements WorkspaceWatcher {
     try {
       const tasks = await this.dependencies.listWorkspaceTasks({ workspaceId: this.options.workspaceId });
       const events = finishedFromTasks(tasks, sinceMs);
-      for (const event of events) await this.deliver(event);
+      let failed = 0;
+      for (const event of events) if (!(await this.deliver(event))) failed += 1;
       if (!this.closed) await this.options.onCatchUp?.(new Date(sinceMs));
       this.log(
-        `caught up on tasks finished since ${new Date(sinceMs).toISOString()} (${events.length} found)`,
+        `caught up on tasks finished since ${new Date(sinceMs).toISOString()} (${events.length} found${failed > 0 ? `, ${failed} to try again at the next catch-up` : ""})`,
       );
-      // Covered only if this connection stayed up the whole time; otherwise the next catch-up repeats it.
+      // Covered only if every task found was handled and this connection stayed up the whole time; otherwise the next
+      // catch-up repeats it (a task whose handling failed finished before the overlap, so only `sinceMs` reaches it).
       if (
+        failed === 0 &&
         this.socket === socket &&
         socket.readyState === WebSocket.OPEN &&
         this.uncoveredSinceMs === sinceMs
@@ -236,11 +239,13 @@ class Watcher implements WorkspaceWatcher {
     }
   }
 
-  private async deliver(event: TaskFinished): Promise<void> {
-    if (this.closed || this.seen.has(event.taskId)) return;
+  /** Hands a finished task on once; false when handling it failed (it is then reported again later). */
+  private async deliver(event: TaskFinished): Promise<boolean> {
+    if (this.closed || this.seen.has(event.taskId)) return true;
     this.seen.add(event.taskId);
     try {
       await this.options.onTaskFinished(event);
+      return true;
     } catch (error) {
       this.seen.delete(event.taskId);
       this.uncoveredSinceMs = Math.min(
@@ -250,6 +255,7 @@ class Watcher implements WorkspaceWatcher {
       this.log(
         `onTaskFinished threw for task ${event.taskId} (${errorText(error)}); the next catch-up retries it`,
       );
+      return false;
     }
   }
 

@@ -194,6 +194,38 @@ describe("watching a workspace", () => {
     expect(watching.logs.some((line) => line.includes("disk full"))).toBe(true);
   });
 
+  it("reports a task found by a catch-up again at the next one when handling it failed, and resumes from before it", async () => {
+    await using tracker = await startTracker();
+    const old = tracker.state.addTask({
+      agent_id: tracker.agent.id,
+      issue_id: tracker.issue.id,
+      status: "completed",
+      completed_at: "2026-08-22T11:00:00Z",
+    });
+    let attempts = 0;
+    const handled: string[] = [];
+    await using watching = await watch(tracker, {
+      since: "2026-08-22T10:00:00Z",
+      onTaskFinished: (event) => {
+        attempts += 1;
+        if (attempts === 1) throw new Error("disk full");
+        handled.push(event.taskId);
+      },
+    });
+    expect(attempts).toBe(1);
+    expect(watching.logs.some((line) => line.includes("1 found, 1 to try again at the next catch-up"))).toBe(
+      true,
+    );
+    // Where a restart would resume is still before the task.
+    expect(watching.watcher.resumeSince().toISOString()).toBe("2026-08-22T10:00:00.000Z");
+
+    tracker.fake.realtime.dropAll();
+    await expect.poll(() => handled).toEqual([old.id]);
+    await expect
+      .poll(() => watching.watcher.resumeSince().getTime())
+      .toBeGreaterThan(Date.parse("2026-08-23"));
+  });
+
   it("hands each catch-up's start to onCatchUp, and catches up again from it when that fails", async () => {
     await using tracker = await startTracker();
     const starts: string[] = [];
