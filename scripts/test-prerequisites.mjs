@@ -1,5 +1,6 @@
 // Before `pnpm test`: the system programs the tests drive (Debian's Chromium for the browser tests, PostgreSQL's
-// server binaries and nginx for the relay's multi-instance tests, Caddy and certutil for the HTTPS test). Missing ones are installed with apt-get when this
+// server binaries and nginx for the relay's multi-instance tests, Caddy and certutil for the HTTPS test, tmux for the
+// agents' full-screen forms). Missing ones are installed with apt-get when this
 // runs as root or with password-less sudo; otherwise it says exactly what to run, and the tests do not start.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -16,6 +17,7 @@ const requirements = [
   },
   { apt: "caddy", isPresent: () => Boolean(process.env.CADDY_PATH) || hasCommand("caddy") },
   { apt: "libnss3-tools", isPresent: () => hasCommand("certutil") },
+  { apt: "tmux", isPresent: () => hasCommand("tmux") },
 ];
 
 function hasPostgresServer() {

@@ -1,83 +1,23 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { answers, type FakeToolResult } from "@ringback/fake-model";
-import { PairingResult, PermissionAnswer, type PermissionRequestPost } from "@ringback/protocol";
+import { PairingResult } from "@ringback/protocol";
 import { startChild } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
-import { type AgentRunContext, type AgentTurn, runClaude, runCodex } from "./support/agent-runs.js";
+import type { AgentTurn } from "./support/agent-runs.js";
 import { daemonMainPath } from "./support/installed-bins.js";
+import {
+  expectTheAllowRan,
+  expectTheDenyReachedTheModel,
+  hookAnswers,
+  onlyToolResult,
+  permissionAsks,
+} from "./support/permission-outcomes.js";
+import { type AgentUnderTest, CLAUDE, CODEX, startTurn, whileRunning } from "./support/permission-turn.js";
 import { type RelayedAgentSetup, startRelayedAgentSetup } from "./support/relayed-setup.js";
+import { ASK, markerExists } from "./support/scripted-ask.js";
 
 /** An agent turn held by a permission ask, with the relay, the daemon and a device, on a busy machine. */
 const TEST_TIMEOUT_MS = 900_000;
 /** Checks (20 ms apart) for what the terminal companion prints while an agent runs. */
 const TERMINAL_CHECKS = 15_000;
-
-const COMMAND = "touch allowed.txt";
-const MARKER = "allowed.txt";
-const LAST_WORDS = "I'll create the marker file.";
-const DENY_REASON = "Not on the release branch, please: ask me tomorrow.";
-
-interface AgentUnderTest {
-  kind: "claude-code" | "codex";
-  /** The non-interactive form that raises PermissionRequest (see PERMISSION-HOOKS.md). */
-  run(context: AgentRunContext, prompt: string): Promise<AgentTurn>;
-}
-
-const CLAUDE: AgentUnderTest = {
-  kind: "claude-code",
-  run: (context, prompt) => runClaude(context, prompt, undefined, ["--permission-mode", "default"]),
-};
-
-const CODEX: AgentUnderTest = {
-  kind: "codex",
-  // `codex exec` forces the approval policy Never, so it never asks; --approve-for-me asks (the hook first).
-  run: (context, prompt) => runCodex(context, prompt, undefined, ["--approve-for-me"]),
-};
-
-/** The hook's `POST /permission-requests` and the daemon's answers, as the tap saw them. */
-function permissionAsks(
-  setup: RelayedAgentSetup,
-): { request: PermissionRequestPost; answer: PermissionAnswer }[] {
-  return setup.daemon.requests
-    .filter((request) => request.path.split("?")[0] === "/permission-requests")
-    .map((request) => ({
-      request: request.body as PermissionRequestPost,
-      answer: PermissionAnswer.parse(JSON.parse(request.answer)),
-    }));
-}
-
-/** Fails with the agent's own output when it ends before `waited` does, rather than waiting in vain. */
-async function whileRunning<T>(running: Promise<AgentTurn>, waited: Promise<T>): Promise<T> {
-  const ended = running.then((turn) => {
-    throw new Error(`the agent finished first:\n${turn.result.stdout}\n${turn.result.stderr}`);
-  });
-  return Promise.race([waited, ended]);
-}
-
-/**
- * Starts the agent on `RUN: touch allowed.txt`: the fake model says its last words and calls the agent's shell
- * tool once, then quotes the tool's result as the final answer. Every other call (a title, the brief of the
- * turn's report) gets the echo.
- */
-function startTurn(agent: AgentUnderTest, setup: RelayedAgentSetup): Promise<AgentTurn> {
-  setup.model.setDefaultAnswer(
-    answers.shellFromPrompt({ say: LAST_WORDS, description: "Create the marker file" }),
-  );
-  const running = agent.run(setup.context, `RUN: ${COMMAND}`);
-  // Awaited by each test; a failure while the test waits on something else is reported there, not unhandled.
-  running.catch(() => undefined);
-  return running;
-}
-
-const markerExists = (setup: RelayedAgentSetup) => existsSync(join(setup.home.project, MARKER));
-
-/** The one tool result the agent sent the model (the command's output, a deny's reason, a refusal). */
-function onlyToolResult(setup: RelayedAgentSetup): FakeToolResult {
-  const results = setup.model.toolResults();
-  expect(results).toHaveLength(1);
-  return results[0] as FakeToolResult;
-}
 
 describe.each([CLAUDE, CODEX])(
   "$kind, the genuine CLI, asking permission while the computer is away",
@@ -95,35 +35,24 @@ describe.each([CLAUDE, CODEX])(
         expect(opened.ask).toMatchObject({
           agent: agent.kind,
           toolName: "Bash",
-          toolInput: { command: COMMAND },
+          toolInput: { command: ASK.command },
           toolInputDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
-          lastWords: LAST_WORDS,
+          lastWords: ASK.lastWords,
         });
         expect(opened.payload.report).toMatchObject({ source: agent.kind, cwd: setup.home.project });
-        expect(opened.payload.report.text).toContain(COMMAND);
-        expect(opened.payload.brief.cards.map((card) => card.body)).toContain(COMMAND);
+        expect(opened.payload.report.text).toContain(ASK.command);
+        expect(opened.payload.brief.cards.map((card) => card.body)).toContain(ASK.command);
         expect(markerExists(setup)).toBe(false);
         await setup.device.answer(opened.event.eventId);
         const replyId = await setup.device.decide(opened, "allow");
 
         const turn = await running;
 
-        expect(markerExists(setup)).toBe(true);
+        expectTheAllowRan(setup, turn.finalText);
         expect((await setup.device.waitForReplyStatus(replyId)).status).toBe("delivered");
-        expect(permissionAsks(setup)).toEqual([
-          {
-            request: expect.objectContaining({
-              agent: agent.kind,
-              toolName: "Bash",
-              cwd: setup.home.project,
-            }),
-            answer: expect.objectContaining({ outcome: "decided", verdict: "allow" }),
-          },
+        expect(permissionAsks(setup).map(({ request }) => request)).toEqual([
+          expect.objectContaining({ agent: agent.kind, toolName: "Bash", cwd: setup.home.project }),
         ]);
-        const result = onlyToolResult(setup);
-        expect(result.isError).toBe(false);
-        expect(result.text).not.toMatch(/needs approval|Rejected|denied/);
-        expect(turn.finalText.trim()).toBe(`Tool result: ${result.text}`.trim());
         // The turn's end rings too, as an ordinary report; no second ask.
         await setup.device.waitForReport((text) => text === turn.finalText);
         expect(setup.device.asks()).toHaveLength(1);
@@ -141,26 +70,15 @@ describe.each([CLAUDE, CODEX])(
 
         const opened = await whileRunning(running, setup.device.waitForAsk());
         await setup.device.answer(opened.event.eventId);
-        const replyId = await setup.device.decide(opened, "deny", DENY_REASON);
+        const replyId = await setup.device.decide(opened, "deny", ASK.denyReason);
         const turn = await running;
 
-        expect(markerExists(setup)).toBe(false);
+        expectTheDenyReachedTheModel(agent.kind, setup, turn.finalText);
         expect((await setup.device.waitForReplyStatus(replyId)).status).toBe("delivered");
-        expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([
-          expect.objectContaining({ outcome: "decided", verdict: "deny", reason: DENY_REASON }),
-        ]);
-        // The model's next request carries the reason: Claude's is_error tool_result is the reason itself, Codex's
-        // function_call_output is `exec_command failed: CreateProcess { message: "Rejected(\"<reason>\")" }`.
-        const result = onlyToolResult(setup);
-        expect(result.text).toContain(DENY_REASON);
         if (agent.kind === "claude-code") {
-          expect(result).toMatchObject({ text: DENY_REASON, isError: true });
           const output = JSON.parse(turn.result.stdout) as { permission_denials?: unknown };
           expect(output.permission_denials).toEqual([expect.objectContaining({ tool_name: "Bash" })]);
-        } else {
-          expect(result.text).toContain("Rejected(");
         }
-        expect(turn.finalText).toContain(DENY_REASON);
         expect(setup.trap.attempts).toEqual([]);
       },
       TEST_TIMEOUT_MS,
@@ -181,8 +99,8 @@ describe.each([CLAUDE, CODEX])(
         const opened = await whileRunning(running, setup.device.waitForAsk());
         const turn = await running;
 
-        expect(opened.ask.toolInput).toMatchObject({ command: COMMAND });
-        expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([{ outcome: "expired" }]);
+        expect(opened.ask.toolInput).toMatchObject({ command: ASK.command });
+        expect(hookAnswers(setup)).toEqual([{ outcome: "expired" }]);
         expect(markerExists(setup)).toBe(false);
         expectOwnRefusal(agent, setup, turn);
 
@@ -205,7 +123,7 @@ describe.each([CLAUDE, CODEX])(
 
         const turn = await startTurn(agent, setup);
 
-        expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([{ outcome: "present" }]);
+        expect(hookAnswers(setup)).toEqual([{ outcome: "present" }]);
         expect(markerExists(setup)).toBe(false);
         expectOwnRefusal(agent, setup, turn);
         // The turn's end still rings (the link works), and no "needs you" call came before it.
@@ -228,7 +146,7 @@ const CODEX_REVIEW_WORDS = "You are judging one planned coding-agent action";
  */
 function expectOwnRefusal(agent: AgentUnderTest, setup: RelayedAgentSetup, turn: AgentTurn): void {
   const result = onlyToolResult(setup);
-  expect(result.text).not.toContain(DENY_REASON);
+  expect(result.text).not.toContain(ASK.denyReason);
   if (agent.kind === "claude-code") {
     expect(result.isError).toBe(true);
     expect(result.text).toContain("needs approval");
@@ -267,7 +185,7 @@ describe("claude-code, the genuine CLI, and the terminal companion (ringback lis
       await whileRunning(
         running,
         terminal.waitFor(
-          () => terminal.stdout.includes("Needs you:") && terminal.stdout.includes(COMMAND),
+          () => terminal.stdout.includes("Needs you:") && terminal.stdout.includes(ASK.command),
           "the ask in the terminal",
           TERMINAL_CHECKS,
         ),
@@ -276,11 +194,7 @@ describe("claude-code, the genuine CLI, and the terminal companion (ringback lis
       terminal.type("allow");
       const turn = await running;
 
-      expect(markerExists(setup)).toBe(true);
-      expect(permissionAsks(setup).map(({ answer }) => answer)).toEqual([
-        expect.objectContaining({ outcome: "decided", verdict: "allow" }),
-      ]);
-      expect(turn.finalText.trim()).toBe(`Tool result: ${onlyToolResult(setup).text}`.trim());
+      expectTheAllowRan(setup, turn.finalText);
       // The terminal answered the call first: the phone sees it answered by another device.
       const answered = await setup.device.waitForCallStatus(opened.event.eventId, "answered");
       expect(answered.deviceId).not.toBeNull();

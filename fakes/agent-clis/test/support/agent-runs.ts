@@ -23,6 +23,19 @@ export interface AgentRunContext {
   modelUrl: string;
 }
 
+/** The key Claude Code sends the fake model (any will do; its full-screen form asks once whether to use it). */
+export const CLAUDE_API_KEY = "test";
+
+/** Claude Code's environment: the fake model's Messages API, and none of its own calls home. */
+export function claudeEnv(context: AgentRunContext): NodeJS.ProcessEnv {
+  return {
+    ...context.env,
+    ANTHROPIC_BASE_URL: context.modelUrl.replace(/\/v1$/, ""),
+    ANTHROPIC_API_KEY: CLAUDE_API_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  };
+}
+
 /**
  * `claude -p <prompt> --output-format json`, or with `--resume <sessionId>`: Claude Code against the fake
  * model's Messages API, as the reference runs it offline.
@@ -42,12 +55,7 @@ export async function runClaude(
     // Its own process group: a time-out also ends what it started (the npm wrapper's binary, the hooks).
     isGroupLeader: true,
     cwd: context.cwd,
-    env: {
-      ...context.env,
-      ANTHROPIC_BASE_URL: context.modelUrl.replace(/\/v1$/, ""),
-      ANTHROPIC_API_KEY: "test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    },
+    env: claudeEnv(context),
     timeoutMs: AGENT_RUN_TIMEOUT_MS,
   });
   expectSuccess("claude", result);
