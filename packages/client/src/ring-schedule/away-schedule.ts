@@ -26,7 +26,7 @@ export function awayScheduleOf(
   t: ModeNameTexts,
 ): AwaySchedule | null {
   const periods = modes
-    .filter((mode) => mode.on && mode.away)
+    .filter((mode) => mode.on && mode.away === true)
     .map((mode) => ({
       modeName: ringModeName(mode, t).slice(0, 100),
       days: [...mode.repeat],

@@ -25,8 +25,11 @@ export const RingMode = z.object({
   repeat: z.array(z.number().int().min(0).max(6)).transform((days) => normaliseDays(days as Weekday[])),
   rule: RingRule,
   on: z.boolean(),
-  /** "Away from my computers in these times": while the mode is on, its ranges set the computers' presence to away. */
-  away: z.boolean().default(false),
+  /**
+   * "Away from my computers in these hours": while the mode is on, its ranges set the computers' presence to away.
+   * Absent (modes saved before it, or built without it): false.
+   */
+  away: z.boolean().optional(),
 });
 export type RingMode = z.infer<typeof RingMode>;
 
@@ -41,7 +44,7 @@ export function minuteOf(time: string): number {
 }
 
 /** Whether a minute of the day (0-1439) falls in the range, read within one day (see TimeRange). */
-export function isInRange(range: TimeRange, minute: number): boolean {
+function isInRange(range: TimeRange, minute: number): boolean {
   const start = minuteOf(range.start);
   const end = minuteOf(range.end);
   if (start === end) return true;

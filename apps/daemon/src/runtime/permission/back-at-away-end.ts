@@ -1,7 +1,7 @@
 import type { HeldAsk } from "./pending-asks.js";
 
 /** How often a held ask looks whether a ring mode's away time has ended: the time a dialog may come late. */
-export const AWAY_END_CHECK_MS = 15_000;
+const AWAY_END_CHECK_MS = 15_000;
 
 /**
  * While a hook waits for a phone, looks every `everyMs` whether the person still counts as away; once a ring mode's

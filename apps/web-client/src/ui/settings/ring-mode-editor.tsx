@@ -131,13 +131,13 @@ export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
         <input
           type="checkbox"
           data-testid="mode-away"
-          checked={draft.away}
+          checked={draft.away === true}
           onChange={(event) => setDraft({ ...draft, away: event.currentTarget.checked })}
         />
         {t.modeAway}
       </label>
       <p class="hint">{t.modeAwayHint}</p>
-      {draft.away && draft.rule === "do-not-ring-in" && (
+      {draft.away === true && draft.rule === "do-not-ring-in" && (
         <p class="notice" data-testid="mode-away-silent">
           {t.modeAwaySilent}
         </p>
