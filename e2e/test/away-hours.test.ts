@@ -70,7 +70,11 @@ describe("Settings › Ringing: a ring mode's away hours", () => {
     await editor.getByTestId("save-mode").click();
 
     const away = await presenceBecomes(true);
-    expect(away).toMatchObject({ away: true, changedBy: 'the ring mode "Commute"' });
+    expect(away).toMatchObject({
+      away: true,
+      changedBy: 'the ring mode "Commute"',
+      changedByMode: "Commute",
+    });
     expect(away.schedule).toMatchObject({
       setBy: "a paired device",
       periods: [{ modeName: "Commute", days: [0, 1, 2, 3, 4, 5, 6], ranges: [{ start, end }] }],

@@ -81,6 +81,7 @@ function standInComputer(key: () => Promise<E2eKey>) {
         away: mode !== undefined,
         changedAt: new Date().toISOString(),
         changedBy: mode === undefined ? "Phone" : `the ring mode "${mode}"`,
+        changedByMode: mode ?? null,
       };
       return { status: 200, body: presence.current };
     }

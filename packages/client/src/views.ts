@@ -49,6 +49,7 @@ export {
   type TimingAdvice,
 } from "./computer-settings/computer-model-timing.js";
 export { computerProblemText } from "./computer-settings/computer-problem.js";
+export { presenceSetByText } from "./computer-settings/presence-words.js";
 export {
   type WatchedWorkspaceRow,
   watchedWorkspaceRows,

@@ -1,13 +1,15 @@
-import { AwayScheduleUpdate, type Presence, PresenceUpdate } from "@ringback/protocol";
+import {
+  AwayScheduleUpdate,
+  PRESENCE_SET_FROM_A_DEVICE,
+  PRESENCE_SET_HERE,
+  type Presence,
+  PresenceUpdate,
+} from "@ringback/protocol";
 import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
 import { isRelayedRequest } from "../http/relayed.js";
-
-/** Who changed the presence, as `Presence.changedBy` says it (a relayed request does not name its device). */
-const CHANGED_HERE = "this computer";
-const CHANGED_FROM_A_DEVICE = "a paired device";
 
 /**
  * `GET/PUT /presence`: whether an agent's permission ask rings the phones (away) or waits at the keyboard;
@@ -19,14 +21,14 @@ export function presenceRoutes(app: AppContext): Hono {
     .put("/presence", async (context) => {
       const body = await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
       const { away } = parseBody(PresenceUpdate, body);
-      const changedBy = isRelayedRequest(context) ? CHANGED_FROM_A_DEVICE : CHANGED_HERE;
+      const changedBy = isRelayedRequest(context) ? PRESENCE_SET_FROM_A_DEVICE : PRESENCE_SET_HERE;
       return context.json((await app.permission.setPresence(away, changedBy)) satisfies Presence);
     })
     .all("/presence", methodNotAllowed(["GET", "PUT"]))
     .put("/presence/schedule", async (context) => {
       const body = await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
       const { schedule } = parseBody(AwayScheduleUpdate, body);
-      const setBy = isRelayedRequest(context) ? CHANGED_FROM_A_DEVICE : CHANGED_HERE;
+      const setBy = isRelayedRequest(context) ? PRESENCE_SET_FROM_A_DEVICE : PRESENCE_SET_HERE;
       return context.json((await app.permission.setAwaySchedule(schedule, setBy)) satisfies Presence);
     })
     .all("/presence/schedule", methodNotAllowed(["PUT"]));

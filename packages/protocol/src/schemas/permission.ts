@@ -108,10 +108,17 @@ export const Presence = z.object({
   changedAt: z.iso.datetime({ offset: true }).nullable(),
   /** Who changed it last: this computer's command line, a device, or a ring mode ("the ring mode \"Sleep\""). */
   changedBy: z.string().max(200).nullable(),
+  /** The name of the ring mode whose hours set it, when one did (`changedBy` says it in English); else null or absent. */
+  changedByMode: z.string().max(100).nullable().optional(),
   /** The ring modes' away times this computer keeps; absent from daemons older than them. */
   schedule: KeptAwaySchedule.nullable().optional(),
 });
 export type Presence = z.infer<typeof Presence>;
+
+/** `Presence.changedBy` when the switch was set on the computer itself (`ringback away`, the local interface). */
+export const PRESENCE_SET_HERE = "this computer";
+/** `Presence.changedBy` when a device set it through the relay (a relayed request does not name its device). */
+export const PRESENCE_SET_FROM_A_DEVICE = "a paired device";
 
 /** `PUT /presence` body: local, or relayed from a device. */
 export const PresenceUpdate = z.object({ away: z.boolean() });

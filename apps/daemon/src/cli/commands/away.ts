@@ -1,5 +1,10 @@
 import { parseArgs } from "node:util";
-import { PERMISSION_WAIT_MS, type Presence, Presence as PresenceSchema } from "@ringback/protocol";
+import {
+  PERMISSION_WAIT_MS,
+  PRESENCE_SET_HERE,
+  type Presence,
+  Presence as PresenceSchema,
+} from "@ringback/protocol";
 import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
 import { readPresence, savePresence } from "../../runtime/permission/presence-file.js";
@@ -40,5 +45,5 @@ export async function run(args: string[]): Promise<void> {
 
 async function saveWithoutDaemon(dataDir: string, away: boolean): Promise<Presence> {
   await ensureDataDir(dataDir, createLogger());
-  return savePresence(dataDir, { away, changedBy: "this computer" }, new Date());
+  return savePresence(dataDir, { away, changedBy: PRESENCE_SET_HERE }, new Date());
 }

@@ -38,6 +38,7 @@ describe("presence: the latest change wins, the switch or a ring mode's away tim
       away: true,
       changedAt: "2026-11-24T08:00:00.000Z",
       changedBy: 'the ring mode "Commute"',
+      changedByMode: "Commute",
     });
     expect(effectivePresence(stored, at("2026-11-24T09:30:00Z"))).toMatchObject({
       away: false,

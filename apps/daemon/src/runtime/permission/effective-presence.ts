@@ -21,13 +21,12 @@ export function effectivePresence(stored: StoredPresence, now: Date): Presence {
   // Never switched by hand and the away times never start or end (every day, all day): they alone decide.
   if (!change && switchedAt) return bySwitch;
   const modeNow = awayModeAt(schedule, now);
+  const modeName = modeNow ?? change?.modeName ?? schedule.periods[0]?.modeName ?? "";
   return {
     away: modeNow !== null,
     changedAt: change ? change.at.toISOString() : null,
-    changedBy: `the ring mode "${modeNow ?? change?.modeName ?? schedule.periods[0]?.modeName ?? ""}"`.slice(
-      0,
-      200,
-    ),
+    changedBy: `the ring mode "${modeName}"`.slice(0, 200),
+    changedByMode: modeName,
     schedule,
   };
 }

@@ -1,5 +1,5 @@
 import { COMPUTER_TEXTS, type InterfaceLanguage, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
-import { computerProblemText } from "@ringback/client/views";
+import { computerProblemText, presenceSetByText } from "@ringback/client/views";
 import { useEffect } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";
@@ -19,6 +19,7 @@ export function PresenceSwitches({ controller, language }: Props) {
   const t = texts(NEEDS_YOU_TEXTS, language);
   const ct = texts(COMPUTER_TEXTS, language);
   const { rows } = useObservable(controller.presence);
+  const formatAt = (at: Date) => at.toLocaleString(language, { dateStyle: "short", timeStyle: "short" });
   useEffect(() => {
     controller.presence.refresh().catch(() => undefined);
   }, [controller]);
@@ -52,15 +53,9 @@ export function PresenceSwitches({ controller, language }: Props) {
               {!row.isOnline && <span class="hint"> ({t.awayOffline})</span>}
               {row.isOnline && row.isBusy && <span class="hint"> {t.awayLoading}</span>}
             </label>
-            {row.presence?.changedBy && row.presence.changedAt && (
+            {row.presence && presenceSetByText(row.presence, t, formatAt) && (
               <p class="hint" data-testid="presence-set-by">
-                {t.awaySetBy(
-                  row.presence.changedBy,
-                  new Date(row.presence.changedAt).toLocaleString(language, {
-                    dateStyle: "short",
-                    timeStyle: "short",
-                  }),
-                )}
+                {presenceSetByText(row.presence, t, formatAt)}
               </p>
             )}
             {!row.isSupported && (

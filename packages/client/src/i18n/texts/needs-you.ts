@@ -46,6 +46,9 @@ export const NEEDS_YOU_TEXTS = defineTexts({
     awayUnsupported: "Update Ringback on this computer to use this switch.",
     awayFailed: (reason: string) => `Could not reach the computer: ${reason}`,
     awaySetBy: (by: string, at: string) => `Set by ${by} at ${at}`,
+    awaySetByMode: (mode: string, at: string) => `Set by the ring mode "${mode}" at ${at}`,
+    awaySetHere: (at: string) => `Set on the computer at ${at}`,
+    awaySetFromDevice: (at: string) => `Set from a phone at ${at}`,
   },
   zh: {
     needsYou: "需要你",
@@ -85,6 +88,9 @@ export const NEEDS_YOU_TEXTS = defineTexts({
     awayUnsupported: "请更新这台电脑上的 Ringback 以使用此开关。",
     awayFailed: (reason: string) => `无法连接电脑：${reason}`,
     awaySetBy: (by: string, at: string) => `由 ${by} 于 ${at} 设置`,
+    awaySetByMode: (mode: string, at: string) => `由响铃模式「${mode}」于 ${at} 设置`,
+    awaySetHere: (at: string) => `于 ${at} 在电脑上设置`,
+    awaySetFromDevice: (at: string) => `于 ${at} 从手机设置`,
   },
 });
 
