@@ -291,6 +291,7 @@ describe("presence set by the ring modes' away times", () => {
     await writeFile(join(home.path, PRESENCE_FILE), JSON.stringify(stored), { mode: 0o600 });
     const commute = {
       timeZone: "UTC",
+      deviceId: "dev_phone",
       periods: [
         {
           modeName: "Commute",

@@ -335,6 +335,8 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
       periods: [
         { modeName: "Sleep", days: [0, 1, 2, 3, 4, 5, 6], ranges: [{ start: "22:00", end: "08:00" }] },
       ],
+      // Marked with the phone's own device id: the phone takes them back from a computer offline when they end.
+      deviceId: expect.stringMatching(/\S/),
     });
 
     await phone.getByTestId("nav-home").tap();

@@ -35,6 +35,7 @@ describe("the I'm away switch, one per computer", () => {
         },
       }),
       awaySchedule: () => null,
+      ownDeviceId: () => "dev_phone",
     });
     await controller.refresh();
     expect(controller.view.rows?.map((row) => [row.name, row.isOnline, row.presence?.away ?? null])).toEqual([
@@ -68,6 +69,7 @@ describe("the I'm away switch, one per computer", () => {
         },
       }),
       awaySchedule: () => null,
+      ownDeviceId: () => "dev_phone",
     });
     await controller.refresh();
     expect(controller.view.rows?.[0]).toMatchObject({
@@ -112,6 +114,7 @@ describe("the I'm away switch, one per computer", () => {
         },
       }),
       awaySchedule: () => schedule,
+      ownDeviceId: () => "dev_phone",
     });
     await controller.refresh();
     expect(asked.sort()).toEqual(["GET old", "SCHEDULE desk Sleep", "SCHEDULE old Sleep"]);
@@ -129,5 +132,45 @@ describe("the I'm away switch, one per computer", () => {
     asked.length = 0;
     await controller.refresh();
     expect(asked.sort()).toEqual(["GET desk", "GET old"]);
+  });
+
+  it("takes back its own away times from a computer that was offline when they were turned off, not another phone's", async () => {
+    const kept = (deviceId: string): Presence => ({
+      away: false,
+      changedAt: null,
+      changedBy: null,
+      schedule: {
+        timeZone: "UTC",
+        periods: [{ modeName: "Sleep", days: [0], ranges: [{ start: "22:00", end: "08:00" }] }],
+        deviceId,
+        setAt: new Date(0).toISOString(),
+        setBy: "a paired device",
+      },
+    });
+    const asked: string[] = [];
+    const controller = new PresenceController({
+      listComputers: async () => [computer("laptop", "Laptop", true), computer("desk", "Desk", true)],
+      clientFor: (computerId) => ({
+        presence: async () => {
+          asked.push(`GET ${computerId}`);
+          return kept(computerId === "laptop" ? "dev_phone" : "dev_tablet");
+        },
+        setPresence: async () => {
+          throw new Error("not switched in this test");
+        },
+        setAwaySchedule: async (sent) => {
+          asked.push(`SCHEDULE ${computerId} ${sent === null ? "none" : "some"}`);
+          return { away: false, changedAt: null, changedBy: null, schedule: null };
+        },
+      }),
+      awaySchedule: () => null,
+      ownDeviceId: () => "dev_phone",
+    });
+    await controller.refresh();
+    expect(asked.sort()).toEqual(["GET desk", "GET laptop", "SCHEDULE laptop none"]);
+    expect(controller.view.rows?.find((row) => row.computerId === "laptop")?.presence?.schedule).toBeNull();
+    expect(controller.view.rows?.find((row) => row.computerId === "desk")?.presence?.schedule?.deviceId).toBe(
+      "dev_tablet",
+    );
   });
 });

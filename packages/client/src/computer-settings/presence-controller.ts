@@ -48,6 +48,8 @@ export interface PresenceDependencies {
   readonly clientFor: (computerId: string) => PresenceClient;
   /** The away times this device's ring modes set now (null: none). */
   readonly awaySchedule: () => AwaySchedule | null;
+  /** This device's id, which marks the away times it sent; null before it is paired. */
+  readonly ownDeviceId: () => string | null;
 }
 
 /**
@@ -64,8 +66,9 @@ export class PresenceController extends Observable<PresenceView> {
 
   /**
    * Lists the computers and asks each for its presence (an offline one is shown, not asked). When this device's ring
-   * modes set away times, each computer is sent them again instead (the time zone may have changed since); a device
-   * without away times leaves another device's as they are.
+   * modes set away times, each computer is sent them again instead (the time zone may have changed since). A device
+   * without away times leaves another device's as they are, and takes back its own that a computer still keeps (it
+   * was offline when they were turned off).
    */
   async refresh(): Promise<void> {
     let computers: readonly ReadableDevice[];
@@ -87,13 +90,17 @@ export class PresenceController extends Observable<PresenceView> {
     }));
     this.update({ rows, problem: null });
     const schedule = this.#deps.awaySchedule();
+    const ownDeviceId = this.#deps.ownDeviceId();
     await Promise.all(
       rows
         .filter((row) => row.isOnline)
         .map((row) =>
-          this.#ask(row.computerId, (client) =>
-            schedule ? sendSchedule(client, schedule) : client.presence(),
-          ),
+          this.#ask(row.computerId, async (client) => {
+            if (schedule) return sendSchedule(client, schedule);
+            const presence = await client.presence();
+            const keepsOurs = ownDeviceId !== null && presence.schedule?.deviceId === ownDeviceId;
+            return keepsOurs ? client.setAwaySchedule(null) : presence;
+          }),
         ),
     );
   }

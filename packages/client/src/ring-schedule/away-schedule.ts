@@ -18,11 +18,11 @@ export function ringModeName(mode: RingMode, t: ModeNameTexts): string {
 
 /**
  * The away times the device's modes give its computers: each mode that is on and marked "away from my computers in
- * these times", read in the device's time zone. Null when no mode sets any (the computers then keep no schedule).
+ * these hours", read in the device's time zone and marked with its device id. Null when no mode sets any.
  */
 export function awayScheduleOf(
   modes: readonly RingMode[],
-  timeZone: string,
+  device: { readonly timeZone: string; readonly deviceId: string },
   t: ModeNameTexts,
 ): AwaySchedule | null {
   const periods = modes
@@ -32,5 +32,5 @@ export function awayScheduleOf(
       days: [...mode.repeat],
       ranges: mode.ranges,
     }));
-  return periods.length === 0 ? null : { timeZone, periods };
+  return periods.length === 0 ? null : { timeZone: device.timeZone, periods, deviceId: device.deviceId };
 }

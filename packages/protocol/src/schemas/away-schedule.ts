@@ -40,6 +40,8 @@ export type AwayPeriod = z.infer<typeof AwayPeriod>;
 export const AwaySchedule = z.object({
   timeZone: TimeZone,
   periods: z.array(AwayPeriod).min(1).max(32),
+  /** The device whose modes these are: it takes them back (sends null) once none of its modes sets any. */
+  deviceId: z.string().min(1).max(200).optional(),
 });
 export type AwaySchedule = z.infer<typeof AwaySchedule>;
 

@@ -117,9 +117,13 @@ export class AppController extends Observable<AppView> {
       awaySchedule: () =>
         awayScheduleOf(
           this.ringModes.view.modes,
-          Intl.DateTimeFormat().resolvedOptions().timeZone,
+          {
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            deviceId: this.#requirePairing().identity.deviceId,
+          },
           SETTINGS_TEXTS[this.view.interfaceLanguage] ?? SETTINGS_TEXTS.en,
         ),
+      ownDeviceId: () => this.view.pairing?.identity.deviceId ?? null,
     });
     this.dispatch = new DispatchController({
       daemon: dispatchDaemonOf(this.daemon),
