@@ -82,13 +82,19 @@ function standInComputer(key: () => Promise<E2eKey>) {
         changedAt: new Date().toISOString(),
         changedBy: mode === undefined ? "Phone" : `the ring mode "${mode}"`,
         changedByMode: mode ?? null,
+        schedule: schedule && { ...schedule, setAt: new Date().toISOString(), setBy: "a paired device" },
       };
       return { status: 200, body: presence.current };
     }
     if (request.path !== "/presence") return { status: 404, body: errorBody("not_found") };
     if (request.method === "PUT") {
       const { away } = PresenceUpdate.parse(request.body);
-      presence.current = { away, changedAt: new Date().toISOString(), changedBy: "Phone" };
+      presence.current = {
+        ...presence.current,
+        away,
+        changedAt: new Date().toISOString(),
+        changedBy: "Phone",
+      };
     }
     return { status: 200, body: presence.current };
   };

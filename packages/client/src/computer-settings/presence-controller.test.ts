@@ -87,20 +87,26 @@ describe("the I'm away switch, one per computer", () => {
       periods: [
         { modeName: "Sleep", days: [0, 1, 2, 3, 4, 5, 6], ranges: [{ start: "22:00", end: "08:00" }] },
       ],
+      deviceId: "dev_phone",
     };
     let schedule: AwaySchedule | null = sleep;
     const asked: string[] = [];
-    const byComputer = (computerId: string, away: boolean): Presence => ({
-      away,
-      changedAt: null,
-      changedBy: computerId,
-    });
+    const kept = new Map<string, AwaySchedule | null>();
+    const presenceOf = (computerId: string): Presence => {
+      const keeps = kept.get(computerId) ?? null;
+      return {
+        away: keeps !== null,
+        changedAt: null,
+        changedBy: computerId,
+        schedule: keeps && { ...keeps, setAt: new Date(0).toISOString(), setBy: "a paired device" },
+      };
+    };
     const controller = new PresenceController({
       listComputers: async () => [computer("desk", "Desk", true), computer("old", "Old", true)],
       clientFor: (computerId) => ({
         presence: async () => {
           asked.push(`GET ${computerId}`);
-          return byComputer(computerId, false);
+          return presenceOf(computerId);
         },
         setPresence: async () => {
           throw new Error("not switched in this test");
@@ -110,7 +116,8 @@ describe("the I'm away switch, one per computer", () => {
             `SCHEDULE ${computerId} ${sent ? sent.periods.map((period) => period.modeName) : "none"}`,
           );
           if (computerId === "old") throw new RingbackError("not_found");
-          return byComputer(computerId, sent !== null);
+          kept.set(computerId, sent);
+          return presenceOf(computerId);
         },
       }),
       awaySchedule: () => schedule,
@@ -124,11 +131,13 @@ describe("the I'm away switch, one per computer", () => {
         ["old", false, true],
       ],
     );
+
     asked.length = 0;
     schedule = null;
     await controller.sendAwaySchedule();
-    expect(asked.sort()).toEqual(["GET old", "SCHEDULE desk none", "SCHEDULE old none"]);
-    expect(controller.view.rows?.[0]?.presence?.away).toBe(false);
+    expect(asked.sort()).toEqual(["GET desk", "GET old", "SCHEDULE desk none"]);
+    expect(controller.view.rows?.[0]?.presence).toMatchObject({ away: false, schedule: null });
+
     asked.length = 0;
     await controller.refresh();
     expect(asked.sort()).toEqual(["GET desk", "GET old"]);

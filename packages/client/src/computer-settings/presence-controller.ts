@@ -106,17 +106,11 @@ export class PresenceController extends Observable<PresenceView> {
   }
 
   /**
-   * Sends every computer online the away times of this device's ring modes after they changed (null: this device's
-   * modes set none now, so the computers forget the schedule). The rows show the presence each computer now works out.
+   * After this device's ring modes changed: each computer online gets their away times, or, when they set none now,
+   * gives back the ones this device sent before (another device's stay). The rows show what each computer works out.
    */
-  async sendAwaySchedule(): Promise<void> {
-    if (!this.view.rows) await this.refresh();
-    const schedule = this.#deps.awaySchedule();
-    await Promise.all(
-      (this.view.rows ?? [])
-        .filter((row) => row.isOnline && row.isSupported)
-        .map((row) => this.#ask(row.computerId, (client) => sendSchedule(client, schedule))),
-    );
+  sendAwaySchedule(): Promise<void> {
+    return this.refresh();
   }
 
   /** Turns "I'm away" on or off on one computer; the row shows what the computer saved. */
