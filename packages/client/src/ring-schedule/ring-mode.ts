@@ -1,4 +1,4 @@
-import { TimeRange } from "@ringback/protocol";
+import { isInTimeRange, minuteOf, TimeRange } from "@ringback/protocol";
 import { z } from "zod";
 
 /** Days as `Date.getDay()` numbers them: 0 is Sunday. */
@@ -7,7 +7,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const EVERY_DAY: readonly Weekday[] = WEEKDAYS;
 export const WORKDAYS: readonly Weekday[] = [1, 2, 3, 4, 5];
 
-export { TimeRange };
+export { minuteOf, TimeRange };
 
 /** "Ring only in these ranges" or "do not ring in these ranges". */
 export const RingRule = z.enum(["ring-only-in", "do-not-ring-in"]);
@@ -37,24 +37,9 @@ export function normaliseDays(days: readonly Weekday[]): Weekday[] {
   return [...new Set(days)].sort((a, b) => a - b);
 }
 
-/** Minutes since midnight of an "HH:MM" time. */
-export function minuteOf(time: string): number {
-  const [hours, minutes] = time.split(":").map(Number);
-  return (hours ?? 0) * 60 + (minutes ?? 0);
-}
-
-/** Whether a minute of the day (0-1439) falls in the range, read within one day (see TimeRange). */
-function isInRange(range: TimeRange, minute: number): boolean {
-  const start = minuteOf(range.start);
-  const end = minuteOf(range.end);
-  if (start === end) return true;
-  if (start < end) return minute >= start && minute < end;
-  return minute >= start || minute < end;
-}
-
 /** Whether one mode lets the device ring at a minute of a day it applies to. */
 export function modeAllowsRinging(mode: RingMode, minute: number): boolean {
-  const isInAnyRange = mode.ranges.some((range) => isInRange(range, minute));
+  const isInAnyRange = mode.ranges.some((range) => isInTimeRange(range, minute));
   return mode.rule === "ring-only-in" ? isInAnyRange : !isInAnyRange;
 }
 

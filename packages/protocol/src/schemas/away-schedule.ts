@@ -10,6 +10,21 @@ export const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/,
 export const TimeRange = z.object({ start: TimeOfDay, end: TimeOfDay });
 export type TimeRange = z.infer<typeof TimeRange>;
 
+/** Minutes since midnight of an "HH:MM" time. */
+export function minuteOf(time: string): number {
+  const [hours, minutes] = time.split(":").map(Number);
+  return (hours ?? 0) * 60 + (minutes ?? 0);
+}
+
+/** Whether a minute of the day (0-1439) falls in the range, read within one day (see TimeRange). */
+export function isInTimeRange(range: TimeRange, minute: number): boolean {
+  const start = minuteOf(range.start);
+  const end = minuteOf(range.end);
+  if (start === end) return true;
+  if (start < end) return minute >= start && minute < end;
+  return minute >= start || minute < end;
+}
+
 /** An IANA time zone this runtime knows ("Europe/Paris"), as `Intl.DateTimeFormat().resolvedOptions()` names it. */
 const TimeZone = z
   .string()

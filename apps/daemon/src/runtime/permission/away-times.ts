@@ -1,4 +1,4 @@
-import type { AwaySchedule, TimeRange } from "@ringback/protocol";
+import { type AwaySchedule, isInTimeRange } from "@ringback/protocol";
 
 const MINUTE_MS = 60_000;
 /** The schedule repeats every week; a day more covers a daylight-saving shift. */
@@ -42,27 +42,13 @@ function offsetAt(timeZone: string, atMs: number): number {
   return wall - Math.floor(atMs / MINUTE_MS) * MINUTE_MS;
 }
 
-function minuteOf(time: string): number {
-  const [hours, minutes] = time.split(":").map(Number);
-  return (hours ?? 0) * 60 + (minutes ?? 0);
-}
-
-/** As the phone reads a ring mode's range: within one day, a range crossing midnight covers its two ends. */
-function isInRange(range: TimeRange, minute: number): boolean {
-  const start = minuteOf(range.start);
-  const end = minuteOf(range.end);
-  if (start === end) return true;
-  if (start < end) return minute >= start && minute < end;
-  return minute >= start || minute < end;
-}
-
 /** The name of the mode whose away time covers a wall-clock moment (as UTC fields), or null. */
 function awayModeAtWall(schedule: AwaySchedule, wall: Date): string | null {
   const weekday = wall.getUTCDay();
   const minute = wall.getUTCHours() * 60 + wall.getUTCMinutes();
   const period = schedule.periods.find(
     (candidate) =>
-      candidate.days.includes(weekday) && candidate.ranges.some((range) => isInRange(range, minute)),
+      candidate.days.includes(weekday) && candidate.ranges.some((range) => isInTimeRange(range, minute)),
   );
   return period ? period.modeName : null;
 }
