@@ -32,6 +32,12 @@ beforeEach(async () => {
   expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
 });
 
+/** A settings request from a paired phone, sealed and relayed as the web app sends it. */
+function fromPhone(request: Parameters<typeof relayDaemonRequest>[3]) {
+  const phone = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
+  return relayDaemonRequest(phone, home.key, COMPUTER_ID, request);
+}
+
 async function decide(options: Parameters<typeof sealDecision>[2]) {
   return home.relay.send(await sealDecision(home.key, COMPUTER_ID, options));
 }
@@ -76,9 +82,8 @@ describe("POST /permission-requests", () => {
       body: JSON.stringify(bashAsk("ls")),
     });
     expect(anonymous.status).toBe(401);
-    const device = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
     await expect(
-      relayDaemonRequest(device, home.key, COMPUTER_ID, {
+      fromPhone({
         method: "POST",
         path: "/permission-requests",
         body: bashAsk("ls"),
@@ -242,15 +247,14 @@ describe("presence", () => {
     expect(Presence.parse(await put.json())).toMatchObject({ away: false, changedBy: "this computer" });
     expect((await stat(join(home.path, PRESENCE_FILE))).mode & 0o777).toBe(0o600);
 
-    const device = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
-    const relayed = await relayDaemonRequest(device, home.key, COMPUTER_ID, {
+    const relayed = await fromPhone({
       method: "PUT",
       path: "/presence",
       body: { away: true },
     });
     expect(relayed.status).toBe(200);
     expect(relayed.body).toMatchObject({ away: true, changedBy: "a paired device" });
-    const read = await relayDaemonRequest(device, home.key, COMPUTER_ID, {
+    const read = await fromPhone({
       method: "GET",
       path: "/presence",
     });
@@ -300,8 +304,7 @@ describe("presence set by the ring modes' away times", () => {
         },
       ],
     };
-    const device = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
-    const sent = await relayDaemonRequest(device, home.key, COMPUTER_ID, {
+    const sent = await fromPhone({
       method: "PUT",
       path: "/presence/schedule",
       body: { schedule: commute },
