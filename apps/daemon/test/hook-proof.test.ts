@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
+import { describe, expect, it } from "vitest";
+import { LOCAL_KEY_FILE } from "../src/runtime/local-key.js";
+import { setLocalPort, startDaemonOnItsPort } from "./helpers/daemon-process.js";
+import { runHookToEnd } from "./helpers/hook-process.js";
+import { sendAgain, startImpostor } from "./helpers/impostor.js";
+import { openCall, sealDecision } from "./helpers/permission-asks.js";
+import { COMPUTER_ID, startPermissionHome } from "./helpers/permission-home.js";
+
+/**
+ * The hook and the daemon prove themselves to each other with the local key, which never leaves either (issue 34,
+ * point 3): another user's program on the daemon's port gets nothing it can use, and cannot answer for the daemon.
+ */
+
+/** Claude Code's PermissionRequest payload (as fakes/agent-clis captured it), asking to run `command`. */
+function permissionRequest(command: string, cwd: string) {
+  return {
+    session_id: `session-${randomBytes(4).toString("hex")}`,
+    transcript_path: join(cwd, "gone.jsonl"),
+    cwd,
+    permission_mode: "default",
+    hook_event_name: "PermissionRequest",
+    tool_name: "Bash",
+    tool_input: { command, description: "Runs it" },
+  };
+}
+
+/** Claude Code's Stop payload for a finished turn. */
+function stop(text: string, cwd: string) {
+  return {
+    session_id: `session-${randomBytes(4).toString("hex")}`,
+    prompt_id: `prompt-${randomBytes(4).toString("hex")}`,
+    transcript_path: "",
+    cwd,
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+    last_assistant_message: text,
+  };
+}
+
+const ALLOW_OUTPUT =
+  '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\n';
+const ALLOW_ANSWER = JSON.stringify({
+  outcome: "decided",
+  verdict: "allow",
+  reason: null,
+  decidedOn: "Pixel 8",
+});
+const DEBUG = { RINGBACK_HOOK_DEBUG: "1" };
+
+describe("another user's program on the daemon's port", () => {
+  it("gets no local key nor a request the daemon takes again, and its allow allows nothing", async () => {
+    await using home = await makeTemporaryDirectory();
+    const localKey = randomBytes(32).toString("base64url");
+    await writeFile(join(home.path, LOCAL_KEY_FILE), localKey, { mode: 0o600 });
+    // It took the port daemon.json names before the daemon did, and answers "allow", forging a proof as best it can.
+    const impostor = await startImpostor({ status: 200, body: ALLOW_ANSWER, forgedProof: "v1.forged" });
+    const port = impostor.port;
+    await setLocalPort(home.path, port);
+
+    const asked = await runHookToEnd(
+      "claude-code",
+      home.path,
+      permissionRequest("rm -rf ~", home.path),
+      DEBUG,
+    );
+    const reported = await runHookToEnd("claude-code", home.path, stop("Done.", home.path), DEBUG);
+
+    expect(asked.stdout).toBe("");
+    expect(asked.stderr).toContain("did not prove it is your Ringback daemon");
+    expect(asked.stderr).toContain("nothing was allowed: Claude Code asks you as usual");
+    expect(reported.stderr).toContain("not proven, so maybe not sent");
+    expect(impostor.captured).toHaveLength(2);
+    for (const request of impostor.captured) {
+      expect(request.toString("latin1")).not.toContain(localKey);
+      expect(request.toString("latin1")).not.toMatch(/^authorization:/im);
+    }
+
+    // It lets go of the port, the daemon starts there, and the impostor sends what it kept, byte for byte.
+    await impostor.close();
+    await using daemon = await startDaemonOnItsPort(home.path);
+    expect(daemon.port).toBe(port);
+    for (const request of impostor.captured) expect(await sendAgain(port, request)).toBe(401);
+    expect(daemon.stderr()).toContain(
+      "refused a signed local request: it was signed before this daemon started",
+    );
+  });
+});
+
+describe("the real hook and the real daemon", () => {
+  it("still ring, allow, deny and report, each answer proven", async () => {
+    await using home = await startPermissionHome({ waitMs: 20_000 });
+    await setLocalPort(home.path, home.daemon.port);
+    expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
+
+    async function askAndDecide(command: string, verdict: "allow" | "deny", reason?: string) {
+      const before = home.relay.posts.length;
+      const hook = runHookToEnd("claude-code", home.path, permissionRequest(command, home.path), DEBUG);
+      const post = await eventually(() => home.relay.posts[before], {
+        what: "the call",
+        on: home.relay.changes,
+      });
+      const digest = (await openCall(home.key, post)).needsYou?.toolInputDigest ?? "";
+      const decision = {
+        eventId: post.eventId,
+        toolInputDigest: digest,
+        verdict,
+        deviceName: "Pixel 8",
+        reason,
+      };
+      await home.relay.send(await sealDecision(home.key, COMPUTER_ID, decision));
+      return hook;
+    }
+
+    const allowed = await askAndDecide("npm test", "allow");
+    expect(allowed).toMatchObject({ code: 0, stdout: ALLOW_OUTPUT });
+    expect(allowed.stderr).toBe("ringback-hook: allowed: Pixel 8 allowed it once; Claude Code goes on\n");
+
+    const denied = await askAndDecide("git push --force", "deny", "Not on main.");
+    expect(JSON.parse(denied.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "Not on main." },
+      },
+    });
+
+    const reported = await runHookToEnd("claude-code", home.path, stop("All tests pass.", home.path), DEBUG);
+    expect(reported.stderr).toBe(
+      `ringback-hook: sent: the daemon on 127.0.0.1:${home.daemon.port} took the report (202) and will ring your devices\n`,
+    );
+    expect(home.daemon.stderr()).not.toContain("refused");
+  });
+});
