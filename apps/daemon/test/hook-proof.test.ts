@@ -3,8 +3,14 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
+import { answerProof, requestProof } from "../src/http/local-proof/proof-message.js";
 import { LOCAL_KEY_FILE } from "../src/runtime/local-key.js";
-import { setLocalPort, startDaemonOnItsPort } from "./helpers/daemon-process.js";
+import {
+  readLocalKey,
+  setLocalPort,
+  startDaemonOnItsPort,
+  startDaemonProcess,
+} from "./helpers/daemon-process.js";
 import { runHookToEnd } from "./helpers/hook-process.js";
 import { sendAgain, startImpostor } from "./helpers/impostor.js";
 import { openCall, sealDecision } from "./helpers/permission-asks.js";
@@ -132,5 +138,45 @@ describe("the real hook and the real daemon", () => {
       `ringback-hook: sent: the daemon on 127.0.0.1:${home.daemon.port} took the report (202) and will ring your devices\n`,
     );
     expect(home.daemon.stderr()).not.toContain("refused");
+  });
+});
+
+describe("the daemon's signed form on the wire", () => {
+  it("takes a signed request once and proves its answer; a copy within the window is refused by its nonce", async () => {
+    await using home = await makeTemporaryDirectory();
+    await using daemon = await startDaemonProcess(home.path);
+    const localKey = await readLocalKey(home.path);
+    const body = JSON.stringify({
+      source: "claude-code",
+      sessionId: "s-1",
+      turnId: "t-1",
+      cwd: home.path,
+      text: "Done.",
+    });
+    const timestamp = Date.now();
+    const nonce = randomBytes(16).toString("base64url");
+    const parts = { method: "POST", port: daemon.port, path: "/report", timestamp, nonce };
+    const proof = requestProof(localKey, { ...parts, body: Buffer.from(body) });
+    const send = () =>
+      fetch(`${daemon.url}/report`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "ringback-request-proof": `v1.${timestamp}.${nonce}.${proof}`,
+        },
+        body,
+      });
+
+    const taken = await send();
+    const answer = Buffer.from(await taken.arrayBuffer());
+    expect(taken.status).toBe(202);
+    expect(taken.headers.get("ringback-answer-proof")).toBe(
+      `v1.${answerProof(localKey, proof, 202, answer)}`,
+    );
+
+    const copy = await send();
+    expect(copy.status).toBe(401);
+    expect(copy.headers.get("ringback-answer-proof")).toBeNull();
+    expect(daemon.stderr()).toContain("refused a signed local request: its nonce was used before");
   });
 });

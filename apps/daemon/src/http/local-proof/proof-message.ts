@@ -12,7 +12,7 @@ export interface ProvenRequestParts {
   body: Uint8Array;
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 

@@ -12,7 +12,7 @@ import { checkRequestProof } from "./request-proof-check.js";
 import { SeenNonces } from "./seen-nonces.js";
 
 /** The largest body of a signed request: the hook's, a report or a permission request. */
-export const PROVEN_BODY_MAX_BYTES = REPORT_BODY_MAX_BYTES;
+const PROVEN_BODY_MAX_BYTES = REPORT_BODY_MAX_BYTES;
 
 export interface ProvenRequestOptions {
   localKey: string;

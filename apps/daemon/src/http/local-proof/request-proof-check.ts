@@ -11,7 +11,7 @@ const REFUSALS = {
   reused: "its nonce was used before",
 } as const;
 
-export type RequestProofRefusal = keyof typeof REFUSALS;
+type RequestProofRefusal = keyof typeof REFUSALS;
 
 /** How a signed request's proof checked out: valid (with the proof the answer is bound to), or refused. */
 export type RequestProofCheck =
