@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { answerProof, requestProof } from "../src/http/local-proof/proof-message.js";
 import { LOCAL_KEY_FILE } from "../src/runtime/local-key.js";
 import {
+  daemonEnv,
   readLocalKey,
+  runCli,
   setLocalPort,
   startDaemonOnItsPort,
   startDaemonProcess,
@@ -93,6 +95,24 @@ describe("another user's program on the daemon's port", () => {
     expect(daemon.stderr()).toContain(
       "refused a signed local request: it was signed before this daemon started",
     );
+  });
+});
+
+describe("the CLI asking the running daemon", () => {
+  it("never sends the local key to another program on the daemon's port, and does the job itself", async () => {
+    await using home = await makeTemporaryDirectory();
+    const localKey = randomBytes(32).toString("base64url");
+    await writeFile(join(home.path, LOCAL_KEY_FILE), localKey, { mode: 0o600 });
+    const presence = { away: false, since: new Date().toISOString(), changedBy: "the impostor" };
+    await using impostor = await startImpostor({ status: 200, body: JSON.stringify(presence) });
+    await setLocalPort(home.path, impostor.port);
+
+    const away = await runCli(["away", "on"], daemonEnv(home.path));
+
+    expect(impostor.captured).toHaveLength(1);
+    expect(impostor.captured[0]?.toString("latin1")).not.toContain(localKey);
+    expect(away.code).toBe(0);
+    expect(away.stdout).not.toContain("the impostor");
   });
 });
 
