@@ -63,7 +63,7 @@ afterAll(async () => {
 const probe = () => ({ baseUrl: `${internal.origin}/admin`, apiKey: "anything", model: "probe" });
 
 describe("the model connection test asked through the relay", () => {
-  it("says only that it failed and how long it took, never what the address answered", async () => {
+  it("says only that it failed, never what the address answered nor how long it took", async () => {
     const device = new RelayClient({ serverUrl: relay.url, deviceToken: "phone-token" });
     const answer = await relayDaemonRequest(device, key, COMPUTER_ID, {
       method: "POST",
@@ -75,7 +75,6 @@ describe("the model connection test asked through the relay", () => {
     expect(LlmTestResponse.parse(answer.body)).toEqual({
       ok: false,
       error: { code: "llm_call_failed", message: RELAYED_LLM_TEST_FAILURE },
-      latencyMs: expect.any(Number),
     });
     expect(JSON.stringify(answer.body)).not.toMatch(/admin-session|Forbidden|403/);
   });
