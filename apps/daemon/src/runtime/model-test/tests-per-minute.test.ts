@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { LLM_TESTS_PER_MINUTE_MAX, TestLimitError, TestsPerMinute } from "./tests-per-minute.js";
+import {
+  LLM_TESTS_PER_MINUTE_MAX,
+  LOCAL_LLM_TESTS_PER_MINUTE_MAX,
+  TestLimitError,
+  TestsPerMinute,
+} from "./tests-per-minute.js";
 
 describe("model tests per device and minute", () => {
   it("refuses the test past the limit with the seconds until the oldest leaves the minute, per device", () => {
@@ -23,5 +28,11 @@ describe("model tests per device and minute", () => {
     now += 54_000;
     expect(() => limit.take("dev_phone")).not.toThrow();
     expect(() => limit.take("dev_phone")).toThrow(TestLimitError);
+  });
+
+  it("counts the callers on this computer as one device with a limit of its own", () => {
+    const limit = new TestsPerMinute(() => 0);
+    for (let test = 0; test < LOCAL_LLM_TESTS_PER_MINUTE_MAX; test += 1) limit.take("local");
+    expect(() => limit.take("local")).toThrow(TestLimitError);
   });
 });
