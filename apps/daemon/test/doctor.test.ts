@@ -399,7 +399,9 @@ describe("ringback doctor", () => {
       const result = await doctor();
       const check = result.byId("secret-files");
       expect(check).toMatchObject({ status: "warn", fix: `chmod 600 ${configPath} ${keyPath}` });
-      expect(check?.summary).toContain(`${configPath} (mode 644, holds the end-to-end key, relay device token`);
+      expect(check?.summary).toContain(
+        `${configPath} (mode 644, holds the end-to-end key, relay device token`,
+      );
       expect(check?.summary).toContain(`${keyPath} (mode 640, holds the local API key)`);
       const text = await runCli(["doctor"], env());
       expect(text.stdout).toContain(`— fix: chmod 600 ${configPath} ${keyPath}`);

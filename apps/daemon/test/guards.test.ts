@@ -1,5 +1,5 @@
-import { ERROR_STATUS, REPORT_BODY_MAX_BYTES } from "@ringback/protocol";
 import { sendRaw } from "@ringback/hostile-input";
+import { ERROR_STATUS, REPORT_BODY_MAX_BYTES } from "@ringback/protocol";
 import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLocalKey, startDaemonProcess } from "./helpers/daemon-process.js";

@@ -146,7 +146,8 @@ describe("the model test as a probe of the computer's network", () => {
         headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
         body: JSON.stringify(working.body),
       });
-    for (let test = 0; test < LOCAL_LLM_TESTS_PER_MINUTE_MAX; test += 1) expect((await local()).status).toBe(200);
+    for (let test = 0; test < LOCAL_LLM_TESTS_PER_MINUTE_MAX; test += 1)
+      expect((await local()).status).toBe(200);
     const held = await local();
     expect(held.status).toBe(429);
     expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { PRESENCE_FILE } from "../src/runtime/permission/presence-file.js";
 import { daemonEnv, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
-import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";
 import { deviceIdOfToken } from "./helpers/hostile-relay.js";
+import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";
 import { COMPUTER_ID, type PermissionHome, startPermissionHome } from "./helpers/permission-home.js";
 
 /**
@@ -343,7 +343,11 @@ describe("presence set by the ring modes' away times", () => {
       periods: [{ modeName: "Evenings", days: [1], ranges: [{ start: "18:00", end: "22:00" }] }],
     };
     const spoofed = await fromPhone(
-      { method: "PUT", path: "/presence/schedule", body: { schedule: { ...evenings, deviceId: "dev_phone" } } },
+      {
+        method: "PUT",
+        path: "/presence/schedule",
+        body: { schedule: { ...evenings, deviceId: "dev_phone" } },
+      },
       "tablet-token",
     );
     expect(spoofed.status).toBe(403);

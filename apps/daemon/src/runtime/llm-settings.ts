@@ -80,7 +80,8 @@ export function savedLlmSection(
  * a device that moves the address elsewhere must give the key of the new address, so the saved one never follows.
  */
 function keptKey(previous: Record<string, unknown> | undefined, baseUrl: string): string {
-  const savedKey = typeof previous?.apiKey === "string" && previous.apiKey !== "" ? previous.apiKey : undefined;
+  const savedKey =
+    typeof previous?.apiKey === "string" && previous.apiKey !== "" ? previous.apiKey : undefined;
   if (!savedKey)
     throw new RingbackError("llm_key_required", "An API key is required: none is saved on this computer.");
   if (!isSameOrigin(previous?.baseUrl, baseUrl)) {

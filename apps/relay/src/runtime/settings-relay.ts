@@ -35,7 +35,12 @@ export class SettingsRelay {
   }
 
   /** Another instance relayed a request to the link held here: forwarded, and the outcome written back. */
-  async answerRelayed(deviceId: string, requestId: string, sealed: string, stamp: SenderStamp): Promise<void> {
+  async answerRelayed(
+    deviceId: string,
+    requestId: string,
+    sealed: string,
+    stamp: SenderStamp,
+  ): Promise<void> {
     let answer: SettingsAnswer;
     try {
       answer = { sealed: await this.#forward(deviceId, requestId, sealed, stamp) };

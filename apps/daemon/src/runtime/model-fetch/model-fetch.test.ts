@@ -184,7 +184,11 @@ describe("modelFetch", () => {
   });
 
   it("never connects to a link-local or metadata address, nor follows a redirect there", async () => {
-    for (const address of ["http://169.254.169.254/latest", "http://[fd00:ec2::254]/v1", "http://[::ffff:a9fe:a9fe]/"]) {
+    for (const address of [
+      "http://169.254.169.254/latest",
+      "http://[fd00:ec2::254]/v1",
+      "http://[::ffff:a9fe:a9fe]/",
+    ]) {
       await expect(modelFetch(address, { method: "POST", body: "{}" })).rejects.toMatchObject({
         message: expect.stringContaining("never go to a link-local or cloud metadata address"),
         cause: { code: "ERR_FORBIDDEN_ADDRESS" },

@@ -23,12 +23,18 @@ describe("addresses a model call never goes to", () => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  it.each(["127.0.0.1", "::1", "10.0.0.5", "192.168.1.20", "100.100.100.100", "fd00::1", "8.8.8.8", "fec0::1"])(
-    "allows %s (a model on this computer or the local network is normal)",
-    (address) => {
-      expect(isForbiddenAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    "127.0.0.1",
+    "::1",
+    "10.0.0.5",
+    "192.168.1.20",
+    "100.100.100.100",
+    "fd00::1",
+    "8.8.8.8",
+    "fec0::1",
+  ])("allows %s (a model on this computer or the local network is normal)", (address) => {
+    expect(isForbiddenAddress(address)).toBe(false);
+  });
 
   it.each([
     ["http://169.254.169.254/latest", "link-local"],
@@ -44,8 +50,9 @@ describe("addresses a model call never goes to", () => {
   });
 
   it("resolves a name first and refuses it when any of its addresses is forbidden", async () => {
-    expect(await checkModelAddress("http://rebound.example/v1", resolvesTo("93.184.215.14", "169.254.169.254")))
-      .toMatchObject({ kind: "refused", reason: expect.stringContaining("resolves to 169.254.169.254") });
+    expect(
+      await checkModelAddress("http://rebound.example/v1", resolvesTo("93.184.215.14", "169.254.169.254")),
+    ).toMatchObject({ kind: "refused", reason: expect.stringContaining("resolves to 169.254.169.254") });
     expect(await checkModelAddress("http://models.example/v1", resolvesTo("93.184.215.14"))).toEqual({
       kind: "allowed",
     });

@@ -35,7 +35,10 @@ export function isForbiddenAddress(address: string): boolean {
 
 /** The host of an address as a connection uses it: lower case, no trailing dot, no IPv6 brackets. */
 function hostOf(url: URL): string {
-  return url.hostname.toLowerCase().replace(/\.$/, "").replace(/^\[(.*)\]$/, "$1");
+  return url.hostname
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^\[(.*)\]$/, "$1");
 }
 
 export type AddressCheck = { kind: "allowed" } | { kind: "refused"; reason: string };
@@ -45,7 +48,10 @@ export type AddressCheck = { kind: "allowed" } | { kind: "refused"; reason: stri
  * name that resolves to one (any of its addresses) is refused. A name that does not resolve is allowed here: the
  * call then fails as any unreachable address does.
  */
-export async function checkModelAddress(baseUrl: string, lookup: Lookup = systemLookup): Promise<AddressCheck> {
+export async function checkModelAddress(
+  baseUrl: string,
+  lookup: Lookup = systemLookup,
+): Promise<AddressCheck> {
   const host = hostOf(new URL(baseUrl));
   if (METADATA_HOSTNAMES.has(host)) return { kind: "refused", reason: `${host} is a cloud metadata service` };
   if (isIP(host) !== 0) {
@@ -56,7 +62,10 @@ export async function checkModelAddress(baseUrl: string, lookup: Lookup = system
   const addresses = await lookup(host).catch(() => []);
   const forbidden = addresses.find(({ address }) => isForbiddenAddress(address));
   return forbidden
-    ? { kind: "refused", reason: `${host} resolves to ${forbidden.address}, a link-local or cloud metadata address` }
+    ? {
+        kind: "refused",
+        reason: `${host} resolves to ${forbidden.address}, a link-local or cloud metadata address`,
+      }
     : { kind: "allowed" };
 }
 
@@ -64,6 +73,9 @@ export async function checkModelAddress(baseUrl: string, lookup: Lookup = system
 export async function refuseForbiddenAddress(baseUrl: string, lookup?: Lookup): Promise<void> {
   const check = await checkModelAddress(baseUrl, lookup);
   if (check.kind === "refused") {
-    throw new RingbackError("model_address_refused", `The computer never calls this address: ${check.reason}.`);
+    throw new RingbackError(
+      "model_address_refused",
+      `The computer never calls this address: ${check.reason}.`,
+    );
   }
 }

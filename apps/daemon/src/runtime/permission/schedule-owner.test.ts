@@ -11,7 +11,10 @@ describe("whose away times they are", () => {
   it("marks a relayed device's times with the id the relay stamped, whether or not the body names it", () => {
     const sender = { kind: "device", deviceId: "dev_phone" } as const;
     expect(ownedSchedule(times, sender)).toEqual({ ...times, deviceId: "dev_phone" });
-    expect(ownedSchedule({ ...times, deviceId: "dev_phone" }, sender)).toEqual({ ...times, deviceId: "dev_phone" });
+    expect(ownedSchedule({ ...times, deviceId: "dev_phone" }, sender)).toEqual({
+      ...times,
+      deviceId: "dev_phone",
+    });
   });
 
   it("refuses a relayed body that names another device", () => {

@@ -28,7 +28,8 @@ export const HELD_SECRETS: readonly HeldSecret[] = [
     file: CONFIG_FILE,
     field: "e2e.key",
     mode: DATA_FILE_MODE,
-    readBy: "the daemon; `ringback key` and `ringback pair` show it to the user (in a pairing link's fragment)",
+    readBy:
+      "the daemon; `ringback key` and `ringback pair` show it to the user (in a pairing link's fragment)",
     sentTo: "nowhere: it seals and opens what goes through the relay, which never sees it",
   },
   {
