@@ -2,8 +2,6 @@ import { mkdir } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { join } from "node:path";
-import { RelayClient, relayDaemonRequest } from "@ringback/client";
-import type { E2eKey } from "@ringback/e2e-crypto";
 import { type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { LlmTestResponse, type SettingsRequestPlaintext } from "@ringback/protocol";
 import { freePort, type LoopbackServer, listenOnLoopback, makeTemporaryDirectory } from "@ringback/test-kit";
@@ -13,16 +11,8 @@ import {
   LLM_TESTS_PER_MINUTE_MAX,
   LOCAL_LLM_TESTS_PER_MINUTE_MAX,
 } from "../src/runtime/model-test/tests-per-minute.js";
-import {
-  COMPUTER_ID,
-  type DaemonProcess,
-  readDaemonConfig,
-  readDaemonKey,
-  readLocalKey,
-  startDaemonProcess,
-  writeRelayLogin,
-} from "./helpers/daemon-process.js";
-import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js";
+import { readDaemonConfig } from "./helpers/daemon-process.js";
+import { type RelayedDaemon, startRelayedDaemon } from "./helpers/relayed-daemon.js";
 
 /**
  * A device holding the account key uses the model connection test to probe what the computer reaches: which ports
@@ -30,12 +20,9 @@ import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js
  * than the floor), and no connection at all to a link-local or metadata address.
  */
 let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
-let relay: HostileRelay;
+let relayed: RelayedDaemon;
 let model: FakeModel;
-let daemon: DaemonProcess;
 let home: string;
-let key: E2eKey;
-let localKey: string;
 /** An open port that is not a model: it answers 404 at once. */
 let openPort: LoopbackServer;
 /** An open port that takes the connection and closes it without a word. */
@@ -58,17 +45,11 @@ beforeAll(async () => {
     port: (silent.address() as { port: number }).port,
     close: () => new Promise((resolve) => silent.close(() => resolve())),
   };
-  relay = await startHostileRelay();
-  await writeRelayLogin(home, relay.url);
-  daemon = await startDaemonProcess(home);
-  await relay.linked();
-  key = await readDaemonKey(home);
-  localKey = await readLocalKey(home);
+  relayed = await startRelayedDaemon(home);
 });
 
 afterAll(async () => {
-  await daemon?.stop("SIGKILL");
-  await relay?.close();
+  await relayed?.close();
   await openPort?.close();
   await silentPort?.close();
   await model?.close();
@@ -76,8 +57,7 @@ afterAll(async () => {
 });
 
 function fromDevice(deviceToken: string, request: SettingsRequestPlaintext) {
-  const device = new RelayClient({ serverUrl: relay.url, deviceToken });
-  return relayDaemonRequest(device, key, COMPUTER_ID, request);
+  return relayed.fromDevice(deviceToken, request);
 }
 
 const testAt = (baseUrl: string, apiKey = "sk-test-any-key-0123456789") => ({
@@ -141,9 +121,9 @@ describe("the model test as a probe of the computer's network", () => {
 
     // The callers on this computer are one device too (with a limit of its own), told when to try again.
     const local = () =>
-      fetch(`${daemon.url}/llm/test`, {
+      fetch(`${relayed.daemon.url}/llm/test`, {
         method: "POST",
-        headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${relayed.localKey}`, "content-type": "application/json" },
         body: JSON.stringify(working.body),
       });
     for (let test = 0; test < LOCAL_LLM_TESTS_PER_MINUTE_MAX; test += 1)

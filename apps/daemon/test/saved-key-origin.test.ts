@@ -1,22 +1,12 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { RelayClient, relayDaemonRequest } from "@ringback/client";
-import type { E2eKey } from "@ringback/e2e-crypto";
 import { type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type SettingsRequestPlaintext, SettingsResultPlaintext } from "@ringback/protocol";
 import { type LoopbackServer, listenOnLoopback, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
-import {
-  COMPUTER_ID,
-  type DaemonProcess,
-  readDaemonConfig,
-  readDaemonKey,
-  startDaemonProcess,
-  writeRelayLogin,
-} from "./helpers/daemon-process.js";
-import { type HostileRelay, startHostileRelay } from "./helpers/hostile-relay.js";
+import { readDaemonConfig } from "./helpers/daemon-process.js";
+import { type RelayedDaemon, startRelayedDaemon } from "./helpers/relayed-daemon.js";
 
 /**
  * A device holding the account key (a phone someone picked up for a minute) moves the model's address to a server
@@ -26,14 +16,12 @@ const SAVED_KEY = "sk-test-saved-hosted-model-key-0123456789";
 const DEVICE_KEY = "sk-test-key-the-device-gave-9876543210";
 
 let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
-let relay: HostileRelay;
+let relayed: RelayedDaemon;
 let model: FakeModel;
 /** The server the device points the address at: it records every Authorization header it is sent. */
 let collector: LoopbackServer;
 const collected: string[] = [];
-let daemon: DaemonProcess;
 let home: string;
-let key: E2eKey;
 
 beforeAll(async () => {
   directory = await makeTemporaryDirectory();
@@ -47,28 +35,19 @@ beforeAll(async () => {
       response.writeHead(401, { "content-type": "application/json" }).end('{"error":{"message":"no"}}');
     }),
   );
-  relay = await startHostileRelay();
-  await writeRelayLogin(home, relay.url);
-  const path = join(home, CONFIG_FILE);
-  const config = JSON.parse(await readFile(path, "utf8")) as object;
-  const primary = { baseUrl: `${model.url}`, apiKey: SAVED_KEY, model: "fake-model" };
-  await writeFile(path, JSON.stringify({ ...config, llm: { primary } }), { mode: 0o600 });
-  daemon = await startDaemonProcess(home);
-  await relay.linked();
-  key = await readDaemonKey(home);
+  const primary = { baseUrl: model.url, apiKey: SAVED_KEY, model: "fake-model" };
+  relayed = await startRelayedDaemon(home, { llm: { primary } });
 });
 
 afterAll(async () => {
-  await daemon?.stop("SIGKILL");
-  await relay?.close();
+  await relayed?.close();
   await collector?.close();
   await model?.close();
   await directory?.remove();
 });
 
 async function fromPhone(request: SettingsRequestPlaintext): Promise<SettingsResultPlaintext> {
-  const device = new RelayClient({ serverUrl: relay.url, deviceToken: "phone-token" });
-  return SettingsResultPlaintext.parse(await relayDaemonRequest(device, key, COMPUTER_ID, request));
+  return SettingsResultPlaintext.parse(await relayed.fromDevice("phone-token", request));
 }
 
 function errorOf(result: SettingsResultPlaintext): string | undefined {
