@@ -17,7 +17,7 @@ FORBIDDEN_ADDRESSES.addAddress("fd00:ec2::254", "ipv6"); // AWS's metadata servi
 const METADATA_HOSTNAMES = new Set(["metadata.google.internal", "metadata.goog", "metadata"]);
 
 /** An address a lookup gave, as `dns.lookup(name, { all: true })` lists them. */
-export interface LookedUpAddress {
+interface LookedUpAddress {
   address: string;
   family: number;
 }

@@ -22,7 +22,7 @@ export interface HeldSecret {
  * stores is a credential; none of these is ever logged, returned by the local interface (a hint at most) or sent to
  * the relay in plaintext.
  */
-export const HELD_SECRETS: readonly HeldSecret[] = [
+const HELD_SECRETS: readonly HeldSecret[] = [
   {
     name: "end-to-end key",
     file: CONFIG_FILE,
