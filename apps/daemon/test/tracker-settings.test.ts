@@ -191,6 +191,9 @@ describe("a saved token when the tracker's address moves to another origin", () 
     try {
       harness = await startTrackerHarness({ dataDir, env: { DAEMON_TRACKER_API_URL: collector.origin } });
       expect((await harness.call("/tracker/settings")).settings).toBeNull();
+      expect(harness.logLines.join("\n")).toContain(
+        `tracker: not watching: The tracker token saved on this computer`,
+      );
       const listed = await errorOf(await harness.request("/tracker/workspaces", { body: {} }));
       expect(listed).toMatchObject({ status: 422, code: "tracker_not_configured" });
       expect(listed.message).toContain(`the tracker is now at ${collector.origin}`);
