@@ -40,7 +40,7 @@ export interface HostileRelay extends AsyncDisposable {
 
 /** The device id this relay gives a device's token, as a real relay looks it up: `dev_phone` for `phone-token`. */
 export function deviceIdOfToken(token: string): string {
-  return `dev_${token.replace(/-token$/, "")}`;
+  return `dev_${token.replace(/-token$/, "").replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, 128);
 }
 
 /** The stamp a relay puts on a settings request: the id of the device whose bearer token sent it. */
