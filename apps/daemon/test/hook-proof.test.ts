@@ -114,6 +114,24 @@ describe("the CLI asking the running daemon", () => {
     expect(away.code).toBe(0);
     expect(away.stdout).not.toContain("the impostor");
   });
+
+  it("doctor and ringback model send no key either, and doctor names the program on the port", async () => {
+    await using home = await makeTemporaryDirectory();
+    const localKey = randomBytes(32).toString("base64url");
+    await writeFile(join(home.path, LOCAL_KEY_FILE), localKey, { mode: 0o600 });
+    const settings = { channel: { model: "the impostor's", baseUrl: "http://127.0.0.1:9/v1", keyHint: "…" } };
+    await using impostor = await startImpostor({ status: 200, body: JSON.stringify(settings) });
+    await setLocalPort(home.path, impostor.port);
+
+    const doctor = await runCli(["doctor"], daemonEnv(home.path));
+    const model = await runCli(["model"], daemonEnv(home.path));
+
+    expect(impostor.captured.length).toBeGreaterThanOrEqual(2);
+    for (const request of impostor.captured) expect(request.toString("latin1")).not.toContain(localKey);
+    expect(doctor.stdout).toContain(`port ${impostor.port} answers, but not as this data dir's daemon`);
+    expect(model.code).not.toBe(0);
+    expect(`${model.stdout}${model.stderr}`).not.toContain("the impostor's");
+  });
 });
 
 describe("the real hook and the real daemon", () => {
