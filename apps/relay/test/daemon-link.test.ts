@@ -20,8 +20,26 @@ async function accountWithCall(relay: SocketRelay) {
 describe("daemon link", () => {
   it("refuses an upgrade without a valid device token", async () => {
     await using relay = await socketRelay();
-    await expect(DaemonClient.connect(relay.url, null)).rejects.toMatchObject({ status: 401 });
+    await expect(DaemonClient.connect(relay.url, null)).rejects.toMatchObject({
+      status: 401,
+      code: "device_removed",
+    });
     await expect(DaemonClient.connect(relay.url, "unknown-token")).rejects.toMatchObject({ status: 401 });
+  });
+
+  it("refuses a phone's or a browser's token with 403 computer_only: only a computer opens the link", async () => {
+    await using relay = await socketRelay();
+    const computer = await relay.signUp("computer");
+    for (const kind of ["phone", "browser"] as const) {
+      const device = await relay.pair(computer.deviceToken, kind);
+      await expect(DaemonClient.connect(relay.url, device.deviceToken)).rejects.toMatchObject({
+        status: 403,
+        code: "computer_only",
+      });
+      expect(relay.server.relay.runtime.links.isOnline(device.deviceId)).toBe(false);
+    }
+    await using daemon = await DaemonClient.connect(relay.url, computer.deviceToken);
+    expect(daemon.closeCode).toBeNull();
   });
 
   it("refuses a WebSocket on any other path", async () => {

@@ -101,7 +101,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   call_already_answered: "Another device answered this call first.",
   call_not_found: "No pending call has this id.",
   device_limit: "The account has as many devices as the relay allows: remove one before adding another.",
-  computer_only: "Only a computer of the account posts reports.",
+  computer_only: "Only a computer of the account posts reports or opens the daemon link.",
   replayed_request:
     "The computer has already taken this sealed request: a copy sent again (a replay) is refused.",
   stale_request:

@@ -5,6 +5,7 @@ import {
   errorBody,
   isRingbackError,
   RELAY_SETTINGS_BODY_MAX_BYTES,
+  RingbackError,
 } from "@ringback/protocol";
 import { WebSocketServer } from "ws";
 import { LOG_VALUE_MAX_CHARS, logSafe } from "../log.js";
@@ -16,7 +17,12 @@ const DAEMON_LINK_PATH = "/v1/daemon/link";
 /** Room around the largest sealed settings result for the JSON message around it. */
 const LINK_MESSAGE_OVERHEAD_BYTES = 4096;
 
-/** Authenticates WebSocket upgrades (Authorization: Bearer on the upgrade request) and hands links to the registry. */
+const COMPUTER_ONLY_LINK = "Only a computer of the account opens the daemon link.";
+
+/**
+ * Authenticates WebSocket upgrades (Authorization: Bearer on the upgrade request, a computer's token) and hands
+ * links to the registry.
+ */
 export function createLinkUpgrade(runtime: RelayRuntime): {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
@@ -51,6 +57,13 @@ export function createLinkUpgrade(runtime: RelayRuntime): {
       }
       authenticate(runtime.store, runtime.clock, request.headers.authorization).then(
         (device) => {
+          // The link carries what devices send a computer (settings requests, replies) and its answers back: a
+          // phone's or browser's token has no daemon behind it to hold one.
+          if (device.kind !== "computer") {
+            const refused = new RingbackError("computer_only", COMPUTER_ONLY_LINK);
+            refuse(socket, refused.status, refused.toBody());
+            return;
+          }
           server.handleUpgrade(request, socket, head, (webSocket) => {
             runtime.log.line(`GET ${DAEMON_LINK_PATH} 101 device=${device.id}`);
             runtime.links.attach(device, webSocket);

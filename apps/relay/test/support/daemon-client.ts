@@ -27,7 +27,7 @@ export class DaemonClient implements AsyncDisposable {
     });
   }
 
-  /** Opens the link; rejects with the HTTP status when the relay refuses the upgrade. */
+  /** Opens the link; rejects with the HTTP status and the error code when the relay refuses the upgrade. */
   static connect(
     baseUrl: string,
     token: string | null,
@@ -39,12 +39,20 @@ export class DaemonClient implements AsyncDisposable {
     return new Promise((resolve, reject) => {
       socket.once("open", () => resolve(new DaemonClient(socket)));
       socket.once("unexpected-response", (_request, response) => {
-        reject(
-          Object.assign(new Error(`upgrade refused: ${response.statusCode}`), {
-            status: response.statusCode,
-          }),
-        );
-        socket.terminate();
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () => {
+          reject(
+            Object.assign(new Error(`upgrade refused: ${response.statusCode}`), {
+              status: response.statusCode,
+              code: errorCodeOf(body),
+            }),
+          );
+          socket.terminate();
+        });
       });
       socket.once("error", reject);
     });
@@ -82,5 +90,14 @@ export class DaemonClient implements AsyncDisposable {
     const closed = new Promise((resolve) => this.socket.once("close", resolve));
     this.socket.terminate();
     await closed;
+  }
+}
+
+/** The `error.code` of a refusal's JSON body; null when it has none. */
+function errorCodeOf(body: string): string | null {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? null;
+  } catch {
+    return null;
   }
 }
