@@ -3,6 +3,7 @@ import { cors } from "hono/cors";
 import { renderError, renderNotFound } from "./http/errors.js";
 import { requestLog } from "./http/request-log.js";
 import { requestsPerAddress } from "./http/requests-per-address.js";
+import { strictTransport } from "./http/strict-transport.js";
 import type { RelayEnv } from "./relay-env.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { callRoutes } from "./routes/calls.js";
@@ -23,6 +24,8 @@ export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
   const app = new Hono<RelayEnv>();
   app.use("*", requestLog(runtime.log, runtime.clock));
   const { config } = runtime;
+  // First, so a refusal (429, an error) over HTTPS carries it too.
+  app.use("*", strictTransport(config.behindProxy));
   // Directly connected clients are bounded per address at the socket (server.ts); behind a proxy, here.
   if (config.behindProxy) {
     app.use("*", requestsPerAddress(config.streamsPerAddressMax + config.connectionsBesideStreamsPerAddress));
