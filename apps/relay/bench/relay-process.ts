@@ -20,6 +20,8 @@ const BENCH_LIMITS = [
   "20000",
   "--streams-per-address",
   "40000",
+  "--signups-per-address",
+  "1000",
 ];
 
 /**

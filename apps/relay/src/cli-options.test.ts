@@ -69,12 +69,14 @@ describe("relay command-line options", () => {
     const options = parseRelayCliOptions(["--devices-per-account", "50", "--streams-per-address", "20000"], {
       RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT: "30",
       RINGBACK_RELAY_STREAMS_PER_ACCOUNT: "100",
+      RINGBACK_RELAY_SIGNUPS_PER_ADDRESS: "500",
     });
     expect(options.config).toMatchObject({
       devicesPerAccountMax: 50,
       pairingsPerAccountMax: 30,
       streamsPerAccountMax: 100,
       streamsPerAddressMax: 20000,
+      signupsPerAddressMax: 500,
     });
     expect(parseRelayCliOptions([], {}).config.devicesPerAccountMax).toBeUndefined();
     expect(() => parseRelayCliOptions(["--devices-per-account", "0"], {})).toThrow(RelayUsageError);

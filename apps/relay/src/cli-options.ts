@@ -45,6 +45,8 @@ export const USAGE = `Usage: ringback-relay [options]
   --pairings-per-account N  devices that may join an account per hour (10)   RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT
   --streams-per-account N   open streams per account, newest wins (32)       RINGBACK_RELAY_STREAMS_PER_ACCOUNT
   --streams-per-address N   open streams per client address (64)             RINGBACK_RELAY_STREAMS_PER_ADDRESS
+  --signups-per-address N   open-signup accounts per client address and hour   RINGBACK_RELAY_SIGNUPS_PER_ADDRESS
+                            (3; a day allows 2x, its /24 or /48 block 3x)
   --disk-free-min-mb N      refuse new data below N MiB free (default 256)    RINGBACK_RELAY_DISK_FREE_MIN_MB
   --version                 print the relay's version
   --help                    this text
@@ -96,6 +98,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
       "pairings-per-account": { type: "string" },
       "streams-per-account": { type: "string" },
       "streams-per-address": { type: "string" },
+      "signups-per-address": { type: "string" },
       "disk-free-min-mb": { type: "string" },
       help: { type: "boolean" },
       version: { type: "boolean" },
@@ -139,6 +142,7 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     pairingsPerAccountMax: ["pairings-per-account", env.RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT],
     streamsPerAccountMax: ["streams-per-account", env.RINGBACK_RELAY_STREAMS_PER_ACCOUNT],
     streamsPerAddressMax: ["streams-per-address", env.RINGBACK_RELAY_STREAMS_PER_ADDRESS],
+    signupsPerAddressMax: ["signups-per-address", env.RINGBACK_RELAY_SIGNUPS_PER_ADDRESS],
   } as const;
   for (const [key, [flag, fromEnv]] of Object.entries(counts)) {
     const text = values[flag] ?? fromEnv;

@@ -54,8 +54,12 @@ export const STREAMS_PER_ADDRESS_MAX = 64;
  * needs the connections to hold them.
  */
 export const CONNECTIONS_BESIDE_STREAMS_PER_ADDRESS = 64;
-/** Accounts one client address may create per window with open signup... */
-const SIGNUPS_PER_ADDRESS_MAX = 10;
+/**
+ * Accounts one client address (IPv6: its /64) may create per window with open signup (a household behind one address
+ * signs up a few people); its day and its address block allow a multiple of it (runtime/signup-limits.ts), so nine
+ * accounts from one address, enough to take every one of the relay's shared push sends, take days...
+ */
+export const SIGNUPS_PER_ADDRESS_MAX = 3;
 /** ...and the window. */
 const SIGNUP_WINDOW_MS = HOUR_MS;
 const MIB = 1024 * 1024;
@@ -169,6 +173,7 @@ export interface RelayConfig {
   readonly bodyBytesInFlightTotal: number;
   readonly diskFreeMinBytes: number;
   readonly diskCheckIntervalMs: number;
+  /** Sign-ups per address and window; the day's and the address block's allowances are multiples of it. */
   readonly signupsPerAddressMax: number;
   readonly signupWindowMs: number;
   /** The VAPID contact (`mailto:` or `https:`). */

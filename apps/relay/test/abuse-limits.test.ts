@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SIGNUPS_PER_ADDRESS_MAX } from "../src/relay-config.js";
 import { eventBody, inProcessRelay } from "./support/in-process-relay.js";
 import { socketRelay } from "./support/socket-relay.js";
 
@@ -95,7 +96,8 @@ describe("abuse limits at the relay", () => {
         headers: from(address),
         body: { deviceName: "flood", deviceKind: "computer" },
       });
-    for (let count = 0; count < 10; count++) expect((await signUp("203.0.113.9")).status).toBe(201);
+    for (let count = 0; count < SIGNUPS_PER_ADDRESS_MAX; count++)
+      expect((await signUp("203.0.113.9")).status).toBe(201);
     const refused = await signUp("203.0.113.9");
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe("rate_limited");

@@ -27,6 +27,26 @@ export function addressBucket(address: string): string {
   return groups ? `${groups.slice(0, IPV6_PREFIX_GROUPS).join(":")}::/64` : address;
 }
 
+/**
+ * The IPv6 site (/48) a client's bucket (a /64) is part of: whoever holds a /48 (what a provider hands a customer at
+ * most) has 65,536 /64s to rotate through. Null for an IPv4 bucket.
+ */
+export function ipv6Site(bucket: string): string | null {
+  if (!bucket.endsWith("::/64")) return null;
+  return `${bucket.slice(0, -"::/64".length).split(":").slice(0, 3).join(":")}::/48`;
+}
+
+/**
+ * The address block a client's bucket is part of, which some limits count as well: an IPv4 address's /24 (one
+ * provider's neighbourhood, a small hosting subnet), an IPv6 /64's /48 (one customer's site).
+ */
+export function addressBlock(bucket: string): string {
+  const site = ipv6Site(bucket);
+  if (site !== null) return site;
+  const octets = bucket.split(".");
+  return octets.length === 4 ? `${octets.slice(0, 3).join(".")}.0/24` : bucket;
+}
+
 function expandIpv6(address: string): string[] | null {
   const [head = "", tail] = address.split("%")[0]?.split("::") ?? [];
   const left = head ? head.split(":") : [];

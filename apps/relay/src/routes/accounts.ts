@@ -9,13 +9,10 @@ import { boundedBody } from "../http/body-limit.js";
 import { clientAddress } from "../http/client-address.js";
 import { readJson } from "../http/read-json.js";
 import type { RelayEnv } from "../relay-env.js";
-import {
-  assertCodeAttemptsLeft,
-  assertSignupAllowed,
-  recordFailedCodeAttempt,
-} from "../runtime/code-attempts.js";
+import { assertCodeAttemptsLeft, recordFailedCodeAttempt } from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { codeDigits, hashSecret, newDeviceWithToken, newId } from "../runtime/secrets.js";
+import { assertSignupAllowed } from "../runtime/signup-limits.js";
 
 const ACCOUNTS_CLOSED =
   "This relay already has its owner: a new device joins that account with a pairing code.";

@@ -1,3 +1,4 @@
+import { ipv6Site } from "../http/client-address.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 import { RetryLaterError } from "./retry-later.js";
 
@@ -6,15 +7,6 @@ export class RateLimitedError extends RetryLaterError {
   constructor(retryAfterMs: number, message = "Too many wrong codes from this address; try again later.") {
     super("rate_limited", retryAfterMs, message);
   }
-}
-
-/**
- * The IPv6 site (/48) a client's bucket (a /64, see http/client-address.ts) is part of, which limits count too:
- * whoever holds a /48 (what a provider hands a customer at most) has 65,536 /64s to rotate through. Null for IPv4.
- */
-function clientSite(bucket: string): string | null {
-  if (!bucket.endsWith("::/64")) return null;
-  return `${bucket.slice(0, -"::/64".length).split(":").slice(0, 3).join(":")}::/48`;
 }
 
 /** An IPv6 /48 may fail this many times what one address (/64) may: a few people, never 65,536 /64s' worth. */
@@ -34,7 +26,7 @@ function failureBuckets(runtime: RelayRuntime, address: string): FailureBucket[]
     { key: `code-failures:${address}`, max: codeFailuresMax, windowMs: codeFailureWindowMs },
     { key: `code-failures-day:${address}`, max: codeFailuresDailyMax, windowMs: DAY_MS },
   ];
-  const site = clientSite(address);
+  const site = ipv6Site(address);
   if (site !== null) {
     buckets.push(
       {
@@ -73,20 +65,4 @@ export async function recordFailedCodeAttempt(runtime: RelayRuntime, address: st
   for (const bucket of failureBuckets(runtime, address)) {
     await runtime.store.rateLimitHit(bucket.key, now, bucket.windowMs);
   }
-}
-
-/**
- * With open signup, accounts created per client address and window: a flood of sign-ups from one place is refused
- * (429 with `Retry-After`) while everyone else can still sign up. Counted before the account is made.
- */
-export async function assertSignupAllowed(runtime: RelayRuntime, address: string): Promise<void> {
-  const now = runtime.clock.now();
-  const key = `signups:${address}`;
-  const state = await runtime.store.rateLimitState(key, now);
-  if (state.count >= runtime.config.signupsPerAddressMax)
-    throw new RateLimitedError(
-      state.resetAt - now,
-      "Too many new accounts from this address; try again later.",
-    );
-  await runtime.store.rateLimitHit(key, now, runtime.config.signupWindowMs);
 }
