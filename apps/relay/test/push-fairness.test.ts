@@ -1,12 +1,22 @@
+import { performance } from "node:perf_hooks";
 import { PushPublicKey } from "@ringback/protocol";
 import { eventually, startTestPushService, type TestSubscription } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
-import { PUSH_SENDS_PER_ACCOUNT_MAX, PUSH_TIMEOUTS_MAX } from "../src/runtime/push-delivery.js";
+import {
+  PUSH_QUEUED_MAX,
+  PUSH_SENDS_AT_ONCE_MAX,
+  PUSH_SENDS_PER_ACCOUNT_MAX,
+  PUSH_TIMEOUTS_MAX,
+} from "../src/runtime/push-delivery.js";
+import { PUSH_CLAIM_PER_ACCOUNT_MAX } from "../src/store/store.js";
 import { eventBody } from "./support/in-process-relay.js";
+import { type PushRelay, pushRelay } from "./support/push-relay.js";
 import { silentPushService } from "./support/silent-push-service.js";
 import { type SocketRelay, socketRelay } from "./support/socket-relay.js";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** The longest another account's first push may wait behind one tenant's backlog (issue 34's bound). */
+const FIRST_PUSH_WAIT_MAX_MS = 1000;
 
 /** A browser-side subscription (real keys) at `origin`. */
 async function subscriptionAt(origin: string): Promise<TestSubscription> {
@@ -103,5 +113,95 @@ describe("Web Push is shared fairly between accounts", () => {
     relay.clock.advance(60 * 60 * 1000);
     await relay.server.relay.pushDue();
     expect(silent.connections).toBe(connections);
+  });
+});
+
+/**
+ * A push service that takes each push of a subscription and answers only once `release` is called: a slow one (the
+ * relay under test waits an hour for an answer, so none of these gives up meanwhile).
+ */
+function slowAnswers(relay: PushRelay) {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    release,
+    /** A device of the account of `token` subscribed at the push service, every push to it held. */
+    async device(token: string, publicKey: string, pushes: number) {
+      const device = await relay.pair(token, "browser");
+      const subscription = relay.pushService.subscribe(publicKey);
+      relay.pushService.script(
+        subscription.id,
+        ...Array.from({ length: pushes }, () => ({ status: 201, hold })),
+      );
+      await subscribe(relay, device.deviceToken, subscription);
+      return subscription;
+    },
+  };
+}
+
+/**
+ * Another account's phone at the same push service, answered at once: posts its first call and resolves with how long
+ * the relay took to push it (from the post until the push service had it).
+ */
+async function firstPushDelayMs(relay: PushRelay, publicKey: string): Promise<number> {
+  const owner = await relay.signUp("computer");
+  const phone = await relay.pair(owner.deviceToken, "phone");
+  const subscription = relay.pushService.subscribe(publicKey);
+  await subscribe(relay, phone.deviceToken, subscription);
+  const postedAt = performance.now();
+  await post(relay, owner.deviceToken, "ring");
+  const pushed = await relay.pushService.waitFor(
+    (received) => received.find((push) => push.subscriptionId === subscription.id && push.status < 300),
+    "the other account's first push",
+  );
+  return pushed.receivedAt - postedAt;
+}
+
+describe("one tenant's backlog never delays another account's first push by more than a second", () => {
+  it("when one account floods pushes to a slow push service (more than the relay queues in all)", async () => {
+    await using relay = await pushRelay({ pairingsPerAccountMax: 100, pushAnswerTimeoutMs: HOUR_MS });
+    const { publicKey } = PushPublicKey.parse((await relay.request("GET", "/v1/push/public-key")).body);
+    const slow = slowAnswers(relay);
+    try {
+      const hog = await relay.signUp("computer");
+      const devices = 19;
+      // Each post claims a round of the account's pushes: enough calls to claim more than the relay queues in all.
+      const calls = Math.ceil(PUSH_QUEUED_MAX / PUSH_CLAIM_PER_ACCOUNT_MAX) + 8;
+      for (let index = 0; index < devices; index++) await slow.device(hog.deviceToken, publicKey, calls);
+      for (let index = 0; index < calls; index++) await post(relay, hog.deviceToken, `flood${index}`);
+      const push = relay.server.relay.runtime.push;
+      await expect.poll(() => push.stats().sending).toBe(PUSH_SENDS_PER_ACCOUNT_MAX);
+
+      expect(await firstPushDelayMs(relay, publicKey)).toBeLessThan(FIRST_PUSH_WAIT_MAX_MS);
+      // The flood is still held at the slow push service (none of it answered), and more of it waits behind.
+      expect(relay.pushService.received).toHaveLength(1);
+      expect(push.stats().queued).toBeGreaterThan(0);
+    } finally {
+      slow.release();
+    }
+  });
+
+  it("when nine accounts' slow pushes hold every shared send", async () => {
+    await using relay = await pushRelay({ signupsPerAddressMax: 100, pushAnswerTimeoutMs: HOUR_MS });
+    const { publicKey } = PushPublicKey.parse((await relay.request("GET", "/v1/push/public-key")).body);
+    const slow = slowAnswers(relay);
+    try {
+      const hogs = Math.ceil(PUSH_SENDS_AT_ONCE_MAX / PUSH_SENDS_PER_ACCOUNT_MAX) + 1;
+      for (let account = 0; account < hogs; account++) {
+        const hog = await relay.signUp("computer");
+        for (let index = 0; index < PUSH_SENDS_PER_ACCOUNT_MAX; index++)
+          await slow.device(hog.deviceToken, publicKey, 1);
+        await post(relay, hog.deviceToken, `hog${account}`);
+      }
+      const push = relay.server.relay.runtime.push;
+      await expect.poll(() => push.stats().sending).toBeGreaterThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
+
+      expect(await firstPushDelayMs(relay, publicKey)).toBeLessThan(FIRST_PUSH_WAIT_MAX_MS);
+      expect(push.stats().sending).toBeGreaterThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
+    } finally {
+      slow.release();
+    }
   });
 });

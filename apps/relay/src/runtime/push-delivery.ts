@@ -24,6 +24,17 @@ export const PUSH_SENDS_AT_ONCE_MAX = 32;
  */
 export const PUSH_SENDS_PER_ACCOUNT_MAX = 4;
 /**
+ * Sends beyond `PUSH_SENDS_AT_ONCE_MAX` for accounts with none in flight: an account's first push starts at once even
+ * while other accounts' slow or silent push services hold every shared send (nine accounts of four sends each fill
+ * them), so it waits for nobody until this many accounts are stuck at once, each on sends of its own.
+ */
+export const PUSH_FIRST_SENDS_MAX = 96;
+/**
+ * Claimed pushes of one account under way (sending or waiting for a send) at most: beyond it the account's due pushes
+ * stay in the store, so one account's backlog cannot fill the relay's queue and stop the claiming of everyone's.
+ */
+export const PUSH_UNDER_WAY_PER_ACCOUNT_MAX = 64;
+/**
  * Timeouts in a row (no connection, or no answer) after which a subscription is removed rather than tried again: a
  * browser's push service answers; an endpoint that keeps holding the relay's sockets is not one.
  */
@@ -31,14 +42,16 @@ export const PUSH_TIMEOUTS_MAX = 3;
 /** Subscriptions whose timeouts in a row are remembered at most (the oldest are forgotten first). */
 const PUSH_TIMEOUT_RECORDS_MAX = 10_000;
 /**
- * Claimed pushes waiting for a free send at most: while push services are slow or silent, no more are claimed (the
- * rest stay due in the store, where the next round finds them), so memory stays bounded however long they stall.
+ * Claimed pushes under way at most: while push services are slow or silent, no more are claimed (the rest stay due in
+ * the store, where the next round finds them), so memory stays bounded however long they stall. Past it, the pushes of
+ * accounts with none under way are still claimed (a first push never waits for other accounts' backlogs), up to twice
+ * this in all.
  */
 export const PUSH_QUEUED_MAX = 1000;
 
 /** The pushes under way in this process. */
 export interface PushDeliveryStats {
-  /** Sent and not answered yet (at most `PUSH_SENDS_AT_ONCE_MAX`). */
+  /** Sent and not answered yet (at most `PUSH_SENDS_AT_ONCE_MAX`, and `PUSH_FIRST_SENDS_MAX` accounts' first). */
   readonly sending: number;
   /** Claimed, waiting for a free send. */
   readonly queued: number;
@@ -91,6 +104,9 @@ export class PushDelivery {
   readonly #waiting = new Map<string, (() => void)[]>();
   #waitingCount = 0;
   #turns: string[] = [];
+  /** Claimed pushes not finished (sending or waiting), per account and in all. */
+  readonly #underWay = new Map<string, number>();
+  #underWayCount = 0;
   /** Timeouts in a row per subscription (device and endpoint). */
   readonly #timeouts = new Map<string, number>();
   readonly #settling = new Set<Promise<void>>();
@@ -114,23 +130,50 @@ export class PushDelivery {
   }
 
   /**
-   * Sends the pushes due now, claiming no more while `PUSH_QUEUED_MAX` wait (the rest go in a later round);
-   * resolves once each has its answer and the answer is recorded.
+   * Sends the pushes due now, claiming none of an account with `PUSH_UNDER_WAY_PER_ACCOUNT_MAX` under way, and once
+   * `PUSH_QUEUED_MAX` are under way only those of accounts with none (the rest go in a later round); resolves once
+   * each has its answer and the answer is recorded.
    */
   async deliverDue(): Promise<void> {
     const sends: Promise<void>[] = [];
-    // One claiming round at a time, and none while the queue is full: a silent push service cannot make the relay
-    // hold ever more pushes.
+    // One claiming round at a time, and a bounded queue: a silent push service cannot make the relay hold ever more
+    // pushes, and one account's backlog never keeps another's pushes in the store.
     const round = this.#claiming.then(async () => {
-      while (this.#active + this.#waitingCount < PUSH_QUEUED_MAX) {
-        const due = await this.#store.claimDuePushes(this.#clock.now());
-        for (const push of due) sends.push(this.#limited(push.accountId, () => this.#deliver(push)));
+      for (;;) {
+        const exceptAccounts = this.#accountsNotToClaim();
+        if (exceptAccounts === null) break;
+        const due = await this.#store.claimDuePushes(this.#clock.now(), exceptAccounts);
+        for (const push of due) sends.push(this.#underWayWhile(push.accountId, () => this.#deliver(push)));
         if (due.length < PUSH_CLAIM_BATCH_MAX) break;
       }
     });
     this.#claiming = round.catch(() => {});
     await round;
     await Promise.all(sends);
+  }
+
+  /** The accounts whose due pushes a round leaves in the store now; null: claim none at all. */
+  #accountsNotToClaim(): string[] | null {
+    if (this.#underWayCount >= 2 * PUSH_QUEUED_MAX) return null;
+    const underWay = [...this.#underWay];
+    if (this.#underWayCount >= PUSH_QUEUED_MAX) return underWay.map(([accountId]) => accountId);
+    return underWay
+      .filter(([, count]) => count >= PUSH_UNDER_WAY_PER_ACCOUNT_MAX)
+      .map(([accountId]) => accountId);
+  }
+
+  /** Counts a claimed push of the account as under way until it is sent (or waits no more). */
+  async #underWayWhile(accountId: string, work: () => Promise<void>): Promise<void> {
+    this.#underWay.set(accountId, (this.#underWay.get(accountId) ?? 0) + 1);
+    this.#underWayCount++;
+    try {
+      await this.#limited(accountId, work);
+    } finally {
+      this.#underWayCount--;
+      const left = (this.#underWay.get(accountId) ?? 1) - 1;
+      if (left > 0) this.#underWay.set(accountId, left);
+      else this.#underWay.delete(accountId);
+    }
   }
 
   stats(): PushDeliveryStats {
@@ -284,10 +327,11 @@ export class PushDelivery {
 
   /**
    * Runs `work` in one of the relay's sends, and one of its account's: while either is full it waits its turn, and
-   * the accounts with pushes waiting take free sends in turn (round robin), not in the order the pushes came.
+   * the accounts with pushes waiting take free sends in turn (round robin), not in the order the pushes came. An
+   * account with none in flight takes one beyond the shared sends (`PUSH_FIRST_SENDS_MAX`).
    */
   async #limited(accountId: string, work: () => Promise<void>): Promise<void> {
-    if (this.#active >= PUSH_SENDS_AT_ONCE_MAX || this.#activeOf(accountId) >= PUSH_SENDS_PER_ACCOUNT_MAX) {
+    if (!this.#canStart(accountId)) {
       await new Promise<void>((resolve) => {
         const queue = this.#waiting.get(accountId);
         if (queue) queue.push(resolve);
@@ -315,17 +359,23 @@ export class PushDelivery {
     return this.#activeByAccount.get(accountId) ?? 0;
   }
 
+  /** A send is free for the account: a shared one within its own limit, or its first beyond the shared ones. */
+  #canStart(accountId: string): boolean {
+    const active = this.#activeOf(accountId);
+    if (active >= PUSH_SENDS_PER_ACCOUNT_MAX) return false;
+    if (this.#active < PUSH_SENDS_AT_ONCE_MAX) return true;
+    return active === 0 && this.#active < PUSH_SENDS_AT_ONCE_MAX + PUSH_FIRST_SENDS_MAX;
+  }
+
   #take(accountId: string): void {
     this.#active++;
     this.#activeByAccount.set(accountId, this.#activeOf(accountId) + 1);
   }
 
-  /** Hands free sends to waiting pushes, one account after another, skipping accounts at their own limit. */
+  /** Hands free sends to waiting pushes, one account after another, skipping accounts that may not start one. */
   #startWaiting(): void {
-    while (this.#active < PUSH_SENDS_AT_ONCE_MAX && this.#turns.length > 0) {
-      const index = this.#turns.findIndex(
-        (accountId) => this.#activeOf(accountId) < PUSH_SENDS_PER_ACCOUNT_MAX,
-      );
+    while (this.#turns.length > 0) {
+      const index = this.#turns.findIndex((accountId) => this.#canStart(accountId));
       if (index < 0) return;
       const [accountId] = this.#turns.splice(index, 1);
       if (accountId === undefined) return;

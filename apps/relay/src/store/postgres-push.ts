@@ -86,7 +86,12 @@ export async function schedulePushes(
  * repeat and return them with their call and subscription, keep those a take of the settled call still needs, and
  * delete the rest.
  */
-export async function claimDuePushes(db: Queries, now: number): Promise<DuePush[]> {
+export async function claimDuePushes(
+  db: Queries,
+  now: number,
+  exceptAccounts: readonly string[],
+): Promise<DuePush[]> {
+  const except = [...exceptAccounts];
   const rows = await db`
     WITH due AS (
       -- The accounts take turns (each one's earliest, then each one's next, ...), at most so many of one account;
@@ -98,7 +103,7 @@ export async function claimDuePushes(db: Queries, now: number): Promise<DuePush[
         SELECT account_id, event_id, device_id FROM (
           SELECT account_id, event_id, device_id, next_push_at,
             ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_push_at, event_id, device_id) AS turn
-          FROM push_deliveries WHERE next_push_at <= ${now}
+          FROM push_deliveries WHERE next_push_at <= ${now} AND NOT (account_id = ANY(${except}::text[]))
         ) ranked
         WHERE turn <= ${PUSH_CLAIM_PER_ACCOUNT_MAX}
         ORDER BY turn, next_push_at LIMIT ${PUSH_CLAIM_BATCH_MAX}

@@ -80,7 +80,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     setPushSubscription: (input) => push.setPushSubscription(pg, input),
     findPushSubscription: (deviceId) => push.findPushSubscription(sql, deviceId),
     removePushSubscription: (deviceId, endpoint) => push.removePushSubscription(pg, deviceId, endpoint),
-    claimDuePushes: (now) => push.claimDuePushes(sql, now),
+    claimDuePushes: (now, exceptAccounts = []) => push.claimDuePushes(sql, now, exceptAccounts),
     settlePush: (key, settlement) => push.settlePush(sql, key, settlement),
     takeSettledPushes: (input) => push.takeSettledPushes(sql, input),
 

@@ -94,9 +94,20 @@ export function schedulePushes(
   );
 }
 
-export function claimDuePushes(db: SqliteDatabase, now: number): DuePush[] {
+export function claimDuePushes(
+  db: SqliteDatabase,
+  now: number,
+  exceptAccounts: readonly string[],
+): DuePush[] {
+  const except = JSON.stringify(exceptAccounts);
   // Looked at every second: a plain read first, so an idle relay never takes the write lock for nothing.
-  if (!db.get("SELECT 1 AS due FROM push_deliveries WHERE next_push_at <= ? LIMIT 1", now)) return [];
+  const isAnyDue = db.get(
+    `SELECT 1 AS due FROM push_deliveries
+     WHERE next_push_at <= ? AND account_id NOT IN (SELECT value FROM json_each(?)) LIMIT 1`,
+    now,
+    except,
+  );
+  if (!isAnyDue) return [];
   return db.transaction(() => {
     const rows = db.all(
       `SELECT d.account_id, d.event_id, d.device_id, d.attempts, d.failures,
@@ -104,12 +115,13 @@ export function claimDuePushes(db: SqliteDatabase, now: number): DuePush[] {
          e.expires_at, e.status_at, s.device_id AS subscribed
        FROM (
          SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_push_at, event_id, device_id) AS turn
-         FROM push_deliveries WHERE next_push_at <= ?
+         FROM push_deliveries WHERE next_push_at <= ? AND account_id NOT IN (SELECT value FROM json_each(?))
        ) d
        LEFT JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
        LEFT JOIN push_subscriptions s ON s.device_id = d.device_id
        WHERE d.turn <= ? ORDER BY d.turn, d.next_push_at LIMIT ?`,
       now,
+      except,
       PUSH_CLAIM_PER_ACCOUNT_MAX,
       PUSH_CLAIM_BATCH_MAX,
     );

@@ -100,7 +100,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     setPushSubscription: async (input) => push.setPushSubscription(db, input),
     findPushSubscription: async (deviceId) => push.findPushSubscription(db, deviceId),
     removePushSubscription: async (deviceId, endpoint) => push.removePushSubscription(db, deviceId, endpoint),
-    claimDuePushes: async (now) => push.claimDuePushes(db, now),
+    claimDuePushes: async (now, exceptAccounts = []) => push.claimDuePushes(db, now, exceptAccounts),
     settlePush: async (key, settlement) => push.settlePush(db, key, settlement),
     takeSettledPushes: async (input) => push.takeSettledPushes(db, input),
 

@@ -422,9 +422,10 @@ export interface RelayStore {
    * ended, expired) or of subscriptions gone are forgotten instead, but not before `takeSettledPushes` had its
    * chance: those of a call past its time wait for the sweep to expire it, and those of a call that stopped ringing
    * less than `SETTLED_PUSH_TAKE_WAIT_MS` ago wait that long. A new event schedules a push to every device of
-   * the account with a subscription but the sending one, due at once (in `appendEvent`'s transaction).
+   * the account with a subscription but the sending one, due at once (in `appendEvent`'s transaction). The pushes of
+   * `exceptAccounts` are left due (the caller holds as many of theirs as it may).
    */
-  claimDuePushes(now: number): Promise<DuePush[]>;
+  claimDuePushes(now: number, exceptAccounts?: readonly string[]): Promise<DuePush[]>;
   settlePush(key: PushKey, settlement: PushSettlement): Promise<void>;
   /**
    * The call stopped ringing: forgets its pushes, and returns the subscriptions of the devices it was pushed to (at

@@ -118,6 +118,34 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       expect(next.filter((push) => push.accountId === "acc1")).toHaveLength(PUSH_CLAIM_PER_ACCOUNT_MAX);
     });
 
+    it("leaves the pushes of the accounts it is told to leave due, and claims the others'", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.appendEvent(event({ eventId: "ev1", receivedAt: T0 }));
+      await store.createAccount({ accountId: "acc2", device: contractDevice("pc2", "computer"), now: T0 });
+      await store.createPairingCode({
+        codeHash: "c2",
+        accountId: "acc2",
+        createdBy: "pc2",
+        expiresAt: T0 + MINUTE_MS,
+        now: T0,
+      });
+      await store.redeemPairingCode({
+        codeHash: "c2",
+        device: contractDevice("phone2"),
+        now: T0,
+        limits: ROOMY_LIMITS,
+      });
+      await store.setPushSubscription({ ...subscription("phone2"), accountId: "acc2" });
+      await store.appendEvent(
+        event({ accountId: "acc2", eventId: "other", fromDeviceId: "pc2", receivedAt: T0 }),
+      );
+      const without = await store.claimDuePushes(T0, ["acc1", "acc-unknown"]);
+      expect(without.map((push) => `${push.accountId}/${push.eventId}`)).toEqual(["acc2/other"]);
+      expect(await store.claimDuePushes(T0, ["acc1"])).toEqual([]);
+      // Still due, unclaimed: the next claim that may take it does, as its first attempt.
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1"]);
+    });
+
     it("pushes a new event at once to every subscribed device but the sender", async () => {
       await store.setPushSubscription(subscription("phone"));
       await store.setPushSubscription({ ...subscription("pc"), deviceId: "pc" });
