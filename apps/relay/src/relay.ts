@@ -85,7 +85,10 @@ export function createRelay(options: RelayOptions): Relay {
       clock,
       (accountId, afterSeq) => store.streamSince(accountId, afterSeq),
       reportFailure("reading a stream"),
-      { readPage: (accountId, afterSeq, limit) => store.streamPage(accountId, afterSeq, limit) },
+      {
+        readPage: (accountId, afterSeq, limit, maxBytes) =>
+          store.streamPage(accountId, afterSeq, limit, maxBytes),
+      },
     ),
     links,
     settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),

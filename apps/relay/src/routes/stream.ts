@@ -7,7 +7,7 @@ import { RateLimitedError } from "../runtime/code-attempts.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { retryFrame } from "../runtime/sse-frames.js";
 import { sseResponse } from "../runtime/sse-response.js";
-import { STREAM_PAGE_ENTRIES, type StreamBacklog } from "../runtime/stream-hub.js";
+import { STREAM_PAGE_ENTRIES, STREAM_PAGE_MAX_BYTES, type StreamBacklog } from "../runtime/stream-hub.js";
 import { sweepExpired } from "../runtime/sweeper.js";
 
 const SEQ_TEXT = /^\d{1,15}$/;
@@ -68,24 +68,23 @@ export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   return routes;
 }
 
-/** The stream's backlog: after the resume point, or the open calls; read a page at a time. */
+/** The stream's backlog: after the resume point, or the open calls; read a page (bounded in bytes) at a time. */
 async function openBacklog(
   runtime: RelayRuntime,
   accountId: string,
   lastEventId: number | null,
 ): Promise<StreamBacklog> {
   const { store } = runtime;
+  const streamPage = (afterSeq: number) =>
+    store.streamPage(accountId, afterSeq, STREAM_PAGE_ENTRIES, STREAM_PAGE_MAX_BYTES);
+  const openCallsPage = (afterSeq: number) =>
+    store.pendingCallsPage(accountId, afterSeq, STREAM_PAGE_ENTRIES, STREAM_PAGE_MAX_BYTES);
   if (lastEventId !== null) {
-    const first = await store.streamPage(accountId, lastEventId, STREAM_PAGE_ENTRIES);
+    const first = await streamPage(lastEventId);
     // An id beyond the account's head belongs to another relay or a wiped one: start over from the open calls.
-    if (lastEventId <= first.headSeq) {
-      return { first, next: (afterSeq) => store.streamPage(accountId, afterSeq, STREAM_PAGE_ENTRIES) };
-    }
+    if (lastEventId <= first.headSeq) return { first, next: streamPage };
   }
-  return {
-    first: await store.pendingCallsPage(accountId, 0, STREAM_PAGE_ENTRIES),
-    next: (afterSeq) => store.pendingCallsPage(accountId, afterSeq, STREAM_PAGE_ENTRIES),
-  };
+  return { first: await openCallsPage(0), next: openCallsPage };
 }
 
 function parseLastEventId(value: string | undefined): number | null {

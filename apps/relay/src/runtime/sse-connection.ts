@@ -4,9 +4,10 @@ import { entryFrame, HEARTBEAT_FRAME, syncedFrame } from "./sse-frames.js";
 import type { SseSink } from "./sse-sinks.js";
 
 /**
- * Bytes a stream may hold for a client that does not read, beyond its backlog; past this it is dropped and the
- * client resumes with `Last-Event-ID`. Above the largest event frame (a 1.5 MiB report), so one big call never drops
- * a client that reads.
+ * Bytes a live stream may hold for a client that does not read; past this it is dropped and the client resumes with
+ * `Last-Event-ID` (what it missed stays in the store). Above the largest event frame (a 1.5 MiB report), so one big
+ * call never drops a client that reads. A backlog holds less: one page (`STREAM_PAGE_MAX_BYTES`) until its client
+ * takes it, and it goes live only once its client has taken what was written.
  */
 export const SSE_PENDING_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -29,8 +30,6 @@ export class SseConnection {
   #early: Uint8Array[] | null = [];
   #isLive = false;
   #lastSeq = 0;
-  /** The backlog's bytes: a client still reading its backlog is not a slow reader. */
-  #allowance = 0;
   #lastPending = 0;
   #lastDrainAt: number;
   #isClosed = false;
@@ -66,10 +65,7 @@ export class SseConnection {
       return;
     }
     this.#sink = sink;
-    for (const bytes of this.#early ?? []) {
-      this.#allowance += bytes.byteLength;
-      sink.write(bytes);
-    }
+    for (const bytes of this.#early ?? []) sink.write(bytes);
     this.#early = null;
   }
 
@@ -83,13 +79,13 @@ export class SseConnection {
    * so the next one reads after it even when its last entries were left out (an erased call).
    */
   sendBacklog(entries: readonly StreamEntry[], throughSeq = 0): void {
-    for (const entry of entries) this.#send(entry, true);
+    for (const entry of entries) this.#send(entry);
     this.#lastSeq = Math.max(this.#lastSeq, throughSeq);
   }
 
   /** The backlog is complete up to `headSeq`: the `synced` marker. */
   sendSynced(headSeq: number): void {
-    this.#write(syncedFrame(headSeq), true);
+    this.#write(syncedFrame(headSeq));
     this.#lastSeq = Math.max(this.#lastSeq, headSeq);
   }
 
@@ -113,19 +109,19 @@ export class SseConnection {
     const first = entries[0] as StreamEntry;
     if (first.seq > this.#lastSeq) {
       this.#lastSeq = (entries[entries.length - 1] as StreamEntry).seq;
-      this.#write(frames(), false);
+      this.#write(frames());
     } else {
-      for (const entry of entries) this.#send(entry, false);
+      for (const entry of entries) this.#send(entry);
     }
     this.#dropIfBackedUp();
   }
 
   write(bytes: Uint8Array): void {
-    this.#write(bytes, false);
+    this.#write(bytes);
   }
 
   heartbeat(): void {
-    this.#write(HEARTBEAT_FRAME, false);
+    this.#write(HEARTBEAT_FRAME);
   }
 
   /**
@@ -155,28 +151,28 @@ export class SseConnection {
   }
 
   #dropIfBackedUp(): void {
-    const pending = this.pendingBytes;
-    if (pending <= this.#pendingMaxBytes) {
-      this.#allowance = 0;
-    } else if (pending > this.#pendingMaxBytes + this.#allowance) {
-      this.finish("slow-reader");
-      this.#sink?.destroy();
-    }
+    if (this.pendingBytes > this.#pendingMaxBytes) this.drop();
   }
 
-  #send(entry: StreamEntry, isBacklog: boolean): void {
+  /** Drops the stream at once, unsent bytes and all, as a slow reader: its client resumes by `Last-Event-ID`. */
+  drop(): void {
+    if (this.#isClosed) return;
+    this.finish("slow-reader");
+    this.#sink?.destroy();
+  }
+
+  #send(entry: StreamEntry): void {
     if (entry.seq <= this.#lastSeq) return;
     this.#lastSeq = entry.seq;
-    this.#write(entryFrame(entry), isBacklog);
+    this.#write(entryFrame(entry));
   }
 
-  #write(bytes: Uint8Array, isBacklog: boolean): void {
+  #write(bytes: Uint8Array): void {
     if (this.#isClosed) return;
     if (!this.#sink) {
       this.#early?.push(bytes);
       return;
     }
-    if (isBacklog) this.#allowance += bytes.byteLength;
     this.#sink.write(bytes);
   }
 }

@@ -7,13 +7,31 @@ import { deviceRemovedFrame, entryFrames } from "./sse-frames.js";
 export type StreamReader = (accountId: string, afterSeq: number) => Promise<StreamSnapshot>;
 
 /** Reads a page of an account's stream after a seq (the store's `streamPage`). */
-export type StreamPageReader = (accountId: string, afterSeq: number, limit: number) => Promise<StreamPage>;
+export type StreamPageReader = (
+  accountId: string,
+  afterSeq: number,
+  limit: number,
+  maxBytes: number,
+) => Promise<StreamPage>;
 
 /**
  * Entries of a backlog read and written at once: a stream catching up on a long backlog holds one page in memory
  * and writes the next only once its client has taken the last.
  */
 export const STREAM_PAGE_ENTRIES = 200;
+/**
+ * Sealed bytes of a backlog page at most (a page always takes its first call, so one of the largest, 1.5 MiB, is a
+ * page of its own): a stalled stream holds one page, not 200 of the largest calls (300 MiB).
+ */
+export const STREAM_PAGE_MAX_BYTES = 1024 * 1024;
+/**
+ * Bytes the streams of one account on this instance may hold unread in all: past it, the account's stream holding the
+ * most is dropped (its client resumes by `Last-Event-ID`; nothing leaves the store). Four stalled streams of one
+ * account hold at most four backlog pages (about 1.6 MiB each with their frames) or four live bounds
+ * (`SSE_PENDING_MAX_BYTES`, 2 MiB): 8 MiB, under it; the 32 streams an account may have would otherwise hold 64 MiB.
+ * It leaves room for a burst of the largest calls to a handful of devices that read.
+ */
+export const SSE_ACCOUNT_PENDING_MAX_BYTES = 16 * 1024 * 1024;
 
 /** What a connecting stream is sent before it goes live: its first page (read before the response starts), then more. */
 export interface StreamBacklog {
@@ -42,6 +60,10 @@ export interface StreamHubStats {
   readonly streams: number;
   /** Bytes written to this instance's streams that their clients have not taken yet. */
   readonly pendingBytes: number;
+  /** Those bytes stream by stream. */
+  readonly pendingBytesByStream: readonly number[];
+  /** The most of those the streams of one account hold together. */
+  readonly largestAccountPendingBytes: number;
   /** Streams dropped because their client left more than the bound unread. */
   readonly droppedSlowReaders: number;
 }
@@ -66,6 +88,7 @@ export class StreamHub {
   readonly #readPage: StreamPageReader;
   readonly #onReadFailure: (error: unknown) => void;
   readonly #pendingMaxBytes: number;
+  readonly #accountPendingMaxBytes: number;
   readonly #unsent = new Set<AccountStreams>();
   #isFlushScheduled = false;
   #droppedSlowReaders = 0;
@@ -74,7 +97,7 @@ export class StreamHub {
     clock: Clock,
     read: StreamReader,
     onReadFailure: (error: unknown) => void = () => {},
-    options: { pendingMaxBytes?: number; readPage?: StreamPageReader } = {},
+    options: { pendingMaxBytes?: number; accountPendingMaxBytes?: number; readPage?: StreamPageReader } = {},
   ) {
     this.#clock = clock;
     this.#read = read;
@@ -86,6 +109,7 @@ export class StreamHub {
       });
     this.#onReadFailure = onReadFailure;
     this.#pendingMaxBytes = options.pendingMaxBytes ?? SSE_PENDING_MAX_BYTES;
+    this.#accountPendingMaxBytes = options.accountPendingMaxBytes ?? SSE_ACCOUNT_PENDING_MAX_BYTES;
   }
 
   /** Registers a stream (from client `address`); entries are held back until it `join`s with its backlog. */
@@ -129,7 +153,8 @@ export class StreamHub {
   /**
    * Sends the stream its backlog up to the head it was first read at, a page at a time, each once the client has
    * taken the last; then `synced`; then, from the store too, what went out live meanwhile (up to the hub's cursor);
-   * then the stream is live. Nothing of the backlog, and nothing published while it is sent, is held in memory.
+   * then, once the client has taken all that, the stream is live. Nothing of the backlog beyond the page being sent,
+   * and nothing published while it is sent, is held in memory, and the account's streams stay within their bound.
    */
   async join(connection: SseConnection, backlog: StreamBacklog): Promise<void> {
     const account = this.#byAccount.get(connection.device.accountId);
@@ -142,21 +167,26 @@ export class StreamHub {
     let page = backlog.first;
     for (;;) {
       connection.sendBacklog(page.entries.filter((entry) => entry.seq <= headSeq));
+      this.#keepWithinBound(account, connection);
       if (page.throughSeq >= headSeq || connection.isClosed) break;
+      const after = page.throughSeq;
       await connection.drained();
       if (connection.isClosed) return;
-      page = await backlog.next(page.throughSeq);
+      page = await backlog.next(after);
     }
     connection.sendSynced(headSeq);
-    while (!connection.isClosed && (account.cursor ?? 0) > connection.lastSeq) {
+    for (;;) {
       await connection.drained();
       if (connection.isClosed) return;
+      if ((account.cursor ?? 0) <= connection.lastSeq) break;
       const after = connection.lastSeq;
-      const more = await this.#readPage(account.accountId, after, STREAM_PAGE_ENTRIES);
+      const more = await this.#readPage(account.accountId, after, STREAM_PAGE_ENTRIES, STREAM_PAGE_MAX_BYTES);
       connection.sendBacklog(more.entries, more.throughSeq);
+      this.#keepWithinBound(account, connection);
       // A store behind the cursor (never expected) must not spin: what is missing comes live or by resuming.
       if (more.throughSeq <= after) break;
     }
+    // Live from here, with nothing of the backlog left unread: the live bound applies to live bytes alone.
     connection.goLive();
   }
 
@@ -234,9 +264,12 @@ export class StreamHub {
 
   stats(): StreamHubStats {
     const all = this.#all();
+    const accounts = [...this.#byAccount.values()].map((account) => pendingOf(account.connections));
     return {
       streams: all.length,
-      pendingBytes: all.reduce((sum, connection) => sum + connection.pendingBytes, 0),
+      pendingBytes: pendingOf(all),
+      pendingBytesByStream: all.map((connection) => connection.pendingBytes),
+      largestAccountPendingBytes: Math.max(0, ...accounts),
       droppedSlowReaders: this.#droppedSlowReaders,
     };
   }
@@ -332,8 +365,27 @@ export class StreamHub {
         return frames;
       };
       for (const connection of [...account.connections]) connection.deliver(entries, batch);
+      this.#keepWithinBound(account);
     }
     this.#unsent.clear();
+  }
+
+  /**
+   * Drops the account's streams that hold the most unread (never `writer`, whose client has taken all but the page just
+   * written) until they hold no more than the account's bound together.
+   */
+  #keepWithinBound(account: AccountStreams, writer?: SseConnection): void {
+    let pending = pendingOf(account.connections);
+    while (pending > this.#accountPendingMaxBytes) {
+      let fullest: SseConnection | undefined;
+      for (const connection of account.connections) {
+        if (connection === writer || connection.isClosed) continue;
+        if (!fullest || connection.pendingBytes > fullest.pendingBytes) fullest = connection;
+      }
+      if (!fullest || fullest.pendingBytes === 0) return;
+      pending -= fullest.pendingBytes;
+      fullest.drop();
+    }
   }
 
   #forget(connection: SseConnection, reason: SseCloseReason): void {
@@ -356,4 +408,11 @@ export class StreamHub {
       if (fromAddress.size === 0) this.#byAddress.delete(address);
     }
   }
+}
+
+/** Bytes written to `connections` that their clients have not taken yet. */
+function pendingOf(connections: Iterable<SseConnection>): number {
+  let pending = 0;
+  for (const connection of connections) pending += connection.pendingBytes;
+  return pending;
 }

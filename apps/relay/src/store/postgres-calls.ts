@@ -24,7 +24,7 @@ import {
   type StreamPage,
   type StreamSnapshot,
 } from "./store.js";
-import { streamPage as pageOf } from "./stream-pages.js";
+import { lastSeqWithin, streamPage as pageOf } from "./stream-pages.js";
 
 /** Thrown inside a transaction to roll it back when a unique constraint says the event already exists. */
 class EventExists extends Error {}
@@ -150,8 +150,9 @@ async function refusal(db: Queries, input: CallStatusInput): Promise<CallStatusO
   return { kind: "already_ended", status: current };
 }
 
+/** A status row's event is joined for nothing sealed: only a call's own row reads its ciphertext. */
 const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
-  e.task_id, e.from_device_id, e.sealed, e.status`;
+  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
 
 export function streamSince(
   pg: PostgresDatabase,
@@ -183,18 +184,31 @@ export function streamPage(
   accountId: string,
   afterSeq: number,
   limit: number,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<StreamPage> {
-  return pg.snapshot(async (tx) =>
-    pageOf({
+  return pg.snapshot(async (tx) => {
+    const endSeq = Number.isFinite(maxBytes)
+      ? lastSeqWithin(
+          await tx`SELECT s.seq,
+              CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
+            FROM stream_entries s
+            LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+            WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq LIMIT ${limit}`,
+          maxBytes,
+        )
+      : null;
+    return pageOf({
+      endSeq,
       rows: await tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
         LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq LIMIT ${limit}`,
+        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} AND s.seq <= ${endSeq ?? Number.MAX_SAFE_INTEGER}
+        ORDER BY s.seq LIMIT ${limit}`,
       toEntry: toStreamEntry,
       deliveries: await deliveriesSince(tx, accountId, afterSeq, limit),
       limit,
       headSeq: await headSeq(tx, accountId),
-    }),
-  );
+    });
+  });
 }
 
 export function pendingCallsPage(
@@ -202,19 +216,30 @@ export function pendingCallsPage(
   accountId: string,
   afterSeq: number,
   limit: number,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<StreamPage> {
-  return pg.snapshot(async (tx) =>
-    pageOf({
+  return pg.snapshot(async (tx) => {
+    const endSeq = Number.isFinite(maxBytes)
+      ? lastSeqWithin(
+          await tx`SELECT e.seq, e.sealed_bytes AS bytes FROM events e
+            WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
+              AND e.sealed IS NOT NULL
+            ORDER BY e.seq LIMIT ${limit}`,
+          maxBytes,
+        )
+      : null;
+    return pageOf({
+      endSeq,
       rows: await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
         WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
-          AND e.sealed IS NOT NULL
+          AND e.sealed IS NOT NULL AND e.seq <= ${endSeq ?? Number.MAX_SAFE_INTEGER}
         ORDER BY e.seq LIMIT ${limit}`,
       toEntry: (row) => openCallEntry(accountId, row),
       deliveries: await openCallDeliveries(tx, accountId, afterSeq, limit),
       limit,
       headSeq: await headSeq(tx, accountId),
-    }),
-  );
+    });
+  });
 }
 
 function openCallEntry(accountId: string, row: Row): StreamEntry {

@@ -67,8 +67,10 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     setCallStatus: (input) => calls.setCallStatus(pg, input),
     streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),
     pendingCalls: (accountId) => calls.pendingCalls(pg, accountId),
-    streamPage: (accountId, afterSeq, limit) => calls.streamPage(pg, accountId, afterSeq, limit),
-    pendingCallsPage: (accountId, afterSeq, limit) => calls.pendingCallsPage(pg, accountId, afterSeq, limit),
+    streamPage: (accountId, afterSeq, limit, maxBytes) =>
+      calls.streamPage(pg, accountId, afterSeq, limit, maxBytes),
+    pendingCallsPage: (accountId, afterSeq, limit, maxBytes) =>
+      calls.pendingCallsPage(pg, accountId, afterSeq, limit, maxBytes),
 
     recordDelivery: (input) => deliveries.recordDelivery(pg, input),
 

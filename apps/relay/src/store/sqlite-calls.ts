@@ -24,7 +24,7 @@ import {
   type StreamPage,
   type StreamSnapshot,
 } from "./store.js";
-import { streamPage as pageOf } from "./stream-pages.js";
+import { lastSeqWithin, streamPage as pageOf } from "./stream-pages.js";
 
 export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventResult {
   return db.transaction(() => {
@@ -130,8 +130,9 @@ function changeStatus(db: SqliteDatabase, input: CallStatusInput, from: CallStat
   return { kind: "changed", status: input.status, entry };
 }
 
+/** A status row's event is joined for nothing sealed: only a call's own row reads its ciphertext. */
 const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
-  e.task_id, e.from_device_id, e.sealed, e.status`;
+  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
 
 export function streamSince(db: SqliteDatabase, accountId: string, afterSeq: number): StreamSnapshot {
   return db.snapshot(() => {
@@ -170,23 +171,40 @@ export function streamPage(
   accountId: string,
   afterSeq: number,
   limit: number,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): StreamPage {
-  return db.snapshot(() =>
-    pageOf({
+  return db.snapshot(() => {
+    const endSeq = Number.isFinite(maxBytes)
+      ? lastSeqWithin(
+          db.all(
+            `SELECT s.seq, CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
+             FROM stream_entries s
+             LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+             WHERE s.account_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`,
+            accountId,
+            afterSeq,
+            limit,
+          ),
+          maxBytes,
+        )
+      : null;
+    return pageOf({
+      endSeq,
       rows: db.all(
         `SELECT ${STREAM_COLUMNS} FROM stream_entries s
          LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-         WHERE s.account_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`,
+         WHERE s.account_id = ? AND s.seq > ? AND s.seq <= ? ORDER BY s.seq LIMIT ?`,
         accountId,
         afterSeq,
+        endSeq ?? Number.MAX_SAFE_INTEGER,
         limit,
       ),
       toEntry: toStreamEntry,
       deliveries: deliveriesSince(db, accountId, afterSeq, limit),
       limit,
       headSeq: headSeq(db, accountId),
-    }),
-  );
+    });
+  });
 }
 
 export function pendingCallsPage(
@@ -194,23 +212,36 @@ export function pendingCallsPage(
   accountId: string,
   afterSeq: number,
   limit: number,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): StreamPage {
-  return db.snapshot(() =>
-    pageOf({
+  return db.snapshot(() => {
+    const open = "e.account_id = ? AND e.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL";
+    const endSeq = Number.isFinite(maxBytes)
+      ? lastSeqWithin(
+          db.all(
+            `SELECT e.seq, e.sealed_bytes AS bytes FROM events e WHERE ${open} ORDER BY e.seq LIMIT ?`,
+            accountId,
+            afterSeq,
+            limit,
+          ),
+          maxBytes,
+        )
+      : null;
+    return pageOf({
+      endSeq,
       rows: db.all(
-        `SELECT ${EVENT_COLUMNS} FROM events e
-         WHERE e.account_id = ? AND e.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
-         ORDER BY e.seq LIMIT ?`,
+        `SELECT ${EVENT_COLUMNS} FROM events e WHERE ${open} AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
         accountId,
         afterSeq,
+        endSeq ?? Number.MAX_SAFE_INTEGER,
         limit,
       ),
       toEntry: (row) => openCallEntry(accountId, row),
       deliveries: openCallDeliveries(db, accountId, afterSeq, limit),
       limit,
       headSeq: headSeq(db, accountId),
-    }),
-  );
+    });
+  });
 }
 
 function openCallEntry(accountId: string, row: Row): StreamEntry {

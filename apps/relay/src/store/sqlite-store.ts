@@ -82,9 +82,10 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     },
     streamSince: async (accountId, afterSeq) => calls.streamSince(db, accountId, afterSeq),
     pendingCalls: async (accountId) => calls.pendingCalls(db, accountId),
-    streamPage: async (accountId, afterSeq, limit) => calls.streamPage(db, accountId, afterSeq, limit),
-    pendingCallsPage: async (accountId, afterSeq, limit) =>
-      calls.pendingCallsPage(db, accountId, afterSeq, limit),
+    streamPage: async (accountId, afterSeq, limit, maxBytes) =>
+      calls.streamPage(db, accountId, afterSeq, limit, maxBytes),
+    pendingCallsPage: async (accountId, afterSeq, limit, maxBytes) =>
+      calls.pendingCallsPage(db, accountId, afterSeq, limit, maxBytes),
 
     recordDelivery: async (input) => deliveries.recordDelivery(db, input),
 

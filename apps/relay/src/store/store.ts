@@ -378,10 +378,18 @@ export interface RelayStore {
   streamSince(accountId: string, afterSeq: number): Promise<StreamSnapshot>;
   /** Every call not yet ended or expired, as `call` entries, with their `call-delivery` entries, in seq order. */
   pendingCalls(accountId: string): Promise<StreamSnapshot>;
-  /** `streamSince` a page at a time: at most `limit` entries after `afterSeq`. */
-  streamPage(accountId: string, afterSeq: number, limit: number): Promise<StreamPage>;
-  /** `pendingCalls` a page at a time: at most `limit` entries after `afterSeq`. */
-  pendingCallsPage(accountId: string, afterSeq: number, limit: number): Promise<StreamPage>;
+  /**
+   * `streamSince` a page at a time: at most `limit` entries after `afterSeq`, and with `maxBytes` only as many calls as
+   * keep their sealed bytes within it (but always the first).
+   */
+  streamPage(accountId: string, afterSeq: number, limit: number, maxBytes?: number): Promise<StreamPage>;
+  /** `pendingCalls` a page at a time, bounded the same way. */
+  pendingCallsPage(
+    accountId: string,
+    afterSeq: number,
+    limit: number,
+    maxBytes?: number,
+  ): Promise<StreamPage>;
 
   // Delivery outcomes.
   /**

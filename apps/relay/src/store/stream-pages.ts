@@ -4,12 +4,28 @@ import type { Row } from "./row-records.js";
 import type { StreamEntry, StreamPage } from "./store.js";
 
 /**
+ * Where a page must end so the sealed bytes of its entries stay within `maxBytes`: the last seq before the entry that
+ * would pass it (a page always takes its first entry, however big); null when `sizes` (seq order, one page's rows)
+ * fit whole.
+ */
+export function lastSeqWithin(sizes: readonly Row[], maxBytes: number): number | null {
+  let total = 0;
+  for (const [index, row] of sizes.entries()) {
+    total += integer(row.bytes);
+    if (total > maxBytes && index > 0) return integer(sizes[index - 1]?.seq);
+  }
+  return null;
+}
+
+/**
  * One page of an account's stream from two reads in seq order, each limited to `limit` rows after the same seq: the
  * stream log's rows (`toEntry` may leave one out, a call whose ciphertext was erased) and the delivery records. The
  * page ends where a read that was cut off ends, and at `limit` rows in all, so no seq up to its `throughSeq` is in a
- * later page, and none is missed.
+ * later page, and none is missed. With `endSeq` the page ends there too.
  */
 export function streamPage(input: {
+  /** Read up to this seq only (the page's bytes end there: `lastSeqWithin`); null: no such end. */
+  readonly endSeq: number | null;
   readonly rows: readonly Row[];
   readonly toEntry: (row: Row) => StreamEntry | null;
   readonly deliveries: readonly DeliveryEntry[];
@@ -17,7 +33,7 @@ export function streamPage(input: {
   readonly headSeq: number;
 }): StreamPage {
   const { rows, deliveries, limit } = input;
-  let throughSeq = input.headSeq;
+  let throughSeq = input.endSeq === null ? input.headSeq : Math.min(input.headSeq, input.endSeq);
   if (rows.length >= limit) throughSeq = Math.min(throughSeq, integer(rows[rows.length - 1]?.seq));
   if (deliveries.length >= limit)
     throughSeq = Math.min(throughSeq, deliveries[deliveries.length - 1]?.seq ?? 0);

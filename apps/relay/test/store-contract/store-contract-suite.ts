@@ -585,6 +585,27 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         expect((await store.streamPage("acc1", 2, 2)).entries).toEqual(
           whole.entries.filter((entry) => entry.seq > 2).slice(0, 2),
         );
+        // Bounded by the calls' sealed bytes as well: a page takes as many calls as fit (always its first).
+        const sealedBytes = "e2e1.k.iv.ct".length;
+        for (const calls of [1, 2]) {
+          const maxBytes = calls * sealedBytes + sealedBytes - 1;
+          const reads = [
+            { read: (after: number) => store.streamPage("acc1", after, 100, maxBytes), all: whole },
+            { read: (after: number) => store.pendingCallsPage("acc1", after, 100, maxBytes), all: open },
+          ];
+          for (const { read, all } of reads) {
+            expect(await inPages(read, 100)).toEqual({
+              seqs: all.entries.map((entry) => entry.seq),
+              headSeq: all.headSeq,
+            });
+            let afterSeq = 0;
+            for (let page = await read(0); ; page = await read(afterSeq)) {
+              expect(page.entries.filter((entry) => entry.kind === "call").length).toBeLessThanOrEqual(calls);
+              if (page.throughSeq >= page.headSeq) break;
+              afterSeq = page.throughSeq;
+            }
+          }
+        }
       });
     });
 
