@@ -1,12 +1,10 @@
-import { type IncomingMessage, request } from "node:http";
 import { RELAY_EVENT_BODY_MAX_BYTES, RELAY_SSE_EVENTS } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
 import { SSE_PENDING_MAX_BYTES } from "../src/runtime/sse-connection.js";
 import { SSE_ACCOUNT_PENDING_MAX_BYTES } from "../src/runtime/stream-hub.js";
 import { eventBody, inProcessRelay } from "./support/in-process-relay.js";
-import { type SocketRelay, socketRelay } from "./support/socket-relay.js";
-import { readBacklog, takeFrames } from "./support/sse-backlog.js";
-import type { ReceivedEvent } from "./support/sse-client.js";
+import { socketRelay } from "./support/socket-relay.js";
+import { pausedStream, readBacklog } from "./support/sse-backlog.js";
 
 /** More of the largest events than the loopback sockets of a stalled client can take. */
 const EVENTS = 24;
@@ -22,34 +20,6 @@ function largestEventBody(eventId: string) {
   const body = eventBody(eventId, { sealed: `${prefix}${"A".repeat(room)}` });
   expect(JSON.stringify(body).length).toBe(RELAY_EVENT_BODY_MAX_BYTES);
   return body;
-}
-
-/** A stream from `Last-Event-ID: 0` whose client reads nothing until `resume` (as a phone's app that froze). */
-function stalledStream(relay: SocketRelay, token: string) {
-  const events: ReceivedEvent[] = [];
-  let text = "";
-  let response: IncomingMessage | undefined;
-  const started = new Promise<void>((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}`, "last-event-id": "0" };
-    const outgoing = request(new URL("/v1/stream", relay.url), { headers }, (incoming) => {
-      response = incoming;
-      incoming.pause();
-      incoming.setEncoding("utf8");
-      incoming.on("data", (chunk: string) => {
-        text = takeFrames(text + chunk, events);
-      });
-      incoming.on("error", () => {});
-      resolve();
-    });
-    outgoing.on("error", reject);
-    outgoing.end();
-  });
-  return {
-    events,
-    started,
-    resume: () => response?.resume(),
-    close: () => response?.destroy(),
-  };
 }
 
 describe("a stalled stream's backlog is bounded by bytes, not by a count of events", () => {
@@ -68,7 +38,9 @@ describe("a stalled stream's backlog is bounded by bytes, not by a count of even
       posted.push(eventId);
     }
     const hub = relay.server.relay.runtime.hub;
-    const streams = Array.from({ length: STALLED_STREAMS }, () => stalledStream(relay, phone.deviceToken));
+    const streams = Array.from({ length: STALLED_STREAMS }, () =>
+      pausedStream(relay.url, phone.deviceToken, 0),
+    );
     try {
       await Promise.all(streams.map((stream) => stream.started));
       // Each stalled stream writes until its sockets are full, then holds what is left of the page it wrote.
@@ -84,7 +56,7 @@ describe("a stalled stream's backlog is bounded by bytes, not by a count of even
 
       // One stalled client reads what reached it, stops, and comes back later from the last id it saw.
       const [first] = streams;
-      first?.resume();
+      (await first?.started)?.resume();
       await expect
         .poll(() => first?.events.filter((event) => event.type === "call").length, WAIT)
         .toBeGreaterThan(0);

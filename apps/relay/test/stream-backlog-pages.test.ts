@@ -1,9 +1,8 @@
-import { type IncomingMessage, request } from "node:http";
 import { RELAY_SSE_EVENTS } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { STREAM_PAGE_ENTRIES } from "../src/runtime/stream-hub.js";
-import { type RelayServer, startRelayServer } from "../src/server.js";
+import { startRelayServer } from "../src/server.js";
 import { openPostgresStore } from "../src/store/postgres-store.js";
 import { openSqliteStore } from "../src/store/sqlite-store.js";
 import type { RelayStore } from "../src/store/store.js";
@@ -11,8 +10,7 @@ import { ROOMY_EVENT_LIMITS } from "./store-contract/contract-fixtures.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { captureLog, deviceSteps, requestAt } from "./support/in-process-relay.js";
 import { describePostgres, postgresSchema } from "./support/postgres-schema.js";
-import { takeFrames } from "./support/sse-backlog.js";
-import type { ReceivedEvent } from "./support/sse-client.js";
+import { pausedStream } from "./support/sse-backlog.js";
 
 /** As the audit did: a backlog of thousands of calls, big enough that no socket buffer holds it. */
 const BACKLOG_CALLS = 5_000;
@@ -39,29 +37,6 @@ function recordingStore(store: RelayStore, reads: StreamRead[]): RelayStore {
       };
     },
   });
-}
-
-/** An SSE stream read by hand: paused until `resume()`, every frame parsed. */
-function rawStream(server: RelayServer, token: string, lastEventId: number | null) {
-  const events: ReceivedEvent[] = [];
-  let text = "";
-  let response: IncomingMessage | undefined;
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (lastEventId !== null) headers["last-event-id"] = String(lastEventId);
-  const started = new Promise<IncomingMessage>((resolve, reject) => {
-    const outgoing = request(new URL("/v1/stream", server.url), { headers }, (incoming) => {
-      response = incoming;
-      incoming.pause();
-      incoming.setEncoding("utf8");
-      incoming.on("data", (chunk: string) => {
-        text = takeFrames(text + chunk, events);
-      });
-      resolve(incoming);
-    });
-    outgoing.on("error", reject);
-    outgoing.end();
-  });
-  return { events, started, close: () => response?.destroy() };
 }
 
 /** A relay on `store` (recorded), listening on 127.0.0.1, with an account of a computer and a phone. */
@@ -140,7 +115,7 @@ async function expectPagedBacklog(
   expect(pagesNeeded).toBeGreaterThan(10);
   reads.length = 0;
 
-  const stream = rawStream(server, phone.deviceToken, lastEventId);
+  const stream = pausedStream(server.url, phone.deviceToken, lastEventId);
   const response = await stream.started;
   try {
     expect(response.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
-import { mergeBySeq } from "./delivery-rows.js";
+import { type DeliveryEntry, mergeBySeq } from "./delivery-rows.js";
 import { eventFits } from "./event-quota.js";
 import {
   callStatusEntry,
@@ -173,38 +173,18 @@ export function streamPage(
   limit: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): StreamPage {
-  return db.snapshot(() => {
-    const endSeq = Number.isFinite(maxBytes)
-      ? lastSeqWithin(
-          db.all(
-            `SELECT s.seq, CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
-             FROM stream_entries s
-             LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-             WHERE s.account_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`,
-            accountId,
-            afterSeq,
-            limit,
-          ),
-          maxBytes,
-        )
-      : null;
-    return pageOf({
-      endSeq,
-      rows: db.all(
-        `SELECT ${STREAM_COLUMNS} FROM stream_entries s
-         LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-         WHERE s.account_id = ? AND s.seq > ? AND s.seq <= ? ORDER BY s.seq LIMIT ?`,
-        accountId,
-        afterSeq,
-        endSeq ?? Number.MAX_SAFE_INTEGER,
-        limit,
-      ),
+  const after = "s.account_id = ? AND s.seq > ?";
+  const join = "LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id";
+  return db.snapshot(() =>
+    pageWithin(db, {
+      sizes: `SELECT s.seq, CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
+        FROM stream_entries s ${join} WHERE ${after} ORDER BY s.seq LIMIT ?`,
+      rows: `SELECT ${STREAM_COLUMNS} FROM stream_entries s ${join} WHERE ${after} AND s.seq <= ? ORDER BY s.seq LIMIT ?`,
+      page: { accountId, afterSeq, limit, maxBytes },
       toEntry: toStreamEntry,
       deliveries: deliveriesSince(db, accountId, afterSeq, limit),
-      limit,
-      headSeq: headSeq(db, accountId),
-    });
-  });
+    }),
+  );
 }
 
 export function pendingCallsPage(
@@ -214,33 +194,41 @@ export function pendingCallsPage(
   limit: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): StreamPage {
-  return db.snapshot(() => {
-    const open = "e.account_id = ? AND e.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL";
-    const endSeq = Number.isFinite(maxBytes)
-      ? lastSeqWithin(
-          db.all(
-            `SELECT e.seq, e.sealed_bytes AS bytes FROM events e WHERE ${open} ORDER BY e.seq LIMIT ?`,
-            accountId,
-            afterSeq,
-            limit,
-          ),
-          maxBytes,
-        )
-      : null;
-    return pageOf({
-      endSeq,
-      rows: db.all(
-        `SELECT ${EVENT_COLUMNS} FROM events e WHERE ${open} AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
-        accountId,
-        afterSeq,
-        endSeq ?? Number.MAX_SAFE_INTEGER,
-        limit,
-      ),
+  const open = "e.account_id = ? AND e.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL";
+  return db.snapshot(() =>
+    pageWithin(db, {
+      sizes: `SELECT e.seq, e.sealed_bytes AS bytes FROM events e WHERE ${open} ORDER BY e.seq LIMIT ?`,
+      rows: `SELECT ${EVENT_COLUMNS} FROM events e WHERE ${open} AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
+      page: { accountId, afterSeq, limit, maxBytes },
       toEntry: (row) => openCallEntry(accountId, row),
       deliveries: openCallDeliveries(db, accountId, afterSeq, limit),
-      limit,
-      headSeq: headSeq(db, accountId),
-    });
+    }),
+  );
+}
+
+/**
+ * A page of `rows` (its parameters: account, after seq, end seq, limit) after `sizes` (account, after seq, limit: each
+ * row's seq and sealed bytes) said where the page's bytes end; call inside the read's snapshot.
+ */
+function pageWithin(
+  db: SqliteDatabase,
+  input: {
+    readonly sizes: string;
+    readonly rows: string;
+    readonly page: { accountId: string; afterSeq: number; limit: number; maxBytes: number };
+    readonly toEntry: (row: Row) => StreamEntry | null;
+    readonly deliveries: DeliveryEntry[];
+  },
+): StreamPage {
+  const { accountId, afterSeq, limit, maxBytes } = input.page;
+  const endSeq = lastSeqWithin(db.all(input.sizes, accountId, afterSeq, limit), maxBytes);
+  return pageOf({
+    endSeq,
+    rows: db.all(input.rows, accountId, afterSeq, endSeq ?? Number.MAX_SAFE_INTEGER, limit),
+    toEntry: input.toEntry,
+    deliveries: input.deliveries,
+    limit,
+    headSeq: headSeq(db, accountId),
   });
 }
 

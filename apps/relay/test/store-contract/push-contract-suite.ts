@@ -32,6 +32,25 @@ function event(overrides: Partial<NewEvent> = {}): NewEvent {
   return contractEvent({ source: "codex", ...overrides });
 }
 
+/** Account acc2: a computer pc2 and a phone phone2 subscribed to pushes. */
+async function secondAccountWithPhone(store: RelayStore): Promise<void> {
+  await store.createAccount({ accountId: "acc2", device: contractDevice("pc2", "computer"), now: T0 });
+  await store.createPairingCode({
+    codeHash: "c2",
+    accountId: "acc2",
+    createdBy: "pc2",
+    expiresAt: T0 + MINUTE_MS,
+    now: T0,
+  });
+  await store.redeemPairingCode({
+    codeHash: "c2",
+    device: contractDevice("phone2"),
+    now: T0,
+    limits: ROOMY_LIMITS,
+  });
+  await store.setPushSubscription({ ...subscription("phone2"), accountId: "acc2" });
+}
+
 /** The Web Push part of the RelayStore contract (VAPID keys, subscriptions, push schedule); see store-contract-suite.ts. */
 export function describePushStoreContract(name: string, makeStore: () => Promise<RelayStore>): void {
   describe(`RelayStore contract, Web Push: ${name}`, () => {
@@ -89,21 +108,7 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       await store.setPushSubscription(subscription("tablet"));
       for (let index = 0; index < 20; index++)
         await store.appendEvent(event({ eventId: `ev${index}`, receivedAt: T0 }));
-      await store.createAccount({ accountId: "acc2", device: contractDevice("pc2", "computer"), now: T0 });
-      await store.createPairingCode({
-        codeHash: "c2",
-        accountId: "acc2",
-        createdBy: "pc2",
-        expiresAt: T0 + MINUTE_MS,
-        now: T0,
-      });
-      await store.redeemPairingCode({
-        codeHash: "c2",
-        device: contractDevice("phone2"),
-        now: T0,
-        limits: ROOMY_LIMITS,
-      });
-      await store.setPushSubscription({ ...subscription("phone2"), accountId: "acc2" });
+      await secondAccountWithPhone(store);
       await store.appendEvent(
         event({ accountId: "acc2", eventId: "other", fromDeviceId: "pc2", receivedAt: T0 + 1 }),
       );
@@ -121,21 +126,7 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
     it("leaves the pushes of the accounts it is told to leave due, and claims the others'", async () => {
       await store.setPushSubscription(subscription("phone"));
       await store.appendEvent(event({ eventId: "ev1", receivedAt: T0 }));
-      await store.createAccount({ accountId: "acc2", device: contractDevice("pc2", "computer"), now: T0 });
-      await store.createPairingCode({
-        codeHash: "c2",
-        accountId: "acc2",
-        createdBy: "pc2",
-        expiresAt: T0 + MINUTE_MS,
-        now: T0,
-      });
-      await store.redeemPairingCode({
-        codeHash: "c2",
-        device: contractDevice("phone2"),
-        now: T0,
-        limits: ROOMY_LIMITS,
-      });
-      await store.setPushSubscription({ ...subscription("phone2"), accountId: "acc2" });
+      await secondAccountWithPhone(store);
       await store.appendEvent(
         event({ accountId: "acc2", eventId: "other", fromDeviceId: "pc2", receivedAt: T0 }),
       );

@@ -1,3 +1,4 @@
+import { type IncomingMessage, request } from "node:http";
 import { RELAY_SSE_EVENTS } from "@ringback/protocol";
 import type { ReceivedEvent } from "./sse-client.js";
 
@@ -54,4 +55,31 @@ export function parseFrame(frame: string): ReceivedEvent | null {
   const type = fields.get("event");
   if (type === undefined) return null;
   return { type, id: fields.get("id") ?? "", data: JSON.parse(fields.get("data") ?? "null") };
+}
+
+/**
+ * `GET /v1/stream` read by hand (with `Last-Event-ID` when given), paused until its response is `resume()`d, as an app
+ * that froze: every frame that arrives is parsed into `events`.
+ */
+export function pausedStream(baseUrl: string, token: string, lastEventId: number | null) {
+  const events: ReceivedEvent[] = [];
+  let text = "";
+  let response: IncomingMessage | undefined;
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (lastEventId !== null) headers["last-event-id"] = String(lastEventId);
+  const started = new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = request(new URL("/v1/stream", baseUrl), { headers }, (incoming) => {
+      response = incoming;
+      incoming.pause();
+      incoming.setEncoding("utf8");
+      incoming.on("data", (chunk: string) => {
+        text = takeFrames(text + chunk, events);
+      });
+      incoming.on("error", () => {});
+      resolve(incoming);
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+  return { events, started, close: () => response?.destroy() };
 }
