@@ -1,4 +1,3 @@
-import { performance } from "node:perf_hooks";
 import { PushPublicKey } from "@ringback/protocol";
 import { eventually, startTestPushService, type TestSubscription } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
@@ -15,8 +14,6 @@ import { silentPushService } from "./support/silent-push-service.js";
 import { type SocketRelay, socketRelay } from "./support/socket-relay.js";
 
 const HOUR_MS = 60 * 60 * 1000;
-/** The longest another account's first push may wait behind one tenant's backlog (issue 34's bound). */
-const FIRST_PUSH_WAIT_MAX_MS = 1000;
 
 /** A browser-side subscription (real keys) at `origin`. */
 async function subscriptionAt(origin: string): Promise<TestSubscription> {
@@ -142,24 +139,23 @@ function slowAnswers(relay: PushRelay) {
 }
 
 /**
- * Another account's phone at the same push service, answered at once: posts its first call and resolves with how long
- * the relay took to push it (from the post until the push service had it).
+ * Another account's phone at the same push service, answered at once: posts its first call and resolves once the push
+ * service has its push. The tenants' pushes are held for an hour, so on a relay that queues it behind them it never
+ * comes (the wait fails); how fast it comes is the bench's to measure, not a test's.
  */
-async function firstPushDelayMs(relay: PushRelay, publicKey: string): Promise<number> {
+async function anotherAccountsFirstPush(relay: PushRelay, publicKey: string): Promise<void> {
   const owner = await relay.signUp("computer");
   const phone = await relay.pair(owner.deviceToken, "phone");
   const subscription = relay.pushService.subscribe(publicKey);
   await subscribe(relay, phone.deviceToken, subscription);
-  const postedAt = performance.now();
   await post(relay, owner.deviceToken, "ring");
-  const pushed = await relay.pushService.waitFor(
+  await relay.pushService.waitFor(
     (received) => received.find((push) => push.subscriptionId === subscription.id && push.status < 300),
     "the other account's first push",
   );
-  return pushed.receivedAt - postedAt;
 }
 
-describe("one tenant's backlog never delays another account's first push by more than a second", () => {
+describe("one tenant's backlog never holds another account's first push", () => {
   it("when one account floods pushes to a slow push service (more than the relay queues in all)", async () => {
     await using relay = await pushRelay({ pairingsPerAccountMax: 100, pushAnswerTimeoutMs: HOUR_MS });
     const { publicKey } = PushPublicKey.parse((await relay.request("GET", "/v1/push/public-key")).body);
@@ -174,7 +170,7 @@ describe("one tenant's backlog never delays another account's first push by more
       const push = relay.server.relay.runtime.push;
       await expect.poll(() => push.stats().sending).toBe(PUSH_SENDS_PER_ACCOUNT_MAX);
 
-      expect(await firstPushDelayMs(relay, publicKey)).toBeLessThan(FIRST_PUSH_WAIT_MAX_MS);
+      await anotherAccountsFirstPush(relay, publicKey);
       // The flood is still held at the slow push service (none of it answered), and more of it waits behind.
       expect(relay.pushService.received).toHaveLength(1);
       expect(push.stats().queued).toBeGreaterThan(0);
@@ -198,7 +194,7 @@ describe("one tenant's backlog never delays another account's first push by more
       const push = relay.server.relay.runtime.push;
       await expect.poll(() => push.stats().sending).toBeGreaterThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
 
-      expect(await firstPushDelayMs(relay, publicKey)).toBeLessThan(FIRST_PUSH_WAIT_MAX_MS);
+      await anotherAccountsFirstPush(relay, publicKey);
       expect(push.stats().sending).toBeGreaterThanOrEqual(PUSH_SENDS_AT_ONCE_MAX);
     } finally {
       slow.release();
