@@ -61,6 +61,8 @@ export function relayHttpBlock(listeners: readonly NginxListener[], failTimeoutS
       "        proxy_set_header Host $host;",
       "        # The relay (--behind-proxy) takes the last entry, the one nginx adds, as the client address.",
       "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+      "        # With TLS at nginx, the relay then sends Strict-Transport-Security on every answer.",
+      "        proxy_set_header X-Forwarded-Proto $scheme;",
       "        proxy_set_header Upgrade $http_upgrade;",
       "        proxy_set_header Connection $connection_upgrade;",
       "        # SSE: every event goes out as soon as the relay writes it.",
