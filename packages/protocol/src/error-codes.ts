@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   stale_request: 422,
   // Decided here: a passphrase key is salted with the account, so it needs one.
   account_required: 409,
+  // Decided here: two devices rotated the account's key from the same key at once; the later one follows the first.
+  key_rotation_conflict: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -105,4 +107,6 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The request's time is too far from the computer's clock (more than 5 minutes, or older than its kind may be): refused as a possible replay; check the device's and the computer's clocks.",
   account_required:
     "This computer has no relay account yet, and a key from a passphrase is salted with the account: log in first (ringback login).",
+  key_rotation_conflict:
+    "Another device already replaced the account's key from this one: follow its rotation, then rotate again.",
 };

@@ -7,6 +7,7 @@ import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
 import * as deliveries from "./sqlite-deliveries.js";
 import * as leftovers from "./sqlite-leftovers.js";
+import * as keyRotations from "./sqlite-key-rotations.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
 import * as replies from "./sqlite-replies.js";
@@ -66,6 +67,9 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
       if (removal.entries.length > 0) db.checkpoint();
       return removal;
     },
+
+    addKeyRotation: async (input) => keyRotations.addKeyRotation(db, input),
+    keyRotations: async (accountId) => keyRotations.keyRotations(db, accountId),
 
     createPairingCode: async (input) => accounts.createPairingCode(db, input),
     redeemPairingCode: async (input) => accounts.redeemPairingCode(db, input),
