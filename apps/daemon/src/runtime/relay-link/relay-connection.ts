@@ -7,7 +7,7 @@ import type {
   Report,
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey } from "../e2e-key.js";
+import { currentE2eKey, followE2eKeyRotations } from "../e2e-key.js";
 import { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import type { PendingAsks } from "../permission/pending-asks.js";
@@ -21,6 +21,7 @@ import { type QuestionReplies, ReplyRunner } from "../replies/reply-runner.js";
 import type { SessionsFile } from "../sessions-file.js";
 import { loginToRelay } from "./login.js";
 import { createPairing } from "./pairing.js";
+import { RelayApi } from "./relay-api.js";
 import { RelayLink, type RelayLinkOptions } from "./relay-link.js";
 import { answerSettingsRequest, type LocalInterface } from "./settings-request.js";
 
@@ -189,9 +190,10 @@ export class RelayConnection {
       log("no relay identity (ringback login): replies and relayed settings wait until there is one");
       return;
     }
+    const { serverUrl, deviceToken } = relay;
     const link = new RelayLink({
-      serverUrl: relay.serverUrl,
-      deviceToken: relay.deviceToken,
+      serverUrl,
+      deviceToken,
       log,
       reconnectDelayMs: this.#options.reconnectDelayMs,
       onMessage: (message) => {
@@ -206,9 +208,26 @@ export class RelayConnection {
         }
         void this.#answerSettings(link, message);
       },
+      onOpen: () => {
+        void this.#followKeyRotations(serverUrl, deviceToken);
+      },
     });
     this.#link = link;
     link.start();
+  }
+
+  /**
+   * The account's key rotation notices, read at every (re)connect: a computer that was off (or whose link was down)
+   * while a device was removed moves to the new key now. A failure is logged; the next connect reads them again.
+   */
+  async #followKeyRotations(serverUrl: string, deviceToken: string): Promise<void> {
+    const { config, log } = this.#options;
+    try {
+      const { rotations } = await new RelayApi(serverUrl).keyRotations(deviceToken);
+      await followE2eKeyRotations(config, rotations, new Date(), { log });
+    } catch (error) {
+      log(`key rotation notices not read: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   async #answerSettings(
