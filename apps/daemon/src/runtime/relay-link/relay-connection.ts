@@ -4,6 +4,7 @@ import type {
   LocalLoginResult,
   PairingResult,
   RelayLinkStatus,
+  RelayToDaemonMessage,
   Report,
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
@@ -191,29 +192,36 @@ export class RelayConnection {
       return;
     }
     const { serverUrl, deviceToken } = relay;
+    // What the relay sends right after a (re)connect (queued replies, decisions) waits until the key's rotations are
+    // followed: a computer that was off during a removal must not take the removed device's old key first.
+    let keyFollowed: Promise<void> = Promise.resolve();
     const link = new RelayLink({
       serverUrl,
       deviceToken,
       log,
       reconnectDelayMs: this.#options.reconnectDelayMs,
       onMessage: (message) => {
-        if (message.type === "reply" && isPermissionEventId(message.eventId)) {
-          // A reply to a "needs you" call is a decision: it never resumes an agent with its text.
-          void this.#decisions.handle(message);
-          return;
-        }
-        if (message.type === "reply") {
-          void this.#replies.handle(message);
-          return;
-        }
-        void this.#answerSettings(link, message);
+        void keyFollowed.then(() => this.#receive(link, message));
       },
       onOpen: () => {
-        void this.#followKeyRotations(serverUrl, deviceToken);
+        keyFollowed = this.#followKeyRotations(serverUrl, deviceToken);
       },
     });
     this.#link = link;
     link.start();
+  }
+
+  #receive(link: RelayLink, message: RelayToDaemonMessage): void {
+    if (message.type === "reply" && isPermissionEventId(message.eventId)) {
+      // A reply to a "needs you" call is a decision: it never resumes an agent with its text.
+      void this.#decisions.handle(message);
+      return;
+    }
+    if (message.type === "reply") {
+      void this.#replies.handle(message);
+      return;
+    }
+    void this.#answerSettings(link, message);
   }
 
   /**
