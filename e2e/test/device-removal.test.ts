@@ -6,22 +6,8 @@ import { E2E_KEY_KEY, IDENTITY_KEY } from "../../packages/client/src/storage/sto
 import { callDaemon } from "../harness/daemon-local-api.ts";
 import { type Device, UI_WAIT_CHECKS, UI_WAIT_MS } from "../harness/device.ts";
 import { readDeviceValue } from "../harness/device-storage.ts";
-import { runHook } from "../harness/hook-process.ts";
+import { claudePermissionPayload, runHook } from "../harness/hook-process.ts";
 import { startSystem } from "../harness/system.ts";
-
-/** Claude Code's PermissionRequest payload, as captured from the genuine CLI (fakes/agent-clis/test/fixtures). */
-function permissionRequest(cwd: string) {
-  return {
-    session_id: "0b5c3f55-2f0e-4f41-9a39-5c1d5f0f7f21",
-    transcript_path: "",
-    cwd,
-    prompt_id: "5a1e3f0c-6a4d-4d59-a7e2-1f6f0c9d2b11",
-    permission_mode: "default",
-    hook_event_name: "PermissionRequest",
-    tool_name: "Bash",
-    tool_input: { command: "rm -rf build", description: "Clean the build" },
-  };
-}
 
 /**
  * Settings › Devices on `device`: removes the device named `name`, confirming, waits until it is no longer listed, and
@@ -60,7 +46,7 @@ it("a removed device's Allow, sealed with the key it kept, is refused; the remai
   await tablet.page.getByTestId("welcome-screen").waitFor({ timeout: UI_WAIT_MS });
 
   // An agent asks permission: both remaining devices ring.
-  const hook = runHook("claude-code", permissionRequest(system.projectDir), {
+  const hook = runHook("claude-code", claudePermissionPayload("rm -rf build", { cwd: system.projectDir }), {
     home: system.home,
     cwd: system.projectDir,
   });
