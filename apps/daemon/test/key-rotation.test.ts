@@ -1,8 +1,15 @@
+import { createServer } from "node:http";
 import { sealKeyRotation } from "@ringback/client";
-import { aad, type E2eKey, generateKey, keyId, openJson, parseKey } from "@ringback/e2e-crypto";
-import { type DaemonToRelayMessage, SettingsResultPlaintext } from "@ringback/protocol";
+import { aad, type E2eKey, generateKey, keyId, openJson, parseKey, sealJson } from "@ringback/e2e-crypto";
+import {
+  type DaemonToRelayMessage,
+  type KeyRotationNotice,
+  SettingsResultPlaintext,
+} from "@ringback/protocol";
+import { listenOnLoopback } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { followE2eKeyRotations } from "../src/runtime/e2e-key.js";
+import { KeyRotationFollower } from "../src/runtime/relay-link/key-rotation-follower.js";
 import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
 import { askRelayed, relayContext } from "./helpers/relayed-request.js";
 
@@ -81,5 +88,63 @@ describe("key rotation on the computer", () => {
     const answer = await relayed({ method: "POST", path: "/key-rotation", body: stranger.notice }, oldKey);
     expect(await opened(answer, oldKey)).toMatchObject({ status: 200, body: { rotated: false } });
     expect(currentKey()).toBe(oldKey);
+  });
+});
+
+/** The relay's `GET /v1/key-rotations` as a stand-in: the notices it holds, and how often it was read. */
+async function startNoticeRelay(notices: KeyRotationNotice[]) {
+  const reads: string[] = [];
+  const server = createServer((request, response) => {
+    reads.push(request.headers.authorization ?? "");
+    const rotations = notices.map((notice) => ({ ...notice, createdAt: new Date(0).toISOString() }));
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rotations }));
+  });
+  return { ...(await listenOnLoopback(server)), reads };
+}
+
+describe("the computer's link following key rotations", () => {
+  it("reads the relay's notices as this computer, and again for a message under a key it does not hold (at most once in a while)", async () => {
+    const rotation = await sealKeyRotation(oldKey, { removedDeviceId: "dev-removed-phone" });
+    const relay = await startNoticeRelay([]);
+    try {
+      const follower = new KeyRotationFollower({
+        config: daemon.config,
+        log: () => undefined,
+        serverUrl: relay.origin,
+        deviceToken: "computer-token",
+      });
+      await follower.follow();
+      expect(relay.reads).toEqual(["Bearer computer-token"]);
+      expect(currentKey()).toBe(oldKey);
+
+      // A request sealed under the current key prompts nothing; one under the new key a read, once.
+      const underOld = await sealJson(oldKey, aad.settingsResult("x"), {});
+      await follower.followIfSealedUnderAnotherKey(underOld);
+      expect(relay.reads).toHaveLength(1);
+      const underNew = await sealJson(rotation.next, aad.settingsResult("y"), {});
+      await follower.followIfSealedUnderAnotherKey(underNew);
+      expect(relay.reads).toHaveLength(2);
+      await follower.followIfSealedUnderAnotherKey(underNew);
+      expect(relay.reads).toHaveLength(2);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it("moves to the newest key from the notices it reads", async () => {
+    const rotation = await sealKeyRotation(oldKey, { removedDeviceId: "dev-removed-phone" });
+    const relay = await startNoticeRelay([rotation.notice]);
+    try {
+      const follower = new KeyRotationFollower({
+        config: daemon.config,
+        log: () => undefined,
+        serverUrl: relay.origin,
+        deviceToken: "computer-token",
+      });
+      await follower.follow();
+      expect(currentKey()).toBe(rotation.next);
+    } finally {
+      await relay.close();
+    }
   });
 });

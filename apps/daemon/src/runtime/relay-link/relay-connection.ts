@@ -8,7 +8,7 @@ import type {
   Report,
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey, followE2eKeyRotations } from "../e2e-key.js";
+import { currentE2eKey } from "../e2e-key.js";
 import { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import type { PendingAsks } from "../permission/pending-asks.js";
@@ -20,9 +20,9 @@ import { EventSessions } from "../replies/event-sessions.js";
 import { RepliesFile } from "../replies/replies-file.js";
 import { type QuestionReplies, ReplyRunner } from "../replies/reply-runner.js";
 import type { SessionsFile } from "../sessions-file.js";
+import { KeyRotationFollower } from "./key-rotation-follower.js";
 import { loginToRelay } from "./login.js";
 import { createPairing } from "./pairing.js";
-import { RelayApi } from "./relay-api.js";
 import { RelayLink, type RelayLinkOptions } from "./relay-link.js";
 import { answerSettingsRequest, type LocalInterface } from "./settings-request.js";
 
@@ -194,6 +194,7 @@ export class RelayConnection {
     const { serverUrl, deviceToken } = relay;
     // What the relay sends right after a (re)connect (queued replies, decisions) waits until the key's rotations are
     // followed: a computer that was off during a removal must not take the removed device's old key first.
+    const follower = new KeyRotationFollower({ config, log, serverUrl, deviceToken });
     let keyFollowed: Promise<void> = Promise.resolve();
     const link = new RelayLink({
       serverUrl,
@@ -201,10 +202,13 @@ export class RelayConnection {
       log,
       reconnectDelayMs: this.#options.reconnectDelayMs,
       onMessage: (message) => {
-        void keyFollowed.then(() => this.#receive(link, message));
+        void keyFollowed
+          .then(() => follower.followIfSealedUnderAnotherKey(message.sealed))
+          .catch(() => undefined)
+          .then(() => this.#receive(link, message));
       },
       onOpen: () => {
-        keyFollowed = this.#followKeyRotations(serverUrl, deviceToken);
+        keyFollowed = follower.follow();
       },
     });
     this.#link = link;
@@ -222,20 +226,6 @@ export class RelayConnection {
       return;
     }
     void this.#answerSettings(link, message);
-  }
-
-  /**
-   * The account's key rotation notices, read at every (re)connect: a computer that was off (or whose link was down)
-   * while a device was removed moves to the new key now. A failure is logged; the next connect reads them again.
-   */
-  async #followKeyRotations(serverUrl: string, deviceToken: string): Promise<void> {
-    const { config, log } = this.#options;
-    try {
-      const { rotations } = await new RelayApi(serverUrl).keyRotations(deviceToken);
-      await followE2eKeyRotations(config, rotations, new Date(), { log });
-    } catch (error) {
-      log(`key rotation notices not read: ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 
   async #answerSettings(
