@@ -105,3 +105,25 @@ it("a removed device's Allow, sealed with the key it kept, is refused; the remai
   });
   for (const device of [phone, laptop]) expect(device.pageErrors).toEqual([]);
 });
+
+it("a computer that was off while a device was removed moves to the new key when it starts; the calls still open", async () => {
+  await using system = await startSystem();
+  const phone = await system.addDevice("phone");
+  const tablet = await system.addDevice("old tablet");
+  const oldKey = parseKey(String(await readDeviceValue(tablet.page, E2E_KEY_KEY)));
+
+  let saidOnRemoval = "";
+  await system.restartDaemon("SIGTERM", async () => {
+    saidOnRemoval = await removeDevice(phone, "old tablet");
+  });
+  expect(saidOnRemoval).toContain("1 computer that is off will take it when it connects");
+  const phoneKeyId = await keyId(parseKey(String(await readDeviceValue(phone.page, E2E_KEY_KEY))));
+  expect(phoneKeyId).not.toBe(await keyId(oldKey));
+  await expect.poll(() => daemonKeyId(system.daemon), { timeout: UI_WAIT_MS }).toBe(phoneKeyId);
+
+  await system.agentFinishes("Done: the removed tablet no longer reads this.");
+  const eventId = await phone.waitForRinging();
+  await phone.answer(eventId);
+  await phone.hangUp(eventId);
+  expect(phone.pageErrors).toEqual([]);
+});
