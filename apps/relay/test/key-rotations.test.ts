@@ -60,6 +60,29 @@ describe("key rotation notices: kept for the account's live devices, opaque to t
     expect(list.body.rotations).toEqual([]);
   });
 
+  it("forgets a notice the removed device posted, so it cannot hold the slot of the rotation that removes it", async () => {
+    await using relay = await inProcessRelay();
+    const computer = await relay.signUp("computer");
+    const phone = await relay.pair(computer.deviceToken, "phone");
+    const leaving = await relay.pair(computer.deviceToken, "phone");
+    const accountKey = generateKey();
+    // Before its removal, a device posts a notice from the account's key that nobody can follow.
+    const blocking = await notice("rot-blocking", accountKey);
+    expect(
+      (await relay.request("POST", "/v1/key-rotations", { token: leaving.deviceToken, body: blocking }))
+        .status,
+    ).toBe(201);
+    await relay.request("DELETE", `/v1/devices/${leaving.deviceId}`, { token: phone.deviceToken });
+    const rotation = await notice("rot-after-removal", accountKey);
+    expect(
+      (await relay.request("POST", "/v1/key-rotations", { token: phone.deviceToken, body: rotation })).status,
+    ).toBe(201);
+    const list = await relay.request("GET", "/v1/key-rotations", { token: computer.deviceToken });
+    expect(list.body.rotations.map((kept: { rotationId: string }) => kept.rotationId)).toEqual([
+      "rot-after-removal",
+    ]);
+  });
+
   it("refuses a notice that is not a sealed string", async () => {
     await using relay = await inProcessRelay();
     const computer = await relay.signUp("computer");

@@ -44,6 +44,7 @@ export function keyRotationRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
       accountId: device.accountId,
       rotationId: body.rotationId,
       fromKeyId,
+      postedBy: device.id,
       sealed: body.sealed,
       now: runtime.clock.now(),
       keptMax: KEY_ROTATIONS_KEPT_MAX,

@@ -10,9 +10,10 @@ export function addKeyRotation(pg: PostgresDatabase, input: NewKeyRotation): Pro
       return record.sealed === input.sealed ? { kind: "repeat", record } : { kind: "conflict" };
     }
     // The unique index on the old key decides between two instances inserting at once.
-    const inserted =
-      await tx`INSERT INTO key_rotations (account_id, rotation_id, from_key_id, sealed, created_at)
-      VALUES (${input.accountId}, ${input.rotationId}, ${input.fromKeyId}, ${input.sealed}, ${input.now})
+    const inserted = await tx`INSERT INTO key_rotations
+      (account_id, rotation_id, from_key_id, posted_by, sealed, created_at)
+      VALUES (${input.accountId}, ${input.rotationId}, ${input.fromKeyId}, ${input.postedBy}, ${input.sealed},
+        ${input.now})
       ON CONFLICT DO NOTHING RETURNING rotation_id`;
     if (inserted.length === 0) return { kind: "conflict" };
     await tx`DELETE FROM key_rotations WHERE account_id = ${input.accountId} AND rotation_id NOT IN (

@@ -19,10 +19,11 @@ export function addKeyRotation(db: SqliteDatabase, input: NewKeyRotation): AddKe
     );
     if (fromSameKey) return { kind: "conflict" };
     db.run(
-      "INSERT INTO key_rotations (account_id, rotation_id, from_key_id, sealed, created_at) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO key_rotations (account_id, rotation_id, from_key_id, posted_by, sealed, created_at) VALUES (?, ?, ?, ?, ?, ?)",
       input.accountId,
       input.rotationId,
       input.fromKeyId,
+      input.postedBy,
       input.sealed,
       input.now,
     );

@@ -304,6 +304,8 @@ export interface NewKeyRotation {
   readonly accountId: string;
   readonly rotationId: string;
   readonly fromKeyId: string;
+  /** The device posting it: its notices go when it is removed. */
+  readonly postedBy: string;
   readonly sealed: string;
   readonly now: number;
   /** The notices the account keeps: the oldest beyond it go. */
@@ -351,7 +353,10 @@ export interface RelayStore {
   listDevices(accountId: string): Promise<DeviceRecord[]>;
   /** Replaces a live device's name (an opaque string: sealed by the device); false when there is no such device. */
   renameDevice(input: { accountId: string; deviceId: string; name: string }): Promise<boolean>;
-  /** Removes a device for good (its token is refused forever); its undelivered replies fail. */
+  /**
+   * Removes a device for good (its token is refused forever); its undelivered replies fail, and the key rotation
+   * notices it posted go (a device about to be removed cannot hold the slot of the rotation that removes it).
+   */
   removeDevice(input: { accountId: string; deviceId: string; now: number }): Promise<{
     removed: boolean;
     entries: readonly StreamEntry[];

@@ -315,6 +315,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         accountId: "acc1",
         rotationId,
         fromKeyId,
+        postedBy: "acc1-d1",
         sealed: `e2e1.${fromKeyId}.iv.${rotationId}`,
         now,
         keptMax: 3,
@@ -345,6 +346,15 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
           await store.addKeyRotation(notice(`r${index + 1}`, keyId, T0 + index));
         }
         expect((await store.keyRotations("acc1")).map((kept) => kept.rotationId)).toEqual(["r2", "r3", "r4"]);
+      });
+
+      it("forgets the notices a device posted when it is removed, so the slot of its old key is free again", async () => {
+        await account("acc1", device("acc1-d1"), device("phone"));
+        await store.addKeyRotation({ ...notice("r1", "k1"), postedBy: "phone" });
+        await store.addKeyRotation(notice("r2", "k2"));
+        await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 });
+        expect((await store.keyRotations("acc1")).map((kept) => kept.rotationId)).toEqual(["r2"]);
+        expect((await store.addKeyRotation(notice("r3", "k1"))).kind).toBe("created");
       });
 
       it("lets one of two notices from the same key in at once", async () => {
