@@ -102,17 +102,22 @@ async function startNoticeRelay(notices: KeyRotationNotice[]) {
   return { ...(await listenOnLoopback(server)), reads };
 }
 
+/** The daemon's follower of the notices at `serverUrl`, as the computer "computer-token". */
+function followerAt(serverUrl: string): KeyRotationFollower {
+  return new KeyRotationFollower({
+    config: daemon.config,
+    log: () => undefined,
+    serverUrl,
+    deviceToken: "computer-token",
+  });
+}
+
 describe("the computer's link following key rotations", () => {
   it("reads the relay's notices as this computer, and again for a message under a key it does not hold (at most once in a while)", async () => {
     const rotation = await sealKeyRotation(oldKey, { removedDeviceId: "dev-removed-phone" });
     const relay = await startNoticeRelay([]);
     try {
-      const follower = new KeyRotationFollower({
-        config: daemon.config,
-        log: () => undefined,
-        serverUrl: relay.origin,
-        deviceToken: "computer-token",
-      });
+      const follower = followerAt(relay.origin);
       await follower.follow();
       expect(relay.reads).toEqual(["Bearer computer-token"]);
       expect(currentKey()).toBe(oldKey);
@@ -135,12 +140,7 @@ describe("the computer's link following key rotations", () => {
     const rotation = await sealKeyRotation(oldKey, { removedDeviceId: "dev-removed-phone" });
     const relay = await startNoticeRelay([rotation.notice]);
     try {
-      const follower = new KeyRotationFollower({
-        config: daemon.config,
-        log: () => undefined,
-        serverUrl: relay.origin,
-        deviceToken: "computer-token",
-      });
+      const follower = followerAt(relay.origin);
       await follower.follow();
       expect(currentKey()).toBe(rotation.next);
     } finally {
