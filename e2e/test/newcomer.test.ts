@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import {
   eventually,
   freePort,
@@ -17,6 +16,7 @@ import { type ChromiumHandle, launchChromium } from "../harness/chromium.ts";
 import { setLocalPort } from "../harness/daemon-files.ts";
 import { UI_WAIT_CHECKS, UI_WAIT_MS } from "../harness/device.ts";
 import { type FakeAgentCli, makeFakeAgentCli } from "../harness/fake-agent-cli.ts";
+import { machineNetworkSettings, machinePath } from "../harness/machine-npm.ts";
 import { ARTIFACTS_DIR, DAEMON_BIN, fromRoot, HOOK_BIN, RELAY_BIN } from "../harness/paths.ts";
 import {
   cloneCommands,
@@ -246,16 +246,14 @@ describe("a newcomer: the Quick start, a phone joins by the printed link, rings,
    * pnpm) and the fake `claude` first on it, which is what the daemon resumes a session with.
    */
   function newcomerEnv(home: string): NodeJS.ProcessEnv {
-    const machinePath = (process.env.PATH ?? "")
-      .split(delimiter)
-      .filter((entry) => entry !== "" && !entry.includes("node_modules/.bin"));
     return {
-      PATH: agent.pathWith(machinePath.join(delimiter)),
+      ...machineNetworkSettings(),
+      PATH: agent.pathWith(machinePath()),
       HOME: home,
       LANG: "en_US.UTF-8",
-      // npm's cache stays the machine's, so npx finds the pinned pnpm it fetched for the install (a newcomer's
-      // npx fetched it for theirs) rather than going to the registry from an empty HOME.
-      npm_config_cache: process.env.npm_config_cache ?? join(homedir(), ".npm"),
+      // An npm cache of the newcomer's own: npx fetches the pinned pnpm from the registry, as on a machine that never
+      // ran it, so a warm cache cannot hide the machine's CA or proxy settings going missing.
+      npm_config_cache: join(home, ".npm"),
       // Not part of the README's command: the suite runs after turbo built everything (`test` depends on `build`),
       // and building again while the suite runs only costs time. start.test.ts starts it the same way.
       RINGBACK_START_NO_BUILD: "1",

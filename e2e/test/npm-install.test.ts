@@ -10,6 +10,7 @@ import { setLocalPort } from "../harness/daemon-files.ts";
 import { Device } from "../harness/device.ts";
 import { claudeStopPayload } from "../harness/hook-process.ts";
 import { type LocalRegistry, startLocalRegistry } from "../harness/local-registry.ts";
+import { machineGlobalNpmConfig, machineNpmEnvironment } from "../harness/machine-npm.ts";
 import { type PackedPackage, packPublishedPackages, tarballFiles } from "../harness/packed-packages.ts";
 import { fromRoot } from "../harness/paths.ts";
 import { runCommand, type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
@@ -38,7 +39,6 @@ let prefix: string;
 let home: string;
 let env: NodeJS.ProcessEnv;
 let npmEnv: NodeJS.ProcessEnv;
-let globalConfig: string;
 /** What `npm install` printed for the three CLIs together. */
 let cliInstallOutput: string;
 let relay: ServiceProcess;
@@ -56,7 +56,8 @@ async function npmInstall(args: string[], scopeRegistry: LocalRegistry, cwd?: st
     "npm",
     [
       "install",
-      `--globalconfig=${globalConfig}`,
+      // `--prefix` also moves npm's global config (to PREFIX/etc/npmrc): the machine's own must still apply.
+      `--globalconfig=${machineGlobalNpmConfig()}`,
       `--@ringback:registry=${scopeRegistry.url}`,
       "--no-audit",
       "--no-fund",
@@ -117,14 +118,9 @@ beforeAll(async () => {
     PATH: [join(prefix, "bin"), dirname(process.execPath), process.env.PATH].join(delimiter),
     HOME: home,
   };
-  // npm as a user runs it from a shell: without the npm_config_* settings pnpm hands this test's process (among them
-  // pnpm's own globalconfig, which would hide the machine's npmrc: its registry's CA, a proxy).
-  npmEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
-    PATH: env.PATH,
-  };
-  // `--prefix` also moves npm's global config (to PREFIX/etc/npmrc): the machine's own must still apply.
-  globalConfig = (await run("npm", ["config", "get", "globalconfig"], { env: npmEnv })).stdout.trim();
+  // npm as a user runs it from a shell, with an empty cache of its own: every third-party package comes from the
+  // registry through the machine's CA and proxy settings, as on a machine that never installed them.
+  npmEnv = machineNpmEnvironment({ path: env.PATH ?? "", cache: join(directory.path, "npm-cache") });
   cliInstallOutput = await npmInstall(["--global", "--prefix", prefix, ...cliTarballs], noRingbackRegistry);
 }, 300_000);
 
@@ -177,6 +173,8 @@ describe("the published packages, installed from their tarballs with plain npm",
       expect(version.stdout.trim()).toBe(packages.find((entry) => entry.name === name)?.version);
     }
     expect(noRingbackRegistry.requests.filter((path) => path.startsWith("/@ringback"))).toEqual([]);
+    // The third-party packages came from the registry into the test's own cache, not from the machine's.
+    expect(await readdir(join(directory.path, "npm-cache"))).toContain("_cacache");
     expect(await diskBytes(prefix)).toBeLessThanOrEqual(CLI_INSTALL_MAX_BYTES);
     expect(outputs.flatMap((output) => output.split("\n")).filter((line) => /^npm warn/i.test(line))).toEqual(
       [],

@@ -3,6 +3,7 @@ import type { Report } from "@ringback/protocol";
 import type { ConfigFile } from "./runtime/config-file.js";
 import type { Logger } from "./runtime/logger.js";
 import type { ModelSlots } from "./runtime/model-slots.js";
+import type { TestsPerMinute } from "./runtime/model-test/tests-per-minute.js";
 import type { PermissionRuntime } from "./runtime/permission/permission-runtime.js";
 import type { RelayConnection } from "./runtime/relay-link/relay-connection.js";
 import type { SessionsFile } from "./runtime/sessions-file.js";
@@ -30,6 +31,8 @@ export interface AppContext {
   systemLanguage: string;
   /** Model calls at once per endpoint: briefs and connection tests take turns against a local model. */
   modelSlots: ModelSlots;
+  /** Model connection tests per device and minute: the test is not a port scanner. */
+  modelTests: TestsPerMinute;
   log: Logger;
   now(): Date;
 }

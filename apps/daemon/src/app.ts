@@ -19,7 +19,15 @@ import { trackerSettingsRoutes } from "./routes/tracker-settings.js";
 /** The daemon's local interface. Builds the app only; `server.ts` listens. */
 export function createApp(context: AppContext): Hono {
   const app = new Hono();
-  app.use("*", localOnly({ localKey: context.localKey, port: context.port }));
+  app.use(
+    "*",
+    localOnly({
+      localKey: context.localKey,
+      port: context.port,
+      now: () => context.now().getTime(),
+      log: context.log,
+    }),
+  );
   app.route("/", llmSettingsRoutes(context));
   app.route("/", briefLanguageRoutes(context));
   app.route("/", e2eKeyRoutes(context));

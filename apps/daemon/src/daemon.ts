@@ -7,6 +7,7 @@ import { ensureDataDir } from "./runtime/data-dir.js";
 import { loadLocalKey } from "./runtime/local-key.js";
 import type { Logger } from "./runtime/logger.js";
 import { ModelSlots } from "./runtime/model-slots.js";
+import { TestsPerMinute } from "./runtime/model-test/tests-per-minute.js";
 import { PendingAsks } from "./runtime/permission/pending-asks.js";
 import { PermissionRuntime } from "./runtime/permission/permission-runtime.js";
 import { relayAddress } from "./runtime/relay-address.js";
@@ -119,6 +120,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     permission,
     systemLanguage: language,
     modelSlots,
+    modelTests: new TestsPerMinute(),
     log,
     now: () => new Date(),
   };

@@ -1,4 +1,4 @@
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sealReply, sealSettingsRequest } from "@ringback/client";
 import { type E2eKey, generateKey, keyId, sealDeviceName } from "@ringback/e2e-crypto";
@@ -6,8 +6,10 @@ import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { LAST_SEALED_MESSAGE_FILE } from "../src/runtime/last-sealed-message.js";
+import { LOCAL_KEY_FILE } from "../src/runtime/local-key.js";
 import {
   type DaemonProcess,
   daemonEnv,
@@ -135,6 +137,7 @@ describe("ringback doctor", () => {
       ["tracker", "ok"],
       ["last-report", "ok"],
       ["presence", "ok"],
+      ["secret-files", "ok"],
     ]);
     expect(result.code).toBe(0);
     expect(result.byId("last-report")?.summary).toContain(
@@ -150,7 +153,7 @@ describe("ringback doctor", () => {
     }
     // The text form: one line per check.
     const text = await runCli(["doctor"], env());
-    expect(text.stdout.trim().split("\n")).toHaveLength(11);
+    expect(text.stdout.trim().split("\n")).toHaveLength(12);
     expect(text.stdout).toMatch(
       /^ok {4}presence {21}present: an agent asking permission shows its own dialog here \(the default\)$/m,
     );
@@ -385,6 +388,28 @@ describe("ringback doctor", () => {
     expect(result.byId("key")?.summary).toContain("the devices' last sealed message (a settings request, ");
     expect(result.byId("key")?.summary).toContain("used the same key");
     expect(result.code).toBe(1);
+  });
+
+  it("warns, naming each file and its chmod 600, when a file holding a secret is readable by others", async () => {
+    const configPath = join(home, CONFIG_FILE);
+    const keyPath = join(home, LOCAL_KEY_FILE);
+    await chmod(configPath, 0o644);
+    await chmod(keyPath, 0o640);
+    try {
+      const result = await doctor();
+      const check = result.byId("secret-files");
+      expect(check).toMatchObject({ status: "warn", fix: `chmod 600 ${configPath} ${keyPath}` });
+      expect(check?.summary).toContain(
+        `${configPath} (mode 644, holds the end-to-end key, relay device token`,
+      );
+      expect(check?.summary).toContain(`${keyPath} (mode 640, holds the local API key)`);
+      const text = await runCli(["doctor"], env());
+      expect(text.stdout).toContain(`— fix: chmod 600 ${configPath} ${keyPath}`);
+    } finally {
+      await chmod(configPath, 0o600);
+      await chmod(keyPath, 0o600);
+    }
+    expect((await doctor()).byId("secret-files")?.status).toBe("ok");
   });
 
   it("fails on a data dir where the daemon never ran: no key, no daemon, no relay account", async () => {

@@ -1,5 +1,8 @@
+import { sendRaw } from "@ringback/hostile-input";
 import { ERROR_STATUS, REPORT_BODY_MAX_BYTES } from "@ringback/protocol";
+import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readLocalKey, startDaemonProcess } from "./helpers/daemon-process.js";
 import { type InProcessDaemon, startInProcessDaemon, TEST_PORT } from "./helpers/in-process-daemon.js";
 
 let daemon: InProcessDaemon;
@@ -182,5 +185,23 @@ describe("the local interface's guards", () => {
       expect(response.headers.get("allow")).toBe("POST");
       await expectError(response, "method_not_allowed");
     });
+  });
+});
+
+describe("the Host guard on a running daemon's socket", () => {
+  it("takes Host: LOCALHOST:<port> (any case) as localhost, as the README says, and still refuses another name", async () => {
+    await using home = await makeTemporaryDirectory();
+    await using running = await startDaemonProcess(home.path);
+    const localKey = await readLocalKey(home.path);
+    const ask = async (host: string) => {
+      const request = `GET /brief/language HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${localKey}\r\nconnection: close\r\n\r\n`;
+      return sendRaw(running.port, Buffer.from(request), 5_000);
+    };
+    for (const hostname of ["LOCALHOST", "LocalHost", "localhost", "127.0.0.1"]) {
+      expect((await ask(`${hostname}:${running.port}`)).status, hostname).toBe(200);
+    }
+    const rebound = await ask(`EVIL.EXAMPLE:${running.port}`);
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain("invalid_host");
   });
 });

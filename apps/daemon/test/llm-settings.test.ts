@@ -81,7 +81,7 @@ describe("/llm/settings", () => {
 
   it.each([
     ["the model", { model: "other-model" }],
-    ["the address", { baseUrl: "https://other.example/v1" }],
+    ["the address (its path)", { baseUrl: "https://model.example/v2" }],
   ])("drops a manual reasoningEffort but keeps the limits when %s changes", async (_label, change) => {
     const manual = {
       ...channel,

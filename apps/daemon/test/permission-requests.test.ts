@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { PRESENCE_FILE } from "../src/runtime/permission/presence-file.js";
 import { daemonEnv, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
+import { deviceIdOfToken } from "./helpers/hostile-relay.js";
 import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";
 import { COMPUTER_ID, type PermissionHome, startPermissionHome } from "./helpers/permission-home.js";
 
@@ -32,9 +33,9 @@ beforeEach(async () => {
   expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
 });
 
-/** A settings request from a paired phone, sealed and relayed as the web app sends it. */
-function fromPhone(request: Parameters<typeof relayDaemonRequest>[3]) {
-  const phone = new RelayClient({ serverUrl: home.relay.url, deviceToken: "phone-token" });
+/** A settings request from a paired device (the phone unless told), sealed and relayed as the web app sends it. */
+function fromPhone(request: Parameters<typeof relayDaemonRequest>[3], deviceToken = "phone-token") {
+  const phone = new RelayClient({ serverUrl: home.relay.url, deviceToken });
   return relayDaemonRequest(phone, home.key, COMPUTER_ID, request);
 }
 
@@ -334,6 +335,31 @@ describe("presence set by the ring modes' away times", () => {
 
     const cleared = await home.local("PUT", "/presence/schedule", { schedule: null });
     expect(Presence.parse(await cleared.json())).toMatchObject({ away: false, schedule: null });
+  });
+
+  it("keeps away times as the sending device's (the relay's stamp), and refuses a body naming another device", async () => {
+    const evenings = {
+      timeZone: "UTC",
+      periods: [{ modeName: "Evenings", days: [1], ranges: [{ start: "18:00", end: "22:00" }] }],
+    };
+    const spoofed = await fromPhone(
+      {
+        method: "PUT",
+        path: "/presence/schedule",
+        body: { schedule: { ...evenings, deviceId: "dev_phone" } },
+      },
+      "tablet-token",
+    );
+    expect(spoofed.status).toBe(403);
+    expect(spoofed.body).toMatchObject({ error: { code: "device_mismatch" } });
+    const kept = await fromPhone(
+      { method: "PUT", path: "/presence/schedule", body: { schedule: evenings } },
+      "tablet-token",
+    );
+    expect(kept.status).toBe(200);
+    expect(Presence.parse(kept.body).schedule).toMatchObject({ deviceId: deviceIdOfToken("tablet-token") });
+    const cleared = await home.local("PUT", "/presence/schedule", { schedule: null });
+    expect(Presence.parse(await cleared.json()).schedule).toBeNull();
   });
 
   it("refuses away times it cannot read with 400, and keeps the ones it has", async () => {

@@ -1,7 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { secretHint } from "@ringback/protocol";
-import { eventually } from "@ringback/test-kit";
+import { eventually, listenOnLoopback } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
@@ -88,7 +89,11 @@ describe("PUT /tracker/settings", () => {
       tokenHint: secretHint(harness.user.token),
     });
     const saved = await daemonJson();
-    expect(saved.tracker).toEqual({ token: harness.user.token, workspaces: [harness.workspace.id] });
+    expect(saved.tracker).toEqual({
+      token: harness.user.token,
+      tokenOrigin: new URL(harness.fake.url).origin,
+      workspaces: [harness.workspace.id],
+    });
     expect((await stat(join(harness.dataDir, CONFIG_FILE))).mode & 0o777).toBe(0o600);
     await eventually(() => harness.fake.realtime.accepted > 0);
     expect(harness.logLines.join("\n")).not.toContain(harness.user.token);
@@ -167,6 +172,47 @@ describe("DELETE /tracker/settings", () => {
     expect(await errorOf(await harness.request("/tracker/workspaces", { body: {} }))).toMatchObject({
       code: "tracker_not_configured",
     });
+  });
+});
+
+describe("a saved token when the tracker's address moves to another origin", () => {
+  it("is sent there by nothing (settings, workspaces, watchers) until a token is sent again", async () => {
+    await harness.configure();
+    const { dataDir } = harness;
+    await harness.close({ keepData: true });
+    const collected: string[] = [];
+    await using collector = await listenOnLoopback(
+      createServer((request, response) => {
+        collected.push(request.headers.authorization ?? "(none)");
+        request.resume();
+        response.writeHead(401, { "content-type": "application/json" }).end("{}");
+      }),
+    );
+    try {
+      harness = await startTrackerHarness({ dataDir, env: { DAEMON_TRACKER_API_URL: collector.origin } });
+      expect((await harness.call("/tracker/settings")).settings).toBeNull();
+      expect(harness.logLines.join("\n")).toContain(
+        `tracker: not watching: The tracker token saved on this computer`,
+      );
+      const listed = await errorOf(await harness.request("/tracker/workspaces", { body: {} }));
+      expect(listed).toMatchObject({ status: 422, code: "tracker_not_configured" });
+      expect(listed.message).toContain(`the tracker is now at ${collector.origin}`);
+      const saved = await harness.request("/tracker/settings", {
+        method: "PUT",
+        body: { workspaceIds: ["any"] },
+      });
+      expect(await errorOf(saved)).toMatchObject({ status: 422, code: "tracker_not_configured" });
+      expect(collected).toEqual([]);
+      // The token sent again is the one the new address gets (this one refuses it).
+      const resent = await harness.request("/tracker/settings", {
+        method: "PUT",
+        body: { token: "mul_a-token-for-the-new-tracker", workspaceIds: ["any"] },
+      });
+      expect(await errorOf(resent)).toMatchObject({ code: "invalid_tracker_token" });
+      expect(collected).toEqual(["Bearer mul_a-token-for-the-new-tracker"]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,6 +11,7 @@
  * `pnpm build`.
  */
 import { spawn } from "node:child_process";
+import { createHash, createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -29,6 +30,7 @@ const minimalScript = join(here, "minimal-post.mjs");
 /** The hook's goal: its median time over bare Node within this much of the minimal script's. */
 const GOAL_MS_OVER_MINIMAL = 2;
 const payloadFile = join(here, "..", "test", "fixtures", "claude-code-stop.json");
+const BENCH_KEY = "bench-key";
 
 function timeProcess(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -91,7 +93,22 @@ async function main(): Promise<void> {
     request.resume();
     request.on("end", () => {
       received++;
-      response.writeHead(202, { "Content-Type": "application/json" }).end('{"accepted":true}');
+      // Proven as the daemon proves it, so the hook and the script each check a proof, as with the real daemon.
+      const proof = String(request.headers["ringback-request-proof"]).split(".")[3];
+      const body = '{"accepted":true}';
+      const answerProof = createHmac("sha256", BENCH_KEY)
+        .update(
+          [
+            "ringback/local-proof/v1/answer",
+            proof,
+            202,
+            createHash("sha256").update(body).digest("hex"),
+          ].join("\n"),
+        )
+        .digest("base64url");
+      response
+        .writeHead(202, { "Content-Type": "application/json", "Ringback-Answer-Proof": `v1.${answerProof}` })
+        .end(body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,13 +116,13 @@ async function main(): Promise<void> {
   try {
     const { port } = server.address() as AddressInfo;
     await writeFile(join(home, "daemon.json"), JSON.stringify({ localPort: port }));
-    await writeFile(join(home, "local-api.key"), "bench-key\n", { mode: 0o600 });
+    await writeFile(join(home, "local-api.key"), `${BENCH_KEY}\n`, { mode: 0o600 });
     const payload = JSON.parse(await readFile(payloadFile, "utf8")) as Record<string, unknown>;
     const stdin = `${JSON.stringify({ ...payload, transcript_path: null })}\n`;
     const env = { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home };
     const processes = {
       hook: { args: [bundle, "claude-code"], stdin },
-      minimal: { args: [minimalScript, String(port), "bench-key"], stdin },
+      minimal: { args: [minimalScript, String(port), BENCH_KEY], stdin },
       bare: { args: ["-e", "0"], stdin: "" },
     };
 

@@ -11,6 +11,19 @@ export function describeMissingKey(daemon: DaemonLocation, prefix = "not sent"):
 }
 
 /**
+ * The debug line for an answer without the daemon's proof: what answered cannot be believed, whatever it said.
+ * `prefix` says what did not happen.
+ */
+export function describeUnprovenAnswer(
+  outcome: Extract<PostOutcome, { kind: "answered" }>,
+  daemon: DaemonLocation,
+  prefix: string,
+): string {
+  const said = outcome.error ? ` ${outcome.error.code}: ${outcome.error.message}` : "";
+  return `${prefix}: what answered on 127.0.0.1:${daemon.port} (${outcome.status}${said}) did not prove it is your Ringback daemon: a daemon older than this hook (update it), a daemon with another key than ${daemon.dataDir}/local-api.key, or another program on this port (it never got the key); ${LOOK_CLOSER}`;
+}
+
+/**
  * What went wrong on the way to the daemon when it gave no usable answer (any outcome but a 2xx), then what to do;
  * `prefix` says what did not happen ("not sent", "not asked"), `budget` how long the hook waited.
  */
@@ -47,6 +60,8 @@ export function describeDaemonFailure(
  * `{"accepted":true}`; a refusal's `{"error":{"code","message"}}` is quoted, as the daemon says what to do.
  */
 export function describeOutcome(outcome: PostOutcome, daemon: DaemonLocation, budgetMs: number): string {
+  if (outcome.kind === "answered" && !outcome.isProven)
+    return describeUnprovenAnswer(outcome, daemon, "not proven, so maybe not sent");
   if (outcome.kind === "answered" && outcome.status >= 200 && outcome.status < 300)
     return `sent: the daemon on 127.0.0.1:${daemon.port} took the report (${outcome.status}) and will ring your devices`;
   return describeDaemonFailure(outcome, daemon, "not sent", `the hook's ${budgetMs / 1000} s budget`);

@@ -38,6 +38,16 @@ describe("describePermissionResult says what happened, what the agent does now, 
     );
   });
 
+  it("for an answer without the daemon's proof: nothing was allowed", () => {
+    const outcome = { kind: "answered", status: 200, isProven: false } as const;
+    expect(describePermissionResult({ kind: "unproven", outcome }, "claude-code", daemon, WAIT_MS)).toBe(
+      "no decision: what answered on 127.0.0.1:8790 (200) did not prove it is your Ringback daemon: a daemon older " +
+        "than this hook (update it), a daemon with another key than /home/dev/.ringback/local-api.key, or another " +
+        "program on this port (it never got the key); see the daemon's log, or run `ringback doctor` (nothing was " +
+        "allowed: Claude Code asks you as usual)",
+    );
+  });
+
   it("for an answer that is not one, and for a daemon that did not answer", () => {
     expect(
       describePermissionResult({ kind: "bad-answer", problem: "it is not JSON" }, "codex", daemon, WAIT_MS),

@@ -1,6 +1,6 @@
 import type { AgentKind } from "./agent-kind.js";
 import type { DaemonLocation } from "./daemon-location.js";
-import { describeDaemonFailure, LOOK_CLOSER } from "./describe-outcome.js";
+import { describeDaemonFailure, describeUnprovenAnswer, LOOK_CLOSER } from "./describe-outcome.js";
 import type { NoDecisionOutcome, PermissionResult } from "./permission-answer.js";
 
 const AGENT_NAMES: Record<AgentKind, string> = { "claude-code": "Claude Code", codex: "Codex" };
@@ -27,6 +27,8 @@ export function describePermissionResult(
       return describeNoDecision(result.outcome, agent);
     case "bad-answer":
       return `no decision: the daemon's answer is not a permission answer (${result.problem}), so nothing was allowed and ${normalPath}; ${LOOK_CLOSER}`;
+    case "unproven":
+      return `${describeUnprovenAnswer(result.outcome, daemon, "no decision")} (nothing was allowed: ${normalPath})`;
     case "not-answered":
       return `${describeDaemonFailure(result.outcome, daemon, "not asked", `the hook's ${waitMs / 1000} s wait`)} (${normalPath})`;
   }

@@ -55,13 +55,21 @@ function safeJson(text: string): unknown {
 describe("permissionResultOf", () => {
   it("reads only a 200's whole body", () => {
     const body = JSON.stringify(decision);
-    expect(permissionResultOf({ kind: "answered", status: 200, body }).kind).toBe("decided");
-    expect(permissionResultOf({ kind: "answered", status: 202, body }).kind).toBe("not-answered");
-    expect(permissionResultOf({ kind: "answered", status: 200 })).toEqual({
+    expect(permissionResultOf({ kind: "answered", status: 200, isProven: true, body }).kind).toBe("decided");
+    expect(permissionResultOf({ kind: "answered", status: 202, isProven: true, body }).kind).toBe(
+      "not-answered",
+    );
+    expect(permissionResultOf({ kind: "answered", status: 200, isProven: true })).toEqual({
       kind: "bad-answer",
       problem: "it was cut short",
     });
     expect(permissionResultOf({ kind: "refused" }).kind).toBe("not-answered");
+  });
+
+  it("never takes a decision from an answer without the daemon's proof, whatever it says", () => {
+    const body = JSON.stringify(decision);
+    const outcome = { kind: "answered", status: 200, isProven: false, body } as const;
+    expect(permissionResultOf(outcome)).toEqual({ kind: "unproven", outcome });
   });
 });
 

@@ -22,6 +22,8 @@ export type PermissionResult =
   | { kind: "no-decision"; outcome: NoDecisionOutcome }
   /** The daemon answered 200 with something that is not a `PermissionAnswer`. */
   | { kind: "bad-answer"; problem: string }
+  /** An answer without the daemon's proof: an older daemon, or another program on its port; never a decision. */
+  | { kind: "unproven"; outcome: Extract<PostOutcome, { kind: "answered" }> }
   /** No 200 from the daemon: it is down, refused the request, or did not answer in time. */
   | { kind: "not-answered"; outcome: PostOutcome };
 
@@ -34,7 +36,9 @@ function isNoDecision(value: unknown): value is NoDecisionOutcome {
  * must be whole: a verdict of `allow` or `deny`, a reason (text within the limit, or null) and the deciding
  * device's name; anything less is a bad answer, never a decision.
  */
-export function parsePermissionAnswer(body: string): Exclude<PermissionResult, { kind: "not-answered" }> {
+export function parsePermissionAnswer(
+  body: string,
+): Exclude<PermissionResult, { kind: "not-answered" | "unproven" }> {
   let answer: unknown;
   try {
     answer = JSON.parse(body);
@@ -55,8 +59,10 @@ export function parsePermissionAnswer(body: string): Exclude<PermissionResult, {
   return { kind: "decided", decision: { verdict, reason, decidedOn } };
 }
 
-/** What the hook makes of the daemon's answer to `POST /permission-requests`. */
+/** What the hook makes of the daemon's answer to `POST /permission-requests`; only a proven answer can decide. */
 export function permissionResultOf(outcome: PostOutcome): PermissionResult {
+  // Before anything in it is read: what the answer says counts only once it proves it is the daemon's.
+  if (outcome.kind === "answered" && !outcome.isProven) return { kind: "unproven", outcome };
   if (outcome.kind !== "answered" || outcome.status !== 200) return { kind: "not-answered", outcome };
   if (outcome.body === undefined) return { kind: "bad-answer", problem: "it was cut short" };
   return parsePermissionAnswer(outcome.body);

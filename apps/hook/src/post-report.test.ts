@@ -56,15 +56,17 @@ describe("postReport", () => {
 
     const outcome = await postReport({ port, key: "local-key-1" }, body, noDeadline());
 
-    expect(outcome).toEqual({ kind: "answered", status: 202 });
+    expect(outcome).toEqual({ kind: "answered", status: 202, isProven: false });
     expect(seen).toMatchObject({ method: "POST", url: "/report", body });
     expect(seen.headers).toMatchObject({
       host: `127.0.0.1:${port}`,
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(body)),
-      authorization: "Bearer local-key-1",
       connection: "close",
     });
+    expect(seen.headers?.["ringback-request-proof"]).toMatch(/^v1\.\d+\.[\w-]{22}\.[\w-]{43}$/);
+    expect(seen.headers?.authorization).toBeUndefined();
+    expect(JSON.stringify(seen)).not.toContain("local-key-1");
     expect(seen.headers?.origin).toBeUndefined();
   });
 
@@ -104,7 +106,7 @@ describe("postReport", () => {
 
     const outcome = await postReport({ port, key: "k" }, body, noDeadline(), watchedConnection(watch));
 
-    expect(outcome).toEqual({ kind: "answered", status: 202 });
+    expect(outcome).toEqual({ kind: "answered", status: 202, isProven: false });
     expect(queuedOnceConnected).toBeGreaterThan(0);
     const text = Buffer.concat(chunks).toString("utf8");
     expect(text.slice(text.indexOf("\r\n\r\n") + 4)).toBe(body);
@@ -123,6 +125,7 @@ describe("postReport", () => {
     expect(await postReport({ port, key: "k" }, "{}", noDeadline(), watchedConnection(watch))).toEqual({
       kind: "answered",
       status: 202,
+      isProven: false,
     });
   });
 
@@ -145,6 +148,7 @@ describe("postReport", () => {
     expect(await postReport({ port, key: "k" }, "{}", noDeadline(), watchedConnection(watch))).toEqual({
       kind: "answered",
       status: 507,
+      isProven: false,
       error: JSON.parse(errorBody).error,
     });
   });
@@ -163,6 +167,7 @@ describe("postReport", () => {
     expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({
       kind: "answered",
       status: 401,
+      isProven: false,
       error,
     });
   });
@@ -176,6 +181,7 @@ describe("postReport", () => {
     expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({
       kind: "answered",
       status: 500,
+      isProven: false,
       error: { code: "internal", message: "x" },
     });
   });
@@ -185,6 +191,7 @@ describe("postReport", () => {
     expect(await postReport({ port, key: "k" }, "{}", noDeadline())).toEqual({
       kind: "answered",
       status: 500,
+      isProven: false,
     });
   });
 
@@ -215,6 +222,7 @@ describe("postReport", () => {
     expect(await postReport({ port, key: "k" }, "{}", budget.signal, watchedConnection(watch))).toEqual({
       kind: "answered",
       status: 401,
+      isProven: false,
     });
   });
 
@@ -248,7 +256,7 @@ describe("postToDaemon with readsAnswer (a permission request)", () => {
     for (const form of forms) {
       const port = await rawDaemon(form);
       const outcome = await postToDaemon({ port, key: "k" }, post("{}"), noDeadline());
-      expect(outcome).toEqual({ kind: "answered", status: 200, body: answer });
+      expect(outcome).toEqual({ kind: "answered", status: 200, isProven: false, body: answer });
     }
   });
 
@@ -262,7 +270,12 @@ describe("postToDaemon with readsAnswer (a permission request)", () => {
     const port = await listen(server);
     const outcome = await postToDaemon({ port, key: "k" }, post("{}"), noDeadline());
     expect(url).toBe("/permission-requests");
-    expect(outcome).toEqual({ kind: "answered", status: 200, body: '{"outcome":"present"}' });
+    expect(outcome).toEqual({
+      kind: "answered",
+      status: 200,
+      isProven: false,
+      body: '{"outcome":"present"}',
+    });
   });
 
   it("returns no body for an answer cut short of its announced length", async () => {
@@ -270,6 +283,6 @@ describe("postToDaemon with readsAnswer (a permission request)", () => {
       socket.end(`HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n${answer}`),
     );
     const outcome = await postToDaemon({ port, key: "k" }, post("{}"), noDeadline());
-    expect(outcome).toEqual({ kind: "answered", status: 200 });
+    expect(outcome).toEqual({ kind: "answered", status: 200, isProven: false });
   });
 });

@@ -1,9 +1,15 @@
 import type { Socket } from "node:net";
+import { isProvenAnswer, type SignedRequest, signRequest } from "./local-proof.js";
+import { LOCAL_ANSWER_PROOF_HEADER, LOCAL_REQUEST_PROOF_HEADER } from "./protocol-constants.js";
 
 // Built-ins on the report path are taken from the runtime (`process.getBuiltinModule`) rather than imported: an ESM
 // `import` of a built-in builds its whole namespace (for node:http that loads undici, zlib and http2, about 30 ms of
 // every hook run). The request is written on a plain node:net socket, not with node:http, whose client's first
-// request runs cold code for about 4 ms. The daemon is ours and local: of a 2xx answer only the status line is read.
+// request runs cold code for about 4 ms.
+//
+// The local key never leaves this process: the request carries a proof made with it (local-proof.ts), and an answer
+// counts as the daemon's only when it carries the daemon's proof over this request, its status and its body, so
+// another user's program that took the daemon's port learns nothing it can reuse and cannot answer for the daemon.
 
 /** The daemon's error body (`{"error":{"code","message"}}`, protocol's `ErrorBody`) when it refused a report. */
 interface DaemonError {
@@ -14,10 +20,11 @@ interface DaemonError {
 /** How a `POST` to the daemon ended. */
 export type PostOutcome =
   /**
-   * The daemon answered; a refusal carries its error body when it sent one, and an answer that was asked to be
-   * read (`readsAnswer`) carries its whole body.
+   * An HTTP answer came; `isProven` when it carries the daemon's proof (else it may come from anything on the port,
+   * and nothing in it is to be believed). A refusal carries its error body when it sent one, and an answer that was
+   * asked to be read (`readsAnswer`) carries its whole body.
    */
-  | { kind: "answered"; status: number; error?: DaemonError; body?: string }
+  | { kind: "answered"; status: number; isProven: boolean; error?: DaemonError; body?: string }
   /** Nothing listens on the port: the daemon is not running. */
   | { kind: "refused" }
   /** No status line within the budget. */
@@ -52,17 +59,19 @@ export const connectToDaemon: ConnectToDaemon = (port) => {
   return socket;
 };
 
-function request(target: PostTarget, path: string, body: string): string {
-  return [
+/** The request in one piece, signed: the local key itself is never written to the socket. */
+function request(path: string, port: number, body: Buffer, signed: SignedRequest): Buffer {
+  const head = [
     `POST ${path} HTTP/1.1`,
-    `Host: 127.0.0.1:${target.port}`,
+    `Host: 127.0.0.1:${port}`,
     "Content-Type: application/json",
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `Authorization: Bearer ${target.key}`,
+    `Content-Length: ${body.length}`,
+    `${LOCAL_REQUEST_PROOF_HEADER}: ${signed.header}`,
     "Connection: close",
     "",
-    body,
+    "",
   ].join("\r\n");
+  return Buffer.concat([Buffer.from(head, "latin1"), body]);
 }
 
 /** The status once its line is in, `"not-http"` when what arrived cannot be one, `undefined` while it may come. */
@@ -74,6 +83,13 @@ function statusOf(received: string): number | "not-http" | undefined {
 
 const CHUNKED = /^transfer-encoding:[ \t]*chunked[ \t]*$/im;
 const CONTENT_LENGTH = /^content-length:[ \t]*(\d+)[ \t]*$/im;
+const ANSWER_PROOF = new RegExp(`^${LOCAL_ANSWER_PROOF_HEADER}:[ \\t]*(\\S+)[ \\t]*$`, "im");
+
+/** The daemon's proof of an answer, from its head. */
+function answerProofOf(answer: Buffer): string | undefined {
+  const headEnd = answer.indexOf("\r\n\r\n");
+  return headEnd === -1 ? undefined : ANSWER_PROOF.exec(answer.toString("latin1", 0, headEnd))?.[1];
+}
 
 /** The body of an answer, chunked or not; `undefined` while a chunked one is not whole. */
 function bodyOf(answer: Buffer): Buffer | undefined {
@@ -107,13 +123,13 @@ function isWhole(answer: Buffer): boolean {
  * The body of an answer known to be complete: its announced length or last chunk arrived, or, for an answer with
  * neither, the connection ended. `undefined` for a cut one.
  */
-function completeBodyOf(answer: Buffer, isEnded: boolean): string | undefined {
-  if (isWhole(answer)) return bodyOf(answer)?.toString("utf8");
+function completeBodyOf(answer: Buffer, isEnded: boolean): Buffer | undefined {
+  if (isWhole(answer)) return bodyOf(answer);
   const headEnd = answer.indexOf("\r\n\r\n");
   if (!isEnded || headEnd === -1) return undefined;
   const head = answer.toString("latin1", 0, headEnd);
   if (CONTENT_LENGTH.test(head) || CHUNKED.test(head)) return undefined;
-  return answer.subarray(headEnd + 4).toString("utf8");
+  return answer.subarray(headEnd + 4);
 }
 
 /** The daemon's error body (`{"error":{"code","message"}}`) in a whole answer, if it sent one. */
@@ -131,9 +147,9 @@ function errorOf(answer: Buffer): DaemonError | undefined {
 }
 
 /**
- * Posts the report to the daemon on 127.0.0.1 with the local key, in one write. Sends no `Origin` (the daemon
- * refuses any) and no keep-alive (the process ends right after). A 2xx resolves as soon as its status line has
- * arrived; a refusal once its error body is in. Never rejects; `signal` bounds the whole exchange.
+ * Posts the report to the daemon on 127.0.0.1, signed with the local key, in one write. Sends no `Origin` (the daemon
+ * refuses any) and no keep-alive (the process ends right after). Resolves once the whole answer is in (its proof
+ * covers its body). Never rejects; `signal` bounds the whole exchange.
  */
 export function postReport(
   target: PostTarget,
@@ -148,13 +164,13 @@ export function postReport(
 export interface DaemonPost {
   path: string;
   body: string;
-  /** Wait for the whole answer of a 2xx and return its body (a report needs only the status line). */
+  /** Return the body of a 2xx (a report needs only its status). */
   readsAnswer: boolean;
 }
 
 /**
  * Posts `post.body` to `post.path` of the daemon on 127.0.0.1, as `postReport` does; with `readsAnswer`, a 2xx
- * resolves once its whole body is in (`body`). Never rejects; `signal` bounds the whole exchange.
+ * carries its whole body (`body`). Never rejects; `signal` bounds the whole exchange.
  */
 export function postToDaemon(
   target: PostTarget,
@@ -166,6 +182,8 @@ export function postToDaemon(
     let done = false;
     let received = Buffer.alloc(0);
     let status: number | undefined;
+    const body = Buffer.from(post.body, "utf8");
+    const signed = signRequest(target.key, { method: "POST", port: target.port, path: post.path, body });
     const socket = connect(target.port);
     const finish = (outcome: PostOutcome) => {
       if (done) return;
@@ -175,17 +193,22 @@ export function postToDaemon(
       resolve(outcome);
     };
     const answered = (isEnded = false) => {
-      const isSuccess = (status as number) >= 200 && (status as number) < 300;
+      const answerStatus = status as number;
+      const answerBody = completeBodyOf(received, isEnded);
+      const isProven =
+        answerBody !== undefined &&
+        isProvenAnswer(target.key, signed.proof, answerStatus, answerBody, answerProofOf(received));
+      const isSuccess = answerStatus >= 200 && answerStatus < 300;
       if (post.readsAnswer && isSuccess) {
-        const body = completeBodyOf(received, isEnded);
         return finish({
           kind: "answered",
-          status: status as number,
-          ...(body === undefined ? {} : { body }),
+          status: answerStatus,
+          isProven,
+          ...(answerBody === undefined ? {} : { body: answerBody.toString("utf8") }),
         });
       }
       const error = errorOf(received);
-      finish({ kind: "answered", status: status as number, ...(error ? { error } : {}) });
+      finish({ kind: "answered", status: answerStatus, isProven, ...(error ? { error } : {}) });
     };
     const onAbort = () => (status === undefined ? finish({ kind: "timed-out" }) : answered());
     if (signal.aborted) return onAbort();
@@ -197,7 +220,6 @@ export function postToDaemon(
         if (found === "not-http") return finish({ kind: "not-http" });
         if (found === undefined) return;
         status = found;
-        if (status >= 200 && status < 300 && !post.readsAnswer) return finish({ kind: "answered", status });
       }
       if (isWhole(received) || received.length >= ANSWER_MAX_BYTES) answered();
     });
@@ -207,6 +229,6 @@ export function postToDaemon(
       else if (error.code === "ECONNREFUSED") finish({ kind: "refused" });
       else finish({ kind: "failed", reason: error.message });
     });
-    socket.write(request(target, post.path, post.body));
+    socket.write(request(post.path, target.port, body, signed));
   });
 }

@@ -22,3 +22,18 @@ export const PERMISSION_WAIT_MS = 5 * 60_000;
 
 /** Protocol's `PERMISSION_REASON_MAX_CHARS`: the longest deny reason the daemon passes back. */
 export const PERMISSION_REASON_MAX_CHARS = 2000;
+
+/** Protocol's `LOCAL_REQUEST_PROOF_HEADER`: the header of a request signed with the local key (the key stays here). */
+export const LOCAL_REQUEST_PROOF_HEADER = "ringback-request-proof";
+
+/** Protocol's `LOCAL_ANSWER_PROOF_HEADER`: the header by which the daemon proves its answer. */
+export const LOCAL_ANSWER_PROOF_HEADER = "ringback-answer-proof";
+
+/** Protocol's `LOCAL_PROOF_VERSION`: the prefix of both headers' values. */
+export const LOCAL_PROOF_VERSION = "v1";
+
+/** Protocol's `LOCAL_PROOF_REQUEST_LABEL`: the first line of what a request's proof covers. */
+export const LOCAL_PROOF_REQUEST_LABEL = "ringback/local-proof/v1/request";
+
+/** Protocol's `LOCAL_PROOF_ANSWER_LABEL`: the first line of what an answer's proof covers. */
+export const LOCAL_PROOF_ANSWER_LABEL = "ringback/local-proof/v1/answer";

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { homeWithDaemon, startFakeDaemon } from "./support/fake-daemon.js";
 import { readPayload, stdinFor } from "./support/fixtures.js";
 import { assertBundleBuilt, hookEnv, runBundle, writeRingbackHome } from "./support/hook-process.js";
+import { expectSignedWithoutTheKey } from "./support/signed-request.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -83,6 +84,21 @@ describe("ringback-hook exits 0 with nothing on stdout whatever the daemon does"
       `answered 401 internal: x (the key in ${home.path}/.ringback/local-api.key`,
     );
     expect(`${result.stdout}${result.stderr}`).not.toContain("rb-local-test-key");
+  });
+
+  it("when what answers does not prove it is the daemon: an older one refusing the signed form, or a stranger", async () => {
+    for (const status of [401, 202]) {
+      await using setup = await homeWithDaemon(status, { proves: false });
+      const { home, daemon } = setup;
+      const result = await debuggingHook(home.path);
+      expect(result).toMatchObject({ code: 0, stdout: "" });
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^ringback-hook: not proven, so maybe not sent: what answered on 127\\.0\\.0\\.1:${daemon.port} \\(${status}[^)]*\\) did not prove it is your Ringback daemon: a daemon older than this hook \\(update it\\)`,
+        ),
+      );
+      expectSignedWithoutTheKey(daemon.requests[0]);
+    }
   });
 
   it("when the agent never closes stdin (ends within its budget)", async () => {

@@ -3,15 +3,10 @@ import { join } from "node:path";
 import { PermissionRequestPost, REPORT_BODY_MAX_BYTES } from "@ringback/protocol";
 import { freePort, makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type FakeDaemonAnswer, homeWithDaemon } from "./support/fake-daemon.js";
+import { type FakeDaemonAnswer, type FakeDaemonOptions, homeWithDaemon } from "./support/fake-daemon.js";
 import { type GenuinePermissionPayload, type Payload, readGenuinePayload } from "./support/fixtures.js";
-import {
-  assertBundleBuilt,
-  hookEnv,
-  LOCAL_KEY,
-  runAgentHook,
-  writeRingbackHome,
-} from "./support/hook-process.js";
+import { assertBundleBuilt, hookEnv, runAgentHook, writeRingbackHome } from "./support/hook-process.js";
+import { expectSignedWithoutTheKey } from "./support/signed-request.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -53,8 +48,13 @@ async function permissionPayload(agent: Agent, directory: string): Promise<Paylo
 }
 
 /** The agent asks permission with a fake daemon answering `answer`; the hook's result and what the daemon got. */
-async function askWith(agent: Agent, answer: FakeDaemonAnswer, env: NodeJS.ProcessEnv = {}) {
-  await using setup = await homeWithDaemon(answer);
+async function askWith(
+  agent: Agent,
+  answer: FakeDaemonAnswer,
+  env: NodeJS.ProcessEnv = {},
+  options: FakeDaemonOptions = {},
+) {
+  await using setup = await homeWithDaemon(answer, options);
   const { home, daemon } = setup;
   const payload = await permissionPayload(agent, home.path);
   const result = await runAgentHook(agent, payload, hookEnv(home.path, env));
@@ -82,7 +82,7 @@ describe.each(AGENTS)("ringback-hook %s on a PermissionRequest", (agent) => {
     const [request] = requests;
     expect(request?.method).toBe("POST");
     expect(request?.url).toBe("/permission-requests");
-    expect(request?.headers.authorization).toBe(`Bearer ${LOCAL_KEY}`);
+    expectSignedWithoutTheKey(request);
     expect(request?.headers["content-type"]).toBe("application/json");
     expect(request?.headers.origin).toBeUndefined();
     expect(PermissionRequestPost.parse(JSON.parse(request?.body ?? ""))).toEqual({
@@ -181,6 +181,24 @@ describe("ringback-hook never allows unless the daemon answered a whole decision
       expect(result).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
       expect(requests).toHaveLength(1);
     }
+  });
+
+  it("prints nothing for an allow without the daemon's proof (an older daemon, or another program on its port)", async () => {
+    for (const agent of AGENTS) {
+      const { result, requests } = await askWith(agent, decided("allow"), {}, { proves: false });
+      expect(result).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
+      expectSignedWithoutTheKey(requests[0]);
+    }
+    const debugging = await askWith(
+      "codex",
+      decided("allow"),
+      { RINGBACK_HOOK_DEBUG: "1" },
+      { proves: false },
+    );
+    expect(debugging.result.stdout).toBe("");
+    expect(debugging.result.stderr).toMatch(
+      /^ringback-hook: no decision: what answered on 127\.0\.0\.1:\d+ \(200\) did not prove it is your Ringback daemon: .* \(nothing was allowed: Codex asks you as usual\)\n$/,
+    );
   });
 
   it("prints nothing and exits 0 when the daemon is not running", async () => {

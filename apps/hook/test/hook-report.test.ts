@@ -3,7 +3,8 @@ import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { homeWithDaemon } from "./support/fake-daemon.js";
 import { placeTranscript, readPayload, stdinFor } from "./support/fixtures.js";
-import { assertBundleBuilt, hookEnv, LOCAL_KEY, runAgentHook, runBundle } from "./support/hook-process.js";
+import { assertBundleBuilt, hookEnv, runAgentHook, runBundle } from "./support/hook-process.js";
+import { expectSignedWithoutTheKey } from "./support/signed-request.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -21,7 +22,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
     const [request] = daemon.requests;
     expect(request?.method).toBe("POST");
     expect(request?.url).toBe("/report");
-    expect(request?.headers.authorization).toBe(`Bearer ${LOCAL_KEY}`);
+    expectSignedWithoutTheKey(request);
     expect(request?.headers["content-type"]).toBe("application/json");
     expect(request?.headers.host).toBe(`127.0.0.1:${daemon.port}`);
     expect(request?.headers.origin).toBeUndefined();
@@ -48,7 +49,7 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
 
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(daemon.requests).toHaveLength(1);
-    expect(daemon.requests[0]?.headers.authorization).toBe(`Bearer ${LOCAL_KEY}`);
+    expectSignedWithoutTheKey(daemon.requests[0]);
     expect(daemon.requests[0]?.headers.origin).toBeUndefined();
     expect(ReportRequest.parse(JSON.parse(daemon.requests[0]?.body ?? ""))).toEqual({
       source: "codex",

@@ -148,13 +148,18 @@ describe("settings relay", () => {
     return { computer, phone, relaySettings };
   }
 
-  it("forwards a sealed request and returns the daemon's sealed result", async () => {
+  it("forwards a sealed request, stamped with the id of the device whose token sent it, and returns the daemon's sealed result", async () => {
     await using relay = await socketRelay();
-    const { computer, relaySettings } = await settingsSetup(relay);
+    const { computer, phone, relaySettings } = await settingsSetup(relay);
     await using daemon = await DaemonClient.connect(relay.url, computer.deviceToken);
     const pending = relaySettings("q1");
     const request = await daemon.waitFor("settings-request");
-    expect(request).toEqual({ type: "settings-request", requestId: "q1", sealed: "e2e1.k.iv.q1" });
+    expect(request).toEqual({
+      type: "settings-request",
+      requestId: "q1",
+      sealed: "e2e1.k.iv.q1",
+      senderDeviceId: phone.deviceId,
+    });
     daemon.send({ type: "settings-result", requestId: "q1", sealed: "e2e1.k.iv.result" });
     const response = await pending;
     expect(response.status).toBe(200);

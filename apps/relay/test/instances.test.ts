@@ -178,7 +178,9 @@ describePostgres("several relay instances on one PostgreSQL database", () => {
   });
 
   it("answers 503 when no instance holds the computer's link, and 504 when the daemon stays silent", async () => {
-    const { relays, a, b, computer, settings, linked } = await twoInstances({ settingsTimeoutMs: 300 });
+    const { relays, a, b, computer, phone, settings, linked } = await twoInstances({
+      settingsTimeoutMs: 300,
+    });
     await using _ = relays;
     const offline = await settings(b, "nobody");
     expect(offline.status).toBe(503);
@@ -192,6 +194,8 @@ describePostgres("several relay instances on one PostgreSQL database", () => {
       type: "settings-request",
       requestId: "silent",
       sealed: "e2e1.k.iv.silent",
+      // Stamped by the instance the phone reached, carried to the one holding the link.
+      senderDeviceId: phone.deviceId,
     });
   });
 

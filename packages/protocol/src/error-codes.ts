@@ -50,6 +50,9 @@ export const ERROR_STATUS = {
   stale_request: 422,
   // Decided here: a passphrase key is salted with the account, so it needs one.
   account_required: 409,
+  // Decided here: what a device may not make the computer do.
+  model_address_refused: 403,
+  device_mismatch: 403,
   // Decided here: two devices rotated the account's key from the same key at once; the later one follows the first.
   key_rotation_conflict: 409,
 } as const satisfies Record<string, number>;
@@ -107,6 +110,9 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The request's time is too far from the computer's clock (more than 5 minutes, or older than its kind may be): refused as a possible replay; check the device's and the computer's clocks.",
   account_required:
     "This computer has no relay account yet, and a key from a passphrase is salted with the account: log in first (ringback login).",
+  model_address_refused:
+    "The model's address is a link-local or cloud metadata address (or a name that resolves to one): the computer never connects there.",
+  device_mismatch: "The request names another device than the one the relay says sent it.",
   key_rotation_conflict:
     "Another device already replaced the account's key from this one: follow its rotation, then rotate again.",
 };

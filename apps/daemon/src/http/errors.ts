@@ -2,6 +2,7 @@ import { errorBody, isRingbackError, type RingbackError } from "@ringback/protoc
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { LOG_VALUE_MAX_CHARS, type Logger, logSafe } from "../runtime/logger.js";
+import { TestLimitError } from "../runtime/model-test/tests-per-minute.js";
 
 /** The one place that turns errors into the `{error:{code,message}}` envelope. */
 export function renderError(log: Logger): ErrorHandler {
@@ -17,6 +18,7 @@ export const renderNotFound: NotFoundHandler = (context) => context.json(errorBo
 
 function ringbackErrorResponse(context: Context, error: RingbackError, log: Logger): Response {
   if (error.status === 401) context.header("WWW-Authenticate", "Bearer");
+  if (error instanceof TestLimitError) context.header("Retry-After", String(error.retryAfterSeconds));
   if (error.status === 401 || error.status === 403 || error.status === 413 || error.status === 415) {
     // Refused before the route ran: worth one line (a web page or another user probing the port).
     log(`refused ${requestLine(context)}: ${error.status} ${error.code}`);

@@ -1,6 +1,7 @@
-import { RingbackError } from "@ringback/protocol";
+import { LOCAL_REQUEST_PROOF_HEADER, RingbackError } from "@ringback/protocol";
 import type { MiddlewareHandler } from "hono";
 import { isLocalKey } from "../runtime/local-key.js";
+import { type ProvenRequestOptions, provenRequestRunner } from "./local-proof/proven-request.js";
 
 const LOOPBACK_HOSTNAMES = ["127.0.0.1", "localhost", "[::1]"];
 
@@ -13,15 +14,19 @@ function isLoopbackHost(host: string | undefined, port: number): boolean {
 
 /**
  * The guards every request passes, in this order (see README: Guards):
- * loopback Host (DNS rebinding) -> no Origin (web pages) -> the local key (constant time).
+ * loopback Host (DNS rebinding) -> no Origin (web pages) -> the local key (constant time), either as a proof made
+ * with it (the hook's form, whose answer the daemon signs) or as a bearer token (the CLI, the desktop app).
  */
-export function localOnly(options: { localKey: string; port(): number }): MiddlewareHandler {
+export function localOnly(options: ProvenRequestOptions): MiddlewareHandler {
+  const runProvenRequest = provenRequestRunner(options);
   return async (context, next) => {
     if (!isLoopbackHost(context.req.header("host"), options.port())) {
       throw new RingbackError("invalid_host");
     }
     // Browsers send Origin on every cross-origin and every non-GET request; native clients never need it.
     if (context.req.header("origin") !== undefined) throw new RingbackError("origin_not_allowed");
+    const proofHeader = context.req.header(LOCAL_REQUEST_PROOF_HEADER);
+    if (proofHeader !== undefined) return runProvenRequest(context, next, proofHeader);
     if (!isLocalKey(bearerToken(context.req.header("authorization")) ?? "", options.localKey)) {
       throw new RingbackError("unauthorized");
     }

@@ -35,7 +35,11 @@ export function parseBody<Schema extends z.ZodType>(
   throw new RingbackError(code, `${field}: ${issue?.message ?? "invalid"}`);
 }
 
-async function readAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+/** The bytes of `body`, 413 once they pass `maxBytes`. */
+export async function readAtMost(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array> {
   if (!body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -8,10 +8,12 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
-import { isRelayedRequest } from "../http/relayed.js";
+import { isRelayedRequest, requestSender } from "../http/relayed.js";
 import { currentBriefLanguage } from "../runtime/brief-language.js";
 import { configuredChannel, publicChannel, savedLlmSection, testedChannel } from "../runtime/llm-settings.js";
 import { relayedLlmTestAnswer, runLlmTest } from "../runtime/llm-test.js";
+import { refuseForbiddenAddress } from "../runtime/model-test/forbidden-address.js";
+import { testerOf } from "../runtime/model-test/tests-per-minute.js";
 
 /** `GET/PUT/DELETE /llm/settings` (spec: Language model and report language) and `POST /llm/test`. */
 export function llmSettingsRoutes(app: AppContext): Hono {
@@ -26,6 +28,7 @@ export function llmSettingsRoutes(app: AppContext): Hono {
       const request = parseBody(PutLlmSettingsRequest, body, "invalid_llm_settings");
       // Saving from the app replaces the whole llm section.
       const llm = savedLlmSection(app.config.raw, request);
+      await refuseForbiddenAddress(llm.primary.baseUrl);
       await app.config.update((raw) => ({ ...raw, llm }));
       app.log(`language model set to ${llm.primary.model} (${new URL(llm.primary.baseUrl).host})`);
       return context.json({ channel: publicChannel(llm.primary) } satisfies LlmSettingsResponse);
@@ -40,7 +43,11 @@ export function llmSettingsRoutes(app: AppContext): Hono {
       // No body at all (a relayed request without one) tests the saved channel, as `{}` does.
       const hasNoBody = context.req.raw.body === null && context.req.header("content-type") === undefined;
       const body = hasNoBody ? {} : await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
-      const channel = testedChannel(app.config.raw, parseBody(LlmTestRequest, body, "invalid_llm_settings"));
+      const request = parseBody(LlmTestRequest, body, "invalid_llm_settings");
+      // Every test counts, whatever it answers: a device cannot map the network's ports a few a second.
+      app.modelTests.take(testerOf(requestSender(context)));
+      const channel = testedChannel(app.config.raw, request);
+      await refuseForbiddenAddress(channel.baseUrl);
       const language = currentBriefLanguage(app.config.raw, app.systemLanguage).language;
       const result = await runLlmTest(channel, app.modelSlots, language);
       const host = new URL(channel.baseUrl).host;

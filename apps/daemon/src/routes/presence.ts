@@ -9,7 +9,8 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
-import { isRelayedRequest } from "../http/relayed.js";
+import { isRelayedRequest, requestSender } from "../http/relayed.js";
+import { ownedSchedule } from "../runtime/permission/schedule-owner.js";
 
 /**
  * `GET/PUT /presence`: whether an agent's permission ask rings the phones (away) or waits at the keyboard;
@@ -27,7 +28,7 @@ export function presenceRoutes(app: AppContext): Hono {
     .all("/presence", methodNotAllowed(["GET", "PUT"]))
     .put("/presence/schedule", async (context) => {
       const body = await readJsonBody(context, SETTINGS_BODY_MAX_BYTES);
-      const { schedule } = parseBody(AwayScheduleUpdate, body);
+      const schedule = ownedSchedule(parseBody(AwayScheduleUpdate, body).schedule, requestSender(context));
       const setBy = isRelayedRequest(context) ? PRESENCE_SET_FROM_A_DEVICE : PRESENCE_SET_HERE;
       return context.json((await app.permission.setAwaySchedule(schedule, setBy)) satisfies Presence);
     })

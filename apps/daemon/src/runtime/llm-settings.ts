@@ -7,6 +7,7 @@ import {
   secretHint,
 } from "@ringback/protocol";
 import type { RawConfig } from "./config-file.js";
+import { isSameOrigin, originOf } from "./secrets/secret-origin.js";
 
 /** `llm.primary` when it is a usable channel; a channel missing a field or malformed counts as not configured. */
 export function configuredChannel(raw: Readonly<RawConfig>): LlmChannel | null {
@@ -41,7 +42,7 @@ function savedLimit(requested: number | null | undefined, previous: unknown): { 
 
 /**
  * The whole `llm` section after a save from the app (spec: PUT /llm/settings). Without apiKey the saved key
- * is kept (none saved: `llm_key_required`); the limits (`timeoutMs`, `noProgressTimeoutMs`) are set, reset with
+ * is kept while the address stays on its origin (none saved, or a new origin: `llm_key_required`); the limits (`timeoutMs`, `noProgressTimeoutMs`) are set, reset with
  * null, or kept when left out; a manual reasoningEffort survives only when the address and the model are
  * unchanged; anything else in the section (a manual fallback channel) is removed.
  */
@@ -50,11 +51,7 @@ export function savedLlmSection(
   request: PutLlmSettingsRequest,
 ): { primary: LlmChannel } {
   const previous = primaryOf(raw);
-  const savedKey =
-    typeof previous?.apiKey === "string" && previous.apiKey !== "" ? previous.apiKey : undefined;
-  const apiKey = request.apiKey ?? savedKey;
-  if (!apiKey)
-    throw new RingbackError("llm_key_required", "An API key is required: none is saved on this computer.");
+  const apiKey = request.apiKey ?? keptKey(previous, request.baseUrl);
   const isSameChannel =
     typeof previous?.baseUrl === "string" &&
     typeof previous.model === "string" &&
@@ -76,6 +73,24 @@ export function savedLlmSection(
   });
   if (!channel.success) throw new RingbackError("invalid_llm_settings");
   return { primary: channel.data };
+}
+
+/**
+ * The saved key, for a request that gives none. It is bound to the origin (scheme, host, port) it was saved for:
+ * a device that moves the address elsewhere must give the key of the new address, so the saved one never follows.
+ */
+function keptKey(previous: Record<string, unknown> | undefined, baseUrl: string): string {
+  const savedKey =
+    typeof previous?.apiKey === "string" && previous.apiKey !== "" ? previous.apiKey : undefined;
+  if (!savedKey)
+    throw new RingbackError("llm_key_required", "An API key is required: none is saved on this computer.");
+  if (!isSameOrigin(previous?.baseUrl, baseUrl)) {
+    throw new RingbackError(
+      "llm_key_required",
+      `An API key is required for ${originOf(baseUrl) ?? "this address"}: the key saved on this computer is sent only to ${originOf(previous?.baseUrl) ?? "the address it was saved for"}.`,
+    );
+  }
+  return savedKey;
 }
 
 function isGivenChannel(request: LlmTestRequest): request is PutLlmSettingsRequest {

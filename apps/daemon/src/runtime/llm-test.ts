@@ -1,21 +1,31 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { testConnection } from "@ringback/brief";
 import type { LlmChannel, LlmTestResponse } from "@ringback/protocol";
 import { modelFetch } from "./model-fetch/model-fetch.js";
 import type { ModelSlots } from "./model-slots.js";
 
 /**
+ * The least time a failed test takes to answer. A closed port fails in a millisecond, an open one that is not a
+ * model in a few, a filtered one at the time limit: answered no sooner than this, a failure does not tell which.
+ */
+export const LLM_TEST_FAILURE_MIN_MS = 2_000;
+
+/**
  * Runs `@ringback/brief`'s connection test (the same structured call as a brief, with the channel's limits) once
  * the endpoint has a free slot (a brief in progress on a local model would otherwise slow it down and skew what it
- * measures), and times it. A model that fails is an answer, not an error: the request itself succeeded.
+ * measures), and times it. A model that fails is an answer, not an error: the request itself succeeded; it comes no
+ * sooner than `LLM_TEST_FAILURE_MIN_MS` after the test began.
  */
 export async function runLlmTest(
   channel: LlmChannel,
   slots: ModelSlots,
   language: string,
 ): Promise<LlmTestResponse> {
+  const startedAt = performance.now();
   const result = await slots.run(channel.baseUrl, undefined, () =>
     testConnection({ channel, language, fetch: modelFetch }),
   );
+  if (!result.ok) await sleep(Math.max(0, startedAt + LLM_TEST_FAILURE_MIN_MS - performance.now()));
   if (result.ok) {
     return {
       ok: true,
@@ -39,14 +49,11 @@ export const RELAYED_LLM_TEST_FAILURE =
 
 /**
  * A connection test as a device asking through the relay sees it: whether it worked and how long it took (with the
- * speeds measured), never a word of what the address answered. The test can POST to any address the computer
- * reaches (its own network included), so the answer's text goes no further than the computer.
+ * speeds measured), never a word of what the address answered, nor how long a failure took (a refused port fails
+ * sooner than a filtered one). The test can POST to any address the computer reaches (its own network included),
+ * so the answer's text goes no further than the computer, and every failure looks the same.
  */
 export function relayedLlmTestAnswer(result: LlmTestResponse, channel: LlmChannel): LlmTestResponse {
   if (result.ok) return { ...result, model: channel.model };
-  return {
-    ok: false,
-    error: { code: "llm_call_failed", message: RELAYED_LLM_TEST_FAILURE },
-    ...(result.latencyMs === undefined ? {} : { latencyMs: result.latencyMs }),
-  };
+  return { ok: false, error: { code: "llm_call_failed", message: RELAYED_LLM_TEST_FAILURE } };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runToEnd } from "@ringback/test-kit";
+import { type ChildResult, runToEnd } from "@ringback/test-kit";
 
 /** The real hook bundle, as `ringback-hook install` registers it. */
 const HOOK_BIN = fileURLToPath(new URL("../../../hook/dist/ringback-hook.mjs", import.meta.url));
@@ -11,12 +11,24 @@ export async function runHook(
   home: string,
   payload: object,
 ): Promise<number | null> {
+  return (await runHookToEnd(kind, home, payload)).code;
+}
+
+/**
+ * Runs `ringback-hook <kind>` with any payload on stdin (a Stop, a PermissionRequest), as the agent does, and
+ * resolves with what it printed; `env` adds to its environment (`RINGBACK_HOOK_DEBUG`).
+ */
+export function runHookToEnd(
+  kind: "claude-code" | "codex",
+  home: string,
+  payload: object,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildResult> {
   if (!existsSync(HOOK_BIN))
     throw new Error(`${HOOK_BIN} is missing: run pnpm --filter @ringback/hook build`);
-  const result = await runToEnd({
+  return runToEnd({
     args: [HOOK_BIN, kind],
-    env: { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home },
+    env: { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home, ...env },
     input: `${JSON.stringify(payload)}\n`,
   });
-  return result.code;
 }

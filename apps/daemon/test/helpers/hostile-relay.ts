@@ -38,6 +38,17 @@ export interface HostileRelay extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** The device id this relay gives a device's token, as a real relay looks it up: `dev_phone` for `phone-token`. */
+export function deviceIdOfToken(token: string): string {
+  return `dev_${token.replace(/-token$/, "").replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, 128);
+}
+
+/** The stamp a relay puts on a settings request: the id of the device whose bearer token sent it. */
+function senderStamp(request: IncomingMessage): { senderDeviceId?: string } {
+  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "")?.[1];
+  return token === undefined ? {} : { senderDeviceId: deviceIdOfToken(token) };
+}
+
 /** The answer a link message waits for: the settings result or refusal of its request, a reply's status. */
 function answers(message: RelayToDaemonMessage, answer: LinkAnswer): boolean {
   if (message.type === "settings-request") {
@@ -109,7 +120,7 @@ export async function startHostileRelay(): Promise<HostileRelay> {
     const settings = /^\/v1\/devices\/[^/]+\/settings$/.test(path);
     if (request.method === "POST" && settings) {
       const { requestId, sealed } = SettingsRelayRequest.parse(body);
-      const answer = await send({ type: "settings-request", requestId, sealed });
+      const answer = await send({ type: "settings-request", requestId, sealed, ...senderStamp(request) });
       if (answer.type === "settings-result") respond(response, 200, { requestId, sealed: answer.sealed });
       else if (answer.type === "settings-error") {
         respond(response, ERROR_STATUS[answer.error.code], { error: answer.error });

@@ -53,7 +53,8 @@ export async function startPostgresCluster(
       case "settings-request":
         if (message.i !== instanceId) return;
         settings.readRequest(message.d, message.r).then((sealed) => {
-          if (sealed !== null) handlers?.settingsRequested(message.d, message.r, sealed);
+          const stamp = message.s === undefined ? {} : { senderDeviceId: message.s };
+          if (sealed !== null) handlers?.settingsRequested(message.d, message.r, sealed, stamp);
         }, reportFailure("reading a relayed settings request"));
         return;
       case "settings-answer":
@@ -90,8 +91,8 @@ export async function startPostgresCluster(
     holdLink: (deviceId, onReplaced): LinkLease => leases.hold(deviceId, onReplaced),
     linksHeldElsewhere: (deviceIds) => leases.heldElsewhere(deviceIds),
     announceReply: (deviceId, replyId) => notify(pg.sql, pg.channel, { t: "reply", d: deviceId, r: replyId }),
-    relaySettings: (deviceId, requestId, sealed, timeoutMs) =>
-      settings.relay(deviceId, requestId, sealed, timeoutMs),
+    relaySettings: (deviceId, requestId, sealed, timeoutMs, stamp) =>
+      settings.relay(deviceId, requestId, sealed, timeoutMs, stamp),
     answerSettings: (deviceId, requestId, answer: SettingsAnswer) =>
       settings.answer(deviceId, requestId, answer),
     async close() {

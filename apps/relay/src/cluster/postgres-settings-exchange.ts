@@ -7,7 +7,7 @@ import {
   textOrNull,
 } from "../store/postgres-database.js";
 import type { LinkLeases } from "./postgres-link-leases.js";
-import type { SettingsAnswer } from "./relay-cluster.js";
+import type { SenderStamp, SettingsAnswer } from "./relay-cluster.js";
 import { inFlightError, SettingsWaiters } from "./settings-waiters.js";
 
 /** A request row left behind by an instance that stopped while waiting is removed after this. */
@@ -30,7 +30,13 @@ export class SettingsExchange {
     this.#leases = leases;
   }
 
-  async relay(deviceId: string, requestId: string, sealed: string, timeoutMs: number): Promise<string> {
+  async relay(
+    deviceId: string,
+    requestId: string,
+    sealed: string,
+    timeoutMs: number,
+    stamp: SenderStamp,
+  ): Promise<string> {
     const holder = await this.#leases.holderOf(deviceId);
     // Held "here" with no local link means it is closing right now: offline as well.
     if (holder === null || holder === this.#instanceId) throw new RingbackError("computer_offline");
@@ -48,7 +54,13 @@ export class SettingsExchange {
       const answered = this.#waiters.wait(deviceId, requestId, timeoutMs);
       // Settled in `finally` below when the notify itself fails; that rejection is not news to anyone.
       answered.catch(() => {});
-      await notify(sql, this.#pg.channel, { t: "settings-request", i: holder, d: deviceId, r: requestId });
+      await notify(sql, this.#pg.channel, {
+        t: "settings-request",
+        i: holder,
+        d: deviceId,
+        r: requestId,
+        ...(stamp.senderDeviceId === undefined ? {} : { s: stamp.senderDeviceId }),
+      });
       return await answered;
     } finally {
       this.#waiters.reject(deviceId, requestId, new RingbackError("computer_offline"));

@@ -16,7 +16,7 @@ export interface ClusterHandlers {
   /** A reply was queued for a computer: send it if its link is here. */
   replyQueued(deviceId: string, replyId: string): void;
   /** Another instance relays a settings request to the link held here; answer with `answerSettings`. */
-  settingsRequested(deviceId: string, requestId: string, sealed: string): void;
+  settingsRequested(deviceId: string, requestId: string, sealed: string, stamp: SenderStamp): void;
   /** Announcements may have been missed (the LISTEN connection was lost): read the store again. */
   resync(): void;
 }
@@ -25,6 +25,14 @@ export interface ClusterHandlers {
 export interface LinkLease {
   /** The link closed: the claim is dropped (unless a newer link of the device claimed it meanwhile). */
   release(): Promise<void>;
+}
+
+/**
+ * The device whose token sent a relayed settings request, as the relay tells the computer; absent only from a request
+ * another instance, older than the stamp, relayed here (the computer then acts for no device in particular).
+ */
+export interface SenderStamp {
+  readonly senderDeviceId?: string;
 }
 
 /** The answer to a relayed settings request: the daemon's sealed result, or the error the requester gets. */
@@ -48,7 +56,13 @@ export interface RelayCluster {
    * with the sealed result, rejects 503 `computer_offline` when no instance holds a link, 504 `computer_timeout`,
    * 400 `invalid_request` when the request id is already in flight, or the daemon's own refusal.
    */
-  relaySettings(deviceId: string, requestId: string, sealed: string, timeoutMs: number): Promise<string>;
+  relaySettings(
+    deviceId: string,
+    requestId: string,
+    sealed: string,
+    timeoutMs: number,
+    stamp: SenderStamp,
+  ): Promise<string>;
   /** Answers a request another instance relayed here (see `ClusterHandlers.settingsRequested`). */
   answerSettings(deviceId: string, requestId: string, answer: SettingsAnswer): Promise<void>;
   /** Stops timers, fails waiting requests 503, releases this instance's leases and stops listening. */

@@ -81,7 +81,9 @@ export function deviceRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     boundedBody(runtime, RELAY_SETTINGS_BODY_MAX_BYTES),
     async (c) => {
       const body = await readJson(c, SettingsRelayRequest);
-      const sealed = await runtime.settings.request(c.req.param("deviceId"), body.requestId, body.sealed);
+      const sealed = await runtime.settings.request(c.req.param("deviceId"), body.requestId, body.sealed, {
+        senderDeviceId: c.get("device").id,
+      });
       const result: SettingsRelayResult = { requestId: body.requestId, sealed };
       return c.json(result);
     },

@@ -17,9 +17,9 @@ export function clusterHandlers(runtime: RelayRuntime): ClusterHandlers {
     replyQueued: (deviceId, replyId) => {
       sendQueuedReply(runtime, deviceId, replyId).catch(reportFailure("sending a reply"));
     },
-    settingsRequested: (deviceId, requestId, sealed) => {
+    settingsRequested: (deviceId, requestId, sealed, stamp) => {
       runtime.settings
-        .answerRelayed(deviceId, requestId, sealed)
+        .answerRelayed(deviceId, requestId, sealed, stamp)
         .catch(reportFailure("answering a relayed settings request"));
     },
     resync: () => runtime.hub.resync(),

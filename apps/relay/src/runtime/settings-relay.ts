@@ -1,5 +1,5 @@
 import { ERROR_STATUS, isErrorCode, isRingbackError, RingbackError } from "@ringback/protocol";
-import type { RelayCluster, SettingsAnswer } from "../cluster/relay-cluster.js";
+import type { RelayCluster, SenderStamp, SettingsAnswer } from "../cluster/relay-cluster.js";
 import { inFlightError, SettingsWaiters } from "../cluster/settings-waiters.js";
 import type { DaemonLinks } from "./daemon-links.js";
 
@@ -21,20 +21,29 @@ export class SettingsRelay {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Forwards a sealed request and resolves with the sealed result; 503, 504 or the daemon's own refusal otherwise. */
-  request(deviceId: string, requestId: string, sealed: string): Promise<string> {
+  /**
+   * Forwards a sealed request, stamped with the id of the device whose token sent it (the daemon acts for that
+   * device, whatever the sealed body names), and resolves with the sealed result; 503, 504 or the daemon's own
+   * refusal otherwise.
+   */
+  request(deviceId: string, requestId: string, sealed: string, stamp: SenderStamp): Promise<string> {
     if (this.#waiters.has(deviceId, requestId)) return Promise.reject(inFlightError());
     if (!this.#links.isOnline(deviceId)) {
-      return this.#cluster.relaySettings(deviceId, requestId, sealed, this.#timeoutMs);
+      return this.#cluster.relaySettings(deviceId, requestId, sealed, this.#timeoutMs, stamp);
     }
-    return this.#forward(deviceId, requestId, sealed);
+    return this.#forward(deviceId, requestId, sealed, stamp);
   }
 
   /** Another instance relayed a request to the link held here: forwarded, and the outcome written back. */
-  async answerRelayed(deviceId: string, requestId: string, sealed: string): Promise<void> {
+  async answerRelayed(
+    deviceId: string,
+    requestId: string,
+    sealed: string,
+    stamp: SenderStamp,
+  ): Promise<void> {
     let answer: SettingsAnswer;
     try {
-      answer = { sealed: await this.#forward(deviceId, requestId, sealed) };
+      answer = { sealed: await this.#forward(deviceId, requestId, sealed, stamp) };
     } catch (error) {
       const refusal = isRingbackError(error) ? error : new RingbackError("internal_error");
       answer = { error: { code: refusal.code, message: refusal.message } };
@@ -42,11 +51,12 @@ export class SettingsRelay {
     await this.#cluster.answerSettings(deviceId, requestId, answer);
   }
 
-  #forward(deviceId: string, requestId: string, sealed: string): Promise<string> {
+  #forward(deviceId: string, requestId: string, sealed: string, stamp: SenderStamp): Promise<string> {
     if (this.#waiters.has(deviceId, requestId)) return Promise.reject(inFlightError());
     if (!this.#links.isOnline(deviceId)) return Promise.reject(new RingbackError("computer_offline"));
     const answer = this.#waiters.wait(deviceId, requestId, this.#timeoutMs);
-    if (!this.#links.send(deviceId, { type: "settings-request", requestId, sealed })) {
+    const message = { type: "settings-request", requestId, sealed, ...stamp } as const;
+    if (!this.#links.send(deviceId, message)) {
       this.#waiters.reject(deviceId, requestId, new RingbackError("computer_offline"));
     }
     return answer;

@@ -13,12 +13,13 @@ const DeviceRemoved = z.object({ t: z.literal("device-removed"), d: z.string() }
 const LinkOpened = z.object({ t: z.literal("link-opened"), d: z.string(), g: z.number().int() });
 /** A reply was queued for a computer: the instance holding its link sends it. */
 const ReplyQueued = z.object({ t: z.literal("reply"), d: z.string(), r: z.string() });
-/** Instance `i` holds the link: a settings request waits in its row. */
+/** Instance `i` holds the link: a settings request waits in its row, sent by device `s` (absent from older instances). */
 const SettingsRequested = z.object({
   t: z.literal("settings-request"),
   i: z.string(),
   d: z.string(),
   r: z.string(),
+  s: z.string().optional(),
 });
 /** Instance `i` asked: the answer waits in the request's row. */
 const SettingsAnswered = z.object({

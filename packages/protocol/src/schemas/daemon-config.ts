@@ -23,7 +23,12 @@ export const DaemonConfig = z
       .optional(),
     brief: z.object({ language: z.string().optional() }).loose().optional(),
     tracker: z
-      .object({ token: z.string().optional(), workspaces: z.array(z.string()).default([]) })
+      .object({
+        token: z.string().optional(),
+        /** The origin the token was saved for (the tracker's address then): it is sent nowhere else. */
+        tokenOrigin: z.string().optional(),
+        workspaces: z.array(z.string()).default([]),
+      })
       .loose()
       .optional(),
     /**

@@ -334,11 +334,15 @@ export type SettingsRelayResult = z.infer<typeof SettingsRelayResult>;
 // ---------------------------------------------------------------------------------------------------------------
 // The daemon link, WebSocket `GET /v1/daemon/link` (Authorization: Bearer on the upgrade). JSON text messages.
 
-/** Relay -> daemon: a relayed settings request. */
+/**
+ * Relay -> daemon: a relayed settings request. `senderDeviceId` is the id of the device whose token sent it, stamped
+ * by the relay (absent from an older relay): what the request does for "this device" is done for that one.
+ */
 export const LinkSettingsRequest = z.object({
   type: z.literal("settings-request"),
   requestId: RelayClientId,
   sealed: SealedText,
+  senderDeviceId: RelayClientId.optional(),
 });
 /** Relay -> daemon: a reply to resume an agent; sent again after every reconnect until the daemon settles it. */
 export const LinkReply = z.object({

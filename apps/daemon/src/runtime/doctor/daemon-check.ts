@@ -21,7 +21,7 @@ export async function checkDaemon(facts: DataDirFacts): Promise<DaemonFindings> 
       }),
     );
   const daemon = new LocalDaemon(facts.port, facts.localKey);
-  const answer = await daemon.ask("GET", "/local/status");
+  const answer = await daemon.call("GET", "/local/status");
   const details = { dataDir: facts.dataDir, port: facts.port };
   if (answer === null)
     return none(
@@ -38,6 +38,15 @@ export async function checkDaemon(facts: DataDirFacts): Promise<DaemonFindings> 
         "daemon",
         `port ${facts.port} answers with another data dir's key: another daemon has it`,
         `stop that daemon, or set RINGBACK_PORT, then: ringback run`,
+        details,
+      ),
+    );
+  if (!answer.isProven)
+    return none(
+      fail(
+        "daemon",
+        `port ${facts.port} answers, but not as this data dir's daemon: another program holds it (it was sent no key)`,
+        `find it (ss -ltnp 'sport = :${facts.port}'), stop it, or set RINGBACK_PORT, then: ringback run`,
         details,
       ),
     );

@@ -4,16 +4,12 @@ import { CONFIG_FILE } from "../config-file.js";
 import { type LastSealedMessage, readLastSealedMessage } from "../last-sealed-message.js";
 import { LOCAL_KEY_FILE } from "../local-key.js";
 import { readTextIfExists } from "../private-file.js";
+import { type LocalAnswer, signedLocalRequest } from "../signed-local-request.js";
 
 /** A bounded local call: a daemon that does not answer within it is as good as down. */
 const LOCAL_CALL_TIMEOUT_MS = 5_000;
 /** The model test runs the brief's own call: it may take the channel's whole timeout. */
 export const MODEL_TEST_TIMEOUT_MS = 120_000;
-
-export interface LocalAnswer {
-  readonly status: number;
-  readonly body: unknown;
-}
 
 /**
  * What doctor knows of the data dir before asking anyone: daemon.json as written, the local key, and the key id
@@ -50,32 +46,45 @@ export async function readDataDir(dataDir: string, env: NodeJS.ProcessEnv): Prom
   return { dataDir, config, localKey, port, lastSealedMessage: await readLastSealedMessage(dataDir) };
 }
 
-/** The running daemon's local interface, asked with the local key; null when nothing answers on the port. */
+/**
+ * The running daemon's local interface, asked signed with the local key (never carrying it, as the hook does), so a
+ * program holding the port in its place learns no key.
+ */
 export class LocalDaemon {
   constructor(
     readonly port: number,
     readonly localKey: string,
   ) {}
 
-  async ask(
+  /** What answers on the port, proven or not; null when nothing does. */
+  async call(
     method: "GET" | "POST" | "PUT",
     path: string,
     body?: unknown,
     timeoutMs = LOCAL_CALL_TIMEOUT_MS,
   ): Promise<LocalAnswer | null> {
     try {
-      const response = await fetch(`http://127.0.0.1:${this.port}${path}`, {
+      return await signedLocalRequest({
+        port: this.port,
+        localKey: this.localKey,
         method,
-        headers: {
-          authorization: `Bearer ${this.localKey}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
+        path,
+        body,
+        timeoutMs,
       });
-      return { status: response.status, body: await response.json().catch(() => null) };
     } catch {
       return null;
     }
+  }
+
+  /** The daemon's answer; null when nothing answers, or when what answers cannot prove it holds the key. */
+  async ask(
+    method: "GET" | "POST" | "PUT",
+    path: string,
+    body?: unknown,
+    timeoutMs = LOCAL_CALL_TIMEOUT_MS,
+  ): Promise<LocalAnswer | null> {
+    const answer = await this.call(method, path, body, timeoutMs);
+    return answer?.isProven ? answer : null;
   }
 }

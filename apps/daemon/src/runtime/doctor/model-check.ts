@@ -15,6 +15,13 @@ export async function checkModel(daemon: LocalDaemon | null): Promise<DoctorChec
   const details = { baseUrl: channel.baseUrl, model: channel.model };
   const answer = await daemon.ask("POST", "/llm/test", {}, MODEL_TEST_TIMEOUT_MS);
   const result = LlmTestResponse.safeParse(answer?.body);
+  if (answer?.status === 429)
+    return warn(
+      "model",
+      "not tested now: the daemon takes a few model tests a minute",
+      "ringback doctor, in a minute",
+      details,
+    );
   if (!answer || !result.success)
     return fail(
       "model",

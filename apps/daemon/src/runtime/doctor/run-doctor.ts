@@ -8,9 +8,10 @@ import { readDataDir } from "./local-daemon.js";
 import { checkModel } from "./model-check.js";
 import { checkPresence } from "./presence-check.js";
 import { checkRelay } from "./relay-check.js";
+import { checkSecretFiles } from "./secret-files-check.js";
 import { checkTracker } from "./tracker-check.js";
 
-/** Every check, in the order a report travels: the hooks, the daemon, the relay, the key, the model, the tracker, the last report; then whether permission asks ring. */
+/** Every check, in the order a report travels: the hooks, the daemon, the relay, the key, the model, the tracker, the last report; then whether permission asks ring, and whether the files holding secrets are the user's alone. */
 export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
   const facts = await readDataDir(resolveDataDir(env), env);
   const config = typeof facts.config === "object" ? facts.config : null;
@@ -18,15 +19,16 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
   const serverUrl =
     daemon.status?.relay.serverUrl ?? (env.RINGBACK_SERVER_URL?.trim() || config?.serverUrl || null);
   const isLoggedIn = Boolean(daemon.status?.relay.deviceId ?? config?.relay?.deviceToken);
-  const [relay, key, model, tracker, lastReport, presence] = await Promise.all([
+  const [relay, key, model, tracker, lastReport, presence, secretFiles] = await Promise.all([
     checkRelay(serverUrl, daemon.status, isLoggedIn),
     checkKey(config, facts.lastSealedMessage),
     checkModel(daemon.daemon),
     checkTracker(daemon.daemon),
     checkLastReport(daemon.status, config),
     checkPresence(facts.dataDir, config),
+    checkSecretFiles(facts.dataDir),
   ]);
-  return [...hookChecks(env), daemon.check, relay, key, model, tracker, lastReport, presence];
+  return [...hookChecks(env), daemon.check, relay, key, model, tracker, lastReport, presence, secretFiles];
 }
 
 /** One line per check: status, id, what is wrong, and the fix. */

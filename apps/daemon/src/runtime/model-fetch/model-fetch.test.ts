@@ -183,6 +183,26 @@ describe("modelFetch", () => {
     });
   });
 
+  it("never connects to a link-local or metadata address, nor follows a redirect there", async () => {
+    for (const address of [
+      "http://169.254.169.254/latest",
+      "http://[fd00:ec2::254]/v1",
+      "http://[::ffff:a9fe:a9fe]/",
+    ]) {
+      await expect(modelFetch(address, { method: "POST", body: "{}" })).rejects.toMatchObject({
+        message: expect.stringContaining("never go to a link-local or cloud metadata address"),
+        cause: { code: "ERR_FORBIDDEN_ADDRESS" },
+      });
+    }
+    await using redirecting = await serve((request, response) => {
+      request.resume();
+      response.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    });
+    await expect(modelFetch(redirecting.origin, { method: "POST", body: "{}" })).rejects.toMatchObject({
+      cause: { code: "ERR_FORBIDDEN_ADDRESS" },
+    });
+  });
+
   it("follows a redirect as fetch does, without the key to another origin", async () => {
     let seen: { method?: string; authorization?: string; body?: string } = {};
     await using target = await serve(async (request, response) => {

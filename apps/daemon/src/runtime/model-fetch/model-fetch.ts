@@ -1,5 +1,6 @@
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { forbiddenLiteralHost, guardedLookup } from "../model-test/guarded-lookup.js";
 import { networkError } from "./network-error.js";
 import { type Hop, isRedirect, REDIRECTS_MAX, redirectedHop } from "./redirect.js";
 import { responseBody } from "./response-body.js";
@@ -47,9 +48,20 @@ function exchange(hop: Hop, signal: AbortSignal): Promise<Response> {
       reject(new TypeError(`fetch failed: ${hop.url.protocol} is not an http: or https: address`));
       return;
     }
+    const forbidden = forbiddenLiteralHost(hop.url);
+    if (forbidden) {
+      reject(networkError(forbidden));
+      return;
+    }
     // Its own connection per call (no pool): giving up closes exactly this call's socket, and a long call never
     // starts on a kept-alive socket the server has meanwhile closed.
-    const outgoing = send(hop.url, { method: hop.method, headers: outgoingHeaders(hop), agent: false });
+    // Every hop's name is resolved through the guard: no redirect or rebinding reaches a metadata address.
+    const outgoing = send(hop.url, {
+      method: hop.method,
+      headers: outgoingHeaders(hop),
+      agent: false,
+      lookup: guardedLookup,
+    });
     const onAbort = () => {
       outgoing.destroy();
       reject(signal.reason);

@@ -22,6 +22,8 @@ function codeOf(error: unknown): string | undefined {
 function summaryOf(code: string | undefined): string {
   if (code === undefined) return "the request failed";
   if (code === "ECONNREFUSED") return "nothing accepts connections at that address";
+  if (code === "ERR_FORBIDDEN_ADDRESS")
+    return "model calls never go to a link-local or cloud metadata address";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "the server's name could not be resolved";
   if (code === "ECONNRESET" || code === "EPIPE") return "the server closed the connection";
   if (["ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN"].includes(code)) {

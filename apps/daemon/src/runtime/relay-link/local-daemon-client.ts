@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { CONFIG_FILE } from "../config-file.js";
 import { LOCAL_KEY_FILE } from "../local-key.js";
 import { readTextIfExists } from "../private-file.js";
+import { type LocalAnswer, signedLocalRequest } from "../signed-local-request.js";
 import { StartError } from "../start-error.js";
 
 /** A login derives a key (PBKDF2) and calls the relay: seconds, not minutes. */
@@ -11,8 +12,9 @@ const LOCAL_CALL_TIMEOUT_MS = 60_000;
 
 /**
  * Asks the daemon running on this data dir (port from `RINGBACK_PORT`, else daemon.json's `localPort`) to do
- * something, so that it writes its own daemon.json (a second writer would lose the other's changes). Undefined
- * when no daemon of this data dir answers there: the caller then does it itself.
+ * something, so that it writes its own daemon.json (a second writer would lose the other's changes). Signed with the
+ * local key, never carrying it. Undefined when no daemon of this data dir proves its answer there: the caller then
+ * does it itself.
  */
 export async function callRunningDaemon<Schema extends z.ZodType>(
   dataDir: string,
@@ -25,22 +27,25 @@ export async function callRunningDaemon<Schema extends z.ZodType>(
   const localKey = (await readTextIfExists(join(dataDir, LOCAL_KEY_FILE)))?.trim();
   if (!localKey) return undefined;
   const port = await localPort(dataDir, env);
-  let response: Response;
+  let response: LocalAnswer;
   try {
-    response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    response = await signedLocalRequest({
+      port,
+      localKey,
       method,
-      headers: { authorization: `Bearer ${localKey}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(LOCAL_CALL_TIMEOUT_MS),
+      path,
+      body,
+      timeoutMs: LOCAL_CALL_TIMEOUT_MS,
     });
   } catch (error) {
     if (isConnectionRefused(error)) return undefined;
     throw error;
   }
-  const json = await response.json().catch(() => undefined);
-  // Another data dir's daemon on this port does not know our key: it is not ours to ask.
-  if (response.status === 401) return undefined;
-  if (response.ok) return schema.parse(json);
+  // Another data dir's daemon on this port, or another program on it, does not prove its answer with our key (an
+  // older daemon refuses the signed form): it is not ours to ask, and it never got the key.
+  if (!response.isProven) return undefined;
+  const json = response.body;
+  if (response.status >= 200 && response.status < 300) return schema.parse(json);
   const error = ErrorBody.safeParse(json);
   if (response.status === 404 && error.success && error.data.error.code === "not_found") {
     throw new StartError(

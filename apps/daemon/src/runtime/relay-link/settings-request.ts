@@ -9,7 +9,7 @@ import {
   type SettingsResultPlaintext,
   StampedSettingsRequest,
 } from "@ringback/protocol";
-import { RELAYED_REQUEST_ENV } from "../../http/relayed.js";
+import { relayedRequestEnv } from "../../http/relayed.js";
 import type { LastSealedMessageFile } from "../last-sealed-message.js";
 import type { Admission, ReplayGuard } from "../replay-guard.js";
 
@@ -60,7 +60,7 @@ const REFUSALS: Record<Exclude<Admission, "accepted">, { code: ErrorCode; messag
  * Answers a relayed settings request: opens it (AAD `settings-request/<computerId>/<requestId>`, this computer's
  * id), takes it only if its stamp passes the replay guard (time within the window, nonce never seen), runs it
  * through the local interface itself, with the local key and a loopback Host, so every guard and handler is the
- * local one, and seals the answer (AAD settings-result/<requestId>). A request sealed with another key (or for
+ * local one, for the device the relay says sent it, and seals the answer (AAD settings-result/<requestId>). A request sealed with another key (or for
  * another computer, or by an older app) gets a plaintext 400 `undecryptable_request`; a replay 409
  * `replayed_request`; a time outside the window 422 `stale_request`; a local-only path 403 `not_relayed`. The key
  * id it names is kept for `ringback doctor`.
@@ -88,7 +88,7 @@ export async function answerSettingsRequest(
     return settingsError(requestId, refusal.code, refusal.message);
   }
   if (isLocalOnlyPath(parsed.data.path)) return settingsError(requestId, "not_relayed");
-  return sealResult(context, requestId, await runLocally(parsed.data, context));
+  return sealResult(context, requestId, await runLocally(parsed.data, message.senderDeviceId, context));
 }
 
 /**
@@ -151,6 +151,7 @@ export function isLocalOnlyPath(path: string): boolean {
 
 async function runLocally(
   request: SettingsRequestPlaintext,
+  senderDeviceId: string | undefined,
   context: SettingsRequestContext,
 ): Promise<SettingsResultPlaintext> {
   const origin = `http://127.0.0.1:${context.port}`;
@@ -167,7 +168,7 @@ async function runLocally(
       headers,
       body: hasBody ? JSON.stringify(request.body) : undefined,
     }),
-    RELAYED_REQUEST_ENV,
+    relayedRequestEnv(senderDeviceId),
   );
   const text = await response.text();
   return { status: response.status, body: parseJsonOrText(text) };

@@ -50,16 +50,17 @@ export class TrackerSettings {
    */
   async save(request: PutTrackerSettingsRequest): Promise<TrackerSettingsResponse> {
     const token = request.token ?? this.#access.savedToken();
-    if (!token) throw new RingbackError("tracker_not_configured", "No tracker token is saved: send one.");
+    if (!token) throw this.#access.noTokenError();
     const available = await this.workspaces(token);
     const workspaceIds = [...new Set(request.workspaceIds)];
     const unknown = workspaceIds.find((id) => !available.some((workspace) => workspace.id === id));
     if (unknown !== undefined) {
       throw new RingbackError("workspace_not_found", `Workspace ${unknown} was not found with this token.`);
     }
+    const tokenOrigin = this.#access.origin();
     await this.#config.update((raw) => ({
       ...raw,
-      tracker: { ...trackerSection(raw), token, workspaces: workspaceIds },
+      tracker: { ...trackerSection(raw), token, tokenOrigin, workspaces: workspaceIds },
     }));
     this.#log(
       `tracker: settings saved (${request.token ? "new token, " : ""}${workspaceIds.length} workspace(s))`,
@@ -71,7 +72,12 @@ export class TrackerSettings {
   /** Deletes the token and the watched workspaces, and disconnects. */
   async remove(): Promise<TrackerSettingsResponse> {
     await this.#config.update(({ tracker, ...rest }) => {
-      const { token: _token, workspaces: _workspaces, ...others } = trackerSection({ tracker });
+      const {
+        token: _token,
+        tokenOrigin: _tokenOrigin,
+        workspaces: _workspaces,
+        ...others
+      } = trackerSection({ tracker });
       return Object.keys(others).length > 0 ? { ...rest, tracker: others } : rest;
     });
     this.#log("tracker: token deleted; not watching any workspace");

@@ -107,6 +107,9 @@ export class WatcherManager {
     await Promise.all(closing);
     const isStarting = this.#isStarting;
     this.#isStarting = false;
+    if (isStarting && this.#access.isTokenForAnotherOrigin()) {
+      this.#log(`tracker: not watching: ${this.#access.noTokenError().message}`);
+    }
     if (!token) return;
     const client = this.#access.clientFor(token);
     for (const workspaceId of wanted) {
