@@ -32,6 +32,26 @@ export function claudeStopPayload(
 }
 
 /**
+ * Claude Code's PermissionRequest payload, as captured from the genuine CLI (fakes/agent-clis/test/fixtures): the agent
+ * asks to run `command` with Bash in `cwd`. A new session and prompt each call unless given.
+ */
+export function claudePermissionPayload(
+  command: string,
+  options: { cwd: string; sessionId?: string; promptId?: string },
+) {
+  return {
+    session_id: options.sessionId ?? randomUUID(),
+    transcript_path: "",
+    cwd: options.cwd,
+    prompt_id: options.promptId ?? randomUUID(),
+    permission_mode: "default",
+    hook_event_name: "PermissionRequest",
+    tool_name: "Bash",
+    tool_input: { command, description: `Run ${command}` },
+  };
+}
+
+/**
  * Runs the real hook bundle, `ringback-hook <kind>`, with `payload` on stdin as the agent does, in `cwd`. `home` is
  * the RINGBACK_HOME it reads daemon.json and local-api.key from. The hook always exits 0; with `isDebug` it says
  * on stderr what the daemon answered.

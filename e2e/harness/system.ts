@@ -61,8 +61,11 @@ export interface RingbackSystem extends AsyncDisposable {
   agentFinishes(text: string, turn?: AgentTurn): Promise<CommandResult>;
   /** A new device (browser context) joined through a fresh `ringback pair` link. */
   addDevice(name: string): Promise<Device>;
-  /** Stops the daemon (SIGTERM, or SIGKILL for a crash) and starts it again on the same home and environment. */
-  restartDaemon(signal?: NodeJS.Signals): Promise<DaemonProcess>;
+  /**
+   * Stops the daemon (SIGTERM, or SIGKILL for a crash) and starts it again on the same home and environment; `whileOff`
+   * runs in between (what happens while the computer is off).
+   */
+  restartDaemon(signal?: NodeJS.Signals, whileOff?: () => Promise<void>): Promise<DaemonProcess>;
   /** Stops the relay and starts it again on the same port and data (devices and the daemon reconnect). */
   restartRelay(signal?: NodeJS.Signals): Promise<RelayProcess>;
 }
@@ -150,8 +153,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<Ringback
         devices.push(device);
         return device;
       },
-      async restartDaemon(signal = "SIGTERM") {
+      async restartDaemon(signal = "SIGTERM", whileOff) {
         await daemon.stop(signal);
+        await whileOff?.();
         daemon = await startDaemon({ home, env: daemonEnv });
         return daemon;
       },

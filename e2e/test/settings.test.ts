@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTINGS_TEXTS } from "../../packages/client/src/i18n/texts/settings.ts";
 import { callDaemon } from "../harness/daemon-local-api.ts";
 import { type Device, UI_WAIT_MS } from "../harness/device.ts";
-import { runHook } from "../harness/hook-process.ts";
+import { claudePermissionPayload, runHook } from "../harness/hook-process.ts";
 import { type RingbackSystem, startSystem } from "../harness/system.ts";
 
 // Settings the app keeps on the computer travel through the relay as sealed requests to the daemon.
@@ -69,20 +69,6 @@ async function presenceBecomes(away: boolean): Promise<Presence> {
   return daemonPresence();
 }
 
-/** Claude Code's PermissionRequest payload, as captured from the genuine CLI (fakes/agent-clis/test/fixtures). */
-function permissionRequest(cwd: string) {
-  return {
-    session_id: "eead218f-5de1-445c-84d8-43153ec621cb",
-    transcript_path: "",
-    cwd,
-    prompt_id: "006d0bdf-eebc-43fd-a195-27cf0f8b3eca",
-    permission_mode: "default",
-    hook_event_name: "PermissionRequest",
-    tool_name: "Bash",
-    tool_input: { command: "npm publish", description: "Publish the package" },
-  };
-}
-
 describe("Settings › Ringing: a ring mode's away hours", () => {
   it("set the computer away through the relay, so an ask then rings the phone; turned off, it is present again", async () => {
     // Present by default: no mode sets away hours yet.
@@ -119,10 +105,18 @@ describe("Settings › Ringing: a ring mode's away hours", () => {
     });
     await phone.screenshot("settings-ring-mode-away", { fullPage: true });
 
-    const hook = runHook("claude-code", permissionRequest(system.projectDir), {
-      home: system.home,
-      cwd: system.projectDir,
-    });
+    const hook = runHook(
+      "claude-code",
+      claudePermissionPayload("npm publish", {
+        cwd: system.projectDir,
+        sessionId: "eead218f-5de1-445c-84d8-43153ec621cb",
+        promptId: "006d0bdf-eebc-43fd-a195-27cf0f8b3eca",
+      }),
+      {
+        home: system.home,
+        cwd: system.projectDir,
+      },
+    );
     const eventId = await phone.waitForRinging();
     await phone.answer(eventId);
     await phone.inCallScreen(eventId).getByTestId("allow-button").click();

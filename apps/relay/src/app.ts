@@ -9,6 +9,7 @@ import { accountRoutes } from "./routes/accounts.js";
 import { callRoutes } from "./routes/calls.js";
 import { daemonEventRoutes } from "./routes/daemon-events.js";
 import { deviceRoutes } from "./routes/devices.js";
+import { keyRotationRoutes } from "./routes/key-rotations.js";
 import { pairingRoutes } from "./routes/pairing.js";
 import { pushRoutes } from "./routes/push.js";
 import { setupRoutes } from "./routes/setup.js";
@@ -51,6 +52,7 @@ export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
     .route("/", accountRoutes(runtime))
     .route("/", pairingRoutes(runtime))
     .route("/", deviceRoutes(runtime))
+    .route("/", keyRotationRoutes(runtime))
     .route("/", daemonEventRoutes(runtime))
     .route("/", callRoutes(runtime))
     .route("/", streamRoutes(runtime))

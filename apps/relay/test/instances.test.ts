@@ -286,6 +286,6 @@ describePostgres("several relay instances on one PostgreSQL database", () => {
     const { relays, b } = await twoInstances();
     await using _ = relays;
     const health = await b.request("GET", "/v1/health");
-    expect(health.body).toEqual({ ok: true, store: "postgres", migrationVersion: 7, disk: null });
+    expect(health.body).toEqual({ ok: true, store: "postgres", migrationVersion: 8, disk: null });
   });
 });

@@ -23,8 +23,8 @@ export type StandInRoutes = (
  * Serves the built web app from `distDirectory` (unknown paths get index.html, as the relay's `--web-root` does) and
  * the stand-in's own relay `routes` (which see every request first), then those every page calls to get an account:
  * `GET /v1/setup` (open signup), `POST /v1/accounts` (`credentials`) and `PUT /v1/devices/me/name` (a device that
- * created its account with a phrase seals its name once its key is derived: taken and answered as the relay does); any
- * other `/v1/` path gets the relay's 404. On 127.0.0.1 and a random port.
+ * created its account with a phrase seals its name once its key is derived: taken and answered as the relay does) and
+ * `GET /v1/key-rotations` (none: the page reads them at every connect); any other `/v1/` path gets the relay's 404. On 127.0.0.1 and a random port.
  */
 export async function startBuiltAppRelay(
   distDirectory: string,
@@ -42,6 +42,7 @@ export async function startBuiltAppRelay(
     if (path === "/v1/accounts" && request.method === "POST") return json(201, credentials);
     if (path === "/v1/devices/me/name" && request.method === "PUT")
       return renamed(request, credentials, json);
+    if (path === "/v1/key-rotations" && request.method === "GET") return json(200, { rotations: [] });
     if (path.startsWith("/v1/")) return json(404, { error: { code: "not_found", message: "No such path." } });
     serveBuiltApp(distDirectory, path, response);
   });

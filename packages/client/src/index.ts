@@ -111,6 +111,7 @@ export {
   FORM_OF_ADDRESS_KEY,
   IDENTITY_KEY,
   INTERFACE_LANGUAGE_KEY,
+  KEY_ROTATION_OWED_KEY,
   LAST_EVENT_ID_KEY,
   PUSH_LOG_KEY,
   PUSH_SETTINGS_KEY,
@@ -246,6 +247,10 @@ export {
   readListedName,
 } from "./devices/device-names.js";
 export { type OwnNameRelay, resealOwnDeviceName, setOwnDeviceName } from "./devices/own-device-name.js";
+// Key rotation: removing a device replaces the account's key; the others follow the relay's sealed notices.
+export { type ComputerMove, KeyRotator, type KeyRotatorOptions } from "./key-rotation/key-rotator.js";
+export { type FollowedKey, followKeyRotations } from "./key-rotation/follow-rotations.js";
+export { type KeyRotation, openKeyRotation, sealKeyRotation } from "./key-rotation/rotation-notice.js";
 
 // Daemon settings: the computer's settings relayed end-to-end (its model and tracker), the brief language, the
 // report languages.

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from "node:http";
-import { aad, type E2eKey, openJson, sealJson } from "@ringback/e2e-crypto";
+import { aad, type E2eKey, isE2eError, openJson, sealJson } from "@ringback/e2e-crypto";
 import {
   ERROR_STATUS,
   type ErrorCode,
@@ -81,7 +81,12 @@ export async function startStandInComputer(key: E2eKey, daemon: StandInDaemon): 
           }),
         );
       })
-      .catch((error: unknown) => json(500, errorBody("internal_error", String(error))));
+      .catch((error: unknown) =>
+        // As the real computer answers a request sealed with another key than its own.
+        isE2eError(error)
+          ? json(400, errorBody("undecryptable_request"))
+          : json(500, errorBody("internal_error", String(error))),
+      );
   });
   const { origin, close } = await listenOnLoopback(server);
   return {

@@ -21,6 +21,7 @@ export const AAD_PURPOSES = [
   "reply-error",
   "settings-request",
   "settings-result",
+  "key-rotation",
 ] as const;
 export type AadPurpose = (typeof AAD_PURPOSES)[number];
 
@@ -108,6 +109,11 @@ export const aad = {
     aadTo("permission-decision", computerId, eventId),
   /** The daemon's answer to a settings request. */
   settingsResult: (requestId: string): Aad => aadFor("settings-result", requestId),
+  /**
+   * A new account key sealed under the key it replaces, for every remaining device and computer of the account (one
+   * notice for all, so it names no computer; it only ever moves a holder of the old key to a fresh one).
+   */
+  keyRotation: (rotationId: string): Aad => aadFor("key-rotation", rotationId),
   /** A device's name as the relay stores and lists it (`ringback/v1/device-name`, no id). */
   deviceName: (): Aad => DEVICE_NAME_AAD as Aad,
 } as const;

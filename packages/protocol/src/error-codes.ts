@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   // Decided here: what a device may not make the computer do.
   model_address_refused: 403,
   device_mismatch: 403,
+  // Decided here: two devices rotated the account's key from the same key at once; the later one follows the first.
+  key_rotation_conflict: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -111,4 +113,6 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   model_address_refused:
     "The model's address is a link-local or cloud metadata address (or a name that resolves to one): the computer never connects there.",
   device_mismatch: "The request names another device than the one the relay says sent it.",
+  key_rotation_conflict:
+    "Another device already replaced the account's key from this one: follow its rotation, then rotate again.",
 };

@@ -11,6 +11,7 @@ export * from "./schemas/daemon-config.js";
 export * from "./schemas/daemon-relay.js";
 export * from "./schemas/dispatch.js";
 export * from "./schemas/e2e.js";
+export * from "./schemas/key-rotation.js";
 export * from "./schemas/llm.js";
 export * from "./schemas/llm-test.js";
 export * from "./schemas/permission.js";

@@ -1,3 +1,4 @@
+import { followKeyRotations } from "@ringback/client";
 import {
   deriveKeyFromPassphrase,
   type E2eKey,
@@ -10,6 +11,8 @@ import {
   type E2eKeyRecord,
   type E2eKeySource,
   isPassphraseLongEnough,
+  type KeyRotationApplied,
+  type KeyRotationNotice,
   type PutE2eKeyRequest,
   type PutE2eKeyResponse,
   RingbackError,
@@ -39,7 +42,35 @@ export async function replaceE2eKey(
   now: Date,
   options: ComputerNameOptions = {},
 ): Promise<PutE2eKeyResponse> {
-  const { key, source } = await newKey(request, config.config.relay?.accountId);
+  return storeE2eKey(config, await newKey(request, config.config.relay?.accountId), now, options);
+}
+
+/**
+ * Follows the account's key rotation notices from the current key (`followKeyRotations`): a computer that held the
+ * key a removed device knew moves to the newest one, and from then on refuses anything sealed under the old. A notice
+ * for another key (one this computer never held, or has left) changes nothing.
+ */
+export async function followE2eKeyRotations(
+  config: ConfigFile,
+  notices: readonly KeyRotationNotice[],
+  now: Date,
+  options: ComputerNameOptions = {},
+): Promise<KeyRotationApplied> {
+  const followed = await followKeyRotations(currentE2eKey(config), notices);
+  if (followed.steps === 0) return { rotated: false, keyId: await keyId(currentE2eKey(config)) };
+  const stored = await storeE2eKey(config, { key: followed.key, source: "random" }, now, options);
+  options.log?.(
+    `end-to-end key rotated (${followed.steps} rotation${followed.steps === 1 ? "" : "s"} after a device was removed): the old key is refused from now on`,
+  );
+  return { rotated: true, keyId: stored.keyId };
+}
+
+async function storeE2eKey(
+  config: ConfigFile,
+  { key, source }: { key: E2eKey; source: E2eKeySource },
+  now: Date,
+  options: ComputerNameOptions,
+): Promise<PutE2eKeyResponse> {
   const previous = currentE2eKey(config);
   const updatedAt = now.toISOString();
   await config.update((raw) => {

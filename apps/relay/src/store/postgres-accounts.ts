@@ -114,6 +114,8 @@ export function removeDevice(
     if (changed.length === 0) return { removed: false, entries: [] };
     // A code the removed device made must not let anyone in after it is gone.
     await tx`DELETE FROM pairing_codes WHERE created_by = ${input.deviceId}`;
+    // Nor may a rotation notice it posted (one that does not open, say) hold the slot of the rotation removing it.
+    await tx`DELETE FROM key_rotations WHERE account_id = ${input.accountId} AND posted_by = ${input.deviceId}`;
     await forgetDevicePush(tx, input.deviceId);
     const entries = await failRepliesTo(tx, input.deviceId, input.now);
     await notifyEntries(tx, pg.channel, entries);

@@ -44,6 +44,7 @@ async function pruneClosedAccounts(db: Queries): Promise<void> {
     await db`SELECT id FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id)`
   ).map((row) => text(row.id));
   if (closed.length === 0) return;
+  await db`DELETE FROM key_rotations WHERE account_id = ANY(${closed})`;
   await db`DELETE FROM call_deliveries WHERE account_id = ANY(${closed})`;
   await db`DELETE FROM push_deliveries WHERE account_id = ANY(${closed})`;
   await db`DELETE FROM push_subscriptions WHERE account_id = ANY(${closed})`;

@@ -190,6 +190,23 @@ const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly sql: st
       UPDATE call_deliveries d SET device_kind = (SELECT kind FROM devices WHERE devices.id = d.device_id);
     `,
   },
+  {
+    // Key rotation notices (the account's new key sealed under the old one): one per old key per account, and the
+    // device that posted each (its notices go when it is removed).
+    version: 8,
+    sql: `
+      CREATE TABLE key_rotations (
+        account_id TEXT NOT NULL,
+        rotation_id TEXT NOT NULL,
+        from_key_id TEXT NOT NULL,
+        posted_by TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, rotation_id)
+      );
+      CREATE UNIQUE INDEX key_rotations_by_old_key ON key_rotations(account_id, from_key_id);
+    `,
+  },
 ];
 
 const MIGRATION_LOCK_NAME = "ringback_relay_migrations:";

@@ -3,6 +3,7 @@ import * as accounts from "./postgres-accounts.js";
 import * as calls from "./postgres-calls.js";
 import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
 import * as deliveries from "./postgres-deliveries.js";
+import * as keyRotations from "./postgres-key-rotations.js";
 import * as leftovers from "./postgres-leftovers.js";
 import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
 import * as push from "./postgres-push.js";
@@ -55,6 +56,9 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     listDevices: (accountId) => accounts.listDevices(sql, accountId),
     renameDevice: (input) => accounts.renameDevice(sql, input),
     removeDevice: (input) => accounts.removeDevice(pg, input),
+
+    addKeyRotation: (input) => keyRotations.addKeyRotation(pg, input),
+    keyRotations: (accountId) => keyRotations.keyRotations(sql, accountId),
 
     createPairingCode: (input) => accounts.createPairingCode(pg, input),
     redeemPairingCode: (input) => accounts.redeemPairingCode(pg, input),

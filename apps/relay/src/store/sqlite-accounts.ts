@@ -127,6 +127,12 @@ export function removeDevice(
     if (changed === 0) return { removed: false, entries: [] };
     // A code the removed device made must not let anyone in after it is gone.
     db.run("DELETE FROM pairing_codes WHERE created_by = ?", input.deviceId);
+    // Nor may a rotation notice it posted (one that does not open, say) hold the slot of the rotation removing it.
+    db.run(
+      "DELETE FROM key_rotations WHERE account_id = ? AND posted_by = ?",
+      input.accountId,
+      input.deviceId,
+    );
     forgetDevicePush(db, input.deviceId);
     return { removed: true, entries: failRepliesTo(db, input.deviceId, input.now) };
   });

@@ -52,6 +52,7 @@ function pruneClosedAccounts(db: SqliteDatabase): void {
 
 /** An account's rows, children before the rows they reference. */
 const ACCOUNT_TABLES = [
+  "key_rotations",
   "call_deliveries",
   "push_deliveries",
   "push_subscriptions",

@@ -164,6 +164,23 @@ const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       UPDATE call_deliveries SET device_kind = (SELECT kind FROM devices WHERE devices.id = call_deliveries.device_id);
     `,
   },
+  {
+    // Key rotation notices (the account's new key sealed under the old one): one per old key per account, and the
+    // device that posted each (its notices go when it is removed).
+    version: 8,
+    sql: `
+      CREATE TABLE key_rotations (
+        account_id TEXT NOT NULL,
+        rotation_id TEXT NOT NULL,
+        from_key_id TEXT NOT NULL,
+        posted_by TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, rotation_id)
+      );
+      CREATE UNIQUE INDEX key_rotations_by_old_key ON key_rotations(account_id, from_key_id);
+    `,
+  },
 ];
 
 /** Brings the database to the latest version; returns that version. */

@@ -6,6 +6,7 @@ import * as accounts from "./sqlite-accounts.js";
 import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
 import * as deliveries from "./sqlite-deliveries.js";
+import * as keyRotations from "./sqlite-key-rotations.js";
 import * as leftovers from "./sqlite-leftovers.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
@@ -66,6 +67,9 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
       if (removal.entries.length > 0) db.checkpoint();
       return removal;
     },
+
+    addKeyRotation: async (input) => keyRotations.addKeyRotation(db, input),
+    keyRotations: async (accountId) => keyRotations.keyRotations(db, accountId),
 
     createPairingCode: async (input) => accounts.createPairingCode(db, input),
     redeemPairingCode: async (input) => accounts.redeemPairingCode(db, input),

@@ -292,6 +292,33 @@ export const PUSH_CLAIM_BATCH_MAX = 500;
  */
 export const PUSH_CLAIM_PER_ACCOUNT_MAX = 16;
 
+/** A key rotation notice as the relay keeps it: opaque (the new key sealed under the old), per account. */
+export interface KeyRotationRecord {
+  readonly rotationId: string;
+  readonly sealed: string;
+  readonly createdAt: number;
+}
+
+/** A notice a device posts; `fromKeyId` is the old key's id, as its sealed text names it. */
+export interface NewKeyRotation {
+  readonly accountId: string;
+  readonly rotationId: string;
+  readonly fromKeyId: string;
+  /** The device posting it: its notices go when it is removed. */
+  readonly postedBy: string;
+  readonly sealed: string;
+  readonly now: number;
+  /** The notices the account keeps: the oldest beyond it go. */
+  readonly keptMax: number;
+}
+
+export type AddKeyRotationOutcome =
+  | { readonly kind: "created"; readonly record: KeyRotationRecord }
+  /** The same notice again (same id, same sealed text): the record as first kept. */
+  | { readonly kind: "repeat"; readonly record: KeyRotationRecord }
+  /** The account already has a notice from this key (another device rotated first), or this id for another one. */
+  | { readonly kind: "conflict" };
+
 export interface RateLimitState {
   readonly count: number;
   readonly resetAt: number;
@@ -326,7 +353,10 @@ export interface RelayStore {
   listDevices(accountId: string): Promise<DeviceRecord[]>;
   /** Replaces a live device's name (an opaque string: sealed by the device); false when there is no such device. */
   renameDevice(input: { accountId: string; deviceId: string; name: string }): Promise<boolean>;
-  /** Removes a device for good (its token is refused forever); its undelivered replies fail. */
+  /**
+   * Removes a device for good (its token is refused forever); its undelivered replies fail, and the key rotation
+   * notices it posted go (a device about to be removed cannot hold the slot of the rotation that removes it).
+   */
   removeDevice(input: { accountId: string; deviceId: string; now: number }): Promise<{
     removed: boolean;
     entries: readonly StreamEntry[];
@@ -357,6 +387,15 @@ export interface RelayStore {
     now: number;
     limits: AccountDeviceLimits;
   }): Promise<RedeemOutcome>;
+
+  // Key rotations.
+  /**
+   * Keeps a rotation notice for the account: at most one per old key (the first wins, checked in the insert's
+   * transaction, so two devices rotating at once cannot fork the account's key), and the `keptMax` newest.
+   */
+  addKeyRotation(input: NewKeyRotation): Promise<AddKeyRotationOutcome>;
+  /** The account's notices, oldest first. */
+  keyRotations(accountId: string): Promise<KeyRotationRecord[]>;
 
   // Rate limits (fixed windows, shared by every relay process).
   rateLimitState(key: string, now: number): Promise<RateLimitState>;

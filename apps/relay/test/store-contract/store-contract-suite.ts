@@ -310,6 +310,64 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
       });
     });
 
+    describe("key rotations", () => {
+      const notice = (rotationId: string, fromKeyId: string, now = T0) => ({
+        accountId: "acc1",
+        rotationId,
+        fromKeyId,
+        postedBy: "acc1-d1",
+        sealed: `e2e1.${fromKeyId}.iv.${rotationId}`,
+        now,
+        keptMax: 3,
+      });
+
+      it("keeps one notice per old key: a second from the same key is a conflict, a repeat is answered as one", async () => {
+        await account("acc1");
+        const first = await store.addKeyRotation(notice("r1", "k1"));
+        expect(first).toEqual({
+          kind: "created",
+          record: { rotationId: "r1", sealed: "e2e1.k1.iv.r1", createdAt: T0 },
+        });
+        expect(await store.addKeyRotation(notice("r1", "k1", T0 + 5))).toEqual({
+          kind: "repeat",
+          record: { rotationId: "r1", sealed: "e2e1.k1.iv.r1", createdAt: T0 },
+        });
+        expect(await store.addKeyRotation(notice("r2", "k1"))).toEqual({ kind: "conflict" });
+        expect(await store.addKeyRotation({ ...notice("r1", "k2"), sealed: "e2e1.k2.iv.other" })).toEqual({
+          kind: "conflict",
+        });
+        expect((await store.keyRotations("acc1")).map((kept) => kept.rotationId)).toEqual(["r1"]);
+        expect(await store.keyRotations("acc2")).toEqual([]);
+      });
+
+      it("lists them oldest first and keeps only the newest keptMax", async () => {
+        await account("acc1");
+        for (const [index, keyId] of ["k1", "k2", "k3", "k4"].entries()) {
+          await store.addKeyRotation(notice(`r${index + 1}`, keyId, T0 + index));
+        }
+        expect((await store.keyRotations("acc1")).map((kept) => kept.rotationId)).toEqual(["r2", "r3", "r4"]);
+      });
+
+      it("forgets the notices a device posted when it is removed, so the slot of its old key is free again", async () => {
+        await account("acc1", device("acc1-d1"), device("phone"));
+        await store.addKeyRotation({ ...notice("r1", "k1"), postedBy: "phone" });
+        await store.addKeyRotation(notice("r2", "k2"));
+        await store.removeDevice({ accountId: "acc1", deviceId: "phone", now: T0 });
+        expect((await store.keyRotations("acc1")).map((kept) => kept.rotationId)).toEqual(["r2"]);
+        expect((await store.addKeyRotation(notice("r3", "k1"))).kind).toBe("created");
+      });
+
+      it("lets one of two notices from the same key in at once", async () => {
+        await account("acc1");
+        const outcomes = await Promise.all([
+          store.addKeyRotation(notice("r1", "k1")),
+          store.addKeyRotation(notice("r2", "k1")),
+        ]);
+        expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(["conflict", "created"]);
+        expect(await store.keyRotations("acc1")).toHaveLength(1);
+      });
+    });
+
     describe("rate limits", () => {
       it("counts hits in a fixed window and starts again after it", async () => {
         expect(await store.rateLimitState("k", T0)).toEqual({ count: 0, resetAt: T0 });

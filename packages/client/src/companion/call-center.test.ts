@@ -177,6 +177,39 @@ describe("the call center, on two devices of one account", () => {
     expect(record(stranger.center, "e1")).toBeUndefined();
   });
 
+  it("follows the account's key rotation when a call is sealed under a key it does not hold, then rings it", async () => {
+    let held = generateKey();
+    let isRotated = false;
+    const center = new CallCenter({
+      store: createMemoryStore(),
+      pairing: () => ({
+        identity: {
+          accountId: "a1",
+          deviceId: "laptop",
+          deviceToken: "token-laptop",
+          serverUrl: relay.origin,
+        },
+        key: held,
+      }),
+      schedule: () => ALWAYS_RING,
+      onDeviceRemoved: () => undefined,
+      // The relay's notices: none at connect; then another device removed one and rotated to `key`.
+      catchUpKey: async () => {
+        if (!isRotated || held === key) return false;
+        held = key;
+        return true;
+      },
+    });
+    centers.push(center);
+    await center.load();
+    center.connect();
+    await eventually(() => center.view.connection === "open");
+    isRotated = true;
+    await publish("e1");
+    await eventually(() => ringingCall(center.view.calls)?.eventId === "e1");
+    expect(center.view.unreadable).toEqual([]);
+  });
+
   it("acknowledges missed calls at once on every device", async () => {
     const phone = await device("phone");
     const laptop = await device("laptop");

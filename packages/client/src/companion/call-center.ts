@@ -64,6 +64,8 @@ export interface CallCenterOptions {
   readonly onSettled?: (eventId: string) => void;
   /** 401, or the relay said the device is removed: the stream is closed for good. */
   readonly onDeviceRemoved: () => void;
+  /** Follows the account's key rotations; true when this device's key changed (see `CallRelayLink`). */
+  readonly catchUpKey?: () => Promise<boolean>;
   /** Where a record that could not be saved is told (the console by default). */
   readonly logError?: (message: string, error: unknown) => void;
 }
@@ -143,6 +145,7 @@ export class CallCenter extends Observable<CallCenterView> {
       },
       onSettled: (eventId) => this.#options.onSettled?.(eventId),
       onDeviceRemoved: () => this.#options.onDeviceRemoved(),
+      catchUpKey: this.#options.catchUpKey,
     });
     this.#link.start();
     // "A non-ringing period begins before answer": checked often enough that a ringing call stops near the minute.

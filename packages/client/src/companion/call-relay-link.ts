@@ -46,6 +46,11 @@ export interface CallRelayLinkOptions {
   readonly onSettled?: (eventId: string) => void;
   /** 401, or the relay said the device is removed. */
   readonly onDeviceRemoved: () => void;
+  /**
+   * Follows the account's key rotations (`KeyRotator.catchUp`); true when this device's key changed. Run at every
+   * connect, and when a call is sealed under a key this device does not hold (its computer moved first).
+   */
+  readonly catchUpKey?: () => Promise<boolean>;
 }
 
 /**
@@ -100,6 +105,7 @@ export class CallRelayLink {
         onConnection: (connection) => {
           options.onConnection(connection);
           if (connection !== "open") return;
+          options.catchUpKey?.().catch(() => undefined);
           this.#writer.flush().catch(() => undefined);
           this.#reportPendingDeliveries();
         },
@@ -137,8 +143,7 @@ export class CallRelayLink {
     let payload = this.#options.calls().records[event.eventId]?.payload;
     if (!payload) {
       try {
-        // The key now, not at connect time: it may have been replaced since.
-        payload = await openRelayedEvent(this.#options.pairing().key, event);
+        payload = await this.#open(event);
       } catch (error) {
         if (!(error instanceof OpenCallError)) throw error;
         this.#options.onUnreadable({ eventId: event.eventId, problem: error.problem });
@@ -162,6 +167,18 @@ export class CallRelayLink {
         deviceId: null,
       });
       this.#options.onSettled?.(event.eventId);
+    }
+  }
+
+  /** Opens a call with the key now; sealed under another key, once more after following the key's rotations. */
+  async #open(event: RelayedEvent) {
+    try {
+      // The key now, not at connect time: it may have been replaced since.
+      return await openRelayedEvent(this.#options.pairing().key, event);
+    } catch (error) {
+      const isOtherKey = error instanceof OpenCallError && error.problem === "key_mismatch";
+      if (!isOtherKey || !(await this.#options.catchUpKey?.().catch(() => false))) throw error;
+      return openRelayedEvent(this.#options.pairing().key, event);
     }
   }
 

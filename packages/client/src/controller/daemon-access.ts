@@ -24,7 +24,12 @@ export interface DaemonAccessView {
 export class DaemonAccess extends Observable<DaemonAccessView> {
   constructor(
     private readonly settings: LocalSettings,
-    private readonly connection: () => { relay: RelayClient; key: E2eKey },
+    private readonly connection: () => {
+      relay: RelayClient;
+      key: E2eKey;
+      /** Follows the account's key rotations; the key now when it changed (see `DaemonClient`). */
+      catchUpKey?: () => Promise<E2eKey | null>;
+    },
   ) {
     super({ computers: null, computerId: null, watchedWorkspaces: [] });
   }
@@ -59,8 +64,8 @@ export class DaemonAccess extends Observable<DaemonAccessView> {
     if (this.view.computerId === null) await this.refreshComputers();
     const computerId = this.view.computerId;
     if (computerId === null) throw new NoComputerError();
-    const { relay, key } = this.connection();
-    return new DaemonClient(relay, key, computerId);
+    const { relay, key, catchUpKey } = this.connection();
+    return new DaemonClient(relay, key, computerId, catchUpKey);
   }
 
   /** Reads the watched workspaces from the daemon (for how calls show their project). */

@@ -92,3 +92,25 @@ describe("the daemon client over the settings relay", () => {
     expect(isComputerOffline(error)).toBe(false);
   });
 });
+
+describe("the daemon client after the account's key was rotated", () => {
+  it("follows the rotation once when the computer cannot open a request, and asks again with the new key", async () => {
+    const newKey = generateKey();
+    await using computer = await startStandInComputer(newKey, () => ({
+      status: 200,
+      body: { channel: null },
+    }));
+    const relay = new RelayClient({ serverUrl: computer.origin, deviceToken: "tok" });
+    let catchUps = 0;
+    const following = new DaemonClient(relay, key, "dev_pc", async () => {
+      catchUps += 1;
+      return newKey;
+    });
+    expect(await following.llmSettings()).toBeNull();
+    expect(catchUps).toBe(1);
+
+    const stuck = new DaemonClient(relay, key, "dev_pc", async () => null);
+    const error = await stuck.llmSettings().catch((caught: unknown) => caught);
+    expect(isRingbackError(error) && error.code).toBe("undecryptable_request");
+  });
+});

@@ -29,7 +29,7 @@ import {
 import { type ZodType, z } from "zod";
 import { relayDaemonRequest } from "../relay/daemon-request.js";
 import type { RelayClient } from "../relay/relay-client.js";
-import { daemonAnswerError, daemonError } from "./daemon-error.js";
+import { daemonAnswerError, daemonError, hasDaemonCode } from "./daemon-error.js";
 
 /** `PUT /brief/language` answers the language as saved; older daemons may answer nothing. */
 const PutBriefLanguageAnswer = z.unknown();
@@ -45,12 +45,17 @@ export class DaemonClient {
     private readonly key: E2eKey,
     /** The computer's relay device id. */
     readonly computerId: string,
+    /**
+     * Follows the account's key rotations (`KeyRotator.catchUp`); the key now when it changed, else null. A computer
+     * that cannot open a request may have moved to a key this device has not followed yet: it asks once more with it.
+     */
+    private readonly catchUpKey?: () => Promise<E2eKey | null>,
   ) {}
 
   async call<T>(request: SettingsRequestPlaintext, schema: ZodType<T>): Promise<T> {
     let answer: { status: number; body: unknown };
     try {
-      answer = await relayDaemonRequest(this.relay, this.key, this.computerId, request);
+      answer = await this.#relayed(request);
     } catch (error) {
       throw daemonError(error);
     }
@@ -63,6 +68,17 @@ export class DaemonClient {
       );
     }
     return parsed.data;
+  }
+
+  async #relayed(request: SettingsRequestPlaintext): Promise<{ status: number; body: unknown }> {
+    try {
+      return await relayDaemonRequest(this.relay, this.key, this.computerId, request);
+    } catch (error) {
+      if (!this.catchUpKey || !hasDaemonCode(daemonError(error), "undecryptable_request")) throw error;
+      const newer = await this.catchUpKey().catch(() => null);
+      if (newer === null) throw error;
+      return relayDaemonRequest(this.relay, newer, this.computerId, request);
+    }
   }
 
   // Tracker settings -------------------------------------------------------------------------------------------

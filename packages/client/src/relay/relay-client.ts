@@ -14,6 +14,11 @@ import {
   DeviceRemoved as DeviceRemovedSchema,
   type DeviceRenamed,
   DeviceRenamed as DeviceRenamedSchema,
+  type KeyRotationList,
+  KeyRotationList as KeyRotationListSchema,
+  type KeyRotationNotice,
+  type KeyRotationPosted,
+  KeyRotationPosted as KeyRotationPostedSchema,
   type PairingCodeCreated,
   PairingCodeCreated as PairingCodeCreatedSchema,
   type RedeemPairingCodeRequest,
@@ -85,6 +90,19 @@ export class RelayClient {
   /** `DELETE /v1/devices/<id>`: the removed device's token gets 401 from then on. */
   removeDevice(deviceId: string): Promise<DeviceRemoved> {
     return this.#request("DELETE", `/v1/devices/${encodeURIComponent(deviceId)}`, DeviceRemovedSchema);
+  }
+
+  /** `GET /v1/key-rotations`: the account's key rotation notices, oldest first (a removed device gets 401). */
+  keyRotations(): Promise<KeyRotationList> {
+    return this.#request("GET", "/v1/key-rotations", KeyRotationListSchema);
+  }
+
+  /**
+   * `POST /v1/key-rotations`: a new account key sealed under the one it replaces, kept for every device and computer
+   * of the account. 409 `key_rotation_conflict` when another device rotated from the same key first.
+   */
+  postKeyRotation(notice: KeyRotationNotice): Promise<KeyRotationPosted> {
+    return this.#request("POST", "/v1/key-rotations", KeyRotationPostedSchema, notice);
   }
 
   /** `GET /v1/calls/<eventId>`: one event, as the stream would relay it. */

@@ -14,6 +14,7 @@ import {
   FORM_OF_ADDRESS_KEY,
   IDENTITY_KEY,
   INTERFACE_LANGUAGE_KEY,
+  KEY_ROTATION_OWED_KEY,
   LAST_EVENT_ID_KEY,
   LEGACY_KEYS,
   QUESTION_CHANNEL_KEY,
@@ -90,11 +91,23 @@ export class LocalSettings {
     await this.store.set(E2E_KEY_KEY, key);
   }
 
+  /** The removed device whose key rotation is not yet at the relay; null when none is owed. */
+  async loadKeyRotationOwed(): Promise<string | null> {
+    const value = await this.store.get<unknown>(KEY_ROTATION_OWED_KEY);
+    return typeof value === "string" ? value : null;
+  }
+
+  async saveKeyRotationOwed(removedDeviceId: string | null): Promise<void> {
+    if (removedDeviceId === null) await this.store.delete(KEY_ROTATION_OWED_KEY);
+    else await this.store.set(KEY_ROTATION_OWED_KEY, removedDeviceId);
+  }
+
   /** Forgets the identity and key (the device was removed); call history stays on the device. */
   async clearPairing(): Promise<void> {
     await this.store.delete(IDENTITY_KEY);
     await this.store.delete(E2E_KEY_KEY);
     await this.store.delete(LAST_EVENT_ID_KEY);
+    await this.store.delete(KEY_ROTATION_OWED_KEY);
   }
 
   async saveFormOfAddress(value: string): Promise<void> {

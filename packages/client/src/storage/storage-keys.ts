@@ -18,6 +18,11 @@ export const SET_ASIDE_IDS_KEY = "setAsideIds";
 export const IDENTITY_KEY = "identity";
 /** The end-to-end key (`rbk1_...`). */
 export const E2E_KEY_KEY = "e2eKey";
+/**
+ * The device this device removed, while the key rotation its removal owes is not yet at the relay (the page closed
+ * or the relay failed in between): the rotation is finished at the next start.
+ */
+export const KEY_ROTATION_OWED_KEY = "keyRotationOwed";
 /** Voice choice and speed. */
 export const VOICE_SETTINGS_KEY = "voice";
 /** The user's form of address; absent means the generic default. */

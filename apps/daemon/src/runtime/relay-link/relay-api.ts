@@ -5,6 +5,7 @@ import {
   DeviceRenamed,
   ErrorBody,
   isErrorCode,
+  KeyRotationList,
   PairingCodeCreated,
   type RedeemPairingCodeRequest,
   RelaySetup,
@@ -48,6 +49,11 @@ export class RelayApi {
   /** `PUT /v1/devices/me/name`: this computer's name, sealed, as the relay lists it from now on. */
   renameDevice(deviceToken: string, name: string): Promise<DeviceRenamed> {
     return this.#call("PUT", "/v1/devices/me/name", DeviceRenamed, { deviceToken, body: { name } });
+  }
+
+  /** `GET /v1/key-rotations`: the account's key rotation notices (the new keys sealed under the old ones). */
+  keyRotations(deviceToken: string): Promise<KeyRotationList> {
+    return this.#call("GET", "/v1/key-rotations", KeyRotationList, { deviceToken });
   }
 
   /** `POST /v1/pairing-codes`: a 12-digit code another device can join with. */

@@ -4,6 +4,7 @@ import type {
   LocalLoginResult,
   PairingResult,
   RelayLinkStatus,
+  RelayToDaemonMessage,
   Report,
 } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
@@ -19,6 +20,7 @@ import { EventSessions } from "../replies/event-sessions.js";
 import { RepliesFile } from "../replies/replies-file.js";
 import { type QuestionReplies, ReplyRunner } from "../replies/reply-runner.js";
 import type { SessionsFile } from "../sessions-file.js";
+import { KeyRotationFollower } from "./key-rotation-follower.js";
 import { loginToRelay } from "./login.js";
 import { createPairing } from "./pairing.js";
 import { RelayLink, type RelayLinkOptions } from "./relay-link.js";
@@ -189,26 +191,41 @@ export class RelayConnection {
       log("no relay identity (ringback login): replies and relayed settings wait until there is one");
       return;
     }
+    const { serverUrl, deviceToken } = relay;
+    // What the relay sends right after a (re)connect (queued replies, decisions) waits until the key's rotations are
+    // followed: a computer that was off during a removal must not take the removed device's old key first.
+    const follower = new KeyRotationFollower({ config, log, serverUrl, deviceToken });
+    let keyFollowed: Promise<void> = Promise.resolve();
     const link = new RelayLink({
-      serverUrl: relay.serverUrl,
-      deviceToken: relay.deviceToken,
+      serverUrl,
+      deviceToken,
       log,
       reconnectDelayMs: this.#options.reconnectDelayMs,
       onMessage: (message) => {
-        if (message.type === "reply" && isPermissionEventId(message.eventId)) {
-          // A reply to a "needs you" call is a decision: it never resumes an agent with its text.
-          void this.#decisions.handle(message);
-          return;
-        }
-        if (message.type === "reply") {
-          void this.#replies.handle(message);
-          return;
-        }
-        void this.#answerSettings(link, message);
+        void keyFollowed
+          .then(() => follower.followIfSealedUnderAnotherKey(message.sealed))
+          .catch(() => undefined)
+          .then(() => this.#receive(link, message));
+      },
+      onOpen: () => {
+        keyFollowed = follower.follow();
       },
     });
     this.#link = link;
     link.start();
+  }
+
+  #receive(link: RelayLink, message: RelayToDaemonMessage): void {
+    if (message.type === "reply" && isPermissionEventId(message.eventId)) {
+      // A reply to a "needs you" call is a decision: it never resumes an agent with its text.
+      void this.#decisions.handle(message);
+      return;
+    }
+    if (message.type === "reply") {
+      void this.#replies.handle(message);
+      return;
+    }
+    void this.#answerSettings(link, message);
   }
 
   async #answerSettings(

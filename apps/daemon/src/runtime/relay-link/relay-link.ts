@@ -28,6 +28,8 @@ export interface RelayLinkOptions {
   log: Logger;
   /** Every valid message from the relay; answers go back through `send`. */
   onMessage(message: RelayToDaemonMessage): void;
+  /** After every (re)connect: what this computer may have missed while the link was down is read then. */
+  onOpen?(): void;
   /** The wait before the next attempt after `failedAttempts` failed ones (tests shorten it). */
   reconnectDelayMs?: (failedAttempts: number) => number;
   silenceMaxMs?: number;
@@ -103,6 +105,7 @@ export class RelayLink {
       this.#failedAttempts = 0;
       this.#options.log(`relay link open (${this.#options.serverUrl})`);
       this.#expectTraffic();
+      this.#options.onOpen?.();
     });
     socket.on("ping", () => this.#expectTraffic());
     socket.on("message", (data, isBinary) => {

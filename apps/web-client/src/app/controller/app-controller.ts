@@ -10,6 +10,7 @@ import {
   decideOpen,
   dispatchDaemonOf,
   inviteDevice,
+  KeyRotator,
   type KeyValueStore,
   LocalSettings,
   Observable,
@@ -81,6 +82,8 @@ export class AppController extends Observable<AppView> {
   readonly preferences: Preferences;
   readonly devicePairing: DevicePairing;
   readonly computerKey: ComputerKey;
+  /** Removing another device replaces the account's key; this device follows replacements made elsewhere. */
+  readonly keyRotator: KeyRotator;
   /** The calls of the paired device; none before pairing. */
   #center: CallCenter | null = null;
   #unsubscribeCenter: (() => void) | null = null;
@@ -107,13 +110,24 @@ export class AppController extends Observable<AppView> {
       if (this.view.pairing) this.presence.sendAwaySchedule().catch(() => undefined);
     });
     this.ringtones = new RingtonesController(settings, new RingtoneFiles(deps.store), deps.waitingRinger);
+    this.keyRotator = new KeyRotator({
+      settings,
+      relay: () => this.calls.relay(),
+      pairing: () => this.#requirePairing(),
+      onKeyChanged: (pairing) => this.update({ pairing }),
+      now: deps.now,
+    });
     this.daemon = new DaemonAccess(settings, () => ({
       relay: this.calls.relay(),
       key: this.#requirePairing().key,
+      catchUpKey: () => this.#catchUpKey(),
     }));
     this.presence = new PresenceController({
       listComputers: () => this.daemon.refreshComputers(),
-      clientFor: (computerId) => new DaemonClient(this.calls.relay(), this.#requirePairing().key, computerId),
+      clientFor: (computerId) =>
+        new DaemonClient(this.calls.relay(), this.#requirePairing().key, computerId, () =>
+          this.#catchUpKey(),
+        ),
       awaySchedule: () =>
         awayScheduleOf(
           this.ringModes.view.modes,
@@ -240,6 +254,24 @@ export class AppController extends Observable<AppView> {
     return readDeviceList(this.#requirePairing().key, devices);
   }
 
+  /**
+   * Settings › Devices: removes a device. Another device's removal replaces the account's key (`KeyRotator`):
+   * resolves with how many computers took the new key at once and how many take it when they connect. Removing
+   * this device leaves the account (null).
+   */
+  async removeDevice(device: ReadableDevice): Promise<{ moved: number; later: number } | null> {
+    if (device.isCurrent) {
+      await this.calls.relay().removeDevice(device.id);
+      await this.deviceRemoved("removed-here");
+      return null;
+    }
+    const moves = [...(await this.keyRotator.removeDevice(device.id)).values()];
+    return {
+      moved: moves.filter((move) => move === "moved").length,
+      later: moves.filter((move) => move === "later").length,
+    };
+  }
+
   /** This device was removed (401 or the relay said so): back to the welcome page, history kept. */
   async deviceRemoved(notice: WelcomeNotice = "device-removed"): Promise<void> {
     this.stop();
@@ -263,6 +295,11 @@ export class AppController extends Observable<AppView> {
     this.#unsubscribeCenter = null;
   }
 
+  /** Follows the account's key rotations: this device's key now when it changed, else null. */
+  async #catchUpKey() {
+    return (await this.keyRotator.catchUp()) ? this.#requirePairing().key : null;
+  }
+
   #requirePairing(): Pairing {
     const pairing = this.view.pairing;
     if (!pairing) throw new Error("This device is not paired.");
@@ -282,6 +319,7 @@ export class AppController extends Observable<AppView> {
       onDeviceRemoved: () => {
         this.deviceRemoved("device-removed").catch(() => undefined);
       },
+      catchUpKey: () => this.keyRotator.catchUp(),
     });
     this.#center = center;
     await center.load();
@@ -298,6 +336,8 @@ export class AppController extends Observable<AppView> {
       this.update({ calls, connection, relayUnreachableSince, unreadable }),
     );
     center.connect();
+    // A removal whose key rotation the page did not finish (closed, or the relay failed) finishes now.
+    this.keyRotator.finishOwedRotation().catch(() => undefined);
     this.preferences.syncBriefLanguage();
     this.daemon.refreshWatchedWorkspaces().catch(() => undefined);
   }

@@ -22,6 +22,7 @@ export function DevicesSettings({ controller, language }: Props) {
   const [invitation, setInvitation] = useState<DeviceInvitation | null>(null);
   const [qrCode, setQrCode] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const fail = useCallback(
     (caught: unknown) => {
@@ -45,12 +46,16 @@ export function DevicesSettings({ controller, language }: Props) {
 
   const remove = async (device: ReadableDevice) => {
     if (!confirm(t.removeDeviceConfirm(deviceLabel(device, core)))) return;
+    setError(null);
+    setNotice(null);
     try {
-      await controller.calls.relay().removeDevice(device.id);
-      if (device.isCurrent) await controller.deviceRemoved("removed-here");
-      else load();
+      const replaced = await controller.removeDevice(device);
+      if (replaced === null) return;
+      setNotice(t.keyReplaced(replaced.moved, replaced.later));
+      load();
     } catch (caught) {
       fail(caught);
+      load();
     }
   };
 
@@ -72,6 +77,11 @@ export function DevicesSettings({ controller, language }: Props) {
     <section class="card devices-settings" data-testid="devices-settings">
       <h2>{t.devices}</h2>
       {error && <p class="error">{error}</p>}
+      {notice && (
+        <p class="notice" data-testid="key-replaced">
+          {notice}
+        </p>
+      )}
       {devices === null ? (
         <p>{core.loading}</p>
       ) : (

@@ -31,7 +31,13 @@ export const SETTINGS_TEXTS = defineTexts({
     lastSeen: (time: string) => `last seen ${time}`,
     never: "never",
     remove: "Remove",
-    removeDeviceConfirm: (name: string) => `Remove “${name}”? It stops receiving calls at once.`,
+    removeDeviceConfirm: (name: string) =>
+      `Remove “${name}”? It stops receiving calls at once, and the account gets a new encryption key it never sees.`,
+    /** After removing another device: the key was replaced; how many computers took it at once. */
+    keyReplaced: (moved: number, later: number) =>
+      later === 0
+        ? "Removed. The encryption key was replaced on this device and the computers."
+        : `Removed. The encryption key was replaced; ${later} computer${later === 1 ? " that is" : "s that are"} off will take it when ${later === 1 ? "it connects" : "they connect"}${moved > 0 ? ` (${moved} already did)` : ""}.`,
     addDevice: "Add a device",
     invitationLead: (time: string) =>
       `Open this link on the new device, or scan the code. It works once, until ${time}. It carries your encryption key: share it only with your own devices.`,
@@ -170,7 +176,12 @@ export const SETTINGS_TEXTS = defineTexts({
     lastSeen: (time: string) => `最近在线 ${time}`,
     never: "从未",
     remove: "移除",
-    removeDeviceConfirm: (name: string) => `移除“${name}”？它将立即停止接收来电。`,
+    removeDeviceConfirm: (name: string) =>
+      `移除“${name}”？它将立即停止接收来电，账户将换用一把它看不到的新加密密钥。`,
+    keyReplaced: (moved: number, later: number) =>
+      later === 0
+        ? "已移除。本设备和电脑上的加密密钥已更换。"
+        : `已移除。加密密钥已更换；${later} 台未开机的电脑会在连上后换用新密钥${moved > 0 ? `（${moved} 台已换用）` : ""}。`,
     addDevice: "添加设备",
     invitationLead: (time: string) =>
       `在新设备上打开这个链接，或扫描二维码。只能使用一次，有效期至 ${time}。它包含你的加密密钥：只分享给你自己的设备。`,
