@@ -45,7 +45,7 @@ PASSPHRASE_V2_SALT_PREFIX = "ringback/e2e/v2/passphrase/"
 SCRYPT_COST = 2 ** 17
 SCRYPT_BLOCK_SIZE = 8
 SCRYPT_PARALLELISM = 1
-AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result"]
+AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result", "key-rotation"]
 # Messages a device sends to one computer, which it runs: the associated data names the computer too.
 ADDRESSED_AAD_PURPOSES = ["settings-request", "reply", "permission-decision"]
 # A device's name: the purpose alone (the device seals it before the relay gives it an id), padded to one length.
@@ -215,7 +215,12 @@ REPORT_VALUE = {
     "brief": {"language": "fr-FR", "spoken": "Les tests sont corrigés ✅. Il reste deux échecs.",
               "facts": ["2 échecs", "packages/outbox"]},
 }
+# A removal's new key, sealed under the old one for the devices and computers that stay.
+KEY_ROTATION_VALUE = {"key": "rbk1_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8", "rotatedAt": "2026-12-06T10:00:00.000Z",
+                      "removedDeviceId": "dev_7c1e9a0b4d2f"}
 SETTINGS_REQUEST_VALUE = {"op": "get", "keys": ["language", "voice", "ringSchedule"], "nonce": 42}
+
+REQUEST_ID = "6a0f3c9e2b7d41e8a5c3f0b9d2e7a1c4"
 
 SEAL_CASES = [
     # name, purpose, id, key, plaintext or JSON value
@@ -226,12 +231,12 @@ SEAL_CASES = [
     ("settings request as JSON", "settings-request", "req-42", KEY_A, SETTINGS_REQUEST_VALUE),
     ("settings result", "settings-result", "req-42", KEY_A, '{"ok":true,"language":"en-GB"}'),
     ("empty reply", "reply", "codex:0198f3a2-turn-3", KEY_B, ""),
+    ("key rotation notice as JSON", "key-rotation", REQUEST_ID, KEY_A, KEY_ROTATION_VALUE),
     ("long report text over many AES blocks", "report", "tracker:task-8731", KEY_B,
      "Line of a long report, with tabs\tand newlines.\n" * 20),
 ]
 
 COMPUTER_ID = "dev_3f9a1c2b7e5d"
-REQUEST_ID = "6a0f3c9e2b7d41e8a5c3f0b9d2e7a1c4"
 
 
 def stamp(label: str) -> dict:
