@@ -1,8 +1,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { listenOnLoopback, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { requestProof } from "../src/http/local-proof/proof-message.js";
 import { daemonEnv, runCli } from "./helpers/daemon-process.js";
 
 let home: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
@@ -59,14 +60,19 @@ describe("ringback install / uninstall / hook", () => {
   });
 
   it("`ringback hook claude-code` reports a Stop payload to the daemon and prints nothing", async () => {
-    const received: { authorization?: string; body: string }[] = [];
+    const received: { method: string; path: string; headers: IncomingHttpHeaders; body: string }[] = [];
     const fakeDaemon = createServer((request, response) => {
       let body = "";
       request.on("data", (chunk) => {
         body += chunk;
       });
       request.on("end", () => {
-        received.push({ authorization: request.headers.authorization, body });
+        received.push({
+          method: request.method ?? "",
+          path: request.url ?? "",
+          headers: request.headers,
+          body,
+        });
         response.writeHead(202, { "content-type": "application/json" }).end('{"accepted":true}');
       });
     });
@@ -88,7 +94,20 @@ describe("ringback install / uninstall / hook", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
     expect(received).toHaveLength(1);
-    expect(received[0]?.authorization).toBe("Bearer local-key-for-tests");
+    // Signed with the local key, which it never carries (the hook's proof, apps/daemon/src/http/local-proof).
+    const [version, timestamp, nonce, proof] = String(received[0]?.headers["ringback-request-proof"]).split(
+      ".",
+    );
+    expect(version).toBe("v1");
+    const parts = { method: received[0]!.method, port: listening.port, path: received[0]!.path };
+    const signed = {
+      ...parts,
+      timestamp: Number(timestamp),
+      nonce: nonce ?? "",
+      body: Buffer.from(received[0]!.body),
+    };
+    expect(proof).toBe(requestProof("local-key-for-tests", signed));
+    expect(received[0]?.headers.authorization).toBeUndefined();
     expect(JSON.parse(received[0]!.body)).toMatchObject({
       source: "claude-code",
       sessionId: "s-1",

@@ -1,5 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { LOCAL_ANSWER_PROOF_HEADER, LOCAL_REQUEST_PROOF_HEADER } from "@ringback/protocol";
+import { forwardProof } from "./proof-relay.js";
 
 /** One request the hook sent, and how the real daemon answered it. */
 export interface TappedRequest {
@@ -16,8 +18,8 @@ export interface TappedRequest {
 export interface ReportTap {
   port: number;
   requests: TappedRequest[];
-  /** Where requests go: the real daemon's port, known once it listens. */
-  forwardTo(port: number): void;
+  /** Where requests go (the real daemon's port, known once it listens) and the local key it signs them with. */
+  forwardTo(port: number, localKey: string): void;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ function parseJson(bytes: Buffer): unknown {
  */
 export async function startReportTap(): Promise<ReportTap> {
   const requests: TappedRequest[] = [];
-  let daemonPort: number | undefined;
+  let daemon: { port: number; localKey: string } | undefined;
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const body = await readAll(incoming);
@@ -56,11 +58,17 @@ export async function startReportTap(): Promise<ReportTap> {
       answer: "",
     };
     requests.push(record);
-    if (daemonPort === undefined) {
+    if (daemon === undefined) {
       outgoing.writeHead(503).end();
       return;
     }
-    const port = daemonPort;
+    const { port, localKey } = daemon;
+    const proof = forwardProof(
+      incoming.headers[LOCAL_REQUEST_PROOF_HEADER] as string | undefined,
+      { ...record, body },
+      port,
+      localKey,
+    );
     await new Promise<void>((resolve) => {
       const upstream = httpRequest(
         {
@@ -68,14 +76,23 @@ export async function startReportTap(): Promise<ReportTap> {
           port,
           method: record.method,
           path: record.path,
-          headers: { ...incoming.headers, host: `127.0.0.1:${port}` },
+          headers: {
+            ...incoming.headers,
+            host: `127.0.0.1:${port}`,
+            ...(proof ? { [LOCAL_REQUEST_PROOF_HEADER]: proof.requestHeader } : {}),
+          },
           agent: false,
         },
         (answer) => {
           void readAll(answer).then((answerBody) => {
             record.status = answer.statusCode ?? 0;
             record.answer = answerBody.toString("utf8");
-            outgoing.writeHead(record.status, { "content-type": answer.headers["content-type"] ?? "" });
+            outgoing.writeHead(record.status, {
+              "content-type": answer.headers["content-type"] ?? "",
+              ...(proof
+                ? { [LOCAL_ANSWER_PROOF_HEADER]: proof.answerHeader(record.status, answerBody) }
+                : {}),
+            });
             outgoing.end(answerBody);
             resolve();
           });
@@ -100,8 +117,8 @@ export async function startReportTap(): Promise<ReportTap> {
   return {
     port: (server.address() as AddressInfo).port,
     requests,
-    forwardTo: (port) => {
-      daemonPort = port;
+    forwardTo: (port, localKey) => {
+      daemon = { port, localKey };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -50,7 +50,8 @@ export async function startRingbackDaemon(home: string, env: NodeJS.ProcessEnv):
     await tap.close();
     throw error;
   });
-  tap.forwardTo(Number(port));
+  // The daemon wrote its local key before it listened; the tap signs with it, as a program of the user's would.
+  tap.forwardTo(Number(port), readFileSync(join(dataDir, "local-api.key"), "utf8").trim());
 
   let closing: Promise<void> | undefined;
   const close = () => {
