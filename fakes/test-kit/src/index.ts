@@ -14,6 +14,7 @@ export { freePort } from "./free-port.js";
 export { jpegSize } from "./jpeg-size.js";
 export { type LoopbackServer, listenOnLoopback } from "./loopback-server.js";
 export { pasteTwoImages } from "./pasted-images.js";
+export { isRunning } from "./process-running.js";
 export { onRunEnd } from "./run-end.js";
 export {
   type RelayAnswer,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventually, runToEnd, startChild } from "../src/index.js";
-import { isRunning } from "./is-running.js";
+import { eventually, isRunning, runToEnd, startChild } from "../src/index.js";
 
 describe("runToEnd", () => {
   it("gives the child its input and resolves with its exit and everything it printed", async () => {

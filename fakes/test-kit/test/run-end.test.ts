@@ -3,8 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { eventually, makeTemporaryDirectory, startChild } from "../src/index.js";
-import { isRunning } from "./is-running.js";
+import { eventually, isRunning, makeTemporaryDirectory, startChild } from "../src/index.js";
 
 /** run-end.ts imports nothing, so a plain Node.js child loads it as it is (types stripped). */
 const RUN_END = fileURLToPath(new URL("../src/run-end.ts", import.meta.url));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 // Not the global timers: a test on a fake clock still gets a server.
 import { clearTimeout, setTimeout } from "node:timers";
-import { freePort, makeTemporaryDirectory, onRunEnd } from "@ringback/test-kit";
+import { freePort, isRunning, makeTemporaryDirectory, onRunEnd } from "@ringback/test-kit";
 
 /*
  * A throwaway PostgreSQL server for tests and the bench: `initdb` into a temp dir, then `postgres` on a free
@@ -78,15 +78,6 @@ function run(binary: string, args: readonly string[]): Promise<string> {
 /** Names the process that made a cluster's directory, so a later start can tell a leftover from a live one. */
 const OWNER_FILE = "owner.pid";
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Deletes the directories of clusters whose process was killed outright (SIGKILL: its server went with it, its
  * directory stayed): those whose owner and server are both gone. Another run's cluster, or one made before owners
@@ -99,7 +90,7 @@ function removeLeftoverClusters(): void {
     const pidIn = (file: string) => Number(readFileSafely(file).split("\n")[0]);
     const owner = pidIn(join(dir, OWNER_FILE));
     const server = pidIn(join(dir, "data", "postmaster.pid"));
-    if (!owner || isAlive(owner) || (server && isAlive(server))) continue;
+    if (!owner || isRunning(owner) || (server && isRunning(server))) continue;
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
