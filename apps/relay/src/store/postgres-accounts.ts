@@ -2,7 +2,7 @@ import { integer, notify, type PostgresDatabase, type Queries, text } from "./po
 import { forgetDevicePush } from "./postgres-push.js";
 import { failRepliesTo } from "./postgres-replies.js";
 import { notifyEntries } from "./postgres-rows.js";
-import { DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
+import { CLAIM_CODE_SETTING, DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
 import type {
   AccountDeviceLimits,
   DeviceRecord,
@@ -11,8 +11,6 @@ import type {
   RedeemOutcome,
   StreamEntry,
 } from "./store.js";
-
-const CLAIM_CODE_SETTING = "claim_code_hash";
 
 export async function hasAccounts(db: Queries): Promise<boolean> {
   const [row] = await db`SELECT EXISTS (SELECT 1 FROM accounts) AS found`;

@@ -1,5 +1,5 @@
 import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
-import { mergeBySeq } from "./delivery-rows.js";
+import { type DeliveryEntry, mergeBySeq } from "./delivery-rows.js";
 import { eventFits } from "./event-quota.js";
 import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
 import { deliveriesSince, openCallDeliveries } from "./postgres-deliveries.js";
@@ -8,8 +8,11 @@ import { appendStatusEntry, headSeq, nextSeq, notifyEntries } from "./postgres-r
 import {
   callStatusEntry,
   EVENT_COLUMNS,
+  expiredCallEntry,
   newCallEntry,
   type Row,
+  STREAM_COLUMNS,
+  toOpenCallEntry,
   toRelayedEvent,
   toStreamEntry,
 } from "./row-records.js";
@@ -24,7 +27,7 @@ import {
   type StreamPage,
   type StreamSnapshot,
 } from "./store.js";
-import { lastSeqWithin, streamPage as pageOf } from "./stream-pages.js";
+import { lastSeqWithin, type PageRequest, streamPage as pageOf } from "./stream-pages.js";
 
 /** Thrown inside a transaction to roll it back when a unique constraint says the event already exists. */
 class EventExists extends Error {}
@@ -150,10 +153,6 @@ async function refusal(db: Queries, input: CallStatusInput): Promise<CallStatusO
   return { kind: "already_ended", status: current };
 }
 
-/** A status row's event is joined for nothing sealed: only a call's own row reads its ciphertext. */
-const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
-  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
-
 export function streamSince(
   pg: PostgresDatabase,
   accountId: string,
@@ -173,78 +172,72 @@ export function pendingCalls(pg: PostgresDatabase, accountId: string): Promise<S
   return pg.snapshot(async (tx) => {
     const rows = await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
       WHERE e.account_id = ${accountId} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`;
-    const entries = rows.map((row) => openCallEntry(accountId, row));
+    const entries = rows.map((row) => toOpenCallEntry(accountId, row));
     const deliveries = await openCallDeliveries(tx, accountId);
     return { entries: mergeBySeq(entries, deliveries), headSeq: await headSeq(tx, accountId) };
   });
 }
 
-export function streamPage(
-  pg: PostgresDatabase,
-  accountId: string,
-  afterSeq: number,
-  limit: number,
-  maxBytes = Number.POSITIVE_INFINITY,
-): Promise<StreamPage> {
-  return pg.snapshot(async (tx) => {
-    const endSeq = Number.isFinite(maxBytes)
-      ? lastSeqWithin(
-          await tx`SELECT s.seq,
-              CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
-            FROM stream_entries s
-            LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-            WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq LIMIT ${limit}`,
-          maxBytes,
-        )
-      : null;
-    return pageOf({
-      endSeq,
-      rows: await tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
+export function streamPage(pg: PostgresDatabase, page: PageRequest): Promise<StreamPage> {
+  const { accountId, afterSeq, limit } = page;
+  return pg.snapshot((tx) =>
+    pageWithin(tx, page, {
+      sizes: () => tx`SELECT s.seq,
+          CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
+        FROM stream_entries s
         LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} AND s.seq <= ${endSeq ?? Number.MAX_SAFE_INTEGER}
+        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq LIMIT ${limit}`,
+      rows: (endSeq) => tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
+        LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
+        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} AND s.seq <= ${endSeq}
         ORDER BY s.seq LIMIT ${limit}`,
       toEntry: toStreamEntry,
-      deliveries: await deliveriesSince(tx, accountId, afterSeq, limit),
-      limit,
-      headSeq: await headSeq(tx, accountId),
-    });
-  });
+      deliveries: () => deliveriesSince(tx, accountId, afterSeq, limit),
+    }),
+  );
 }
 
-export function pendingCallsPage(
-  pg: PostgresDatabase,
-  accountId: string,
-  afterSeq: number,
-  limit: number,
-  maxBytes = Number.POSITIVE_INFINITY,
-): Promise<StreamPage> {
-  return pg.snapshot(async (tx) => {
-    const endSeq = Number.isFinite(maxBytes)
-      ? lastSeqWithin(
-          await tx`SELECT e.seq, e.sealed_bytes AS bytes FROM events e
-            WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
-              AND e.sealed IS NOT NULL
-            ORDER BY e.seq LIMIT ${limit}`,
-          maxBytes,
-        )
-      : null;
-    return pageOf({
-      endSeq,
-      rows: await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
+export function pendingCallsPage(pg: PostgresDatabase, page: PageRequest): Promise<StreamPage> {
+  const { accountId, afterSeq, limit } = page;
+  return pg.snapshot((tx) =>
+    pageWithin(tx, page, {
+      sizes: () => tx`SELECT e.seq, e.sealed_bytes AS bytes FROM events e
         WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
-          AND e.sealed IS NOT NULL AND e.seq <= ${endSeq ?? Number.MAX_SAFE_INTEGER}
+          AND e.sealed IS NOT NULL
         ORDER BY e.seq LIMIT ${limit}`,
-      toEntry: (row) => openCallEntry(accountId, row),
-      deliveries: await openCallDeliveries(tx, accountId, afterSeq, limit),
-      limit,
-      headSeq: await headSeq(tx, accountId),
-    });
-  });
+      rows: (endSeq) => tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
+        WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
+          AND e.sealed IS NOT NULL AND e.seq <= ${endSeq}
+        ORDER BY e.seq LIMIT ${limit}`,
+      toEntry: (row) => toOpenCallEntry(accountId, row),
+      deliveries: () => openCallDeliveries(tx, accountId, afterSeq, limit),
+    }),
+  );
 }
 
-function openCallEntry(accountId: string, row: Row): StreamEntry {
-  const event = toRelayedEvent(row);
-  return { kind: "call", accountId, seq: event.seq, event };
+/**
+ * A page of the rows `rows` reads up to a seq, after `sizes` (each row's seq and sealed bytes) said where the page's
+ * bytes end (read only when they are bounded); call inside the read's snapshot.
+ */
+async function pageWithin(
+  tx: Queries,
+  page: PageRequest,
+  reads: {
+    readonly sizes: () => Promise<readonly Row[]>;
+    readonly rows: (endSeq: number) => Promise<readonly Row[]>;
+    readonly toEntry: (row: Row) => StreamEntry | null;
+    readonly deliveries: () => Promise<DeliveryEntry[]>;
+  },
+): Promise<StreamPage> {
+  const endSeq = Number.isFinite(page.maxBytes) ? lastSeqWithin(await reads.sizes(), page.maxBytes) : null;
+  return pageOf({
+    endSeq,
+    rows: await reads.rows(endSeq ?? Number.MAX_SAFE_INTEGER),
+    toEntry: reads.toEntry,
+    deliveries: await reads.deliveries(),
+    limit: page.limit,
+    headSeq: await headSeq(tx, page.accountId),
+  });
 }
 
 /**
@@ -264,12 +257,7 @@ export function expireCalls(pg: PostgresDatabase, now: number): Promise<StreamEn
           expires_at = NULL
         WHERE account_id = ${accountId} AND event_id = ${eventId}`;
       const seq = await nextSeq(tx, accountId);
-      const entry = {
-        kind: "call-status" as const,
-        accountId,
-        seq,
-        change: { seq, eventId, status: "expired" as const, deviceId: null, at: new Date(now).toISOString() },
-      };
+      const entry = expiredCallEntry(accountId, eventId, seq, now);
       await appendStatusEntry(tx, entry, now);
       entries.push(entry);
     }

@@ -1,4 +1,5 @@
 import { afterAll, expect, it } from "vitest";
+import { itKeepsItsDataAcrossAReopen } from "../../test/store-contract/reopen-contract.js";
 import { describeStoreContract } from "../../test/store-contract/store-contract-suite.js";
 import { describePostgres, type PostgresSchema, postgresSchema } from "../../test/support/postgres-schema.js";
 import { openPostgresStore } from "./postgres-store.js";
@@ -31,19 +32,8 @@ describePostgres("postgres store", () => {
     }
   });
 
-  it("keeps its data and migration version across a reopen", async () => {
-    const schema = await freshSchema();
-    const first = await openPostgresStore(schema.url);
-    await first.createAccount({
-      accountId: "acc1",
-      device: { id: "pc", name: "pc", kind: "computer", tokenHash: "h" },
-      now: 1,
-    });
-    const version = await first.migrationVersion();
-    await first.close();
-    const second = await openPostgresStore(schema.url);
-    expect(await second.migrationVersion()).toBe(version);
-    expect((await second.findDeviceByTokenHash("h"))?.id).toBe("pc");
-    await second.close();
-  });
+  itKeepsItsDataAcrossAReopen(
+    async () => (await freshSchema()).url,
+    (url) => openPostgresStore(url),
+  );
 });

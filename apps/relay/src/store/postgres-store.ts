@@ -9,6 +9,7 @@ import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.
 import * as push from "./postgres-push.js";
 import * as replies from "./postgres-replies.js";
 import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
+import { pageRequest } from "./stream-pages.js";
 
 /** The PostgreSQL store, and its database for the cluster coordination that shares the pool. */
 export interface PostgresStore extends RelayStore {
@@ -71,10 +72,8 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     setCallStatus: (input) => calls.setCallStatus(pg, input),
     streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),
     pendingCalls: (accountId) => calls.pendingCalls(pg, accountId),
-    streamPage: (accountId, afterSeq, limit, maxBytes) =>
-      calls.streamPage(pg, accountId, afterSeq, limit, maxBytes),
-    pendingCallsPage: (accountId, afterSeq, limit, maxBytes) =>
-      calls.pendingCallsPage(pg, accountId, afterSeq, limit, maxBytes),
+    streamPage: (...page) => calls.streamPage(pg, pageRequest(...page)),
+    pendingCallsPage: (...page) => calls.pendingCallsPage(pg, pageRequest(...page)),
 
     recordDelivery: (input) => deliveries.recordDelivery(pg, input),
 

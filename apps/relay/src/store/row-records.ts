@@ -12,6 +12,9 @@ import type { CallStatusInput, DeviceRecord, NewEvent, StreamEntry } from "./sto
 /** A result row of either store: both name their columns the same. */
 export type Row = Readonly<Record<string, unknown>>;
 
+/** The `relay_settings` row holding the hash of the claim code that creates the first account. */
+export const CLAIM_CODE_SETTING = "claim_code_hash";
+
 /** The columns `toRelayedEvent` reads. */
 export const EVENT_COLUMNS =
   "e.account_id, e.event_id, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id, e.sealed, e.status";
@@ -62,6 +65,27 @@ export function toRelayedEvent(row: Row): RelayedEvent {
   };
 }
 
+/** A call still open (ringing or answered, its ciphertext kept) as the stream entry that brings it. */
+export function toOpenCallEntry(accountId: string, row: Row): StreamEntry {
+  const event = toRelayedEvent(row);
+  return { kind: "call", accountId, seq: event.seq, event };
+}
+
+/** The stream entry of a call that expired at `now`, stored with `seq`. */
+export function expiredCallEntry(
+  accountId: string,
+  eventId: string,
+  seq: number,
+  now: number,
+): StreamEntry & { kind: "call-status" } {
+  return {
+    kind: "call-status",
+    accountId,
+    seq,
+    change: { seq, eventId, status: "expired", deviceId: null, at: new Date(now).toISOString() },
+  };
+}
+
 export const DEVICE_COLUMNS = "id, account_id, name, kind, created_at, last_seen_at";
 
 export function toDeviceRecord(row: Row): DeviceRecord {
@@ -74,6 +98,13 @@ export function toDeviceRecord(row: Row): DeviceRecord {
     lastSeenAt: integerOrNull(row.last_seen_at),
   };
 }
+
+/**
+ * The columns `toStreamEntry` reads from a `stream_entries` row `s` joined with its event `e`. A status row's event
+ * is joined for nothing sealed: only a call's own row reads its ciphertext.
+ */
+export const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
+  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
 
 /** A stored stream row (joined with its event) as an entry; null for a call whose ciphertext was erased. */
 export function toStreamEntry(row: Row): StreamEntry | null {

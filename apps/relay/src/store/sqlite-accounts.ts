@@ -1,4 +1,4 @@
-import { DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
+import { CLAIM_CODE_SETTING, DEVICE_COLUMNS, toDeviceRecord } from "./row-records.js";
 import { integer, type SqliteDatabase, text } from "./sqlite-database.js";
 import { forgetDevicePush } from "./sqlite-push.js";
 import { failRepliesTo } from "./sqlite-replies.js";
@@ -10,8 +10,6 @@ import type {
   RedeemOutcome,
   StreamEntry,
 } from "./store.js";
-
-const CLAIM_CODE_SETTING = "claim_code_hash";
 
 export function hasAccounts(db: SqliteDatabase): boolean {
   return db.get("SELECT 1 AS found FROM accounts LIMIT 1") !== undefined;

@@ -4,8 +4,11 @@ import { eventFits } from "./event-quota.js";
 import {
   callStatusEntry,
   EVENT_COLUMNS,
+  expiredCallEntry,
   newCallEntry,
   type Row,
+  STREAM_COLUMNS,
+  toOpenCallEntry,
   toRelayedEvent,
   toStreamEntry,
 } from "./row-records.js";
@@ -24,7 +27,7 @@ import {
   type StreamPage,
   type StreamSnapshot,
 } from "./store.js";
-import { lastSeqWithin, streamPage as pageOf } from "./stream-pages.js";
+import { lastSeqWithin, type PageRequest, streamPage as pageOf } from "./stream-pages.js";
 
 export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventResult {
   return db.transaction(() => {
@@ -130,10 +133,6 @@ function changeStatus(db: SqliteDatabase, input: CallStatusInput, from: CallStat
   return { kind: "changed", status: input.status, entry };
 }
 
-/** A status row's event is joined for nothing sealed: only a call's own row reads its ciphertext. */
-const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
-  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
-
 export function streamSince(db: SqliteDatabase, accountId: string, afterSeq: number): StreamSnapshot {
   return db.snapshot(() => {
     const rows = db.all(
@@ -158,7 +157,7 @@ export function pendingCalls(db: SqliteDatabase, accountId: string): StreamSnaps
        WHERE e.account_id = ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`,
       accountId,
     );
-    const entries = rows.map((row) => openCallEntry(accountId, row));
+    const entries = rows.map((row) => toOpenCallEntry(accountId, row));
     return {
       entries: mergeBySeq(entries, openCallDeliveries(db, accountId)),
       headSeq: headSeq(db, accountId),
@@ -166,42 +165,28 @@ export function pendingCalls(db: SqliteDatabase, accountId: string): StreamSnaps
   });
 }
 
-export function streamPage(
-  db: SqliteDatabase,
-  accountId: string,
-  afterSeq: number,
-  limit: number,
-  maxBytes = Number.POSITIVE_INFINITY,
-): StreamPage {
+export function streamPage(db: SqliteDatabase, page: PageRequest): StreamPage {
   const after = "s.account_id = ? AND s.seq > ?";
   const join = "LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id";
   return db.snapshot(() =>
-    pageWithin(db, {
+    pageWithin(db, page, {
       sizes: `SELECT s.seq, CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
         FROM stream_entries s ${join} WHERE ${after} ORDER BY s.seq LIMIT ?`,
       rows: `SELECT ${STREAM_COLUMNS} FROM stream_entries s ${join} WHERE ${after} AND s.seq <= ? ORDER BY s.seq LIMIT ?`,
-      page: { accountId, afterSeq, limit, maxBytes },
       toEntry: toStreamEntry,
-      deliveries: deliveriesSince(db, accountId, afterSeq, limit),
+      deliveries: deliveriesSince(db, page.accountId, page.afterSeq, page.limit),
     }),
   );
 }
 
-export function pendingCallsPage(
-  db: SqliteDatabase,
-  accountId: string,
-  afterSeq: number,
-  limit: number,
-  maxBytes = Number.POSITIVE_INFINITY,
-): StreamPage {
+export function pendingCallsPage(db: SqliteDatabase, page: PageRequest): StreamPage {
   const open = "e.account_id = ? AND e.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL";
   return db.snapshot(() =>
-    pageWithin(db, {
+    pageWithin(db, page, {
       sizes: `SELECT e.seq, e.sealed_bytes AS bytes FROM events e WHERE ${open} ORDER BY e.seq LIMIT ?`,
       rows: `SELECT ${EVENT_COLUMNS} FROM events e WHERE ${open} AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
-      page: { accountId, afterSeq, limit, maxBytes },
-      toEntry: (row) => openCallEntry(accountId, row),
-      deliveries: openCallDeliveries(db, accountId, afterSeq, limit),
+      toEntry: (row) => toOpenCallEntry(page.accountId, row),
+      deliveries: openCallDeliveries(db, page.accountId, page.afterSeq, page.limit),
     }),
   );
 }
@@ -212,29 +197,24 @@ export function pendingCallsPage(
  */
 function pageWithin(
   db: SqliteDatabase,
-  input: {
+  page: PageRequest,
+  reads: {
     readonly sizes: string;
     readonly rows: string;
-    readonly page: { accountId: string; afterSeq: number; limit: number; maxBytes: number };
     readonly toEntry: (row: Row) => StreamEntry | null;
     readonly deliveries: DeliveryEntry[];
   },
 ): StreamPage {
-  const { accountId, afterSeq, limit, maxBytes } = input.page;
-  const endSeq = lastSeqWithin(db.all(input.sizes, accountId, afterSeq, limit), maxBytes);
+  const { accountId, afterSeq, limit, maxBytes } = page;
+  const endSeq = lastSeqWithin(db.all(reads.sizes, accountId, afterSeq, limit), maxBytes);
   return pageOf({
     endSeq,
-    rows: db.all(input.rows, accountId, afterSeq, endSeq ?? Number.MAX_SAFE_INTEGER, limit),
-    toEntry: input.toEntry,
-    deliveries: input.deliveries,
+    rows: db.all(reads.rows, accountId, afterSeq, endSeq ?? Number.MAX_SAFE_INTEGER, limit),
+    toEntry: reads.toEntry,
+    deliveries: reads.deliveries,
     limit,
     headSeq: headSeq(db, accountId),
   });
-}
-
-function openCallEntry(accountId: string, row: Row): StreamEntry {
-  const event = toRelayedEvent(row);
-  return { kind: "call", accountId, seq: event.seq, event };
 }
 
 /** Expires open calls (pending or answered) due at `now`, erasing their ciphertext. */
@@ -256,12 +236,7 @@ export function expireCalls(db: SqliteDatabase, now: number): StreamEntry[] {
         eventId,
       );
       const seq = nextSeq(db, accountId);
-      const entry = {
-        kind: "call-status" as const,
-        accountId,
-        seq,
-        change: { seq, eventId, status: "expired" as const, deviceId: null, at: new Date(now).toISOString() },
-      };
+      const entry = expiredCallEntry(accountId, eventId, seq, now);
       appendStatusEntry(db, entry, now);
       return entry;
     });

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe } from "vitest";
+import { itKeepsItsDataAcrossAReopen } from "../../test/store-contract/reopen-contract.js";
 import { describeStoreContract } from "../../test/store-contract/store-contract-suite.js";
 import { openSqliteStore } from "./sqlite-store.js";
 
@@ -18,19 +19,5 @@ afterAll(async () => {
 describeStoreContract("sqlite", async () => openSqliteStore(await freshDir()));
 
 describe("sqlite store", () => {
-  it("keeps its data and migration version across a reopen", async () => {
-    const dir = await freshDir();
-    const first = openSqliteStore(dir);
-    await first.createAccount({
-      accountId: "acc1",
-      device: { id: "pc", name: "pc", kind: "computer", tokenHash: "h" },
-      now: 1,
-    });
-    const version = await first.migrationVersion();
-    await first.close();
-    const second = openSqliteStore(dir);
-    expect(await second.migrationVersion()).toBe(version);
-    expect((await second.findDeviceByTokenHash("h"))?.id).toBe("pc");
-    await second.close();
-  });
+  itKeepsItsDataAcrossAReopen(freshDir, openSqliteStore);
 });

@@ -12,6 +12,7 @@ import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
 import * as replies from "./sqlite-replies.js";
 import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
+import { pageRequest } from "./stream-pages.js";
 
 /** The database file under the relay's data directory. */
 const SQLITE_FILE_NAME = "relay.db";
@@ -86,10 +87,8 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     },
     streamSince: async (accountId, afterSeq) => calls.streamSince(db, accountId, afterSeq),
     pendingCalls: async (accountId) => calls.pendingCalls(db, accountId),
-    streamPage: async (accountId, afterSeq, limit, maxBytes) =>
-      calls.streamPage(db, accountId, afterSeq, limit, maxBytes),
-    pendingCallsPage: async (accountId, afterSeq, limit, maxBytes) =>
-      calls.pendingCallsPage(db, accountId, afterSeq, limit, maxBytes),
+    streamPage: async (...page) => calls.streamPage(db, pageRequest(...page)),
+    pendingCallsPage: async (...page) => calls.pendingCallsPage(db, pageRequest(...page)),
 
     recordDelivery: async (input) => deliveries.recordDelivery(db, input),
 

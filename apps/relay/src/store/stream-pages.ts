@@ -3,6 +3,24 @@ import type { DeliveryEntry } from "./delivery-rows.js";
 import type { Row } from "./row-records.js";
 import type { StreamEntry, StreamPage } from "./store.js";
 
+/** Which page of an account's stream a read wants: after `afterSeq`, at most `limit` entries and `maxBytes` bytes. */
+export interface PageRequest {
+  readonly accountId: string;
+  readonly afterSeq: number;
+  readonly limit: number;
+  /** The sealed bytes the page's calls may hold (always the first); infinite: no bound. */
+  readonly maxBytes: number;
+}
+
+export function pageRequest(
+  accountId: string,
+  afterSeq: number,
+  limit: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): PageRequest {
+  return { accountId, afterSeq, limit, maxBytes };
+}
+
 /**
  * Where a page must end so the sealed bytes of its entries stay within `maxBytes`: the last seq before the entry that
  * would pass it (a page always takes its first entry, however big); null when `sizes` (seq order, one page's rows)
