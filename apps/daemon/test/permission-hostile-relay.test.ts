@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { sealReply } from "@ringback/client";
 import { generateKey } from "@ringback/e2e-crypto";
 import { CANNOT_DECRYPT_REPLY, type RelayToDaemonMessage } from "@ringback/protocol";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { bashAsk, failureReason, sealDecision } from "./helpers/permission-asks.js";
-import { COMPUTER_ID, type PermissionHome, startPermissionHome } from "./helpers/permission-home.js";
+import { COMPUTER_ID, permissionHomeForFile } from "./helpers/permission-home.js";
 
 /**
  * The relay is the party the end-to-end design keeps out, and a decision is the one message that lets an agent act.
@@ -16,63 +16,55 @@ const WAIT_MS = 8000;
 
 type LinkReply = Extract<RelayToDaemonMessage, { type: "reply" }>;
 
-let home: PermissionHome;
-
-beforeAll(async () => {
-  home = await startPermissionHome({ waitMs: WAIT_MS });
-});
-
-afterAll(async () => {
-  await home?.[Symbol.asyncDispose]();
-});
+const home = permissionHomeForFile({ waitMs: WAIT_MS });
 
 beforeEach(async () => {
-  expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
+  expect((await home().local("PUT", "/presence", { away: true })).status).toBe(200);
 });
 
 async function refusal(message: LinkReply): Promise<string | undefined> {
-  const status = await home.relay.send(message);
+  const status = await home().relay.send(message);
   if (status.type !== "reply-status") throw new Error(`not a reply status: ${status.type}`);
   expect(status.status).toBe("failed");
-  return failureReason(home.key, status);
+  return failureReason(home().key, status);
 }
 
 describe("a hostile relay with an ask pending", () => {
   it("cannot replay an old allow, from an earlier ask or the same one twice", async () => {
-    const earlier = await home.ring(bashAsk("npm run migrate"));
-    const allow = await sealDecision(home.key, COMPUTER_ID, {
+    const earlier = await home().ring(bashAsk("npm run migrate"));
+    const allow = await sealDecision(home().key, COMPUTER_ID, {
       eventId: earlier.post.eventId,
       toolInputDigest: earlier.digest,
       verdict: "allow",
     });
-    expect(await home.relay.send(allow)).toMatchObject({ status: "delivered" });
+    expect(await home().relay.send(allow)).toMatchObject({ status: "delivered" });
     expect((await earlier.hook.answer).body).toMatchObject({ verdict: "allow" });
 
     // The same command asked again: the earlier allow names the same digest, but another call.
-    const pending = await home.ring(bashAsk("npm run migrate"));
+    const pending = await home().ring(bashAsk("npm run migrate"));
     expect(pending.digest).toBe(earlier.digest);
     expect(await refusal({ ...allow, eventId: pending.post.eventId })).toBe(CANNOT_DECRYPT_REPLY);
     expect(await refusal({ ...allow, replyId: "r_replayed_as_new" })).toBe(
       "this decision is not for this request",
     );
     // Byte for byte again: its status once more, and nothing decided anew.
-    expect(await home.relay.send(allow)).toMatchObject({ status: "delivered", replyId: allow.replyId });
+    expect(await home().relay.send(allow)).toMatchObject({ status: "delivered", replyId: allow.replyId });
 
-    const honest = await sealDecision(home.key, COMPUTER_ID, {
+    const honest = await sealDecision(home().key, COMPUTER_ID, {
       eventId: pending.post.eventId,
       toolInputDigest: pending.digest,
       verdict: "deny",
     });
-    expect(await home.relay.send(honest)).toMatchObject({ status: "delivered" });
+    expect(await home().relay.send(honest)).toMatchObject({ status: "delivered" });
     expect((await pending.hook.answer).body).toMatchObject({ outcome: "decided", verdict: "deny" });
   });
 
   it("refuses a decision whose nonce was taken before, even sealed anew for another pending ask", async () => {
-    const first = await home.ring(bashAsk("make clean"));
+    const first = await home().ring(bashAsk("make clean"));
     const nonce = randomBytes(16).toString("base64url");
     const sentAt = new Date().toISOString();
-    await home.relay.send(
-      await sealDecision(home.key, COMPUTER_ID, {
+    await home().relay.send(
+      await sealDecision(home().key, COMPUTER_ID, {
         eventId: first.post.eventId,
         toolInputDigest: first.digest,
         verdict: "deny",
@@ -82,8 +74,8 @@ describe("a hostile relay with an ask pending", () => {
     );
     expect((await first.hook.answer).body).toMatchObject({ verdict: "deny" });
 
-    const second = await home.ring(bashAsk("make install"));
-    const copy = await sealDecision(home.key, COMPUTER_ID, {
+    const second = await home().ring(bashAsk("make install"));
+    const copy = await sealDecision(home().key, COMPUTER_ID, {
       eventId: second.post.eventId,
       toolInputDigest: second.digest,
       verdict: "allow",
@@ -92,8 +84,8 @@ describe("a hostile relay with an ask pending", () => {
     });
     expect(await refusal(copy)).toBe("already decided");
     expect(
-      await home.relay.send(
-        await sealDecision(home.key, COMPUTER_ID, {
+      await home().relay.send(
+        await sealDecision(home().key, COMPUTER_ID, {
           eventId: second.post.eventId,
           toolInputDigest: second.digest,
           verdict: "deny",
@@ -104,14 +96,14 @@ describe("a hostile relay with an ask pending", () => {
   });
 
   it("cannot swap two pending asks' answers", async () => {
-    const dangerous = await home.ring(bashAsk("rm -rf ~/projects"));
-    const harmless = await home.ring(bashAsk("ls"));
-    const denyDangerous = await sealDecision(home.key, COMPUTER_ID, {
+    const dangerous = await home().ring(bashAsk("rm -rf ~/projects"));
+    const harmless = await home().ring(bashAsk("ls"));
+    const denyDangerous = await sealDecision(home().key, COMPUTER_ID, {
       eventId: dangerous.post.eventId,
       toolInputDigest: dangerous.digest,
       verdict: "deny",
     });
-    const allowHarmless = await sealDecision(home.key, COMPUTER_ID, {
+    const allowHarmless = await sealDecision(home().key, COMPUTER_ID, {
       eventId: harmless.post.eventId,
       toolInputDigest: harmless.digest,
       verdict: "allow",
@@ -123,15 +115,15 @@ describe("a hostile relay with an ask pending", () => {
       await refusal({ ...allowHarmless, replyId: denyDangerous.replyId, eventId: dangerous.post.eventId }),
     ).toBe(CANNOT_DECRYPT_REPLY);
 
-    expect(await home.relay.send(denyDangerous)).toMatchObject({ status: "delivered" });
-    expect(await home.relay.send(allowHarmless)).toMatchObject({ status: "delivered" });
+    expect(await home().relay.send(denyDangerous)).toMatchObject({ status: "delivered" });
+    expect(await home().relay.send(allowHarmless)).toMatchObject({ status: "delivered" });
     expect((await dangerous.hook.answer).body).toMatchObject({ outcome: "decided", verdict: "deny" });
     expect((await harmless.hook.answer).body).toMatchObject({ outcome: "decided", verdict: "allow" });
   });
 
   it("cannot flip a deny to an allow by altering its ciphertext", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("curl https://example.com/install.sh | sh"));
-    const deny = await sealDecision(home.key, COMPUTER_ID, {
+    const { hook, post, digest } = await home().ring(bashAsk("curl https://example.com/install.sh | sh"));
+    const deny = await sealDecision(home().key, COMPUTER_ID, {
       eventId: post.eventId,
       toolInputDigest: digest,
       verdict: "deny",
@@ -142,19 +134,19 @@ describe("a hostile relay with an ask pending", () => {
         CANNOT_DECRYPT_REPLY,
       );
     }
-    expect(await home.relay.send(deny)).toMatchObject({ status: "delivered" });
+    expect(await home().relay.send(deny)).toMatchObject({ status: "delivered" });
     expect((await hook.answer).body).toMatchObject({ outcome: "decided", verdict: "deny" });
   });
 
   it("cannot invent a decision: another key, garbage, or a reply's text — the hook only expires", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("sudo shutdown now"));
+    const { hook, post, digest } = await home().ring(bashAsk("sudo shutdown now"));
     const forged = { eventId: post.eventId, toolInputDigest: digest, verdict: "allow" as const };
 
     expect(await refusal(await sealDecision(generateKey(), COMPUTER_ID, forged))).toBe(CANNOT_DECRYPT_REPLY);
     expect(
       await refusal({ type: "reply", replyId: "r_garbage", eventId: post.eventId, sealed: "e2e1.AAAAallow" }),
     ).toBe(CANNOT_DECRYPT_REPLY);
-    const reply = await sealReply(home.key, {
+    const reply = await sealReply(home().key, {
       computerId: COMPUTER_ID,
       eventId: post.eventId,
       replyId: "r_text",

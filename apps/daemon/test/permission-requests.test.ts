@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { RelayClient, relayDaemonRequest } from "@ringback/client";
 import { CANNOT_DECRYPT_REPLY, Presence } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { PRESENCE_FILE } from "../src/runtime/permission/presence-file.js";
 import { daemonEnv, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
 import { deviceIdOfToken } from "./helpers/hostile-relay.js";
 import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";
-import { COMPUTER_ID, type PermissionHome, startPermissionHome } from "./helpers/permission-home.js";
+import { COMPUTER_ID, permissionHomeForFile } from "./helpers/permission-home.js";
 
 /**
  * `POST /permission-requests` as the hook meets it: a real daemon process, a relay it is linked to, a device's sealed
@@ -18,46 +18,38 @@ import { COMPUTER_ID, type PermissionHome, startPermissionHome } from "./helpers
  */
 const WAIT_MS = 8000;
 
-let home: PermissionHome;
-
-beforeAll(async () => {
-  home = await startPermissionHome({ waitMs: WAIT_MS });
-});
-
-afterAll(async () => {
-  await home?.[Symbol.asyncDispose]();
-});
+const home = permissionHomeForFile({ waitMs: WAIT_MS });
 
 beforeEach(async () => {
-  home.relay.answerPostsWith(201);
-  expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
+  home().relay.answerPostsWith(201);
+  expect((await home().local("PUT", "/presence", { away: true })).status).toBe(200);
 });
 
 /** A settings request from a paired device (the phone unless told), sealed and relayed as the web app sends it. */
 function fromPhone(request: Parameters<typeof relayDaemonRequest>[3], deviceToken = "phone-token") {
-  const phone = new RelayClient({ serverUrl: home.relay.url, deviceToken });
-  return relayDaemonRequest(phone, home.key, COMPUTER_ID, request);
+  const phone = new RelayClient({ serverUrl: home().relay.url, deviceToken });
+  return relayDaemonRequest(phone, home().key, COMPUTER_ID, request);
 }
 
 async function decide(options: Parameters<typeof sealDecision>[2]) {
-  return home.relay.send(await sealDecision(home.key, COMPUTER_ID, options));
+  return home().relay.send(await sealDecision(home().key, COMPUTER_ID, options));
 }
 
 describe("POST /permission-requests", () => {
   it("answers present at once, rings nothing, when the person is at the keyboard", async () => {
-    expect((await home.local("PUT", "/presence", { away: false })).status).toBe(200);
-    const before = home.relay.posts.length;
+    expect((await home().local("PUT", "/presence", { away: false })).status).toBe(200);
+    const before = home().relay.posts.length;
 
-    const { answer } = askAsTheHook(home.daemon, home.localKey, bashAsk("npm test"));
+    const { answer } = askAsTheHook(home().daemon, home().localKey, bashAsk("npm test"));
 
     expect(await answer).toEqual({ status: 200, body: { outcome: "present" } });
-    expect(home.relay.posts).toHaveLength(before);
+    expect(home().relay.posts).toHaveLength(before);
   });
 
   it("answers failed when the relay does not take the call", async () => {
-    home.relay.answerPostsWith(503);
+    home().relay.answerPostsWith(503);
 
-    const { answer } = askAsTheHook(home.daemon, home.localKey, bashAsk("npm test"));
+    const { answer } = askAsTheHook(home().daemon, home().localKey, bashAsk("npm test"));
 
     expect(await answer).toEqual({ status: 200, body: { outcome: "failed" } });
   });
@@ -68,7 +60,7 @@ describe("POST /permission-requests", () => {
       { ...bashAsk("ls"), agent: "tracker" },
       { ...bashAsk("ls"), shortened: ["text"] },
     ]) {
-      const response = await home.local("POST", "/permission-requests", body);
+      const response = await home().local("POST", "/permission-requests", body);
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({
         error: { code: "invalid_request", message: expect.any(String) },
@@ -77,7 +69,7 @@ describe("POST /permission-requests", () => {
   });
 
   it("is refused without the local key, and never runs when relayed from a device", async () => {
-    const anonymous = await fetch(`${home.daemon.url}/permission-requests`, {
+    const anonymous = await fetch(`${home().daemon.url}/permission-requests`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(bashAsk("ls")),
@@ -94,11 +86,11 @@ describe("POST /permission-requests", () => {
 
   it("rings a needs-you call that says the ask in words, and a device's allow lets the agent go on", async () => {
     const ask = bashAsk("rm -rf build && npm run build");
-    const { hook, post, digest } = await home.ring(ask);
+    const { hook, post, digest } = await home().ring(ask);
 
     expect(post.eventId).toMatch(/^needs_[A-Za-z0-9_-]{22}$/);
     expect(post.source).toBe("claude-code");
-    const call = await openCall(home.key, post);
+    const call = await openCall(home().key, post);
     const canonical = JSON.stringify({ command: "rm -rf build && npm run build", description: "Runs it" });
     expect(digest).toBe(createHash("sha256").update(canonical).digest("hex"));
     expect(call.needsYou).toMatchObject({
@@ -128,7 +120,7 @@ describe("POST /permission-requests", () => {
   });
 
   it("tells the agent which device decided by the name sealed with the decision, printable only", async () => {
-    const named = await home.ring(bashAsk("npm run deploy"));
+    const named = await home().ring(bashAsk("npm run deploy"));
     await decide({
       eventId: named.post.eventId,
       toolInputDigest: named.digest,
@@ -137,7 +129,7 @@ describe("POST /permission-requests", () => {
     });
     expect((await named.hook.answer).body).toMatchObject({ outcome: "decided", decidedOn: "Zoë's Pixel" });
 
-    const escaping = await home.ring(bashAsk("npm run lint"));
+    const escaping = await home().ring(bashAsk("npm run lint"));
     await decide({
       eventId: escaping.post.eventId,
       toolInputDigest: escaping.digest,
@@ -148,7 +140,7 @@ describe("POST /permission-requests", () => {
   });
 
   it("passes a deny's reason to the agent", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("git push --force"));
+    const { hook, post, digest } = await home().ring(bashAsk("git push --force"));
 
     await decide({
       eventId: post.eventId,
@@ -165,27 +157,27 @@ describe("POST /permission-requests", () => {
   });
 
   it("takes the first of two valid decisions; the second settles failed, already decided", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("make deploy"));
+    const { hook, post, digest } = await home().ring(bashAsk("make deploy"));
 
     const first = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny" });
     const second = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
 
     expect(first).toMatchObject({ status: "delivered" });
     expect(second).toMatchObject({ status: "failed", sealedReason: expect.any(String) });
-    expect(await failureReason(home.key, second as { replyId: string; sealedReason: string })).toBe(
+    expect(await failureReason(home().key, second as { replyId: string; sealedReason: string })).toBe(
       "already decided",
     );
     expect((await hook.answer).body).toMatchObject({ outcome: "decided", verdict: "deny" });
   });
 
   it("refuses a decision whose tool input digest differs: it is not for this request", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("ls -la"));
+    const { hook, post, digest } = await home().ring(bashAsk("ls -la"));
     const otherDigest = createHash("sha256").update('{"command":"rm -rf /"}').digest("hex");
 
     const refused = await decide({ eventId: post.eventId, toolInputDigest: otherDigest, verdict: "allow" });
     const honest = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny" });
 
-    expect(await failureReason(home.key, refused as { replyId: string })).toBe(
+    expect(await failureReason(home().key, refused as { replyId: string })).toBe(
       "this decision is not for this request",
     );
     expect(honest).toMatchObject({ status: "delivered" });
@@ -193,35 +185,35 @@ describe("POST /permission-requests", () => {
   });
 
   it("answers expired when nobody decides in time, and refuses a decision after it: the agent stopped waiting", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("npm publish"));
+    const { hook, post, digest } = await home().ring(bashAsk("npm publish"));
 
     expect(await hook.answer).toEqual({ status: 200, body: { outcome: "expired" } });
     const late = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
 
     expect(late).toMatchObject({ status: "failed" });
-    expect(await failureReason(home.key, late as { replyId: string })).toBe("the agent stopped waiting");
+    expect(await failureReason(home().key, late as { replyId: string })).toBe("the agent stopped waiting");
   });
 
   it("drops the ask when the hook goes away: a decision after it is refused", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("docker system prune"));
+    const { hook, post, digest } = await home().ring(bashAsk("docker system prune"));
 
     hook.hangUp();
     await eventually(
-      () => home.daemon.stderr().includes(`${post.eventId}: no decision (the hook stopped waiting)`),
+      () => home().daemon.stderr().includes(`${post.eventId}: no decision (the hook stopped waiting)`),
       {
         what: "the daemon to see the hook go",
       },
     );
     const late = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
 
-    expect(await failureReason(home.key, late as { replyId: string })).toBe("the agent stopped waiting");
+    expect(await failureReason(home().key, late as { replyId: string })).toBe("the agent stopped waiting");
   });
 
   it("answers a decision sealed for another computer with cannot decrypt", async () => {
-    const { hook, post, digest } = await home.ring(bashAsk("cat .env"));
+    const { hook, post, digest } = await home().ring(bashAsk("cat .env"));
 
-    const elsewhere = await home.relay.send(
-      await sealDecision(home.key, "dev_other", {
+    const elsewhere = await home().relay.send(
+      await sealDecision(home().key, "dev_other", {
         eventId: post.eventId,
         toolInputDigest: digest,
         verdict: "allow",
@@ -234,9 +226,9 @@ describe("POST /permission-requests", () => {
   });
 
   it("ends a waiting ask with present when the person says they are back", async () => {
-    const { hook } = await home.ring(bashAsk("terraform apply"));
+    const { hook } = await home().ring(bashAsk("terraform apply"));
 
-    expect((await home.local("PUT", "/presence", { away: false })).status).toBe(200);
+    expect((await home().local("PUT", "/presence", { away: false })).status).toBe(200);
 
     expect((await hook.answer).body).toEqual({ outcome: "present" });
   });
@@ -244,9 +236,9 @@ describe("POST /permission-requests", () => {
 
 describe("presence", () => {
   it("is kept in presence.json (mode 600), read and set locally and from a device through the relay", async () => {
-    const put = await home.local("PUT", "/presence", { away: false });
+    const put = await home().local("PUT", "/presence", { away: false });
     expect(Presence.parse(await put.json())).toMatchObject({ away: false, changedBy: "this computer" });
-    expect((await stat(join(home.path, PRESENCE_FILE))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home().path, PRESENCE_FILE))).mode & 0o777).toBe(0o600);
 
     const relayed = await fromPhone({
       method: "PUT",
@@ -260,21 +252,21 @@ describe("presence", () => {
       path: "/presence",
     });
     expect(read.body).toMatchObject({ away: true });
-    expect(Presence.parse(await (await home.local("GET", "/presence")).json()).away).toBe(true);
+    expect(Presence.parse(await (await home().local("GET", "/presence")).json()).away).toBe(true);
 
-    const invalid = await home.local("PUT", "/presence", { away: "yes" });
+    const invalid = await home().local("PUT", "/presence", { away: "yes" });
     expect(invalid.status).toBe(400);
   });
 
   it("is set and shown by ringback away, through the running daemon", async () => {
-    const env = daemonEnv(home.path, { RINGBACK_PORT: String(home.daemon.port) });
+    const env = daemonEnv(home().path, { RINGBACK_PORT: String(home().daemon.port) });
 
     const off = await runCli(["away", "off"], env);
     expect(off.code).toBe(0);
     expect(off.stdout).toMatch(
       /^present: an agent asking permission shows its own dialog here \(set by this computer at /,
     );
-    expect(Presence.parse(await (await home.local("GET", "/presence")).json()).away).toBe(false);
+    expect(Presence.parse(await (await home().local("GET", "/presence")).json()).away).toBe(false);
 
     const on = await runCli(["away", "on"], env);
     expect(on.stdout).toMatch(/^away: an agent asking permission rings your phones/);
@@ -293,7 +285,7 @@ describe("presence set by the ring modes' away times", () => {
   it("goes away when a device's away time started after the switch, rings, and the switch set since wins", async () => {
     const hoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
     const stored = { away: false, changedAt: hoursAgo, changedBy: "this computer" };
-    await writeFile(join(home.path, PRESENCE_FILE), JSON.stringify(stored), { mode: 0o600 });
+    await writeFile(join(home().path, PRESENCE_FILE), JSON.stringify(stored), { mode: 0o600 });
     const commute = {
       timeZone: "UTC",
       deviceId: "dev_phone",
@@ -316,7 +308,7 @@ describe("presence set by the ring modes' away times", () => {
       changedBy: 'the ring mode "Commute"',
       schedule: { ...commute, setBy: "a paired device" },
     });
-    const { hook, post, digest } = await home.ring(bashAsk("npm publish"));
+    const { hook, post, digest } = await home().ring(bashAsk("npm publish"));
     await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "deny", reason: "Not today." });
     expect((await hook.answer).body).toMatchObject({
       outcome: "decided",
@@ -324,16 +316,19 @@ describe("presence set by the ring modes' away times", () => {
       reason: "Not today.",
     });
 
-    const back = await home.local("PUT", "/presence", { away: false });
+    const back = await home().local("PUT", "/presence", { away: false });
     expect(Presence.parse(await back.json())).toMatchObject({ away: false, changedBy: "this computer" });
-    expect((await askAsTheHook(home.daemon, home.localKey, bashAsk("ls")).answer).body).toEqual({
+    expect((await askAsTheHook(home().daemon, home().localKey, bashAsk("ls")).answer).body).toEqual({
       outcome: "present",
     });
-    const shown = await runCli(["away"], daemonEnv(home.path, { RINGBACK_PORT: String(home.daemon.port) }));
+    const shown = await runCli(
+      ["away"],
+      daemonEnv(home().path, { RINGBACK_PORT: String(home().daemon.port) }),
+    );
     expect(shown.stdout).toContain("away times from the ring modes (sent by a paired device at ");
     expect(shown.stdout).toMatch(/ {2}"Commute" every day \d\d:\d\d-\d\d:\d\d/);
 
-    const cleared = await home.local("PUT", "/presence/schedule", { schedule: null });
+    const cleared = await home().local("PUT", "/presence/schedule", { schedule: null });
     expect(Presence.parse(await cleared.json())).toMatchObject({ away: false, schedule: null });
   });
 
@@ -358,7 +353,7 @@ describe("presence set by the ring modes' away times", () => {
     );
     expect(kept.status).toBe(200);
     expect(Presence.parse(kept.body).schedule).toMatchObject({ deviceId: deviceIdOfToken("tablet-token") });
-    const cleared = await home.local("PUT", "/presence/schedule", { schedule: null });
+    const cleared = await home().local("PUT", "/presence/schedule", { schedule: null });
     expect(Presence.parse(await cleared.json()).schedule).toBeNull();
   });
 
@@ -386,11 +381,11 @@ describe("presence set by the ring modes' away times", () => {
       {},
     ];
     for (const body of refused) {
-      const response = await home.local("PUT", "/presence/schedule", body);
+      const response = await home().local("PUT", "/presence/schedule", body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(await response.json()).toMatchObject({ error: { code: "invalid_request" } });
     }
-    expect((await home.local("GET", "/presence/schedule")).status).toBe(405);
+    expect((await home().local("GET", "/presence/schedule")).status).toBe(405);
   });
 });
 

@@ -1,15 +1,11 @@
 import type { E2eKey } from "@ringback/e2e-crypto";
 import type { DaemonEventPost } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
-import {
-  type DaemonProcess,
-  readDaemonKey,
-  readLocalKey,
-  startDaemonProcess,
-  writeRelayLogin,
-} from "./daemon-process.js";
-import { type HostileRelay, startHostileRelay } from "./hostile-relay.js";
+import { afterAll, beforeAll } from "vitest";
+import type { DaemonProcess } from "./daemon-process.js";
+import type { HostileRelay } from "./hostile-relay.js";
 import { askAsTheHook, type HookAsk, openCall } from "./permission-asks.js";
+import { startLinkedDaemon } from "./relayed-daemon.js";
 
 export { COMPUTER_ID } from "./daemon-process.js";
 
@@ -31,14 +27,9 @@ export interface PermissionHome extends AsyncDisposable {
 
 export async function startPermissionHome(options: { waitMs: number }): Promise<PermissionHome> {
   const directory = await makeTemporaryDirectory();
-  const relay = await startHostileRelay();
-  await writeRelayLogin(directory.path, relay.url);
-  const daemon = await startDaemonProcess(directory.path, {
-    RINGBACK_PERMISSION_WAIT_MS: String(options.waitMs),
+  const { relay, daemon, key, localKey } = await startLinkedDaemon(directory.path, {
+    env: { RINGBACK_PERMISSION_WAIT_MS: String(options.waitMs) },
   });
-  await relay.linked();
-  const key = await readDaemonKey(directory.path);
-  const localKey = await readLocalKey(directory.path);
   const local = (method: string, path: string, body?: unknown) =>
     fetch(`${daemon.url}${path}`, {
       method,
@@ -71,5 +62,20 @@ export async function startPermissionHome(options: { waitMs: number }): Promise<
     local,
     ring,
     [Symbol.asyncDispose]: close,
+  };
+}
+
+/** One permission home for a whole test file: started before its tests, stopped after them; read it inside a test. */
+export function permissionHomeForFile(options: { waitMs: number }): () => PermissionHome {
+  let home: PermissionHome | undefined;
+  beforeAll(async () => {
+    home = await startPermissionHome(options);
+  });
+  afterAll(async () => {
+    await home?.[Symbol.asyncDispose]();
+  });
+  return () => {
+    if (!home) throw new Error("the permission home is read before it started");
+    return home;
   };
 }

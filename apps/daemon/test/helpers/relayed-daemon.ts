@@ -15,31 +15,46 @@ import {
 import { type HostileRelay, startHostileRelay } from "./hostile-relay.js";
 
 /** A real daemon process on `home`, linked to a relay the test runs, and the devices that ask it through it. */
-export interface RelayedDaemon {
-  readonly relay: HostileRelay;
-  readonly daemon: DaemonProcess;
-  readonly key: E2eKey;
-  readonly localKey: string;
+export interface RelayedDaemon extends LinkedDaemon {
   /** A settings request from the device holding `deviceToken`, sealed and relayed as the web app sends it. */
   fromDevice(deviceToken: string, request: SettingsRequestPlaintext): ReturnType<typeof relayDaemonRequest>;
   close(): Promise<void>;
 }
 
-/** Logs `home` in to a hostile relay (with `config` added to daemon.json), starts the daemon and waits for its link. */
-export async function startRelayedDaemon(home: string, config: object = {}): Promise<RelayedDaemon> {
+/** A daemon process linked to a hostile relay, and the keys it made. */
+export interface LinkedDaemon {
+  readonly relay: HostileRelay;
+  readonly daemon: DaemonProcess;
+  readonly key: E2eKey;
+  readonly localKey: string;
+}
+
+/**
+ * Logs `home` in to a hostile relay (with `config` added to daemon.json), starts the daemon (with `env` added to its
+ * environment) and waits for its link.
+ */
+export async function startLinkedDaemon(
+  home: string,
+  options: { readonly config?: object; readonly env?: Record<string, string> } = {},
+): Promise<LinkedDaemon> {
   const relay = await startHostileRelay();
   await writeRelayLogin(home, relay.url);
-  const path = join(home, CONFIG_FILE);
-  const written = JSON.parse(await readFile(path, "utf8")) as object;
-  await writeFile(path, JSON.stringify({ ...written, ...config }), { mode: 0o600 });
-  const daemon = await startDaemonProcess(home);
+  if (options.config) {
+    const path = join(home, CONFIG_FILE);
+    const written = JSON.parse(await readFile(path, "utf8")) as object;
+    await writeFile(path, JSON.stringify({ ...written, ...options.config }), { mode: 0o600 });
+  }
+  const daemon = await startDaemonProcess(home, options.env);
   await relay.linked();
-  const key = await readDaemonKey(home);
+  return { relay, daemon, key: await readDaemonKey(home), localKey: await readLocalKey(home) };
+}
+
+/** Logs `home` in to a hostile relay (with `config` added to daemon.json), starts the daemon and waits for its link. */
+export async function startRelayedDaemon(home: string, config: object = {}): Promise<RelayedDaemon> {
+  const linked = await startLinkedDaemon(home, { config });
+  const { relay, daemon, key } = linked;
   return {
-    relay,
-    daemon,
-    key,
-    localKey: await readLocalKey(home),
+    ...linked,
     fromDevice: (deviceToken, request) =>
       relayDaemonRequest(new RelayClient({ serverUrl: relay.url, deviceToken }), key, COMPUTER_ID, request),
     async close() {
