@@ -1,3 +1,5 @@
+import { logSafeLine } from "@ringback/protocol";
+
 /**
  * One line per request or event, to stderr. Lines carry ids only: never ciphertext, tokens, pairing codes, or the
  * claim code after its one print at start.
@@ -6,44 +8,13 @@ export interface RelayLog {
   line(text: string): void;
 }
 
-/** Characters of one value from a request (a path) a log line keeps; the rest is cut, and the line says how much. */
-export const LOG_VALUE_MAX_CHARS = 200;
-
-/** Anything but printable ASCII, and the backslash that starts an escape. */
-const UNSAFE_CHARS = /[^\x20-\x5b\x5d-\x7e]/g;
-/** Anything but printable ASCII: what a whole line may not carry raw. */
-const NON_PRINTABLE_CHARS = /[^\x20-\x7e]/g;
-
-/**
- * A value made safe for one log line: every character outside printable ASCII (line feeds, carriage returns, terminal
- * escapes and every other control, and beyond ASCII such as U+2028 or a bidi override) becomes an escape (`\n`,
- * `\x1b`, `\u202e`), a backslash `\\`; past `maxChars` it is cut with `...(+N chars)`. Nothing it returns can end a line,
- * start a forged one, move a terminal's cursor or colour it.
- */
-export function logSafe(value: string, maxChars = Number.POSITIVE_INFINITY): string {
-  const kept = value.length > maxChars ? value.slice(0, maxChars) : value;
-  const escaped = kept.replace(UNSAFE_CHARS, escapeChar);
-  return value.length > maxChars ? `${escaped}...(+${value.length - maxChars} chars)` : escaped;
-}
-
-function escapeChar(char: string): string {
-  if (char === "\\") return "\\\\";
-  if (char === "\n") return "\\n";
-  if (char === "\r") return "\\r";
-  if (char === "\t") return "\\t";
-  const code = char.charCodeAt(0);
-  return code < 0x100
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
-}
-
 /**
  * Each line's non-printable characters are escaped as a whole too (values are escaped where they are put in, see
  * `logSafe`), so nothing anywhere in a line can split it or reach the terminal raw.
  */
 export const stderrLog: RelayLog = {
   line: (text) => {
-    process.stderr.write(`ringback relay: ${text.replace(NON_PRINTABLE_CHARS, escapeChar)}\n`);
+    process.stderr.write(`ringback relay: ${logSafeLine(text)}\n`);
   },
 };
 

@@ -2,6 +2,7 @@ export * from "./error-codes.js";
 export * from "./error-table.js";
 export * from "./limits.js";
 export * from "./local-proof.js";
+export * from "./log-safe.js";
 export * from "./model-endpoint.js";
 export * from "./ringback-error.js";
 export * from "./schemas/away-schedule.js";

@@ -1,7 +1,13 @@
-import { errorBody, isRingbackError, type RingbackError } from "@ringback/protocol";
+import {
+  errorBody,
+  isRingbackError,
+  LOG_VALUE_MAX_CHARS,
+  logSafe,
+  type RingbackError,
+} from "@ringback/protocol";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { LOG_VALUE_MAX_CHARS, type Logger, logSafe } from "../runtime/logger.js";
+import type { Logger } from "../runtime/logger.js";
 import { TestLimitError } from "../runtime/model-test/tests-per-minute.js";
 
 /** The one place that turns errors into the `{error:{code,message}}` envelope. */

@@ -1,7 +1,8 @@
+import { LOG_VALUE_MAX_CHARS, logSafe } from "@ringback/protocol";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Clock } from "../clock.js";
-import { LOG_VALUE_MAX_CHARS, logSafe, type RelayLog } from "../log.js";
+import type { RelayLog } from "../log.js";
 import type { RelayEnv } from "../relay-env.js";
 
 /**

@@ -4,11 +4,12 @@ import {
   type ErrorBody,
   errorBody,
   isRingbackError,
+  LOG_VALUE_MAX_CHARS,
+  logSafe,
   RELAY_SETTINGS_BODY_MAX_BYTES,
   RingbackError,
 } from "@ringback/protocol";
 import { WebSocketServer } from "ws";
-import { LOG_VALUE_MAX_CHARS, logSafe } from "../log.js";
 import { authenticate } from "./authenticate.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 
