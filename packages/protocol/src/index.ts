@@ -21,3 +21,4 @@ export * from "./schemas/relay.js";
 export * from "./schemas/report.js";
 export * from "./schemas/request-stamp.js";
 export * from "./schemas/tracker.js";
+export * from "./weekly-schedule.js";

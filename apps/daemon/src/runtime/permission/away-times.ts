@@ -1,61 +1,41 @@
-import { type AwaySchedule, isInTimeRange } from "@ringback/protocol";
+import {
+  type AwaySchedule,
+  isInTimeRange,
+  lastWeeklyChange,
+  minuteOf,
+  type WallClock,
+  type WeeklySchedule,
+  wallClockAt,
+} from "@ringback/protocol";
 
 const MINUTE_MS = 60_000;
 /** The schedule repeats every week; a day more covers a daylight-saving shift. */
 const LOOK_BACK_MS = 8 * 24 * 60 * MINUTE_MS;
-/** Time zones move their clocks on quarter hours: the offset is read again at each one. */
-const OFFSET_STEP_MS = 15 * MINUTE_MS;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** How far the zone's wall clock is ahead of UTC at a moment, in ms. */
-function offsetAt(timeZone: string, atMs: number): number {
-  const parts = Object.fromEntries(
-    formatterOf(timeZone)
-      .formatToParts(new Date(atMs))
-      .map((part) => [part.type, Number(part.value)]),
-  );
-  const wall = Date.UTC(
-    parts.year ?? 0,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-  );
-  return wall - Math.floor(atMs / MINUTE_MS) * MINUTE_MS;
-}
-
-/** The name of the mode whose away time covers a wall-clock moment (as UTC fields), or null. */
-function awayModeAtWall(schedule: AwaySchedule, wall: Date): string | null {
-  const weekday = wall.getUTCDay();
-  const minute = wall.getUTCHours() * 60 + wall.getUTCMinutes();
+/** The name of the mode whose away time covers a wall-clock minute, or null. */
+function awayModeAtClock(schedule: AwaySchedule, clock: WallClock): string | null {
   const period = schedule.periods.find(
     (candidate) =>
-      candidate.days.includes(weekday) && candidate.ranges.some((range) => isInTimeRange(range, minute)),
+      candidate.days.includes(clock.weekday) &&
+      candidate.ranges.some((range) => isInTimeRange(range, clock.minute)),
   );
   return period ? period.modeName : null;
 }
 
 /** The mode whose away time covers a moment, in the schedule's time zone; null when none does. */
 export function awayModeAt(schedule: AwaySchedule, at: Date): string | null {
-  return awayModeAtWall(schedule, new Date(at.getTime() + offsetAt(schedule.timeZone, at.getTime())));
+  return awayModeAtClock(schedule, wallClockAt(schedule.timeZone, at));
+}
+
+/** Away or not, as a weekly schedule: going from one mode's away time straight into another's is no change. */
+function awayHours(schedule: AwaySchedule): WeeklySchedule<boolean> {
+  return {
+    timeZone: schedule.timeZone,
+    changeMinutes: schedule.periods.flatMap((period) =>
+      period.ranges.flatMap((range) => [minuteOf(range.start), minuteOf(range.end)]),
+    ),
+    stateAt: (clock) => awayModeAtClock(schedule, clock) !== null,
+  };
 }
 
 export interface ScheduleChange {
@@ -67,29 +47,17 @@ export interface ScheduleChange {
 
 /**
  * When the away times last started or ended, after `after` and no later than `now`; null when they did not in that
- * time (the schedule repeats weekly, so never more than eight days back). Walks back minute by minute: a week is
- * about 11,500 steps of arithmetic and one reading of the zone's offset per quarter hour.
+ * time (the schedule repeats weekly, so never more than eight days back).
  */
 export function lastScheduleChange(
   schedule: AwaySchedule,
   now: Date,
   after: Date | null,
 ): ScheduleChange | null {
-  const nowMinute = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
-  const afterMs = after ? after.getTime() : Number.NEGATIVE_INFINITY;
-  const limit = Math.max(nowMinute - LOOK_BACK_MS, Math.floor(afterMs / MINUTE_MS) * MINUTE_MS);
-  let offset = offsetAt(schedule.timeZone, nowMinute);
-  let later = awayModeAtWall(schedule, new Date(nowMinute + offset));
-  for (let at = nowMinute; at - MINUTE_MS >= limit; at -= MINUTE_MS) {
-    const earlierAt = at - MINUTE_MS;
-    if (earlierAt % OFFSET_STEP_MS === OFFSET_STEP_MS - MINUTE_MS)
-      offset = offsetAt(schedule.timeZone, earlierAt);
-    const earlier = awayModeAtWall(schedule, new Date(earlierAt + offset));
-    if ((earlier === null) !== (later === null)) {
-      if (at <= afterMs) return null;
-      return { at: new Date(at), modeName: (later ?? earlier) as string };
-    }
-    later = earlier;
-  }
-  return null;
+  const lookBackFrom = now.getTime() - LOOK_BACK_MS;
+  const since = new Date(after ? Math.max(after.getTime(), lookBackFrom) : lookBackFrom);
+  const at = lastWeeklyChange(awayHours(schedule), since, now);
+  if (at === null) return null;
+  const modeName = awayModeAt(schedule, at) ?? awayModeAt(schedule, new Date(at.getTime() - MINUTE_MS));
+  return { at, modeName: modeName ?? "" };
 }
