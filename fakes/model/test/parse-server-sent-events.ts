@@ -1,3 +1,5 @@
+import { createParser } from "eventsource-parser";
+
 /** One event of a streamed answer: its `event:` name (empty when none) and its `data:` read as JSON. */
 interface ParsedEvent<Data> {
   event: string;
@@ -6,13 +8,10 @@ interface ParsedEvent<Data> {
 
 /** The events of a whole `text/event-stream` body, in order. */
 export function parseServerSentEvents<Data>(text: string): ParsedEvent<Data>[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim().length > 0)
-    .map((block) => {
-      const lines = block.split("\n");
-      const event = lines.find((line) => line.startsWith("event: "))?.slice("event: ".length) ?? "";
-      const data = lines.find((line) => line.startsWith("data: "))?.slice("data: ".length) ?? "null";
-      return { event, data: JSON.parse(data) };
-    });
+  const events: ParsedEvent<Data>[] = [];
+  const parser = createParser({
+    onEvent: (event) => events.push({ event: event.event ?? "", data: JSON.parse(event.data) as Data }),
+  });
+  parser.feed(`${text}\n\n`);
+  return events;
 }

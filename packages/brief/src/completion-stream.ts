@@ -1,3 +1,5 @@
+import { createParser } from "eventsource-parser";
+
 /** What a streamed chat completion has said so far, gathered chunk by chunk. */
 export interface StreamedCompletion {
   content: string;
@@ -89,28 +91,25 @@ export function applyChunk(completion: StreamedCompletion, data: string): boolea
 }
 
 /**
- * Splits server-sent events as they arrive: `push` takes decoded text and returns the `data:` payloads of the
- * lines it completed (comments and other fields are dropped; one payload per `data:` line, as OpenAI-compatible
- * servers write them).
+ * The `data:` payloads of server-sent events as they arrive (split by `eventsource-parser`): `push` takes decoded text
+ * and returns the payloads of the events it completed, `end` those of an event the stream closed without a blank line.
+ * Comments and other fields are dropped; each `data:` line is one payload, as OpenAI-compatible servers write them.
  */
 export function serverSentDataLines(): { push(text: string): string[]; end(): string[] } {
-  let pending = "";
-  const take = (lines: string[]) =>
-    lines
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice("data:".length).trim())
-      .filter((data) => data.length > 0);
-  return {
-    push(text) {
-      pending += text;
-      const lines = pending.split(/\r?\n/);
-      pending = lines.pop() ?? "";
-      return take(lines);
+  let payloads: string[] = [];
+  const parser = createParser({
+    onEvent: (event) => {
+      for (const line of event.data.split("\n")) {
+        const payload = line.trim();
+        if (payload.length > 0) payloads.push(payload);
+      }
     },
-    end() {
-      const last = pending;
-      pending = "";
-      return take([last]);
-    },
+  });
+  const take = (text: string) => {
+    parser.feed(text);
+    const completed = payloads;
+    payloads = [];
+    return completed;
   };
+  return { push: take, end: () => take("\n\n") };
 }

@@ -1,56 +1,39 @@
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import { ModelAnswerError, PROVIDER_DETAIL_MAX_CHARS } from "./model-problem.js";
 
 /**
- * Reads an OpenAI-compatible chat-completions stream (server-sent events) as its bytes arrive: `push` takes the text
- * received so far in any cuts (a line, an event or a JSON object may be split anywhere) and returns the answer's new
- * content. Comments and other fields are skipped; `data: [DONE]` ends it; an `error` object or a chunk that is
- * not JSON rejects with a `ModelAnswerError`.
+ * Reads an OpenAI-compatible chat-completions stream (server-sent events, split by `eventsource-parser`) as its bytes
+ * arrive: `push` takes the text received so far in any cuts (a line, an event or a JSON object may be split anywhere)
+ * and returns the answer's new content. Comments and other fields are skipped; `data: [DONE]` ends it; an `error`
+ * object or a chunk that is not JSON rejects with a `ModelAnswerError`.
  */
 export class ChatStreamParser {
-  #buffer = "";
-  #data: string[] = [];
+  #events: string[] = [];
   #isDone = false;
+  readonly #parser: EventSourceParser = createParser({ onEvent: (event) => this.#events.push(event.data) });
 
   get isDone(): boolean {
     return this.#isDone;
   }
 
   push(text: string): string[] {
-    this.#buffer += text;
-    const deltas: string[] = [];
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.#buffer);
-      // A lone "\r" at the end may be the first half of "\r\n": wait for the next piece.
-      if (!match || (match[0] === "\r" && match.index === this.#buffer.length - 1)) break;
-      const line = this.#buffer.slice(0, match.index);
-      this.#buffer = this.#buffer.slice(match.index + match[0].length);
-      deltas.push(...this.#line(line));
-    }
-    return deltas;
+    this.#parser.feed(text);
+    return this.#takeEvents();
   }
 
   /** The stream ended: an event not yet closed by a blank line still counts. */
   finish(): string[] {
-    const deltas = this.#buffer === "" ? [] : this.#line(this.#buffer);
-    this.#buffer = "";
-    return [...deltas, ...this.#dispatch()];
+    this.#parser.feed("\n\n");
+    return this.#takeEvents();
   }
 
-  #line(line: string): string[] {
-    if (line === "") return this.#dispatch();
-    if (line.startsWith(":")) return [];
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") this.#data.push(value);
-    return [];
+  #takeEvents(): string[] {
+    const events = this.#events;
+    this.#events = [];
+    return events.flatMap((data) => this.#contentOf(data));
   }
 
-  #dispatch(): string[] {
-    if (this.#data.length === 0) return [];
-    const data = this.#data.join("\n");
-    this.#data = [];
+  #contentOf(data: string): string[] {
     if (this.#isDone) return [];
     if (data.trim() === "[DONE]") {
       this.#isDone = true;

@@ -1,6 +1,7 @@
 import { isSealedDeviceName, readListedName } from "@ringback/client";
 import type { E2eKey } from "@ringback/e2e-crypto";
 import { CallDelivery, RELAY_SSE_EVENTS, RelayedEvent } from "@ringback/protocol";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 const RELAY_TIMEOUT_MS = 5_000;
 
@@ -65,19 +66,17 @@ async function replayDeliveries(
       signal: controller.signal,
     });
     if (!response.ok || !response.body) return deliveries;
-    const decoder = new TextDecoder();
-    let buffered = "";
-    for await (const chunk of response.body) {
-      buffered += decoder.decode(chunk, { stream: true });
-      const frames = buffered.split("\n\n");
-      buffered = frames.pop() ?? "";
-      for (const frame of frames) {
-        const event = /^event: (.*)$/m.exec(frame)?.[1];
-        if (event === RELAY_SSE_EVENTS.synced) return deliveries;
-        if (event !== RELAY_SSE_EVENTS.callDelivery) continue;
-        const data = CallDelivery.safeParse(JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? "null"));
+    let events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    for await (const text of response.body.pipeThrough(new TextDecoderStream())) {
+      parser.feed(text);
+      for (const event of events) {
+        if (event.event === RELAY_SSE_EVENTS.synced) return deliveries;
+        if (event.event !== RELAY_SSE_EVENTS.callDelivery) continue;
+        const data = CallDelivery.safeParse(JSON.parse(event.data));
         if (data.success && data.data.eventId === eventId) deliveries.push(data.data);
       }
+      events = [];
     }
     return deliveries;
   } catch {
