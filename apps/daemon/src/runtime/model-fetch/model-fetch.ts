@@ -1,3 +1,10 @@
+// Kept instead of Node's `fetch` (or ky, which calls it), for a measured reason: on Node 24.21 `fetch` gives up when a
+// response's head takes 300 s ("fetch failed", UND_ERR_HEADERS_TIMEOUT after 301 s against a server that answers at
+// 310 s), and a local model reading a long report behind Ollama's endpoint sends its head only with the first token.
+// Only an undici `Agent` passed as `dispatcher` lifts that limit, and Node does not expose its own copy
+// (`import("undici")` fails with ERR_MODULE_NOT_FOUND): it would be a second HTTP client as a dependency, and the
+// forbidden-address check would still need a hook besides `lookup`, which Node does not call for an IP-literal host
+// (checked: 0 calls). node:http covers all of it here.
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { forbiddenLiteralHost, guardedLookup } from "../model-test/guarded-lookup.js";
