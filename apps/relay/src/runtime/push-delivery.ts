@@ -33,7 +33,7 @@ export const PUSH_FIRST_SENDS_MAX = 96;
  * Claimed pushes of one account under way (sending or waiting for a send) at most: beyond it the account's due pushes
  * stay in the store, so one account's backlog cannot fill the relay's queue and stop the claiming of everyone's.
  */
-export const PUSH_UNDER_WAY_PER_ACCOUNT_MAX = 64;
+const PUSH_UNDER_WAY_PER_ACCOUNT_MAX = 64;
 /**
  * Timeouts in a row (no connection, or no answer) after which a subscription is removed rather than tried again: a
  * browser's push service answers; an endpoint that keeps holding the relay's sockets is not one.

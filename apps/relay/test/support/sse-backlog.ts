@@ -33,7 +33,7 @@ export async function readBacklog(
 }
 
 /** Parses each complete frame (ended by a blank line) at the start of `text` into `events`; returns the rest. */
-export function takeFrames(text: string, events: ReceivedEvent[]): string {
+function takeFrames(text: string, events: ReceivedEvent[]): string {
   let rest = text;
   let end = rest.indexOf("\n\n");
   while (end >= 0) {
