@@ -2,14 +2,22 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   ERROR_CODES,
+  ERROR_DESCRIPTIONS,
   ERROR_STATUS,
   ErrorBody,
   errorBody,
   isErrorCode,
   isRingbackError,
   RingbackError,
-  renderErrorTable,
 } from "../src/index.js";
+
+/** The README's error list as the code table gives it. */
+function errorTableOfCodes(): string {
+  const rows = ERROR_CODES.map(
+    (code) => `| ${ERROR_STATUS[code]} | \`${code}\` | ${ERROR_DESCRIPTIONS[code]} |`,
+  );
+  return ["| Status | Code | Meaning |", "|---|---|---|", ...rows].join("\n");
+}
 
 const specErrors: Array<[number, string]> = [
   [403, "not_relayed"],
@@ -64,6 +72,6 @@ describe("error codes", () => {
 
   it("keeps the README's error list in step with the code table", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    expect(readme).toContain(renderErrorTable());
+    expect(readme).toContain(errorTableOfCodes());
   });
 });
