@@ -3,6 +3,9 @@
 // `@ringback/client/views`, the file store in `@ringback/client/node`.
 // biome-ignore-all assist/source/organizeImports: grouped as the README's API for reading, not sorted by path
 
+// Errors: the one base of every error this package throws, with a `code` to branch on.
+export { ClientError, isClientError } from "./errors/client-error.js";
+
 // Relay: every v1 route a device uses, the event stream with resume, whether the relay is out of reach, opening a
 // sealed call, a relayed daemon request.
 export { RelayClient, type RelayClientOptions } from "./relay/relay-client.js";

@@ -1,4 +1,5 @@
 import type { PermissionAsk } from "@ringback/protocol";
+import { ClientError } from "../errors/client-error.js";
 import type { CallRecord } from "./call-record.js";
 
 /*
@@ -46,10 +47,11 @@ export type DecisionProblem =
   /** The relay did not say which computer raised the call: nobody could open the decision. */
   | "no-computer";
 
-export class DecisionError extends Error {
+/** A decision refused before it was sent; `code` (and `problem`, the same word) says why. */
+export class DecisionError extends ClientError<DecisionProblem> {
   override readonly name = "DecisionError";
   constructor(readonly problem: DecisionProblem) {
-    super(`The decision cannot be sent: ${problem}.`);
+    super(problem, `The decision cannot be sent: ${problem}.`);
   }
 }
 

@@ -1,10 +1,11 @@
 import type { DeviceInfo } from "@ringback/protocol";
+import { ClientError } from "../errors/client-error.js";
 
 /** No computer (a daemon's device) has joined the account: there is no daemon to ask. */
-export class NoComputerError extends Error {
+export class NoComputerError extends ClientError<"no_computer"> {
   override readonly name = "NoComputerError";
   constructor() {
-    super("No computer running the Ringback daemon has joined this account.");
+    super("no_computer", "No computer running the Ringback daemon has joined this account.");
   }
 }
 

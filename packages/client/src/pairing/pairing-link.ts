@@ -1,5 +1,6 @@
 import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
-import { PairingCodeText, RingbackError } from "@ringback/protocol";
+import { PairingCodeText } from "@ringback/protocol";
+import { ClientError } from "../errors/client-error.js";
 
 /**
  * The pairing link: the web app's address with everything in the URL fragment, which browsers never send to a
@@ -25,13 +26,13 @@ const PROBLEM_MESSAGES: Record<PairingLinkProblem, string> = {
 };
 
 /**
- * A pairing link or relay address that cannot be used: `invalid_request` wherever it is answered (the computer's
- * `POST /local/login`, its CLI), with the problem an app words for the person in front of it.
+ * A pairing link or relay address that cannot be used; `code` (and `problem`, the same word) is what an app words
+ * for the person in front of it. A computer answers it as `invalid_request`.
  */
-export class PairingLinkError extends RingbackError {
+export class PairingLinkError extends ClientError<PairingLinkProblem> {
   override readonly name = "PairingLinkError";
   constructor(readonly problem: PairingLinkProblem) {
-    super("invalid_request", PROBLEM_MESSAGES[problem]);
+    super(problem, PROBLEM_MESSAGES[problem]);
   }
 }
 

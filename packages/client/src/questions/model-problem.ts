@@ -1,3 +1,4 @@
+import { ClientError } from "../errors/client-error.js";
 import { PROBLEM_TEXTS, type ProblemTexts } from "../i18n/texts/problems.js";
 
 /**
@@ -17,14 +18,17 @@ export type ModelProblem =
   /** Not the model's: an error from elsewhere, shown as it came. */
   | { readonly kind: "other"; readonly detail: string };
 
-/** The model's answer or stream failed; `problem` says why. The message is the English sentence, for logs. */
-export class ModelAnswerError extends Error {
+/**
+ * The model's answer or stream failed; `problem` says why and with what facts, `code` is its kind. The message is the
+ * English sentence, for logs.
+ */
+export class ModelAnswerError extends ClientError<ModelProblem["kind"]> {
   override readonly name = "ModelAnswerError";
   constructor(
     readonly problem: ModelProblem,
     options?: ErrorOptions,
   ) {
-    super(modelProblemText(problem, PROBLEM_TEXTS.en), options);
+    super(problem.kind, modelProblemText(problem, PROBLEM_TEXTS.en), options);
   }
 }
 

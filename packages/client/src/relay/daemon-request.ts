@@ -6,13 +6,18 @@ import {
   SettingsResultPlaintext,
   StampedSettingsRequest,
 } from "@ringback/protocol";
+import { ClientError } from "../errors/client-error.js";
 import type { RelayClient } from "./relay-client.js";
 import { newRequestStamp } from "./request-stamp.js";
 
 export type { DaemonRequest, DaemonResponse };
 
-export class DaemonRequestError extends Error {
+/** The computer's sealed answer opened but is not an answer (it has no status). */
+export class DaemonRequestError extends ClientError<"invalid_answer"> {
   override readonly name = "DaemonRequestError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("invalid_answer", message, options);
+  }
 }
 
 /** A client-minted request id: 32 hex characters, safe in a URL and in associated data. */

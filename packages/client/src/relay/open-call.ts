@@ -1,16 +1,19 @@
 import { aad, type E2eKey, isE2eError, openJson } from "@ringback/e2e-crypto";
 import { type RelayedEvent, SealedReportPayload } from "@ringback/protocol";
+import { ClientError } from "../errors/client-error.js";
 
 /** Why a relayed call could not be opened; shown on the idle page without any of its content. */
 export type OpenCallProblem = "key_mismatch" | "corrupted" | "invalid_payload";
 
-export class OpenCallError extends Error {
+/** A relayed call that does not open with this device's key; `code` (and `problem`, the same word) says why. */
+export class OpenCallError extends ClientError<OpenCallProblem> {
   override readonly name = "OpenCallError";
   constructor(
     readonly problem: OpenCallProblem,
     options?: { cause?: unknown },
   ) {
     super(
+      problem,
       problem === "key_mismatch"
         ? "This call was sealed with another encryption key than this device's."
         : "This call could not be opened: its sealed data is damaged or not a report.",

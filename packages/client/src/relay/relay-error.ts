@@ -1,19 +1,20 @@
 import { ErrorBody } from "@ringback/protocol";
+import { ClientError, isClientError } from "../errors/client-error.js";
 
 /**
  * A relay request that failed: `status` null when the relay could not be reached (the cause keeps the network
  * reason), else the HTTP status with the relay's error code. Never carries the device token.
  */
-export class RelayError extends Error {
+export class RelayError extends ClientError<string | null> {
   override readonly name = "RelayError";
 
   constructor(
     readonly status: number | null,
-    readonly code: string | null,
+    code: string | null,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 
   /** A 401: the device was removed elsewhere; the app stops reconnecting and returns to the welcome page. */
@@ -27,8 +28,9 @@ export class RelayError extends Error {
   }
 }
 
+/** True for a RelayError, even one from another copy of this package. */
 export function isRelayError(value: unknown): value is RelayError {
-  return value instanceof RelayError;
+  return value instanceof RelayError || (isClientError(value) && value.name === "RelayError");
 }
 
 export async function relayErrorFrom(response: Response): Promise<RelayError> {

@@ -1,12 +1,17 @@
 import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
+import { ClientError } from "../errors/client-error.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { RINGTONE_INDEX_KEY, ringtoneFileKey } from "../storage/storage-keys.js";
 import type { RingtoneFileInfo } from "./ringtone-list.js";
 
-export class RingtoneFileError extends Error {
+/** A ringtone file refused: `code` (and `problem`, the same word) says why. */
+export class RingtoneFileError extends ClientError<"too_large" | "not_audio"> {
   override readonly name = "RingtoneFileError";
   constructor(readonly problem: "too_large" | "not_audio") {
-    super(problem === "too_large" ? "The ringtone file is over 10 MB." : "The ringtone file is not audio.");
+    super(
+      problem,
+      problem === "too_large" ? "The ringtone file is over 10 MB." : "The ringtone file is not audio.",
+    );
   }
 }
 

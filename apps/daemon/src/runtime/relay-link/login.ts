@@ -15,6 +15,7 @@ import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
 import type { Logger } from "../logger.js";
 import { setComputerName } from "./computer-name.js";
+import { refusedAsInvalidRequest } from "./link-refusal.js";
 import { RelayApi } from "./relay-api.js";
 import { defaultServerUrl } from "./relay-server-url.js";
 
@@ -40,10 +41,12 @@ export async function loginToRelay(
   options: { env: NodeJS.ProcessEnv; now: Date; fetch?: typeof globalThis.fetch; log?: Logger },
 ): Promise<Omit<LocalLoginResult, "needsRestart">> {
   const plan = planLogin(request.pairing);
-  const serverUrl = normaliseServerUrl(
-    request.serverUrl ??
-      (plan.kind === "link" ? plan.serverUrl : undefined) ??
-      defaultServerUrl(config, options.env),
+  const serverUrl = refusedAsInvalidRequest(() =>
+    normaliseServerUrl(
+      request.serverUrl ??
+        (plan.kind === "link" ? plan.serverUrl : undefined) ??
+        defaultServerUrl(config, options.env),
+    ),
   );
   const keyOf = keyForLogin(plan, request.passphrase);
   const api = new RelayApi(serverUrl, options.fetch);
@@ -82,7 +85,8 @@ function planLogin(pairing: string | undefined): LoginPlan {
   if (pairing === undefined) return { kind: "create" };
   const code = pairing.replace(/[\s-]/g, "");
   if (PairingCodeText.safeParse(code).success) return { kind: "code", code };
-  if (pairing.includes("#")) return { kind: "link", ...parsePairingLink(pairing) };
+  if (pairing.includes("#"))
+    return { kind: "link", ...refusedAsInvalidRequest(() => parsePairingLink(pairing)) };
   throw new RingbackError("invalid_request", "Expected a pairing link (…/#pair=…&key=…) or a 12-digit code.");
 }
 

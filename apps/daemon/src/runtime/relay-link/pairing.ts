@@ -3,6 +3,7 @@ import { type PairingResult, RingbackError } from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import { currentE2eKey } from "../e2e-key.js";
 import { relayAddress } from "../relay-address.js";
+import { refusedAsInvalidRequest } from "./link-refusal.js";
 import { RelayApi } from "./relay-api.js";
 
 /**
@@ -29,6 +30,6 @@ export async function createPairing(
   const serverUrl = publicUrl ?? relay.serverUrl;
   const key = currentE2eKey(config);
   const appUrl = env.RINGBACK_APP_URL?.trim() || serverUrl;
-  const link = formatPairingLink({ serverUrl, code, key }, appUrl);
+  const link = refusedAsInvalidRequest(() => formatPairingLink({ serverUrl, code, key }, appUrl));
   return { serverUrl, code, key, expiresAt, link };
 }
