@@ -1,113 +1,24 @@
 import { ComputerModelController } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
-import { COMPUTER_TEXTS, type ComputerTexts } from "@ringback/client/texts";
+import { COMPUTER_TEXTS } from "@ringback/client/texts";
 import {
   type ComputerModelForm,
   computerModelForm,
   computerProblemText,
   customLimit,
-  type ModelLimitField,
-  modelLimitDefaults,
-  modelTimingLines,
-  modelTimingView,
 } from "@ringback/client/views";
-import type { LlmTestTiming, StructuredOutput } from "@ringback/protocol";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
+import { ModelActions } from "./model-actions.js";
+import { ModelChannelFields } from "./model-channel-fields.js";
+import { ModelLimits } from "./model-limits.js";
+import { ModelTestResult } from "./model-test-result.js";
 
 interface Props {
   readonly controller: AppController;
   readonly language: InterfaceLanguage;
-}
-
-/**
- * One time limit: a number of seconds, or "use the default", which shows the default the typed address gets
- * (a local model's or a hosted one's). Leaving the default starts from its value.
- */
-function LimitField(props: {
-  readonly name: "timeout" | "no-progress";
-  readonly label: string;
-  readonly field: ModelLimitField;
-  readonly defaultSeconds: number;
-  readonly isLocal: boolean;
-  readonly t: ComputerTexts;
-  readonly onChange: (field: ModelLimitField) => void;
-}) {
-  const { name, field, defaultSeconds, t, onChange } = props;
-  return (
-    <fieldset class="limit-field" data-testid={`computer-model-${name}`}>
-      <label class="field">
-        {props.label}
-        <input
-          type="text"
-          inputMode="decimal"
-          data-testid={`computer-model-${name}-seconds`}
-          disabled={field.useDefault}
-          value={field.useDefault ? String(defaultSeconds) : field.seconds}
-          onInput={(event) => onChange({ useDefault: false, seconds: event.currentTarget.value })}
-        />
-      </label>
-      <label class="check">
-        <input
-          type="checkbox"
-          data-testid={`computer-model-${name}-default`}
-          checked={field.useDefault}
-          onChange={(event) =>
-            onChange(
-              event.currentTarget.checked
-                ? { useDefault: true, seconds: field.seconds }
-                : customLimit(defaultSeconds),
-            )
-          }
-        />
-        {t.useDefaultLimit(String(defaultSeconds), props.isLocal)}
-      </label>
-    </fieldset>
-  );
-}
-
-/** The connection test's timing: speeds, the limits used, a typical and a long report, and what to change. */
-function TestTiming(props: {
-  readonly timing: LlmTestTiming;
-  readonly t: ComputerTexts;
-  readonly onUseTimeout: (seconds: number) => void;
-}) {
-  const view = modelTimingView(props.timing);
-  const lines = modelTimingLines(view, props.t);
-  const advice = view.advice;
-  return (
-    <div class="test-timing" data-testid="computer-model-timing" data-advice={advice?.kind ?? "none"}>
-      <p>{lines.speeds}</p>
-      <p class="hint">{lines.limits}</p>
-      <ul>
-        {lines.reports.map((line, index) => (
-          <li
-            key={view.reports[index]?.report}
-            data-testid="computer-model-report-time"
-            data-fits={String(view.reports[index]?.fits)}
-          >
-            {line}
-          </li>
-        ))}
-      </ul>
-      {lines.advice && (
-        <p class={advice ? "error" : "notice"} data-testid="computer-model-advice">
-          {lines.advice}
-        </p>
-      )}
-      {advice?.kind === "raise-timeout" && (
-        <button
-          type="button"
-          data-testid="use-suggested-timeout"
-          onClick={() => props.onUseTimeout(advice.suggestedSeconds)}
-        >
-          {props.t.useSuggestedTimeout(String(advice.suggestedSeconds))}
-        </button>
-      )}
-    </div>
-  );
 }
 
 /**
@@ -126,8 +37,6 @@ export function ComputerModelSettings({ controller, language }: Props) {
   // The form follows what the computer says it has (after loading, saving or removing); the key stays empty.
   useEffect(() => setForm(computerModelForm(view.channel)), [view.channel]);
 
-  const field = (name: "baseUrl" | "model" | "apiKey") => (event: { currentTarget: HTMLInputElement }) =>
-    setForm({ ...form, [name]: event.currentTarget.value });
   const save = (event: Event) => {
     event.preventDefault();
     model.save(form).catch(() => undefined);
@@ -139,10 +48,7 @@ export function ComputerModelSettings({ controller, language }: Props) {
     if (confirm(t.removeModelConfirm)) model.remove().catch(() => undefined);
   };
   const channel = view.channel;
-  const isBusy = view.busy !== null;
   const testResult = view.testResult;
-  const defaults = modelLimitDefaults(form.baseUrl);
-  const isLocal = defaults.endpoint === "local";
 
   return (
     <form
@@ -155,82 +61,16 @@ export function ComputerModelSettings({ controller, language }: Props) {
       <p class="hint">{t.computerModelHint}</p>
       {view.isLoaded && !channel && <p class="notice">{t.computerModelNotSet}</p>}
       {channel && <p data-testid="computer-model-saved">{t.savedModel(channel.model, channel.keyHint)}</p>}
-      <label class="field">
-        {t.baseUrl}
-        <input
-          data-testid="computer-model-base-url"
-          placeholder="https://api.openai.com/v1"
-          value={form.baseUrl}
-          onInput={field("baseUrl")}
-        />
-      </label>
-      <label class="field">
-        {t.model}
-        <input data-testid="computer-model-name" value={form.model} onInput={field("model")} />
-      </label>
-      <label class="field">
-        {t.apiKey}
-        <input
-          type="password"
-          autocomplete="off"
-          data-testid="computer-model-key"
-          placeholder={channel ? t.apiKeyKept(channel.keyHint) : ""}
-          value={form.apiKey}
-          onInput={field("apiKey")}
-        />
-      </label>
-      <label class="field">
-        {t.structuredOutput}
-        <select
-          data-testid="computer-model-structured-output"
-          value={form.structuredOutput}
-          onChange={(event) =>
-            setForm({ ...form, structuredOutput: event.currentTarget.value as StructuredOutput })
-          }
-        >
-          <option value="json_schema">{t.structuredJsonSchema}</option>
-          <option value="json_object">{t.structuredJsonObject}</option>
-        </select>
-      </label>
-      <h3>{t.limitsTitle}</h3>
-      <p class="hint">{t.limitsHint}</p>
-      <LimitField
-        name="timeout"
-        label={t.timeoutLimit}
-        field={form.timeout}
-        defaultSeconds={defaults.timeoutSeconds}
-        isLocal={isLocal}
-        t={t}
-        onChange={(timeout) => setForm({ ...form, timeout })}
-      />
-      <LimitField
-        name="no-progress"
-        label={t.noProgressLimit}
-        field={form.noProgress}
-        defaultSeconds={defaults.noProgressSeconds}
-        isLocal={isLocal}
-        t={t}
-        onChange={(noProgress) => setForm({ ...form, noProgress })}
-      />
+      <ModelChannelFields form={form} channel={channel} t={t} onChange={setForm} />
+      <ModelLimits form={form} t={t} onChange={setForm} />
       {view.problem && (
         <p class="error" data-testid="computer-model-problem" data-kind={view.problem.kind}>
           {computerProblemText(view.problem, t)}
         </p>
       )}
       {testResult && (
-        <p
-          class={testResult.ok ? "notice" : "error"}
-          data-testid="computer-model-test-result"
-          data-ok={String(testResult.ok)}
-        >
-          {testResult.ok
-            ? t.modelWorks(testResult.model, testResult.latencyMs)
-            : t.modelFails(testResult.error.message)}
-        </p>
-      )}
-      {testResult?.ok && testResult.timing && (
-        <TestTiming
-          timing={testResult.timing}
+        <ModelTestResult
+          result={testResult}
           t={t}
           onUseTimeout={(seconds) => setForm({ ...form, timeout: customLimit(seconds) })}
         />
@@ -240,30 +80,7 @@ export function ComputerModelSettings({ controller, language }: Props) {
           {view.notice === "saved" ? t.saved : t.removed}
         </p>
       )}
-      <div class="row">
-        <button type="submit" data-testid="save-computer-model" disabled={isBusy}>
-          {view.busy === "saving" ? t.saving : t.save}
-        </button>
-        <button
-          type="button"
-          data-testid="test-computer-model"
-          title={t.testModelHint}
-          disabled={isBusy}
-          onClick={test}
-        >
-          {view.busy === "testing" ? t.testingModel : t.testModel}
-        </button>
-        {channel && (
-          <button type="button" data-testid="remove-computer-model" disabled={isBusy} onClick={remove}>
-            {t.removeModel}
-          </button>
-        )}
-        {!view.isLoaded && view.problem && (
-          <button type="button" onClick={() => model.load()}>
-            {t.retry}
-          </button>
-        )}
-      </div>
+      <ModelActions view={view} t={t} onTest={test} onRemove={remove} onRetry={() => model.load()} />
     </form>
   );
 }

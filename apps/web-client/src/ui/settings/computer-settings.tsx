@@ -1,12 +1,12 @@
 import { type ComputerProblem, computerProblemOf } from "@ringback/client";
 import { COMPUTER_TEXTS, CORE_TEXTS } from "@ringback/client/texts";
-import { computerChoiceView, computerProblemText, deviceLabel } from "@ringback/client/views";
+import { computerChoiceView, computerProblemText } from "@ringback/client/views";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 import { ComputerModelSettings } from "./computer-model-settings.js";
+import { ComputerRow } from "./computer-row.js";
 import { EncryptionSettings } from "./encryption-settings.js";
 import { TrackerSettings } from "./tracker-settings.js";
 
@@ -59,28 +59,14 @@ export function ComputerSettings({ controller, view }: Props) {
         {choice.state === "listed" && (
           <ul class="device-list">
             {choice.computers.map((computer) => (
-              <li
+              <ComputerRow
                 key={computer.id}
-                data-testid="computer-row"
-                data-computer-id={computer.id}
-                data-online={String(computer.isOnline)}
-                data-chosen={String(computer.isChosen)}
-              >
-                <span class="name">{deviceLabel({ name: computer.name, kind: "computer" }, core)}</span>
-                <span
-                  class={computer.isOnline ? "online" : "offline"}
-                  title={computer.lastSeenAt ? t.lastSeen(formatTime(computer.lastSeenAt)) : undefined}
-                >
-                  {computer.isOnline ? t.computerOnline : t.computerOffline}
-                </span>
-                {computer.isChosen
-                  ? choice.canChoose && <span class="hint">{t.computerChosen}</span>
-                  : choice.canChoose && (
-                      <button type="button" data-testid="choose-computer" onClick={() => choose(computer.id)}>
-                        {t.chooseComputer}
-                      </button>
-                    )}
-              </li>
+                computer={computer}
+                canChoose={choice.canChoose}
+                t={t}
+                core={core}
+                onChoose={choose}
+              />
             ))}
           </ul>
         )}

@@ -6,8 +6,10 @@ import { deviceLabel } from "@ringback/client/views";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
-import { formatTime } from "../shared/format.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { texts } from "../shared/use-texts.js";
+import { DeviceRow } from "./device-row.js";
+import { InvitationPanel } from "./invitation-panel.js";
 
 interface Props {
   readonly controller: AppController;
@@ -20,63 +22,44 @@ export function DevicesSettings({ controller, language }: Props) {
   const core = texts(CORE_TEXTS, language);
   const [devices, setDevices] = useState<readonly ReadableDevice[] | null>(null);
   const [invitation, setInvitation] = useState<DeviceInvitation | null>(null);
-  const [qrCode, setQrCode] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-
-  const fail = useCallback(
-    (caught: unknown) => {
-      if (isRelayError(caught) && caught.isDeviceRemoved) {
-        controller.deviceRemoved("device-removed").catch(() => undefined);
-        return;
-      }
-      setError(errorText(caught, language));
-    },
-    [controller, language],
-  );
+  const { failure, run, fail } = useBusyAction<"loading" | "removing" | "inviting">();
+  // This device was removed elsewhere: the app goes back to the welcome page, which says so.
+  const isRemovedHere = failure !== null && isRelayError(failure.error) && failure.error.isDeviceRemoved;
+  useEffect(() => {
+    if (isRemovedHere) controller.deviceRemoved("device-removed").catch(() => undefined);
+  }, [controller, isRemovedHere]);
 
   const load = useCallback(() => {
     controller
       .listDevices()
       .then((list) => setDevices(list))
-      .catch(fail);
+      .catch((caught: unknown) => fail("loading", caught));
   }, [controller, fail]);
-
   useEffect(load, [load]);
 
   const remove = async (device: ReadableDevice) => {
     if (!confirm(t.removeDeviceConfirm(deviceLabel(device, core)))) return;
-    setError(null);
     setNotice(null);
-    try {
-      const replaced = await controller.removeDevice(device);
-      if (replaced === null) return;
-      setNotice(t.keyReplaced(replaced.moved, replaced.later));
-      load();
-    } catch (caught) {
-      fail(caught);
-      load();
-    }
+    await run("removing", async () => {
+      try {
+        const replaced = await controller.removeDevice(device);
+        if (replaced === null) return;
+        setNotice(t.keyReplaced(replaced.moved, replaced.later));
+        load();
+      } catch (caught) {
+        load();
+        throw caught;
+      }
+    });
   };
-
-  const invite = async () => {
-    setError(null);
-    try {
-      const created = await controller.inviteDevice();
-      setInvitation(created);
-      // Loaded on demand: only this panel draws QR codes, so the first load stays small.
-      const { default: QRCode } = await import("qrcode");
-      const svg = await QRCode.toString(created.link, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-      setQrCode(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-    } catch (caught) {
-      fail(caught);
-    }
-  };
+  const inviteFailed = useCallback((caught: unknown) => fail("inviting", caught), [fail]);
+  const invite = () => run("inviting", async () => setInvitation(await controller.inviteDevice()));
 
   return (
     <section class="card devices-settings" data-testid="devices-settings">
       <h2>{t.devices}</h2>
-      {error && <p class="error">{error}</p>}
+      {failure && !isRemovedHere && <p class="error">{errorText(failure.error, language)}</p>}
       {notice && (
         <p class="notice" data-testid="key-replaced">
           {notice}
@@ -87,46 +70,14 @@ export function DevicesSettings({ controller, language }: Props) {
       ) : (
         <ul class="device-list">
           {devices.map((device) => (
-            <li key={device.id} data-testid="device-row">
-              <span
-                class="name"
-                data-testid="device-name"
-                data-readable={device.name === null ? "no" : "yes"}
-              >
-                {deviceLabel(device, core)}
-                {device.isCurrent && t.thisDevice}
-              </span>
-              <span class="meta">
-                <span class="kind">{device.kind}</span> ·{" "}
-                <span class={device.online ? "online" : "offline"}>
-                  {device.online ? t.online : t.lastSeen(formatTime(device.lastSeenAt) || t.never)}
-                </span>
-              </span>
-              <button type="button" class="remove" onClick={() => remove(device)}>
-                {t.remove}
-              </button>
-            </li>
+            <DeviceRow key={device.id} device={device} t={t} core={core} onRemove={remove} />
           ))}
         </ul>
       )}
       <button type="button" data-testid="add-device" onClick={invite}>
         {t.addDevice}
       </button>
-      {invitation && (
-        <div class="invitation" data-testid="invitation">
-          <p>{t.invitationLead(formatTime(invitation.expiresAt))}</p>
-          {qrCode && <img class="qr" src={qrCode} alt={t.pairingQrAlt} width={240} height={240} />}
-          <input
-            readOnly
-            value={invitation.link}
-            data-testid="invitation-link"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <p class="hint">
-            {t.invitationCodeBefore} <strong>{invitation.code}</strong> {t.invitationCodeAfter}
-          </p>
-        </div>
-      )}
+      {invitation && <InvitationPanel invitation={invitation} t={t} onFailure={inviteFailed} />}
     </section>
   );
 }

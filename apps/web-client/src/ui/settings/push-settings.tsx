@@ -1,30 +1,21 @@
-import { PUSH_REPEAT_CHOICES_SECONDS, PushRelay } from "@ringback/client";
+import { PUSH_REPEAT_CHOICES_SECONDS } from "@ringback/client";
 import { PUSH_TEXTS, type PushTexts } from "@ringback/client/texts";
-import { useEffect, useMemo, useState } from "preact/hooks";
 import type { AppView } from "../../app/controller/app-controller.js";
-import { browserPush } from "../../app/push/browser-push.js";
 import {
   type EnablePushStep,
   PUSH_SUBSCRIBE_TIME_LIMIT_MS,
-  PushEnableError,
-  type PushEnableProblem,
   type PushSetting,
-  PushSubscriber,
 } from "../../app/push/push-subscriber.js";
-import { createIdbStore } from "../../app/storage/idb-key-value.js";
 import { errorText } from "../shared/error-text.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { texts } from "../shared/use-texts.js";
 import { PushLogList } from "./push-log-list.js";
+import { usePushSetting } from "./use-push-setting.js";
+import { type TurnOnFailure, usePushTurnOn } from "./use-push-turn-on.js";
 
 interface Props {
   readonly view: AppView;
 }
-
-/** Why turning on did not end subscribed, kept as facts and worded when shown (it follows the language). */
-type TurnOnFailure =
-  | { readonly kind: "problem"; readonly problem: PushEnableProblem; readonly detail: string | null }
-  | { readonly kind: "no-service-worker" }
-  | { readonly kind: "error"; readonly error: unknown };
 
 const LIMIT_SECONDS = PUSH_SUBSCRIBE_TIME_LIMIT_MS / 1000;
 
@@ -53,6 +44,13 @@ function failureText(failure: TurnOnFailure, t: PushTexts, language: AppView["in
   }
 }
 
+/** What the status line says: turning on, on, off, or why it cannot be on. */
+function pushState(setting: PushSetting, step: EnablePushStep | null) {
+  if (step !== null) return "turning-on";
+  if (setting.permission === "unsupported" || setting.permission === "denied") return setting.permission;
+  return setting.isSubscribed ? "on" : "off";
+}
+
 /**
  * Settings › Ring when the app is closed: Web Push on or off, and how often an unanswered call rings again. Turning
  * on shows each step while it runs (the browser's push service and the relay each within
@@ -60,64 +58,16 @@ function failureText(failure: TurnOnFailure, t: PushTexts, language: AppView["in
  */
 export function PushSettings({ view }: Props) {
   const t = texts(PUSH_TEXTS, view.interfaceLanguage);
-  const serverUrl = view.pairing?.identity.serverUrl;
-  const deviceToken = view.pairing?.identity.deviceToken;
-  const subscriber = useMemo(
-    () =>
-      serverUrl && deviceToken
-        ? new PushSubscriber(browserPush(), new PushRelay({ serverUrl, deviceToken }), createIdbStore())
-        : null,
-    [serverUrl, deviceToken],
-  );
-  const [setting, setSetting] = useState<PushSetting | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [step, setStep] = useState<EnablePushStep | null>(null);
-  const [failure, setFailure] = useState<TurnOnFailure | null>(null);
-  const refresh = () => {
-    subscriber
-      ?.setting()
-      .then(setSetting)
-      .catch((caught: unknown) => setError(errorText(caught, view.interfaceLanguage)));
-  };
-  useEffect(refresh, [subscriber]);
+  const { failure, run, fail } = useBusyAction<"changing">();
+  const { subscriber, setting, refresh } = usePushSetting(view, (caught) => fail("changing", caught));
+  const { step, failure: turnOnFailure, turnOn, clearFailure } = usePushTurnOn(subscriber, refresh);
   if (!subscriber || !setting) return null;
 
-  const run = async (work: () => Promise<unknown>) => {
-    setError(null);
-    setFailure(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(errorText(caught, view.interfaceLanguage));
-    }
-    refresh();
+  const change = (work: () => Promise<unknown>) => {
+    clearFailure();
+    run("changing", work).then(refresh, () => undefined);
   };
-  const turnOn = async () => {
-    setError(null);
-    setFailure(null);
-    setStep("asking-permission");
-    try {
-      const outcome = await subscriber.enable(setting.repeatSeconds, setStep);
-      if (outcome === "no-service-worker") setFailure({ kind: "no-service-worker" });
-    } catch (caught) {
-      setFailure(
-        caught instanceof PushEnableError
-          ? { kind: "problem", problem: caught.problem, detail: caught.detail }
-          : { kind: "error", error: caught },
-      );
-    } finally {
-      setStep(null);
-      refresh();
-    }
-  };
-  const state =
-    step !== null
-      ? "turning-on"
-      : setting.permission === "unsupported" || setting.permission === "denied"
-        ? setting.permission
-        : setting.isSubscribed
-          ? "on"
-          : "off";
+  const state = pushState(setting, step);
   const status = {
     "turning-on": t.turningOn,
     unsupported: t.unsupported,
@@ -138,20 +88,20 @@ export function PushSettings({ view }: Props) {
           {stepText(step, t)}
         </p>
       )}
-      {failure && (
+      {turnOnFailure && (
         <p
           class="error"
           role="alert"
           data-testid="push-problem"
-          data-kind={failure.kind === "problem" ? failure.problem : failure.kind}
+          data-kind={turnOnFailure.kind === "problem" ? turnOnFailure.problem : turnOnFailure.kind}
         >
-          {failureText(failure, t, view.interfaceLanguage)}
+          {failureText(turnOnFailure, t, view.interfaceLanguage)}
         </p>
       )}
       {setting.permission !== "unsupported" && setting.permission !== "denied" && (
         <div class="row">
           {setting.isSubscribed ? (
-            <button type="button" data-testid="push-off" onClick={() => run(() => subscriber.disable())}>
+            <button type="button" data-testid="push-off" onClick={() => change(() => subscriber.disable())}>
               {t.turnOff}
             </button>
           ) : (
@@ -159,29 +109,46 @@ export function PushSettings({ view }: Props) {
               type="button"
               data-testid="push-on"
               disabled={step !== null}
-              onClick={() => turnOn().catch(() => undefined)}
+              onClick={() => turnOn(setting.repeatSeconds).catch(() => undefined)}
             >
               {step !== null ? t.turningOn : t.turnOn}
             </button>
           )}
-          <label>
-            {t.repeat}{" "}
-            <select
-              data-testid="push-repeat"
-              value={String(setting.repeatSeconds)}
-              onChange={(event) => run(() => subscriber.setRepeat(Number(event.currentTarget.value)))}
-            >
-              {PUSH_REPEAT_CHOICES_SECONDS.map((seconds) => (
-                <option key={seconds} value={String(seconds)}>
-                  {t.repeatEvery(seconds)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <RepeatChoice
+            t={t}
+            repeatSeconds={setting.repeatSeconds}
+            onChange={(seconds) => change(() => subscriber.setRepeat(seconds))}
+          />
         </div>
       )}
-      {error && <p class="error">{error}</p>}
+      {failure && <p class="error">{errorText(failure.error, view.interfaceLanguage)}</p>}
       <PushLogList view={view} />
     </section>
+  );
+}
+
+interface RepeatChoiceProps {
+  readonly t: PushTexts;
+  readonly repeatSeconds: number;
+  readonly onChange: (seconds: number) => void;
+}
+
+/** How often an unanswered call rings again. */
+function RepeatChoice({ t, repeatSeconds, onChange }: RepeatChoiceProps) {
+  return (
+    <label>
+      {t.repeat}{" "}
+      <select
+        data-testid="push-repeat"
+        value={String(repeatSeconds)}
+        onChange={(event) => onChange(Number(event.currentTarget.value))}
+      >
+        {PUSH_REPEAT_CHOICES_SECONDS.map((seconds) => (
+          <option key={seconds} value={String(seconds)}>
+            {t.repeatEvery(seconds)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -1,9 +1,10 @@
 import { listModels } from "@ringback/client";
-import { SETTINGS_TEXTS } from "@ringback/client/texts";
-import { channelForm, channelFromForm } from "@ringback/client/views";
+import { SETTINGS_TEXTS, type SettingsTexts } from "@ringback/client/texts";
+import { channelForm, channelFromForm, type QuestionChannelForm } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { texts } from "../shared/use-texts.js";
 
 interface Props {
@@ -11,10 +12,12 @@ interface Props {
   readonly view: AppView;
 }
 
-/** What the form last said, worded when shown so that it follows the interface language (a failure included). */
-type FormMessage =
-  | { readonly text: "saved" | "noModelsListed" | "modelIncomplete" }
-  | { readonly failure: unknown };
+/** What the form last said besides a failure, worded when shown so that it follows the interface language. */
+type FormNote = "saved" | "noModelsListed" | "modelIncomplete";
+
+type FieldInput = (
+  name: keyof QuestionChannelForm,
+) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) => void;
 
 /** Settings › Language model for questions: this device's own OpenAI-compatible channel (address, model, key). */
 export function QuestionModelSettings({ controller, view }: Props) {
@@ -22,46 +25,41 @@ export function QuestionModelSettings({ controller, view }: Props) {
   const saved = view.questionChannel;
   const [form, setForm] = useState(() => channelForm(saved));
   const [models, setModels] = useState<string[] | null>(null);
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [isBusy, setBusy] = useState(false);
-  const field =
-    (name: keyof typeof form) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
-      setForm({ ...form, [name]: event.currentTarget.value });
-
-  const run = async (action: () => Promise<FormMessage | null>) => {
-    setBusy(true);
-    setMessage(null);
-    try {
-      setMessage(await action());
-    } catch (caught) {
-      setMessage({ failure: caught });
-    } finally {
-      setBusy(false);
-    }
+  const [note, setNote] = useState<FormNote | null>(null);
+  const { busy, failure, run } = useBusyAction<"listing" | "saving" | "clearing">();
+  const field: FieldInput = (name) => (event) => setForm({ ...form, [name]: event.currentTarget.value });
+  const runNoting = (kind: "listing" | "saving" | "clearing", action: () => Promise<FormNote | null>) => {
+    setNote(null);
+    run(kind, async () => setNote(await action())).catch(() => undefined);
   };
 
   const save = (event: Event) => {
     event.preventDefault();
     const channel = channelFromForm(form, saved);
     if (!channel) {
-      setMessage({ text: "modelIncomplete" });
+      setNote("modelIncomplete");
       return;
     }
-    run(async () => {
+    runNoting("saving", async () => {
       await controller.preferences.saveQuestionChannel(channel);
       setForm({ ...form, apiKey: "" });
-      return { text: "saved" };
-    }).catch(() => undefined);
+      return "saved";
+    });
   };
-
   const list = () =>
-    run(async () => {
+    runNoting("listing", async () => {
       const ids = await listModels({
         baseUrl: form.baseUrl.trim(),
         apiKey: form.apiKey.trim() || (saved?.apiKey ?? ""),
       });
       setModels(ids);
-      return ids.length === 0 ? { text: "noModelsListed" } : null;
+      return ids.length === 0 ? "noModelsListed" : null;
+    });
+  const clear = () =>
+    runNoting("clearing", async () => {
+      await controller.preferences.saveQuestionChannel(null);
+      setForm(channelForm(null));
+      return null;
     });
 
   return (
@@ -69,6 +67,52 @@ export function QuestionModelSettings({ controller, view }: Props) {
       <h2>{t.questionModel}</h2>
       <p class="hint">{t.questionModelHint}</p>
       {!saved && <p class="notice">{t.modelNotSet}</p>}
+      <ChannelFields form={form} field={field} models={models} hasSavedKey={saved !== null} t={t} />
+      {note ? (
+        <p class={note === "modelIncomplete" ? "error" : "hint"} data-testid="model-message">
+          {t[note]}
+        </p>
+      ) : (
+        failure && (
+          <p class="error" data-testid="model-message">
+            {errorText(failure.error, view.interfaceLanguage)}
+          </p>
+        )
+      )}
+      <div class="row">
+        <button
+          type="button"
+          data-testid="list-models"
+          disabled={busy !== null || form.baseUrl.trim() === ""}
+          onClick={list}
+        >
+          {busy === "listing" ? t.listingModels : t.listModels}
+        </button>
+        <button type="submit" data-testid="save-model" disabled={busy !== null}>
+          {t.save}
+        </button>
+        {saved && (
+          <button type="button" data-testid="clear-model" onClick={clear}>
+            {t.clearModel}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+interface ChannelFieldsProps {
+  readonly form: QuestionChannelForm;
+  readonly field: FieldInput;
+  readonly models: readonly string[] | null;
+  readonly hasSavedKey: boolean;
+  readonly t: SettingsTexts;
+}
+
+/** The channel's address, key and model, with the models the address listed to pick from. */
+function ChannelFields({ form, field, models, hasSavedKey, t }: ChannelFieldsProps) {
+  return (
+    <>
       <label class="field">
         {t.baseUrl}
         <input
@@ -83,7 +127,7 @@ export function QuestionModelSettings({ controller, view }: Props) {
         <input
           type="password"
           data-testid="model-api-key"
-          placeholder={saved ? t.apiKeyKept : ""}
+          placeholder={hasSavedKey ? t.apiKeyKept : ""}
           value={form.apiKey}
           onInput={field("apiKey")}
         />
@@ -107,42 +151,6 @@ export function QuestionModelSettings({ controller, view }: Props) {
           ))}
         </select>
       )}
-      {message && (
-        <p
-          class={"failure" in message || message.text === "modelIncomplete" ? "error" : "hint"}
-          data-testid="model-message"
-        >
-          {"failure" in message ? errorText(message.failure, view.interfaceLanguage) : t[message.text]}
-        </p>
-      )}
-      <div class="row">
-        <button
-          type="button"
-          data-testid="list-models"
-          disabled={isBusy || form.baseUrl.trim() === ""}
-          onClick={list}
-        >
-          {isBusy ? t.listingModels : t.listModels}
-        </button>
-        <button type="submit" data-testid="save-model" disabled={isBusy}>
-          {t.save}
-        </button>
-        {saved && (
-          <button
-            type="button"
-            data-testid="clear-model"
-            onClick={() =>
-              run(async () => {
-                await controller.preferences.saveQuestionChannel(null);
-                setForm(channelForm(null));
-                return null;
-              })
-            }
-          >
-            {t.clearModel}
-          </button>
-        )}
-      </div>
-    </form>
+    </>
   );
 }

@@ -1,19 +1,11 @@
-import type { RingRule } from "@ringback/client";
-import {
-  addRange,
-  crossesMidnight,
-  isWholeDay,
-  type ModeDraft,
-  modeProblems,
-  removeRange,
-  setRange,
-  toggleDay,
-} from "@ringback/client";
+import { type ModeDraft, modeProblems, type RingRule } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { SETTINGS_TEXTS } from "@ringback/client/texts";
-import { MONDAY_FIRST, weekdayName } from "@ringback/client/views";
 import { useState } from "preact/hooks";
+import { errorText } from "../shared/error-text.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { texts } from "../shared/use-texts.js";
+import { TimeRangesFieldset, WeekdaysFieldset } from "./ring-mode-fields.js";
 
 interface Props {
   readonly mode: ModeDraft;
@@ -29,17 +21,12 @@ interface Props {
 export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
   const t = texts(SETTINGS_TEXTS, language);
   const [draft, setDraft] = useState(mode);
-  const [isSaving, setSaving] = useState(false);
+  const { busy, failure, run } = useBusyAction<"saving">();
   const problems = modeProblems(draft);
-  const save = async (event: Event) => {
+  const save = (event: Event) => {
     event.preventDefault();
     if (problems.length > 0) return;
-    setSaving(true);
-    try {
-      await onSave(draft);
-    } finally {
-      setSaving(false);
-    }
+    run("saving", () => onSave(draft)).catch(() => undefined);
   };
   return (
     <form class="mode-editor" data-testid="mode-editor" onSubmit={save}>
@@ -62,62 +49,8 @@ export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
           <option value="do-not-ring-in">{t.ruleNotIn}</option>
         </select>
       </label>
-      <fieldset class="ranges">
-        <legend>{t.timeRanges}</legend>
-        {draft.ranges.map((range, index) => (
-          <div class="row range" key={index}>
-            <label>
-              {t.from}{" "}
-              <input
-                type="time"
-                data-testid={`range-start-${index}`}
-                value={range.start}
-                onInput={(event) =>
-                  setDraft(setRange(draft, index, { ...range, start: event.currentTarget.value }))
-                }
-              />
-            </label>
-            <label>
-              {t.to}{" "}
-              <input
-                type="time"
-                data-testid={`range-end-${index}`}
-                value={range.end === "24:00" ? "00:00" : range.end}
-                onInput={(event) =>
-                  setDraft(setRange(draft, index, { ...range, end: event.currentTarget.value }))
-                }
-              />
-            </label>
-            {isWholeDay(range) ? (
-              <span class="hint">({t.wholeDay})</span>
-            ) : (
-              crossesMidnight(range) && <span class="hint">{t.nextDay}</span>
-            )}
-            {draft.ranges.length > 1 && (
-              <button type="button" onClick={() => setDraft(removeRange(draft, index))}>
-                {t.removeRange}
-              </button>
-            )}
-          </div>
-        ))}
-        <button type="button" data-testid="add-range" onClick={() => setDraft(addRange(draft))}>
-          {t.addRange}
-        </button>
-      </fieldset>
-      <fieldset class="days">
-        <legend>{t.repeat}</legend>
-        {MONDAY_FIRST.map((day) => (
-          <label key={day} class="day">
-            <input
-              type="checkbox"
-              data-testid={`mode-day-${day}`}
-              checked={draft.repeat.includes(day)}
-              onChange={() => setDraft(toggleDay(draft, day))}
-            />
-            {weekdayName(day, language)}
-          </label>
-        ))}
-      </fieldset>
+      <TimeRangesFieldset draft={draft} t={t} onChange={setDraft} />
+      <WeekdaysFieldset draft={draft} t={t} language={language} onChange={setDraft} />
       <label class="day">
         <input
           type="checkbox"
@@ -144,9 +77,10 @@ export function RingModeEditor({ mode, language, onSave, onCancel }: Props) {
       )}
       {problems.includes("no-days") && <p class="error">{t.problemNoDays}</p>}
       {problems.includes("bad-time") && <p class="error">{t.problemBadTime}</p>}
+      {failure && <p class="error">{errorText(failure.error, language)}</p>}
       <div class="row">
-        <button type="submit" data-testid="save-mode" disabled={isSaving || problems.length > 0}>
-          {isSaving ? t.saving : t.save}
+        <button type="submit" data-testid="save-mode" disabled={busy !== null || problems.length > 0}>
+          {busy === "saving" ? t.saving : t.save}
         </button>
         <button type="button" data-testid="cancel-mode" onClick={onCancel}>
           {t.cancel}

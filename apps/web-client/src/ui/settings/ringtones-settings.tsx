@@ -3,8 +3,9 @@ import { fileRef, itemsUsing, RINGTONE_ITEMS, RingtoneFileError, type RingtoneIt
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { SETTINGS_TEXTS } from "@ringback/client/texts";
 import { RINGTONE_FILE_MAX_BYTES } from "@ringback/protocol";
-import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
+import { errorText } from "../shared/error-text.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 import { RingtoneItemList } from "./ringtone-item-list.js";
@@ -21,7 +22,7 @@ export function RingtonesSettings({ controller, language }: Props) {
   const t = texts(SETTINGS_TEXTS, language);
   const { ringtones } = controller;
   const { choices, files } = useObservable(ringtones);
-  const [error, setError] = useState<string | null>(null);
+  const { failure, run, fail } = useBusyAction<"adding">();
   const itemTitle: Record<RingtoneItem, string> = {
     incoming: t.incomingTone,
     needsYou: t.needsYouTone,
@@ -32,20 +33,21 @@ export function RingtonesSettings({ controller, language }: Props) {
     const file = input.files?.[0];
     input.value = "";
     if (!file) return;
-    setError(null);
     // Refused before reading: a huge file need not be loaded to be turned away.
     if (file.size > RINGTONE_FILE_MAX_BYTES) {
-      setError(t.toneTooLarge);
+      fail("adding", new RingtoneFileError("too_large"));
       return;
     }
-    try {
-      await ringtones.addFile({ name: file.name, type: file.type, data: await file.arrayBuffer() });
-    } catch (caught) {
-      if (caught instanceof RingtoneFileError)
-        setError(caught.problem === "too_large" ? t.toneTooLarge : t.toneNotAudio);
-      else setError(caught instanceof Error ? caught.message : String(caught));
-    }
+    await run("adding", async () =>
+      ringtones.addFile({ name: file.name, type: file.type, data: await file.arrayBuffer() }),
+    );
   };
+  const failureText = (error: unknown) =>
+    error instanceof RingtoneFileError
+      ? error.problem === "too_large"
+        ? t.toneTooLarge
+        : t.toneNotAudio
+      : errorText(error, language);
 
   const remove = (file: RingtoneFileInfo) => {
     const using = itemsUsing(choices, fileRef(file.id));
@@ -81,9 +83,9 @@ export function RingtonesSettings({ controller, language }: Props) {
           onChange={(event) => add(event.currentTarget).catch(() => undefined)}
         />
       </label>
-      {error && (
+      {failure && (
         <p class="error" data-testid="tone-error">
-          {error}
+          {failureText(failure.error)}
         </p>
       )}
       <button type="button" onClick={() => ringtones.stopPreview()}>
