@@ -51,12 +51,7 @@ export function createWebAudioRinger(): Ringer {
         decoded
           .get(sound.id)!
           .then((buffer) => {
-            if (turn !== playing) return;
-            fileSource = ctx.createBufferSource();
-            fileSource.buffer = buffer;
-            fileSource.loop = true;
-            fileSource.connect(ctx.destination);
-            fileSource.start();
+            if (turn === playing) fileSource = loopBuffer(ctx, buffer);
           })
           .catch(() => {
             // An undecodable file rings with the classic tone rather than not at all.
@@ -65,19 +60,9 @@ export function createWebAudioRinger(): Ringer {
           });
         return;
       }
-      const tone = sound.tone;
-      const startedAt = ctx.currentTime;
-      let scheduledUntilMs = 0;
+      const scheduleAhead = toneScheduler(ctx, sound.tone);
       const schedule = () => {
-        const elapsedMs = (ctx.currentTime - startedAt) * 1000;
-        const untilMs = elapsedMs + SCHEDULE_AHEAD_MS;
-        for (const burst of toneBursts(tone, scheduledUntilMs, untilMs)) {
-          nodes.push(
-            ...playBurst(ctx, tone, startedAt + burst.startMs / 1000, startedAt + burst.endMs / 1000),
-          );
-        }
-        scheduledUntilMs = untilMs;
-        nodes = nodes.filter((node) => (node as OscillatorNode & { isDone?: boolean }).isDone !== true);
+        nodes = scheduleAhead();
       };
       schedule();
       timer = setInterval(schedule, SCHEDULE_EVERY_MS);
@@ -101,6 +86,36 @@ export function createWebAudioRinger(): Ringer {
       }
       nodes = [];
     },
+  };
+}
+
+/** Plays a decoded ringtone file in a loop until it is stopped. */
+function loopBuffer(ctx: AudioContext, buffer: AudioBuffer): AudioBufferSourceNode {
+  const source = ctx.createBufferSource();
+  source.buffer = buffer;
+  source.loop = true;
+  source.connect(ctx.destination);
+  source.start();
+  return source;
+}
+
+/**
+ * Each call schedules the tone's bursts up to SCHEDULE_AHEAD_MS past the audio clock's now (from where the last call
+ * left off) and returns the oscillators still to play, for a stop to cut.
+ */
+function toneScheduler(ctx: AudioContext, tone: Tone): () => OscillatorNode[] {
+  const startedAt = ctx.currentTime;
+  let scheduledUntilMs = 0;
+  let nodes: OscillatorNode[] = [];
+  return () => {
+    const elapsedMs = (ctx.currentTime - startedAt) * 1000;
+    const untilMs = elapsedMs + SCHEDULE_AHEAD_MS;
+    for (const burst of toneBursts(tone, scheduledUntilMs, untilMs)) {
+      nodes.push(...playBurst(ctx, tone, startedAt + burst.startMs / 1000, startedAt + burst.endMs / 1000));
+    }
+    scheduledUntilMs = untilMs;
+    nodes = nodes.filter((node) => (node as OscillatorNode & { isDone?: boolean }).isDone !== true);
+    return nodes;
   };
 }
 

@@ -122,23 +122,7 @@ export class AppController extends Observable<AppView> {
       key: this.#requirePairing().key,
       catchUpKey: () => this.#catchUpKey(),
     }));
-    this.presence = new PresenceController({
-      listComputers: () => this.daemon.refreshComputers(),
-      clientFor: (computerId) =>
-        new DaemonClient(this.calls.relay(), this.#requirePairing().key, computerId, () =>
-          this.#catchUpKey(),
-        ),
-      awaySchedule: () =>
-        awayScheduleOf(
-          this.ringModes.view.modes,
-          {
-            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-            deviceId: this.#requirePairing().identity.deviceId,
-          },
-          SETTINGS_TEXTS[this.view.interfaceLanguage] ?? SETTINGS_TEXTS.en,
-        ),
-      ownDeviceId: () => this.view.pairing?.identity.deviceId ?? null,
-    });
+    this.presence = this.#newPresence();
     this.dispatch = new DispatchController({
       daemon: dispatchDaemonOf(this.daemon),
       settings,
@@ -178,6 +162,27 @@ export class AppController extends Observable<AppView> {
       relay: () => this.calls.relay(),
       pairing: () => this.#requirePairing(),
       onPairingChanged: (pairing) => this.update({ pairing }),
+    });
+  }
+
+  /** The "I'm away" switches: each computer's presence, and the away hours this device's ring modes set. */
+  #newPresence(): PresenceController {
+    return new PresenceController({
+      listComputers: () => this.daemon.refreshComputers(),
+      clientFor: (computerId) =>
+        new DaemonClient(this.calls.relay(), this.#requirePairing().key, computerId, () =>
+          this.#catchUpKey(),
+        ),
+      awaySchedule: () =>
+        awayScheduleOf(
+          this.ringModes.view.modes,
+          {
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            deviceId: this.#requirePairing().identity.deviceId,
+          },
+          SETTINGS_TEXTS[this.view.interfaceLanguage] ?? SETTINGS_TEXTS.en,
+        ),
+      ownDeviceId: () => this.view.pairing?.identity.deviceId ?? null,
     });
   }
 

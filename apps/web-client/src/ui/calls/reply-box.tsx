@@ -1,13 +1,13 @@
 import { type CallRecord, trackerQuestionOf } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
-import { replyDeliveryText, replyLines } from "@ringback/client/views";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
-import { formatTime } from "../shared/format.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { useSpokenWords, withHeard } from "../shared/use-spoken-words.js";
 import { texts } from "../shared/use-texts.js";
+import { ReplyLines } from "./reply-lines.js";
 
 interface Props {
   readonly controller: AppController;
@@ -30,12 +30,11 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
   const it = texts(IN_CALL_TEXTS, language);
   const [isOpenAfterCall, setOpen] = useState(false);
   const [text, setText] = useState("");
-  const [isSending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [isEmptyRefused, setEmptyRefused] = useState(false);
+  const { busy, failure, run } = useBusyAction<"sending">();
   const isInCall = inCall !== undefined;
   const speech = useSpokenWords(isInCall);
   const speechNotice = speech.notice;
-  const lines = replyLines(record);
   const isOpen = isInCall || isOpenAfterCall;
   // A tracker agent's question: the reply becomes a comment on the issue, not words to a resumed session.
   const isQuestion = trackerQuestionOf(record) !== null;
@@ -44,23 +43,15 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
   const listen = (speechLanguage: string) =>
     speech.listen(speechLanguage, (heard) => setText((typed) => withHeard(typed, heard)));
 
-  const send = async (event: Event) => {
+  const send = (event: Event) => {
     event.preventDefault();
-    if (text.trim() === "") {
-      setError(it.replyEmpty);
-      return;
-    }
-    setSending(true);
-    setError(null);
-    try {
+    setEmptyRefused(text.trim() === "");
+    if (text.trim() === "") return;
+    run("sending", async () => {
       await controller.calls.sendReply(record.eventId, text.trim());
       setText("");
       setOpen(false);
-    } catch (caught) {
-      setError(it.replySendFailed(errorText(caught, language)));
-    } finally {
-      setSending(false);
-    }
+    }).catch(() => undefined);
   };
 
   return (
@@ -69,21 +60,7 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
       {inCall && record.fromDeviceId !== null && (
         <p class="hint">{isQuestion ? it.replyAsCommentHint : it.replyInCallHint}</p>
       )}
-      {lines.length > 0 && (
-        <ul class="replies" aria-label={it.replies}>
-          {lines.map(({ reply, status }) => (
-            <li key={reply.replyId} data-testid="reply-line" data-reply-id={reply.replyId}>
-              <span class="reply-text">{reply.text}</span>{" "}
-              <span class={`reply-status ${status.kind}`} data-testid="reply-status" data-kind={status.kind}>
-                {replyDeliveryText(status, t)}
-              </span>{" "}
-              <time class="hint" dateTime={reply.sentAt}>
-                {it.sentAt(formatTime(reply.sentAt))}
-              </time>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ReplyLines record={record} language={language} />
       {record.fromDeviceId === null ? (
         <p class="hint">{t.replyNoComputer}</p>
       ) : isOpen ? (
@@ -95,9 +72,11 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
             value={text}
             onInput={(event) => setText(event.currentTarget.value)}
           />
-          {error && (
+          {(isEmptyRefused || failure) && (
             <p class="error" data-testid="reply-error">
-              {error}
+              {isEmptyRefused || !failure
+                ? it.replyEmpty
+                : it.replySendFailed(errorText(failure.error, language))}
             </p>
           )}
           {speechNotice && (
@@ -108,8 +87,8 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
             </p>
           )}
           <div class="row">
-            <button type="submit" data-testid="send-reply" disabled={isSending}>
-              {isSending ? t.sendingReply : t.sendReply}
+            <button type="submit" data-testid="send-reply" disabled={busy !== null}>
+              {busy === "sending" ? t.sendingReply : t.sendReply}
             </button>
             {inCall && speech.isAvailable && (
               <button

@@ -6,8 +6,10 @@ import type { PermissionVerdict } from "@ringback/protocol";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { errorText } from "../shared/error-text.js";
-import { useSpokenWords, withHeard } from "../shared/use-spoken-words.js";
+import { useBusyAction } from "../shared/use-busy-action.js";
 import { texts } from "../shared/use-texts.js";
+import { AskCards } from "./ask-cards.js";
+import { DenyReason } from "./deny-reason.js";
 import { useNowUntil } from "./use-now-until.js";
 
 interface Props {
@@ -35,83 +37,42 @@ export function DecisionBox({ controller, record, language, speechLanguage }: Pr
   const ask = needsYouAsk(record);
   const now = useNowUntil(ask?.expiresAt ?? null);
   const [reason, setReason] = useState("");
-  const [isSending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const speech = useSpokenWords();
+  const { busy, failure, run } = useBusyAction<"sending">();
   const thisDeviceId = controller.view.pairing?.identity.deviceId ?? null;
   const status = needsYouStatus(record, thisDeviceId, now);
   if (!ask || !status) return null;
-  const isLive = canDecide(status) && !isSending;
+  const isLive = canDecide(status) && busy === null;
   const statusText = needsYouStatusText(status, t);
 
-  const decide = async (verdict: PermissionVerdict) => {
-    setSending(true);
-    setError(null);
-    try {
-      await controller.calls.decide(record.eventId, verdict, verdict === "deny" ? reason : null);
-    } catch (caught) {
-      setError(
-        caught instanceof DecisionError
-          ? PROBLEM_TEXT[caught.problem](t)
-          : t.sendFailed(errorText(caught, language)),
-      );
-    } finally {
-      setSending(false);
-    }
-  };
+  const decide = (verdict: PermissionVerdict) =>
+    run("sending", () =>
+      controller.calls.decide(record.eventId, verdict, verdict === "deny" ? reason : null),
+    );
+  const failureText = (error: unknown) =>
+    error instanceof DecisionError
+      ? PROBLEM_TEXT[error.problem](t)
+      : t.sendFailed(errorText(error, language));
 
   return (
     <section class="ask" data-testid="needs-you" data-status={status.kind}>
       <h2 class="ask-title">{t.askTitle}</h2>
-      {record.payload.brief.cards.map((card) => (
-        <article class="ask-card" key={card.title} data-testid="ask-card">
-          <h3>{card.title}</h3>
-          <pre>{card.body}</pre>
-        </article>
-      ))}
-      {ask.lastWords && (
-        <blockquote class="ask-last-words" data-testid="ask-last-words">
-          {ask.lastWords}
-        </blockquote>
-      )}
+      <AskCards record={record} lastWords={ask.lastWords} />
       {statusText && (
         <p class={`ask-status ${status.kind}`} data-testid="needs-you-status" data-kind={status.kind}>
           {statusText}
         </p>
       )}
       <p class="hint">{t.askHint}</p>
-      <textarea
-        class="ask-reason"
-        data-testid="deny-reason"
-        aria-label={t.reasonLabel}
-        placeholder={t.reasonPlaceholder}
-        value={reason}
-        disabled={!isLive}
-        onInput={(event) => setReason(event.currentTarget.value)}
+      <DenyReason
+        reason={reason}
+        isLive={isLive}
+        speechLanguage={speechLanguage}
+        t={t}
+        setReason={setReason}
       />
-      {speech.notice && (
-        <p class="notice" data-testid="reason-speech-notice">
-          {speech.notice.kind === "failed" ? t.reasonSpeechFailed(speech.notice.code) : t.reasonNotRecognised}
-        </p>
-      )}
-      {speech.isAvailable && (
-        <button
-          type="button"
-          class="speak-reason"
-          data-testid="speak-reason"
-          disabled={!isLive || speech.isListening}
-          onClick={() =>
-            speech
-              .listen(speechLanguage, (heard) => setReason((typed) => withHeard(typed, heard)))
-              .catch(() => undefined)
-          }
-        >
-          {speech.isListening ? t.listening : t.speak}
-        </button>
-      )}
-      {error && (
+      {failure && (
         <p class="error" data-testid="decision-error">
-          {error}
+          {failureText(failure.error)}
         </p>
       )}
       <div class="decision-buttons">

@@ -1,12 +1,14 @@
 import type { CallRecord } from "@ringback/client";
-import { isNeedsYou, ringsAsNeedsYou, trackSentences } from "@ringback/client";
-import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { isNeedsYou, ringsAsNeedsYou } from "@ringback/client";
+import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
-import { voiceProblemText } from "../../app/voice/voice-problem.js";
 import { ReplyBox } from "../calls/reply-box.js";
 import { texts } from "../shared/use-texts.js";
+import { BriefCards } from "./brief-cards.js";
 import { DecisionBox } from "./decision-box.js";
 import { QuestionsPanel } from "./questions-panel.js";
+import { ReaderButtons } from "./reader-buttons.js";
+import { ReadingSection } from "./reading-section.js";
 import { useInCallReader } from "./use-in-call-reader.js";
 import { useQuestionSession } from "./use-question-session.js";
 
@@ -31,7 +33,6 @@ export function InCallScreen({ controller, view, record }: Props) {
   const session = useQuestionSession(controller, record, reader, reading);
   const script = controller.reading.script(record);
   const state = reading?.state;
-  const sentences = state ? trackSentences(script, state.track) : [];
   const noBriefReason = record.payload.brief.meta.error;
   const isAsk = isNeedsYou(record);
   const isNeedsYouCall = ringsAsNeedsYou(record);
@@ -69,70 +70,11 @@ export function InCallScreen({ controller, view, record }: Props) {
         />
       )}
 
-      <section class="reading" aria-live="polite">
-        {state?.track !== "main" && state && <h2>{script.cards[state.track as number]?.title}</h2>}
-        {sentences.map((sentence, index) => (
-          <span
-            key={index}
-            class={index === state?.sentence && state.status !== "finished" ? "sentence current" : "sentence"}
-          >
-            {sentence}{" "}
-          </span>
-        ))}
-        {reading?.voiceError && (
-          <p class="notice">
-            {voiceProblemText(reading.voiceError, texts(PROBLEM_TEXTS, view.interfaceLanguage))}
-          </p>
-        )}
-      </section>
+      <ReadingSection script={script} reading={reading} language={view.interfaceLanguage} />
 
-      <div class="reader-buttons">
-        <button type="button" data-testid="back-button" onClick={() => reader?.dispatch({ type: "back" })}>
-          {t.back}
-        </button>
-        {state?.status === "reading" ? (
-          <button
-            type="button"
-            data-testid="pause-button"
-            onClick={() => reader?.dispatch({ type: "pause" })}
-          >
-            {t.pause}
-          </button>
-        ) : (
-          <button
-            type="button"
-            data-testid="resume-button"
-            onClick={() =>
-              reader?.dispatch(
-                state?.status === "finished" ? { type: "read-main-again" } : { type: "resume" },
-              )
-            }
-          >
-            {state?.status === "finished" ? t.readAgain : t.resume}
-          </button>
-        )}
-        <button type="button" data-testid="skip-button" onClick={() => reader?.dispatch({ type: "skip" })}>
-          {t.skip}
-        </button>
-      </div>
+      <ReaderButtons reader={reader} status={state?.status} t={t} />
 
-      {!isAsk && script.cards.length > 0 && (
-        <section class="cards">
-          <h2>{t.cards}</h2>
-          {script.cardTexts.map((card, index) => (
-            <article class="brief-card" key={card.title}>
-              <button
-                type="button"
-                class="link"
-                onClick={() => reader?.dispatch({ type: "jump-to-card", card: index })}
-              >
-                {card.title}
-              </button>
-              <p>{card.body}</p>
-            </article>
-          ))}
-        </section>
-      )}
+      {!isAsk && <BriefCards script={script} reader={reader} t={t} />}
 
       {script.openQuestions.length > 0 && (
         <section class="questions">

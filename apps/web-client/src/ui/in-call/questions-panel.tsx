@@ -1,12 +1,13 @@
 import type { CallRecord, QuestionSession } from "@ringback/client";
-import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
-import { modelProblemText } from "@ringback/client/views";
+import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { useMemo, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 import { QuestionModelSettings } from "../settings/question-model-settings.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
+import { Conversation } from "./conversation.js";
+import { DecisionList } from "./decision-list.js";
 
 interface Props {
   readonly controller: AppController;
@@ -24,7 +25,6 @@ type SpeechNotice = { readonly kind: "not-recognised" } | { readonly kind: "fail
 export function QuestionsPanel({ controller, view, record, session, language }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const it = texts(IN_CALL_TEXTS, view.interfaceLanguage);
-  const pt = texts(PROBLEM_TEXTS, view.interfaceLanguage);
   const state = useObservable(session);
   const speech = useMemo(() => createSpeechInput(globalThis as RecognitionScope), []);
   const [question, setQuestion] = useState("");
@@ -75,28 +75,7 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
       )}
       {hasNoChannel && isSettingsOpen && <QuestionModelSettings controller={controller} view={view} />}
 
-      <ul class="conversation" data-testid="conversation" aria-live="polite">
-        {record.conversation.map((entry, index) => (
-          <li
-            key={index}
-            class={`entry ${entry.role}`}
-            data-testid="conversation-entry"
-            data-role={entry.role}
-          >
-            <strong>{entry.role === "user" ? t.you : t.assistant}</strong> <span>{entry.text}</span>
-          </li>
-        ))}
-        {state.status === "answering" && (
-          <li class="entry assistant streaming" data-testid="partial-answer">
-            <strong>{t.assistant}</strong> <span>{state.partialAnswer || t.answering}</span>
-          </li>
-        )}
-      </ul>
-      {state.status === "failed" && state.error && (
-        <p class="error" data-testid="answer-error">
-          {t.answerFailed(modelProblemText(state.error, pt))}
-        </p>
-      )}
+      <Conversation record={record} session={state} language={view.interfaceLanguage} />
       {speechNotice && (
         <p class="notice">
           {speechNotice.kind === "failed" ? it.speechFailed(speechNotice.code) : t.speechNotRecognised}
@@ -137,19 +116,7 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
         )}
       </form>
 
-      {record.decisions.length > 0 && (
-        <section class="decisions" data-testid="decisions">
-          <h3>{t.decisions}</h3>
-          <ul>
-            {record.decisions.map((decision, index) => (
-              <li key={index} data-testid="decision">
-                {decision.text}
-                {decision.question && <span class="hint"> {t.decisionFor(decision.question)}</span>}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <DecisionList record={record} t={t} />
     </section>
   );
 }
