@@ -3,11 +3,12 @@ import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
-import { errorText } from "../shared/error-text.js";
 import { useBusyAction } from "../shared/use-busy-action.js";
 import { useSpokenWords, withHeard } from "../shared/use-spoken-words.js";
 import { texts } from "../shared/use-texts.js";
+import { ReplyButtons } from "./reply-buttons.js";
 import { ReplyLines } from "./reply-lines.js";
+import { ReplyNotices } from "./reply-notices.js";
 
 interface Props {
   readonly controller: AppController;
@@ -56,9 +57,13 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
 
   return (
     <div class={inCall ? "reply-box in-call-reply" : "reply-box"} data-testid="reply-box">
-      {inCall && <h2>{it.replyTitle}</h2>}
-      {inCall && record.fromDeviceId !== null && (
-        <p class="hint">{isQuestion ? it.replyAsCommentHint : it.replyInCallHint}</p>
+      {inCall && (
+        <>
+          <h2>{it.replyTitle}</h2>
+          {record.fromDeviceId !== null && (
+            <p class="hint">{isQuestion ? it.replyAsCommentHint : it.replyInCallHint}</p>
+          )}
+        </>
       )}
       <ReplyLines record={record} language={language} />
       {record.fromDeviceId === null ? (
@@ -72,40 +77,19 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
             value={text}
             onInput={(event) => setText(event.currentTarget.value)}
           />
-          {(isEmptyRefused || failure) && (
-            <p class="error" data-testid="reply-error">
-              {isEmptyRefused || !failure
-                ? it.replyEmpty
-                : it.replySendFailed(errorText(failure.error, language))}
-            </p>
-          )}
-          {speechNotice && (
-            <p class="notice" data-testid="reply-speech-notice">
-              {speechNotice.kind === "failed"
-                ? it.replySpeechFailed(speechNotice.code)
-                : it.replyNotRecognised}
-            </p>
-          )}
-          <div class="row">
-            <button type="submit" data-testid="send-reply" disabled={busy !== null}>
-              {busy === "sending" ? t.sendingReply : t.sendReply}
-            </button>
-            {inCall && speech.isAvailable && (
-              <button
-                type="button"
-                data-testid="speak-reply"
-                disabled={speech.isListening}
-                onClick={() => listen(inCall.speechLanguage).catch(() => undefined)}
-              >
-                {speech.isListening ? t.listening : t.speak}
-              </button>
-            )}
-            {!inCall && (
-              <button type="button" onClick={() => setOpen(false)}>
-                {t.cancel}
-              </button>
-            )}
-          </div>
+          <ReplyNotices
+            isEmptyRefused={isEmptyRefused}
+            failure={failure?.error ?? null}
+            speechNotice={speechNotice}
+            language={language}
+          />
+          <ReplyButtons
+            isSending={busy === "sending"}
+            speech={inCall ? speech : null}
+            t={t}
+            onListen={() => inCall && listen(inCall.speechLanguage).catch(() => undefined)}
+            onCancel={inCall ? null : () => setOpen(false)}
+          />
         </form>
       ) : (
         <button type="button" class="link" data-testid="reply-button" onClick={() => setOpen(true)}>

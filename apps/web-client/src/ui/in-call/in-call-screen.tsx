@@ -5,7 +5,9 @@ import type { AppController, AppView } from "../../app/controller/app-controller
 import { ReplyBox } from "../calls/reply-box.js";
 import { texts } from "../shared/use-texts.js";
 import { BriefCards } from "./brief-cards.js";
+import { CallHeader } from "./call-header.js";
 import { DecisionBox } from "./decision-box.js";
+import { OpenQuestions } from "./open-questions.js";
 import { QuestionsPanel } from "./questions-panel.js";
 import { ReaderButtons } from "./reader-buttons.js";
 import { ReadingSection } from "./reading-section.js";
@@ -33,7 +35,6 @@ export function InCallScreen({ controller, view, record }: Props) {
   const session = useQuestionSession(controller, record, reader, reading);
   const script = controller.reading.script(record);
   const state = reading?.state;
-  const noBriefReason = record.payload.brief.meta.error;
   const isAsk = isNeedsYou(record);
   const isNeedsYouCall = ringsAsNeedsYou(record);
   const hangUp = () => {
@@ -47,19 +48,7 @@ export function InCallScreen({ controller, view, record }: Props) {
       data-event-id={record.eventId}
       data-kind={isNeedsYouCall ? "needs-you" : "finished"}
     >
-      <header class="call-header">
-        <p class="caller">{controller.callerName(record)}</p>
-        {script.isBriefFailed ? (
-          <>
-            <h1>{it.agentReport}</h1>
-            <p class="hint" data-testid="no-brief">
-              {noBriefReason ? it.noBriefBecause(noBriefReason) : it.noBrief}
-            </p>
-          </>
-        ) : (
-          <h1>{script.title}</h1>
-        )}
-      </header>
+      <CallHeader caller={controller.callerName(record)} script={script} record={record} it={it} />
 
       {isAsk && (
         <DecisionBox
@@ -76,16 +65,7 @@ export function InCallScreen({ controller, view, record }: Props) {
 
       {!isAsk && <BriefCards script={script} reader={reader} t={t} />}
 
-      {script.openQuestions.length > 0 && (
-        <section class="questions">
-          <h2>{t.openQuestions}</h2>
-          <ul>
-            {script.openQuestions.map((question) => (
-              <li key={question}>{question}</li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <OpenQuestions questions={script.openQuestions} t={t} />
 
       {!isAsk && (
         <section class="in-call-reply-section" data-testid="in-call-reply">

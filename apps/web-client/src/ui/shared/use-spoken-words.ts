@@ -2,7 +2,9 @@ import { useMemo, useState } from "preact/hooks";
 import { createSpeechInput, type RecognitionScope, SpeechInputError } from "../../app/voice/speech-input.js";
 
 /** What listening last came to, worded when shown. */
-type SpeechNotice = { readonly kind: "not-recognised" } | { readonly kind: "failed"; readonly code: string };
+export type SpeechNotice =
+  | { readonly kind: "not-recognised" }
+  | { readonly kind: "failed"; readonly code: string };
 
 export interface SpokenWords {
   /** Null where the browser has no speech recognition (the words are typed). */
