@@ -3,11 +3,11 @@ import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";
+import { useSpokenWords } from "../shared/use-spoken-words.js";
 import { texts } from "../shared/use-texts.js";
 import { Conversation } from "./conversation.js";
 import { DecisionList } from "./decision-list.js";
 import { QuestionChannelMissing } from "./question-channel-missing.js";
-import { useSpokenQuestion } from "./use-spoken-question.js";
 
 interface Props {
   readonly controller: AppController;
@@ -31,7 +31,8 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
     session.ask(text).catch(() => undefined);
   };
 
-  const { speech, isListening, speechNotice, listen } = useSpokenQuestion(language, ask);
+  // What is heard is asked at once: the question goes to the device's own model, never to the agent.
+  const spoken = useSpokenWords();
 
   return (
     <section class="ask" data-testid="questions-panel">
@@ -39,9 +40,9 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
       {view.questionChannel === null && <QuestionChannelMissing controller={controller} view={view} />}
 
       <Conversation record={record} session={state} language={view.interfaceLanguage} />
-      {speechNotice && (
+      {spoken.notice && (
         <p class="notice">
-          {speechNotice.kind === "failed" ? it.speechFailed(speechNotice.code) : t.speechNotRecognised}
+          {spoken.notice.kind === "failed" ? it.speechFailed(spoken.notice.code) : t.speechNotRecognised}
         </p>
       )}
 
@@ -62,14 +63,14 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
         <button type="submit" data-testid="ask-button" disabled={question.trim() === ""}>
           {t.ask}
         </button>
-        {speech && (
+        {spoken.isAvailable && (
           <button
             type="button"
             data-testid="speak-button"
-            disabled={isListening}
-            onClick={() => listen().catch(() => undefined)}
+            disabled={spoken.isListening}
+            onClick={() => spoken.listen(language, ask).catch(() => undefined)}
           >
-            {isListening ? t.listening : t.speak}
+            {spoken.isListening ? t.listening : t.speak}
           </button>
         )}
         {state.status === "answering" && (
