@@ -15,7 +15,7 @@ function isLoopbackHost(host: string | undefined, port: number): boolean {
 /**
  * The guards every request passes, in this order (see README: Guards):
  * loopback Host (DNS rebinding) -> no Origin (web pages) -> the local key (constant time), either as a proof made
- * with it (the hook's form, whose answer the daemon signs) or as a bearer token (the CLI, the desktop app).
+ * with it (the hook's form, whose answer the daemon signs) or as a bearer token (another local program of the user's).
  */
 export function localOnly(options: ProvenRequestOptions): MiddlewareHandler {
   const runProvenRequest = provenRequestRunner(options);

@@ -10,7 +10,7 @@ const relayedEnvs = new WeakMap<object, RelayedSender>();
 
 /**
  * What a relayed settings request runs with (`app.fetch(request, relayedRequestEnv(sender))`): the local interface
- * answers a device through the relay as it answers the desktop app, except where a route must say less to a device
+ * answers a device through the relay as it answers a local caller, except where a route must say less to a device
  * or act for the device that sent it.
  */
 export function relayedRequestEnv(senderDeviceId: string | undefined): object {

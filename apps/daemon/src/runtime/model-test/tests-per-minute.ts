@@ -7,7 +7,7 @@ import type { RequestSender } from "../../http/relayed.js";
  */
 export const LLM_TESTS_PER_MINUTE_MAX = 6;
 /**
- * The same for the callers on this computer together ("local": the desktop app, `ringback doctor` run a few times
+ * The same for the callers on this computer together ("local": `ringback model test`, `ringback doctor` run a few times
  * in a row). A local process can connect anywhere itself, so this only stops a runaway script.
  */
 export const LOCAL_LLM_TESTS_PER_MINUTE_MAX = 30;
