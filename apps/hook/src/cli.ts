@@ -1,6 +1,6 @@
 import { AGENT_KINDS, isAgentKind } from "./agent-kind.js";
+import { HOOK_TIMEOUT_MS, PERMISSION_WAIT_MS } from "./daemon-call/protocol-constants.js";
 import { isDebugRequested } from "./debug-log.js";
-import { HOOK_TIMEOUT_MS, PERMISSION_WAIT_MS } from "./protocol-constants.js";
 import { runHook } from "./run-hook.js";
 import { HOOK_VERSION } from "./version.js";
 
@@ -45,7 +45,7 @@ async function runHookCommand(argv: string[]): Promise<number> {
 }
 
 async function installerCommand(command: "install" | "uninstall", argv: string[]): Promise<number> {
-  // Built-ins come from the runtime, not `import`: see post-report.ts.
+  // Built-ins come from the runtime, not `import`: see daemon-call/post-report.ts.
   const { parseArgs } = process.getBuiltinModule("node:util");
   const { values } = parseArgs({
     args: argv,

@@ -1,18 +1,18 @@
-import type { AgentAdapter } from "./agent-adapter.js";
+import type { AgentAdapter } from "./agent/agent-adapter.js";
+import { parseHookInput } from "./agent/hook-input.js";
+import { claudeCodeAdapter } from "./agent/payload-claude-code.js";
+import { codexAdapter } from "./agent/payload-codex.js";
+import { readStdin } from "./agent/read-stdin.js";
 import type { AgentKind } from "./agent-kind.js";
-import { buildReport } from "./build-report.js";
-import { locateDaemon } from "./daemon-location.js";
+import { locateDaemon } from "./daemon-call/daemon-location.js";
+import { describeMissingKey, describeOutcome } from "./daemon-call/describe-outcome.js";
+import { postReport } from "./daemon-call/post-report.js";
+import { HOOK_TIMEOUT_MS } from "./daemon-call/protocol-constants.js";
 import { createDebugLog, isDebugRequested } from "./debug-log.js";
-import { describeMissingKey, describeOutcome } from "./describe-outcome.js";
-import { reportBody } from "./fit-body-limit.js";
-import { parseHookInput } from "./hook-input.js";
-import { claudeCodeAdapter } from "./payload-claude-code.js";
-import { codexAdapter } from "./payload-codex.js";
-import { postReport } from "./post-report.js";
-import { HOOK_TIMEOUT_MS } from "./protocol-constants.js";
-import { readStdin } from "./read-stdin.js";
-import { PERMISSION_HOOK_WAIT_MS, runPermissionHook } from "./run-permission-hook.js";
-import { stopPayloadFrom } from "./stop-payload.js";
+import { PERMISSION_HOOK_WAIT_MS, runPermissionHook } from "./permission/run-permission-hook.js";
+import { buildReport } from "./report/build-report.js";
+import { reportBody } from "./report/fit-body-limit.js";
+import { stopPayloadFrom } from "./report/stop-payload.js";
 
 const ADAPTERS: Record<AgentKind, AgentAdapter> = { "claude-code": claudeCodeAdapter, codex: codexAdapter };
 

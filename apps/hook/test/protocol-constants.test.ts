@@ -1,6 +1,5 @@
 import * as protocol from "@ringback/protocol";
 import { expect, it } from "vitest";
-import { PERMISSION_HOOK_TIMEOUT_SECONDS } from "../src/installer/protocol-constants.js";
 import {
   DEFAULT_LOCAL_PORT,
   HOOK_TIMEOUT_MS,
@@ -12,7 +11,8 @@ import {
   PERMISSION_REASON_MAX_CHARS,
   PERMISSION_WAIT_MS,
   REPORT_BODY_MAX_BYTES,
-} from "../src/protocol-constants.js";
+} from "../src/daemon-call/protocol-constants.js";
+import { PERMISSION_HOOK_TIMEOUT_SECONDS } from "../src/installer/protocol-constants.js";
 
 it("copies protocol's constants exactly (the hook cannot import protocol at run time)", () => {
   expect(HOOK_TIMEOUT_MS).toBe(protocol.HOOK_TIMEOUT_MS);

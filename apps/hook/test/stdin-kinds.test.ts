@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ReportRequest } from "@ringback/protocol";
 import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPORT_BODY_MAX_BYTES } from "../src/protocol-constants.js";
+import { REPORT_BODY_MAX_BYTES } from "../src/daemon-call/protocol-constants.js";
 import { type FakeDaemon, startFakeDaemon } from "./support/fake-daemon.js";
 import { type Payload, readPayload, stdinFor } from "./support/fixtures.js";
 import {

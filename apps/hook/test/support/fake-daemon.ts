@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { listenOnLoopback, makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
-import { answerProofHeader } from "../../src/local-proof.js";
+import { answerProofHeader } from "../../src/daemon-call/local-proof.js";
 import { LOCAL_KEY, writeRingbackHome } from "./hook-process.js";
 
 interface RecordedRequest {

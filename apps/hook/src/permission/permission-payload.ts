@@ -1,4 +1,4 @@
-import type { Shape } from "./agent-adapter.js";
+import type { Shape } from "../agent/agent-adapter.js";
 
 /**
  * The fields of a `PermissionRequest` payload the hook uses. Claude Code sends `session_id`, `transcript_path`,

@@ -1,5 +1,5 @@
 import type { ReportRequest } from "@ringback/protocol";
-import { REPORT_BODY_MAX_BYTES } from "./protocol-constants.js";
+import { REPORT_BODY_MAX_BYTES } from "../daemon-call/protocol-constants.js";
 
 /** Appended to a reply cut to fit the daemon's body limit, so the listener knows it was cut. */
 export const TRUNCATION_MARK = "\n\n[… cut by ringback-hook: the reply was longer than a report may be]";

@@ -2,9 +2,9 @@ import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTemporaryDirectory, type TemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, describe, expect, it } from "vitest";
+import { claudeCodeAdapter } from "../agent/payload-claude-code.js";
+import { codexAdapter } from "../agent/payload-codex.js";
 import { buildPermissionRequest } from "./build-permission-request.js";
-import { claudeCodeAdapter } from "./payload-claude-code.js";
-import { codexAdapter } from "./payload-codex.js";
 import type { PermissionPayload } from "./permission-payload.js";
 
 const dirs: TemporaryDirectory[] = [];

@@ -2,7 +2,7 @@ import type { AgentAdapter, LastWordsPick, TranscriptReply } from "./agent-adapt
 import { isShape, textBlocks } from "./agent-adapter.js";
 import { findLastRecord } from "./transcript.js";
 
-// Built-ins on the report path come from the runtime, not `import`: see post-report.ts.
+// Built-ins on the report path come from the runtime, not `import`: see daemon-call/post-report.ts.
 const { statSync } = process.getBuiltinModule("node:fs");
 
 /**

@@ -1,6 +1,6 @@
 import type { PermissionRequestPost, PermissionShortened } from "@ringback/protocol";
-import { prefixWithin } from "./fit-body-limit.js";
-import { REPORT_BODY_MAX_BYTES } from "./protocol-constants.js";
+import { REPORT_BODY_MAX_BYTES } from "../daemon-call/protocol-constants.js";
+import { prefixWithin } from "../report/fit-body-limit.js";
 
 /** Ends every text the hook cut to fit the daemon's body limit; `shortened` says which parts were cut. */
 export const CUT_MARK = " [… cut by ringback-hook]";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DaemonLocation } from "./daemon-location.js";
+import type { DaemonLocation } from "../daemon-call/daemon-location.js";
 import { describePermissionResult } from "./describe-permission-outcome.js";
 
 const daemon: DaemonLocation = { dataDir: "/home/dev/.ringback", port: 8790, key: "k" };

@@ -23,7 +23,7 @@ export interface LastRecordSearch<T> {
 export async function findLastRecord<T>(path: string, search: LastRecordSearch<T>): Promise<T | undefined> {
   let handle: FileHandle;
   try {
-    // Taken when a transcript is read, not at start: node:fs/promises loads readline and more (see post-report.ts).
+    // Taken when a transcript is read, not at start: node:fs/promises loads readline and more (see daemon-call/post-report.ts).
     handle = await process.getBuiltinModule("node:fs/promises").open(path, "r");
   } catch {
     return undefined;

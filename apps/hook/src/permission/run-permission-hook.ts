@@ -1,16 +1,16 @@
-import type { AgentAdapter, Shape } from "./agent-adapter.js";
-import type { AgentKind } from "./agent-kind.js";
+import type { AgentAdapter, Shape } from "../agent/agent-adapter.js";
+import type { AgentKind } from "../agent-kind.js";
+import { locateDaemon } from "../daemon-call/daemon-location.js";
+import { describeMissingKey } from "../daemon-call/describe-outcome.js";
+import { postToDaemon } from "../daemon-call/post-report.js";
+import { PERMISSION_WAIT_MS } from "../daemon-call/protocol-constants.js";
+import type { DebugLog } from "../debug-log.js";
 import { agentPermissionAnswer } from "./agent-permission-answer.js";
 import { buildPermissionRequest } from "./build-permission-request.js";
-import { locateDaemon } from "./daemon-location.js";
-import type { DebugLog } from "./debug-log.js";
-import { describeMissingKey } from "./describe-outcome.js";
 import { describePermissionResult } from "./describe-permission-outcome.js";
 import { permissionRequestBody } from "./fit-permission-limit.js";
 import { permissionResultOf } from "./permission-answer.js";
 import { permissionPayloadFrom } from "./permission-payload.js";
-import { postToDaemon } from "./post-report.js";
-import { PERMISSION_WAIT_MS } from "./protocol-constants.js";
 
 /** Beyond the daemon's own wait: the daemon answers `expired` at PERMISSION_WAIT_MS, the hook gives up after this. */
 const PERMISSION_WAIT_MARGIN_MS = 15_000;

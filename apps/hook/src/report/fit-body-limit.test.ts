@@ -1,7 +1,7 @@
 import type { ReportRequest } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
+import { REPORT_BODY_MAX_BYTES } from "../daemon-call/protocol-constants.js";
 import { reportBody, TRUNCATION_MARK } from "./fit-body-limit.js";
-import { REPORT_BODY_MAX_BYTES } from "./protocol-constants.js";
 
 const base: ReportRequest = { source: "codex", sessionId: "s", cwd: "/w", text: "" };
 

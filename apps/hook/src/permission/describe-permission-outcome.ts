@@ -1,6 +1,10 @@
-import type { AgentKind } from "./agent-kind.js";
-import type { DaemonLocation } from "./daemon-location.js";
-import { describeDaemonFailure, describeUnprovenAnswer, LOOK_CLOSER } from "./describe-outcome.js";
+import type { AgentKind } from "../agent-kind.js";
+import type { DaemonLocation } from "../daemon-call/daemon-location.js";
+import {
+  describeDaemonFailure,
+  describeUnprovenAnswer,
+  LOOK_CLOSER,
+} from "../daemon-call/describe-outcome.js";
 import type { NoDecisionOutcome, PermissionResult } from "./permission-answer.js";
 
 const AGENT_NAMES: Record<AgentKind, string> = { "claude-code": "Claude Code", codex: "Codex" };

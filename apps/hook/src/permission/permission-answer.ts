@@ -1,6 +1,6 @@
-import { isShape } from "./agent-adapter.js";
-import type { PostOutcome } from "./post-report.js";
-import { PERMISSION_REASON_MAX_CHARS } from "./protocol-constants.js";
+import { isShape } from "../agent/agent-adapter.js";
+import type { PostOutcome } from "../daemon-call/post-report.js";
+import { PERMISSION_REASON_MAX_CHARS } from "../daemon-call/protocol-constants.js";
 
 /** Mirrors protocol's `PermissionAnswer`: `decidedOn` is a device's name. */
 const DEVICE_NAME_MAX_CHARS = 200;

@@ -1,5 +1,5 @@
 import type { PermissionRequestPost } from "@ringback/protocol";
-import type { AgentAdapter } from "./agent-adapter.js";
+import type { AgentAdapter } from "../agent/agent-adapter.js";
 import type { PermissionPayload } from "./permission-payload.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentCompletionPayload } from "@ringback/protocol";
-import type { Shape } from "./agent-adapter.js";
-import { parseHookInput } from "./hook-input.js";
+import type { Shape } from "../agent/agent-adapter.js";
+import { parseHookInput } from "../agent/hook-input.js";
 
 /** What the hook reads of the Stop payload, or why it could not. */
 export type StopPayloadResult = { ok: true; payload: AgentCompletionPayload } | { ok: false; reason: string };

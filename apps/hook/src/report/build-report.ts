@@ -1,5 +1,5 @@
 import type { AgentCompletionPayload, ReportRequest } from "@ringback/protocol";
-import type { AgentAdapter } from "./agent-adapter.js";
+import type { AgentAdapter } from "../agent/agent-adapter.js";
 import { trackerTaskVariable } from "./tracker-task.js";
 
 /** Mirrors the length limits of protocol's `ReportRequest`: an over-long optional field is left out. */

@@ -1,5 +1,5 @@
 import type { AgentCompletionPayload } from "@ringback/protocol";
-import type { AgentKind } from "./agent-kind.js";
+import type { AgentKind } from "../agent-kind.js";
 
 /** The final reply read from a transcript, with the model that wrote it when the record names one. */
 export interface TranscriptReply {
