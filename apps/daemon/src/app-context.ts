@@ -1,12 +1,12 @@
 import type { AcceptResult, FinishedEntry, OutboxEntry } from "@ringback/outbox";
 import type { Report } from "@ringback/protocol";
-import type { ConfigFile } from "./runtime/config-file.js";
+import type { ConfigFile } from "./runtime/files/config-file.js";
+import type { SessionsFile } from "./runtime/files/sessions-file.js";
 import type { Logger } from "./runtime/logger.js";
-import type { ModelSlots } from "./runtime/model-slots.js";
-import type { TestsPerMinute } from "./runtime/model-test/tests-per-minute.js";
-import type { PermissionRuntime } from "./runtime/permission/permission-runtime.js";
+import type { ModelSlots } from "./runtime/model/model-slots.js";
+import type { TestsPerMinute } from "./runtime/model/model-test/tests-per-minute.js";
+import type { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
 import type { RelayConnection } from "./runtime/relay-link/relay-connection.js";
-import type { SessionsFile } from "./runtime/sessions-file.js";
 import type { TrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
 
 /** What the routes need from the running daemon. */
@@ -26,7 +26,7 @@ export interface AppContext {
   tracker: TrackerRuntime;
   /** The relay identity, link, relayed settings and replies (runtime/relay-link). */
   relay: RelayConnection;
-  /** "Needs you" asks held for a phone's decision, and this computer's presence (runtime/permission). */
+  /** "Needs you" asks held for a phone's decision, and this computer's presence (runtime/needs-you, runtime/presence). */
   permission: PermissionRuntime;
   systemLanguage: string;
   /** Model calls at once per endpoint: briefs and connection tests take turns against a local model. */

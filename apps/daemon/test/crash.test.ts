@@ -3,7 +3,7 @@ import { OutboxStore, SEND_CONCURRENCY } from "@ringback/outbox";
 import { type ReportRequest, SealedReportPayload } from "@ringback/protocol";
 import { Changes, eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mintEventId } from "../src/runtime/event-id.js";
+import { mintEventId } from "../src/runtime/briefs/event-id.js";
 import { type DaemonProcess, launchDaemon, readDaemonKey, readLocalKey } from "./helpers/daemon-process.js";
 import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 

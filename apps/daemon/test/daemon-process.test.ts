@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { NO_LANGUAGE_MODEL_ERROR } from "@ringback/protocol";
 import { eventually, type ScriptedRelay } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import {
   type DaemonProcess,
   daemonEnv,

@@ -6,10 +6,10 @@ import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
-import { LAST_SEALED_MESSAGE_FILE } from "../src/runtime/last-sealed-message.js";
-import { LOCAL_KEY_FILE } from "../src/runtime/local-key.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
+import { LAST_SEALED_MESSAGE_FILE } from "../src/runtime/keys/last-sealed-message.js";
+import { LOCAL_KEY_FILE } from "../src/runtime/keys/local-key.js";
 import {
   type DaemonProcess,
   daemonEnv,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { deriveKeyFromPassphrase, generateKey, keyId } from "@ringback/e2e-crypto";
 import { E2eKeyRecord, PutE2eKeyResponse } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
 import { errorCode } from "./helpers/responses.js";
 

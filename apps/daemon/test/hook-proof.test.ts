@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { answerProof, requestProof } from "../src/http/local-proof/proof-message.js";
-import { LOCAL_KEY_FILE } from "../src/runtime/local-key.js";
+import { LOCAL_KEY_FILE } from "../src/runtime/keys/local-key.js";
 import {
   daemonEnv,
   readLocalKey,

@@ -8,7 +8,7 @@ import {
 } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { followE2eKeyRotations } from "../src/runtime/e2e-key.js";
+import { followE2eKeyRotations } from "../src/runtime/keys/e2e-key.js";
 import { KeyRotationFollower } from "../src/runtime/relay-link/key-rotation-follower.js";
 import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
 import { askRelayed, relayContext } from "./helpers/relayed-request.js";

@@ -4,7 +4,7 @@ import { aad, openJson, parseKey } from "@ringback/e2e-crypto";
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { DaemonConfig, LlmTestResponse, SettingsResultPlaintext } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
 import { askRelayed, relayContext } from "./helpers/relayed-request.js";
 import { errorCode } from "./helpers/responses.js";

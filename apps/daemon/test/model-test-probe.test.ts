@@ -6,11 +6,11 @@ import { type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { LlmTestResponse, type SettingsRequestPlaintext } from "@ringback/protocol";
 import { freePort, type LoopbackServer, listenOnLoopback, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LLM_TEST_FAILURE_MIN_MS, RELAYED_LLM_TEST_FAILURE } from "../src/runtime/llm-test.js";
+import { LLM_TEST_FAILURE_MIN_MS, RELAYED_LLM_TEST_FAILURE } from "../src/runtime/model/llm-test.js";
 import {
   LLM_TESTS_PER_MINUTE_MAX,
   LOCAL_LLM_TESTS_PER_MINUTE_MAX,
-} from "../src/runtime/model-test/tests-per-minute.js";
+} from "../src/runtime/model/model-test/tests-per-minute.js";
 import { readDaemonConfig } from "./helpers/daemon-process.js";
 import { type RelayedDaemon, startRelayedDaemon } from "./helpers/relayed-daemon.js";
 

@@ -6,7 +6,7 @@ import { CANNOT_DECRYPT_REPLY, Presence } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
-import { PRESENCE_FILE } from "../src/runtime/permission/presence-file.js";
+import { PRESENCE_FILE } from "../src/runtime/presence/presence-file.js";
 import { daemonEnv, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
 import { deviceIdOfToken } from "./helpers/hostile-relay.js";
 import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";

@@ -5,7 +5,7 @@ import { aad, keyId, openDeviceName, openJson, parseKey } from "@ringback/e2e-cr
 import { LocalLoginResult, PairingResult, SettingsResultPlaintext } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import {
   type DaemonProcess,
   daemonEnv,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { LlmTestResponse } from "@ringback/protocol";
 import { type LoopbackServer, listenOnLoopback, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RELAYED_LLM_TEST_FAILURE } from "../src/runtime/llm-test.js";
+import { RELAYED_LLM_TEST_FAILURE } from "../src/runtime/model/llm-test.js";
 import { type RelayedDaemon, startRelayedDaemon } from "./helpers/relayed-daemon.js";
 
 /**

@@ -10,11 +10,11 @@ import {
 } from "@ringback/protocol";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SessionsFile } from "../src/runtime/files/sessions-file.js";
 import { ReplayGuard, SEEN_REQUESTS_FILE } from "../src/runtime/replay-guard.js";
 import { EventSessions } from "../src/runtime/replies/event-sessions.js";
 import { INTERRUPTED_REASON, REPLIES_FILE, RepliesFile } from "../src/runtime/replies/replies-file.js";
 import { ReplyRunner } from "../src/runtime/replies/reply-runner.js";
-import { SessionsFile } from "../src/runtime/sessions-file.js";
 import { type FakeAgent, makeFakeAgent } from "./helpers/fake-agent.js";
 
 type ReplyStatusMessage = Extract<DaemonToRelayMessage, { type: "reply-status" }>;

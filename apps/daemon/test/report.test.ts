@@ -3,7 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Report } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SESSIONS_FILE } from "../src/runtime/sessions-file.js";
+import { SESSIONS_FILE } from "../src/runtime/files/sessions-file.js";
 import { type InProcessDaemon, startInProcessDaemon } from "./helpers/in-process-daemon.js";
 
 let daemon: InProcessDaemon;

@@ -4,7 +4,7 @@ import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
 import { createApp } from "../src/app.js";
 import { prepareDaemon } from "../src/daemon.js";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import { createTrackerRuntime } from "../src/runtime/tracker/tracker-runtime.js";
 
 const TEST_PORT = 8790;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { secretHint } from "@ringback/protocol";
 import { eventually, listenOnLoopback } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE } from "../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import { startTrackerHarness, type TrackerHarness } from "./tracker-harness.js";
 
 let harness: TrackerHarness;

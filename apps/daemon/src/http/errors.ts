@@ -8,7 +8,7 @@ import {
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "../runtime/logger.js";
-import { TestLimitError } from "../runtime/model-test/tests-per-minute.js";
+import { TestLimitError } from "../runtime/model/model-test/tests-per-minute.js";
 
 /** The one place that turns errors into the `{error:{code,message}}` envelope. */
 export function renderError(log: Logger): ErrorHandler {

@@ -1,6 +1,6 @@
 import { LOCAL_REQUEST_PROOF_HEADER, RingbackError } from "@ringback/protocol";
 import type { MiddlewareHandler } from "hono";
-import { isLocalKey } from "../runtime/local-key.js";
+import { isLocalKey } from "../runtime/keys/local-key.js";
 import { type ProvenRequestOptions, provenRequestRunner } from "./local-proof/proven-request.js";
 
 const LOOPBACK_HOSTNAMES = ["127.0.0.1", "localhost", "[::1]"];

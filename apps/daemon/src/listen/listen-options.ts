@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { resolveDataDir } from "../runtime/data-dir.js";
+import { resolveDataDir } from "../runtime/files/data-dir.js";
 import { StartError } from "../runtime/start-error.js";
 
 /** How this terminal joins the account the first time; later runs reuse the saved device. */

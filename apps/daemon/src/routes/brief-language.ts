@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
-import { currentBriefLanguage, withBriefLanguage } from "../runtime/brief-language.js";
+import { currentBriefLanguage, withBriefLanguage } from "../runtime/briefs/brief-language.js";
 
 /** `GET/PUT /brief/language`: effective for the next brief. */
 export function briefLanguageRoutes(app: AppContext): Hono {

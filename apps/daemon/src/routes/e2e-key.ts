@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
-import { e2eKeyRecord, followE2eKeyRotations, replaceE2eKey } from "../runtime/e2e-key.js";
+import { e2eKeyRecord, followE2eKeyRotations, replaceE2eKey } from "../runtime/keys/e2e-key.js";
 
 /**
  * `GET/PUT /e2e/key` (spec: Encryption and pairing; local only), and `POST /key-rotation`: a device that removed

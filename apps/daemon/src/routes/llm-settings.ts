@@ -9,11 +9,16 @@ import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
 import { isRelayedRequest, requestSender } from "../http/relayed.js";
-import { currentBriefLanguage } from "../runtime/brief-language.js";
-import { configuredChannel, publicChannel, savedLlmSection, testedChannel } from "../runtime/llm-settings.js";
-import { relayedLlmTestAnswer, runLlmTest } from "../runtime/llm-test.js";
-import { refuseForbiddenAddress } from "../runtime/model-test/forbidden-address.js";
-import { testerOf } from "../runtime/model-test/tests-per-minute.js";
+import { currentBriefLanguage } from "../runtime/briefs/brief-language.js";
+import {
+  configuredChannel,
+  publicChannel,
+  savedLlmSection,
+  testedChannel,
+} from "../runtime/model/llm-settings.js";
+import { relayedLlmTestAnswer, runLlmTest } from "../runtime/model/llm-test.js";
+import { refuseForbiddenAddress } from "../runtime/model/model-test/forbidden-address.js";
+import { testerOf } from "../runtime/model/model-test/tests-per-minute.js";
 
 /** `GET/PUT/DELETE /llm/settings` (spec: Language model and report language) and `POST /llm/test`. */
 export function llmSettingsRoutes(app: AppContext): Hono {

@@ -10,7 +10,7 @@ import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody, SETTINGS_BODY_MAX_BYTES } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
 import { isRelayedRequest, requestSender } from "../http/relayed.js";
-import { ownedSchedule } from "../runtime/permission/schedule-owner.js";
+import { ownedSchedule } from "../runtime/presence/schedule-owner.js";
 
 /**
  * `GET/PUT /presence`: whether an agent's permission ask rings the phones (away) or waits at the keyboard;

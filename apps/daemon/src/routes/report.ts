@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../app-context.js";
 import { parseBody, readJsonBody } from "../http/json-body.js";
 import { methodNotAllowed } from "../http/method-not-allowed.js";
-import { reportFromRequest } from "../runtime/report-intake.js";
+import { reportFromRequest } from "../runtime/briefs/report-intake.js";
 
 /**
  * `POST /report` (spec: Agent report intake): `202 {"accepted":true}` once the report is durable in the

@@ -1,4 +1,4 @@
-import type { ConfigFile } from "./config-file.js";
+import type { ConfigFile } from "./files/config-file.js";
 import { StartError } from "./start-error.js";
 
 /**

@@ -8,8 +8,8 @@ import {
   type RequestStamp,
 } from "@ringback/protocol";
 import { z } from "zod";
+import { readTextIfExists, tightenFileMode } from "./files/private-file.js";
 import type { Logger } from "./logger.js";
-import { readTextIfExists, tightenFileMode } from "./private-file.js";
 
 /** `{data_dir}/seen-requests.json`: the nonces of the sealed requests this computer has taken, within their window. */
 export const SEEN_REQUESTS_FILE = "seen-requests.json";

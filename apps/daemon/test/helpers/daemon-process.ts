@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { aad, type E2eKey, openJson, parseKey } from "@ringback/e2e-crypto";
 import { DaemonConfig, type DaemonEventPost, LocalStatus, SealedReportPayload } from "@ringback/protocol";
 import { type ChildResult, type Exit, runToEnd, startChild } from "@ringback/test-kit";
-import { CONFIG_FILE } from "../../src/runtime/config-file.js";
-import { LOCAL_KEY_FILE } from "../../src/runtime/local-key.js";
-import { readTextIfExists } from "../../src/runtime/private-file.js";
+import { CONFIG_FILE } from "../../src/runtime/files/config-file.js";
+import { readTextIfExists } from "../../src/runtime/files/private-file.js";
+import { LOCAL_KEY_FILE } from "../../src/runtime/keys/local-key.js";
 
 /** The built bin; tests run after `pnpm --filter @ringback/daemon build` (turbo does it before `test`). */
 const DAEMON_BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));

@@ -1,6 +1,6 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readTextIfExists } from "../../src/runtime/private-file.js";
+import { readTextIfExists } from "../../src/runtime/files/private-file.js";
 
 /** One run of the fake agent CLI: its arguments and the directory it ran in. */
 export interface AgentRun {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { createApp } from "../../src/app.js";
 import { prepareDaemon } from "../../src/daemon.js";
-import { CONFIG_FILE } from "../../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../../src/runtime/files/config-file.js";
 
 export const TEST_PORT = 8790;
 const TEST_ORIGIN = `http://127.0.0.1:${TEST_PORT}`;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { RelayClient, relayDaemonRequest } from "@ringback/client";
 import type { E2eKey } from "@ringback/e2e-crypto";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
-import { CONFIG_FILE } from "../../src/runtime/config-file.js";
+import { CONFIG_FILE } from "../../src/runtime/files/config-file.js";
 import {
   COMPUTER_ID,
   type DaemonProcess,

@@ -5,10 +5,10 @@ import {
   type Presence,
   Presence as PresenceSchema,
 } from "@ringback/protocol";
-import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
+import { ensureDataDir, resolveDataDir } from "../../runtime/files/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
-import { readPresence, savePresence } from "../../runtime/permission/presence-file.js";
-import { describeAwayTimes, describePresence } from "../../runtime/permission/presence-words.js";
+import { readPresence, savePresence } from "../../runtime/presence/presence-file.js";
+import { describeAwayTimes, describePresence } from "../../runtime/presence/presence-words.js";
 import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
 import { StartError } from "../../runtime/start-error.js";
 

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { evaluateBriefs, evaluationFailed, formatEvaluation } from "@ringback/brief";
-import { currentBriefLanguage } from "../../runtime/brief-language.js";
-import { CONFIG_FILE, type RawConfig } from "../../runtime/config-file.js";
-import { resolveDataDir } from "../../runtime/data-dir.js";
-import { configuredChannel } from "../../runtime/llm-settings.js";
-import { modelFetch } from "../../runtime/model-fetch/model-fetch.js";
+import { currentBriefLanguage } from "../../runtime/briefs/brief-language.js";
+import { systemLanguage } from "../../runtime/briefs/system-language.js";
+import { CONFIG_FILE, type RawConfig } from "../../runtime/files/config-file.js";
+import { resolveDataDir } from "../../runtime/files/data-dir.js";
+import { configuredChannel } from "../../runtime/model/llm-settings.js";
+import { modelFetch } from "../../runtime/model/model-fetch/model-fetch.js";
 import { StartError } from "../../runtime/start-error.js";
-import { systemLanguage } from "../../runtime/system-language.js";
 
 export const summary = "write briefs for report files with the configured model, without sending them";
 export const usage = `ringback brief-eval <report files...>

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { type PutE2eKeyRequest, PutE2eKeyResponse } from "@ringback/protocol";
-import { ConfigFile } from "../../runtime/config-file.js";
-import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
-import { replaceE2eKey } from "../../runtime/e2e-key.js";
+import { ConfigFile } from "../../runtime/files/config-file.js";
+import { ensureDataDir, resolveDataDir } from "../../runtime/files/data-dir.js";
+import { replaceE2eKey } from "../../runtime/keys/e2e-key.js";
 import { createLogger } from "../../runtime/logger.js";
 import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
 import { StartError } from "../../runtime/start-error.js";

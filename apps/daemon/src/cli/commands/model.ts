@@ -5,8 +5,8 @@ import {
   MODEL_CALL_LIMITS_DEFAULT_MS,
   modelCallLimits,
 } from "@ringback/protocol";
-import { resolveDataDir } from "../../runtime/data-dir.js";
 import { LocalDaemon, MODEL_TEST_TIMEOUT_MS, readDataDir } from "../../runtime/doctor/local-daemon.js";
+import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { StartError } from "../../runtime/start-error.js";
 
 export const summary = "show the language model for briefs, set its time limits, or test it";

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { PairingResult } from "@ringback/protocol";
 import QRCode from "qrcode";
-import { ConfigFile } from "../../runtime/config-file.js";
-import { ensureDataDir, resolveDataDir } from "../../runtime/data-dir.js";
+import { ConfigFile } from "../../runtime/files/config-file.js";
+import { ensureDataDir, resolveDataDir } from "../../runtime/files/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
 import { callRunningDaemon } from "../../runtime/relay-link/local-daemon-client.js";
 import { createPairing } from "../../runtime/relay-link/pairing.js";

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { PERMISSION_WAIT_MS } from "@ringback/protocol";
 import { startDaemon } from "../../daemon.js";
-import { resolveDataDir } from "../../runtime/data-dir.js";
+import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
 import { StartError } from "../../runtime/start-error.js";
 

@@ -1,6 +1,6 @@
 import { keyId, parseKey } from "@ringback/e2e-crypto";
 import type { DaemonConfig } from "@ringback/protocol";
-import type { LastSealedMessage } from "../last-sealed-message.js";
+import type { LastSealedMessage } from "../keys/last-sealed-message.js";
 import { type DoctorCheck, fail, ok } from "./doctor-check.js";
 
 const SAME_PASSPHRASE =

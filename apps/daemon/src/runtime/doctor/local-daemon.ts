@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { DaemonConfig, DEFAULT_LOCAL_PORT } from "@ringback/protocol";
-import { CONFIG_FILE } from "../config-file.js";
-import { type LastSealedMessage, readLastSealedMessage } from "../last-sealed-message.js";
-import { LOCAL_KEY_FILE } from "../local-key.js";
-import { readTextIfExists } from "../private-file.js";
-import { type LocalAnswer, signedLocalRequest } from "../signed-local-request.js";
+import { CONFIG_FILE } from "../files/config-file.js";
+import { readTextIfExists } from "../files/private-file.js";
+import { type LastSealedMessage, readLastSealedMessage } from "../keys/last-sealed-message.js";
+import { LOCAL_KEY_FILE } from "../keys/local-key.js";
+import { type LocalAnswer, signedLocalRequest } from "../keys/signed-local-request.js";
 
 /** A bounded local call: a daemon that does not answer within it is as good as down. */
 const LOCAL_CALL_TIMEOUT_MS = 5_000;

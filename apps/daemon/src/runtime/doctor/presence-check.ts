@@ -1,6 +1,6 @@
 import type { DaemonConfig } from "@ringback/protocol";
-import { readPresence } from "../permission/presence-file.js";
-import { describePresence } from "../permission/presence-words.js";
+import { readPresence } from "../presence/presence-file.js";
+import { describePresence } from "../presence/presence-words.js";
 import { type DoctorCheck, ok, warn } from "./doctor-check.js";
 
 /** Whether an agent's permission ask rings the phones; away without a relay identity rings nothing. */

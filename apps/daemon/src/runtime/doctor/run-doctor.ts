@@ -1,4 +1,4 @@
-import { resolveDataDir } from "../data-dir.js";
+import { resolveDataDir } from "../files/data-dir.js";
 import { checkDaemon } from "./daemon-check.js";
 import type { DoctorCheck } from "./doctor-check.js";
 import { hookChecks } from "./hook-checks.js";

@@ -1,6 +1,6 @@
 import { type OwnNameRelay, resealOwnDeviceName, setOwnDeviceName } from "@ringback/client";
 import type { E2eKey } from "@ringback/e2e-crypto";
-import type { ConfigFile } from "../config-file.js";
+import type { ConfigFile } from "../files/config-file.js";
 import type { Logger } from "../logger.js";
 import { RelayApi } from "./relay-api.js";
 

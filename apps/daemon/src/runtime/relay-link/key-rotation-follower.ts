@@ -1,6 +1,6 @@
 import { keyId, sealedKeyId } from "@ringback/e2e-crypto";
-import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey, followE2eKeyRotations } from "../e2e-key.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { currentE2eKey, followE2eKeyRotations } from "../keys/e2e-key.js";
 import type { Logger } from "../logger.js";
 import { RelayApi } from "./relay-api.js";
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { DaemonConfig, DEFAULT_LOCAL_PORT, ErrorBody, isErrorCode, RingbackError } from "@ringback/protocol";
 import type { z } from "zod";
-import { CONFIG_FILE } from "../config-file.js";
-import { LOCAL_KEY_FILE } from "../local-key.js";
-import { readTextIfExists } from "../private-file.js";
-import { type LocalAnswer, signedLocalRequest } from "../signed-local-request.js";
+import { CONFIG_FILE } from "../files/config-file.js";
+import { readTextIfExists } from "../files/private-file.js";
+import { LOCAL_KEY_FILE } from "../keys/local-key.js";
+import { type LocalAnswer, signedLocalRequest } from "../keys/signed-local-request.js";
 import { StartError } from "../start-error.js";
 
 /** A login derives a key (PBKDF2) and calls the relay: seconds, not minutes. */

@@ -11,8 +11,8 @@ import {
   PairingCodeText,
   RingbackError,
 } from "@ringback/protocol";
-import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey } from "../e2e-key.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { currentE2eKey } from "../keys/e2e-key.js";
 import type { Logger } from "../logger.js";
 import { setComputerName } from "./computer-name.js";
 import { refusedAsInvalidRequest } from "./link-refusal.js";

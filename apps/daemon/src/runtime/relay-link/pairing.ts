@@ -1,7 +1,7 @@
 import { formatPairingLink } from "@ringback/client";
 import { type PairingResult, RingbackError } from "@ringback/protocol";
-import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey } from "../e2e-key.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { currentE2eKey } from "../keys/e2e-key.js";
 import { relayAddress } from "../relay-address.js";
 import { refusedAsInvalidRequest } from "./link-refusal.js";
 import { RelayApi } from "./relay-api.js";

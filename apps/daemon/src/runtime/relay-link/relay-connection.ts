@@ -7,19 +7,19 @@ import type {
   RelayToDaemonMessage,
   Report,
 } from "@ringback/protocol";
-import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey } from "../e2e-key.js";
-import { LastSealedMessageFile } from "../last-sealed-message.js";
+import type { ConfigFile } from "../files/config-file.js";
+import type { SessionsFile } from "../files/sessions-file.js";
+import { currentE2eKey } from "../keys/e2e-key.js";
+import { LastSealedMessageFile } from "../keys/last-sealed-message.js";
 import type { Logger } from "../logger.js";
-import type { PendingAsks } from "../permission/pending-asks.js";
-import { PermissionDecisions } from "../permission/permission-decisions.js";
-import { isPermissionEventId } from "../permission/permission-event-id.js";
+import type { PendingAsks } from "../needs-you/pending-asks.js";
+import { PermissionDecisions } from "../needs-you/permission-decisions.js";
+import { isPermissionEventId } from "../needs-you/permission-event-id.js";
 import { relayAddress } from "../relay-address.js";
 import { ReplayGuard } from "../replay-guard.js";
 import { EventSessions } from "../replies/event-sessions.js";
 import { RepliesFile } from "../replies/replies-file.js";
 import { type QuestionReplies, ReplyRunner } from "../replies/reply-runner.js";
-import type { SessionsFile } from "../sessions-file.js";
 import { KeyRotationFollower } from "./key-rotation-follower.js";
 import { loginToRelay } from "./login.js";
 import { createPairing } from "./pairing.js";

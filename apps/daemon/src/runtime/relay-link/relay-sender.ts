@@ -1,7 +1,7 @@
 import { taskIdDigest } from "@ringback/e2e-crypto";
 import { createRelaySender, type OutboxEntry, type SendFunction } from "@ringback/outbox";
-import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey } from "../e2e-key.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { currentE2eKey } from "../keys/e2e-key.js";
 import { relayAddress } from "../relay-address.js";
 
 /**

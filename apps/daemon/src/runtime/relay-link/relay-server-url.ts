@@ -1,5 +1,5 @@
 import { DEFAULT_RELAY_PORT } from "@ringback/protocol";
-import type { ConfigFile } from "../config-file.js";
+import type { ConfigFile } from "../files/config-file.js";
 
 /** The relay `ringback login` uses when nothing names one: a relay on this computer with its default port. */
 const DEFAULT_SERVER_URL = `http://127.0.0.1:${DEFAULT_RELAY_PORT}`;

@@ -10,7 +10,7 @@ import {
   StampedSettingsRequest,
 } from "@ringback/protocol";
 import { relayedRequestEnv } from "../../http/relayed.js";
-import type { LastSealedMessageFile } from "../last-sealed-message.js";
+import type { LastSealedMessageFile } from "../keys/last-sealed-message.js";
 import type { Admission, ReplayGuard } from "../replay-guard.js";
 
 type LinkSettingsRequest = Extract<RelayToDaemonMessage, { type: "settings-request" }>;

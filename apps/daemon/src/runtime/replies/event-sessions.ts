@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { LocalAgentSource, type Report } from "@ringback/protocol";
 import { z } from "zod";
-import { BoundedRecordFile } from "../bounded-record-file.js";
+import { BoundedRecordFile } from "../files/bounded-record-file.js";
 import type { Logger } from "../logger.js";
 
 /** `{data_dir}/event-sessions.json`: which agent session each reported event came from, for replies. */

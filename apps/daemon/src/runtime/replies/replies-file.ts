@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { writeFileDurably } from "@ringback/outbox";
 import { z } from "zod";
+import { readTextIfExists, tightenFileMode } from "../files/private-file.js";
 import type { Logger } from "../logger.js";
-import { readTextIfExists, tightenFileMode } from "../private-file.js";
 import { StartError } from "../start-error.js";
 
 /** `{data_dir}/replies.json`: every reply this daemon has taken on, so none runs twice. */

@@ -7,10 +7,10 @@ import {
   type RelayToDaemonMessage,
   ReplyPlaintext,
 } from "@ringback/protocol";
-import type { LastSealedMessageFile } from "../last-sealed-message.js";
+import type { SessionsFile } from "../files/sessions-file.js";
+import type { LastSealedMessageFile } from "../keys/last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import type { Admission, ReplayGuard } from "../replay-guard.js";
-import type { SessionsFile } from "../sessions-file.js";
 import { agentCommand } from "./agent-command.js";
 import { type AgentRunResult, runAgent } from "./agent-run.js";
 import type { EventSessions } from "./event-sessions.js";

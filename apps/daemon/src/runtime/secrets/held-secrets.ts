@@ -1,6 +1,6 @@
-import { CONFIG_FILE } from "../config-file.js";
-import { DATA_FILE_MODE } from "../data-dir.js";
-import { LOCAL_KEY_FILE } from "../local-key.js";
+import { CONFIG_FILE } from "../files/config-file.js";
+import { DATA_FILE_MODE } from "../files/data-dir.js";
+import { LOCAL_KEY_FILE } from "../keys/local-key.js";
 
 /** A secret the daemon holds: where it is stored, who can read it, and where it is ever sent. */
 export interface HeldSecret {

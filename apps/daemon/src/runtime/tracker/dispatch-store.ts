@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { writeFileDurably } from "@ringback/outbox";
 import { DISPATCH_RECORDS_MAX, DispatchRecord } from "@ringback/protocol";
 import { z } from "zod";
+import { readTextIfExists, tightenFileMode } from "../files/private-file.js";
 import type { Logger } from "../logger.js";
-import { readTextIfExists, tightenFileMode } from "../private-file.js";
 
 /** `{data_dir}/dispatches.json`: the dispatch records, newest first. */
 export const DISPATCHES_FILE = "dispatches.json";

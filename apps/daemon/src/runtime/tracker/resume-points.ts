@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { BoundedRecordFile } from "../bounded-record-file.js";
+import { BoundedRecordFile } from "../files/bounded-record-file.js";
 import type { Logger } from "../logger.js";
 
 /** `{data_dir}/tracker-resume.json`: per watched workspace, where its watcher's catch-up resumes after a restart. */

@@ -6,7 +6,7 @@ import {
   TRACKER_API_URL_ENV,
   type TrackerClient,
 } from "@ringback/tracker-client";
-import type { ConfigFile } from "../config-file.js";
+import type { ConfigFile } from "../files/config-file.js";
 import type { Logger } from "../logger.js";
 import { originOf } from "../secrets/secret-origin.js";
 

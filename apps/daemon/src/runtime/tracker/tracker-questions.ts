@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { TrackerQuestion } from "@ringback/protocol";
 import { z } from "zod";
-import { BoundedRecordFile } from "../bounded-record-file.js";
+import { BoundedRecordFile } from "../files/bounded-record-file.js";
 import type { Logger } from "../logger.js";
 
 /** `{data_dir}/tracker-questions.json`: the tracker questions this computer rang about, by event id. */

@@ -1,5 +1,5 @@
 import type { Sleep } from "@ringback/tracker-client";
-import type { ConfigFile } from "../config-file.js";
+import type { ConfigFile } from "../files/config-file.js";
 import type { Logger } from "../logger.js";
 import { DispatchStore } from "./dispatch-store.js";
 import { Dispatches } from "./dispatches.js";

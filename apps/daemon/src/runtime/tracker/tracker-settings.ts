@@ -5,7 +5,7 @@ import {
   type TrackerSettingsResponse,
   type TrackerWorkspace,
 } from "@ringback/protocol";
-import type { ConfigFile, RawConfig } from "../config-file.js";
+import type { ConfigFile, RawConfig } from "../files/config-file.js";
 import type { Logger } from "../logger.js";
 import type { TrackerAccess } from "./tracker-access.js";
 import type { WatcherManager } from "./watcher-manager.js";

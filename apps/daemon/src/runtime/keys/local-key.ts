@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import { writeFileDurably } from "@ringback/outbox";
-import type { Logger } from "./logger.js";
-import { readTextIfExists, tightenFileMode } from "./private-file.js";
+import { readTextIfExists, tightenFileMode } from "../files/private-file.js";
+import type { Logger } from "../logger.js";
 
 export const LOCAL_KEY_FILE = "local-api.key";
 const LOCAL_KEY_BYTES = 32;

@@ -1,12 +1,12 @@
 import { generateBrief } from "@ringback/brief";
 import type { GenerateBrief } from "@ringback/outbox";
+import type { ConfigFile } from "../files/config-file.js";
+import { configuredChannel } from "../model/llm-settings.js";
+import { modelFetch } from "../model/model-fetch/model-fetch.js";
+import type { ModelSlots } from "../model/model-slots.js";
+import { trackerQuestionBrief } from "../tracker/question-brief.js";
+import type { TrackerQuestions } from "../tracker/tracker-questions.js";
 import { currentBriefLanguage } from "./brief-language.js";
-import type { ConfigFile } from "./config-file.js";
-import { configuredChannel } from "./llm-settings.js";
-import { modelFetch } from "./model-fetch/model-fetch.js";
-import type { ModelSlots } from "./model-slots.js";
-import { trackerQuestionBrief } from "./tracker/question-brief.js";
-import type { TrackerQuestions } from "./tracker/tracker-questions.js";
 
 /**
  * The outbox's brief step: `@ringback/brief` with the channel and language current when the brief starts

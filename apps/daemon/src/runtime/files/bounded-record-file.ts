@@ -1,6 +1,6 @@
 import { writeFileDurably } from "@ringback/outbox";
 import { z } from "zod";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 import { readTextIfExists, tightenFileMode } from "./private-file.js";
 
 export interface BoundedRecordFileOptions<T> {

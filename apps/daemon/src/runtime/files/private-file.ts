@@ -1,6 +1,6 @@
 import { chmod, readFile, stat } from "node:fs/promises";
+import type { Logger } from "../logger.js";
 import { DATA_FILE_MODE } from "./data-dir.js";
-import type { Logger } from "./logger.js";
 
 /** The file's text, or null when it does not exist. */
 export async function readTextIfExists(path: string): Promise<string | null> {

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { generateKey } from "@ringback/e2e-crypto";
 import { writeFileDurably } from "@ringback/outbox";
 import { DaemonConfig, LanguageTag } from "@ringback/protocol";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
+import { StartError } from "../start-error.js";
 import { readTextIfExists, tightenFileMode } from "./private-file.js";
-import { StartError } from "./start-error.js";
 
 export const CONFIG_FILE = "daemon.json";
 

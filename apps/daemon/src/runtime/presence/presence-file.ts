@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { writeFileDurably } from "@ringback/outbox";
 import type { AwaySchedule, Presence } from "@ringback/protocol";
+import { readTextIfExists, tightenFileMode } from "../files/private-file.js";
 import type { Logger } from "../logger.js";
-import { readTextIfExists, tightenFileMode } from "../private-file.js";
 import { effectivePresence } from "./effective-presence.js";
 import { StoredPresence } from "./stored-presence.js";
 

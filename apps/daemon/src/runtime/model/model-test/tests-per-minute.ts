@@ -1,5 +1,5 @@
 import { RingbackError } from "@ringback/protocol";
-import type { RequestSender } from "../../http/relayed.js";
+import type { RequestSender } from "../../../http/relayed.js";
 
 /**
  * Connection tests one device may run in a minute (a caller on this computer counts as one device, "local"): enough

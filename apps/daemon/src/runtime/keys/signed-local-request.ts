@@ -4,7 +4,7 @@ import {
   LOCAL_PROOF_VERSION,
   LOCAL_REQUEST_PROOF_HEADER,
 } from "@ringback/protocol";
-import { answerProof, isSameProof, requestProof } from "../http/local-proof/proof-message.js";
+import { answerProof, isSameProof, requestProof } from "../../http/local-proof/proof-message.js";
 
 /** A request to the daemon on this computer's loopback. */
 export interface LocalRequest {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { sealedKeyId } from "@ringback/e2e-crypto";
 import { z } from "zod";
-import { BoundedRecordFile } from "./bounded-record-file.js";
-import type { Logger } from "./logger.js";
+import { BoundedRecordFile } from "../files/bounded-record-file.js";
+import type { Logger } from "../logger.js";
 
 /**
  * `{data_dir}/last-sealed-message.json`: the key id named by the last sealed message a device sent this computer,

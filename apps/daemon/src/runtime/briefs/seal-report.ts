@@ -1,9 +1,9 @@
 import { aad, sealJson } from "@ringback/e2e-crypto";
 import type { OutboxEntry } from "@ringback/outbox";
 import { SealedReportPayload } from "@ringback/protocol";
-import type { ConfigFile } from "./config-file.js";
-import { currentE2eKey } from "./e2e-key.js";
-import { sealedQuestion, type TrackerQuestions } from "./tracker/tracker-questions.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { currentE2eKey } from "../keys/e2e-key.js";
+import { sealedQuestion, type TrackerQuestions } from "../tracker/tracker-questions.js";
 
 /**
  * Seals `{report, brief}` with the key current at send time; the associated data names the purpose and the

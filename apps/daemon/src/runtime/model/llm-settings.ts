@@ -6,8 +6,8 @@ import {
   RingbackError,
   secretHint,
 } from "@ringback/protocol";
-import type { RawConfig } from "./config-file.js";
-import { isSameOrigin, originOf } from "./secrets/secret-origin.js";
+import type { RawConfig } from "../files/config-file.js";
+import { isSameOrigin, originOf } from "../secrets/secret-origin.js";
 
 /** `llm.primary` when it is a usable channel; a channel missing a field or malformed counts as not configured. */
 export function configuredChannel(raw: Readonly<RawConfig>): LlmChannel | null {

@@ -1,7 +1,7 @@
 import type { AwaySchedule, PermissionAnswer, Presence } from "@ringback/protocol";
+import { readPresence, saveAwaySchedule, savePresence } from "../presence/presence-file.js";
 import { askPermission, type PermissionAskContext } from "./ask-permission.js";
 import type { PendingAsks } from "./pending-asks.js";
-import { readPresence, saveAwaySchedule, savePresence } from "./presence-file.js";
 
 type AskRequest = Parameters<typeof askPermission>[0];
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { aad, type E2eKey, sealJson } from "@ringback/e2e-crypto";
 import type { DaemonToRelayMessage, RelayToDaemonMessage } from "@ringback/protocol";
-import type { LastSealedMessageFile } from "../last-sealed-message.js";
+import type { LastSealedMessageFile } from "../keys/last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import type { ReplayGuard } from "../replay-guard.js";
 import { checkDecision, DECISION_REFUSALS } from "./decision-check.js";

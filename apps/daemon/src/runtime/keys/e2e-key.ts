@@ -17,8 +17,8 @@ import {
   type PutE2eKeyResponse,
   RingbackError,
 } from "@ringback/protocol";
-import type { ConfigFile } from "./config-file.js";
-import { type ComputerNameOptions, resealComputerName } from "./relay-link/computer-name.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { type ComputerNameOptions, resealComputerName } from "../relay-link/computer-name.js";
 
 /** `GET /e2e/key`: the key the desktop app decrypts calls with. */
 export async function e2eKeyRecord(config: ConfigFile): Promise<E2eKeyRecord> {

@@ -1,7 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 
 /** `{data_dir}`: holds every file of the daemon; only the current user may enter it. */
 const DATA_DIR_MODE = 0o700;

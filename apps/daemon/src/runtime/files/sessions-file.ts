@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { LocalAgentSource } from "@ringback/protocol";
 import { z } from "zod";
+import type { Logger } from "../logger.js";
 import { BoundedRecordFile } from "./bounded-record-file.js";
-import type { Logger } from "./logger.js";
 
 /** `{data_dir}/sessions.json`: where each agent session ran, to resume it later with the user's reply. */
 export const SESSIONS_FILE = "sessions.json";

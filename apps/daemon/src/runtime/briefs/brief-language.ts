@@ -1,5 +1,5 @@
 import { type BriefLanguage, LanguageTag } from "@ringback/protocol";
-import type { RawConfig } from "./config-file.js";
+import type { RawConfig } from "../files/config-file.js";
 
 /** `brief.language` when the app set one (`source: "app"`), else the computer's language (`"system"`). */
 export function currentBriefLanguage(raw: Readonly<RawConfig>, systemLanguage: string): BriefLanguage {

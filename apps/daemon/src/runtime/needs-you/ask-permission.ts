@@ -1,14 +1,14 @@
 import { PERMISSION_WAIT_MS, type PermissionAnswer } from "@ringback/protocol";
-import { currentBriefLanguage } from "../brief-language.js";
-import type { ConfigFile } from "../config-file.js";
-import { currentE2eKey } from "../e2e-key.js";
+import { currentBriefLanguage } from "../briefs/brief-language.js";
+import type { ConfigFile } from "../files/config-file.js";
+import { currentE2eKey } from "../keys/e2e-key.js";
 import type { Logger } from "../logger.js";
+import { readPresence } from "../presence/presence-file.js";
 import { relayAddress } from "../relay-address.js";
 import { endWhenNoLongerAway } from "./back-at-away-end.js";
 import type { PendingAsks } from "./pending-asks.js";
 import { type PermissionCall, permissionCallPayload, postPermissionCall } from "./permission-call.js";
 import { mintPermissionEventId } from "./permission-event-id.js";
-import { readPresence } from "./presence-file.js";
 import { toolInputDigest } from "./tool-input-digest.js";
 
 export interface PermissionAskContext {
