@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // and waits are generous. Nothing here is timed; speed belongs to `pnpm bench`.
 export default defineConfig({
   test: {
+    // One worker runs every file of the package: a fresh process per file cost about a second of CPU each.
+    isolate: false,
     include: ["test/**/*.test.ts"],
     // A worker ends with vitest, so an interrupted run leaves no Chromium, Caddy or server behind.
     setupFiles: ["@ringback/test-kit/vitest-setup"],

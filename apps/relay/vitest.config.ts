@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // One worker runs every file of the package: a fresh process per file cost about a second of CPU each.
+    isolate: false,
     // One throwaway PostgreSQL server for the whole run (test/support/postgres-global-setup.ts).
     globalSetup: ["test/support/postgres-global-setup.ts"],
     // A worker ends with vitest, so an interrupted run leaves no relay, nginx or PostgreSQL behind.

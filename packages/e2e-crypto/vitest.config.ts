@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // One worker runs every file of the package: a fresh process per file cost about a second of CPU each.
+    isolate: false,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Builds dist/ when missing or stale: the vector and browser tests load the built bundle.
     globalSetup: ["./test/global-setup.ts"],
