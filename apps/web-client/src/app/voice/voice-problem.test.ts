@@ -1,6 +1,7 @@
 import { PROBLEM_TEXTS } from "@ringback/client/texts";
 import { describe, expect, it } from "vitest";
 import {
+  hearingProblemText,
   type VoiceProblem,
   VoiceUnavailableError,
   voiceFailureText,
@@ -17,8 +18,8 @@ const SENTENCES: { [K in VoiceProblem["kind"]]: [Extract<VoiceProblem, { kind: K
   ],
   "engine-failed": [
     { kind: "engine-failed", code: "audio-busy" },
-    "The speech engine failed (audio-busy).",
-    "语音引擎出错（audio-busy）。",
+    "Another app is using the sound. Close it, then tap Resume.",
+    "另一个应用正在使用声音。请关闭它，然后点「继续」。",
   ],
   "no-platform": [{ kind: "no-platform" }, "No speech platform is set up.", "尚未设置语音平台。"],
   "platform-unreachable": [
@@ -38,8 +39,8 @@ const SENTENCES: { [K in VoiceProblem["kind"]]: [Extract<VoiceProblem, { kind: K
   ],
   "audio-refused": [
     { kind: "audio-refused", code: "NotAllowedError" },
-    "The browser would not play the speech audio (NotAllowedError).",
-    "浏览器不允许播放语音音频（NotAllowedError）。",
+    "The browser has not let this page speak yet. Tap Resume to start the voice.",
+    "浏览器还不允许此页面发声。请点「继续」开始朗读。",
   ],
   "no-voice": [
     { kind: "no-voice" },
@@ -59,9 +60,25 @@ describe("the voice's problems, worded in the interface language", () => {
 
   it("keeps the English sentence as the error's message, for logs, and the problem as plain data", () => {
     const error = new VoiceUnavailableError({ kind: "engine-failed", code: "synthesis-failed" });
-    expect(error.message).toBe("The speech engine failed (synthesis-failed).");
+    expect(error.message).toBe(
+      "This device's voice stopped. Tap Resume to try again, or read the brief here.",
+    );
     expect(voiceProblemOf(error)).toEqual({ kind: "engine-failed", code: "synthesis-failed" });
     expect(voiceProblemOf(new Error("elsewhere"))).toEqual({ kind: "other", detail: "elsewhere" });
+  });
+
+  it("words an engine's and a recognizer's error code, never showing the code", () => {
+    const engine = (code: string) => voiceProblemText({ kind: "engine-failed", code }, PROBLEM_TEXTS.en);
+    expect(engine("synthesis-failed")).toBe(
+      "This device's voice stopped. Tap Resume to try again, or read the brief here.",
+    );
+    expect(engine("language-unavailable")).toContain("no voice for the brief's language");
+    expect(engine("network")).toContain("Check the connection");
+    expect(hearingProblemText("not-allowed", PROBLEM_TEXTS.en)).toBe(
+      "The microphone is not allowed for this page (the browser's site settings allow it).",
+    );
+    expect(hearingProblemText("no-speech", PROBLEM_TEXTS.zh)).toBe("没有听到声音。");
+    expect(hearingProblemText("something-new", PROBLEM_TEXTS.en)).toBe("Speech recognition stopped.");
   });
 
   it("words a call record's failure: a typed reason in the interface language, a stored sentence as it is", () => {

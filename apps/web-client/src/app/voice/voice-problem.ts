@@ -42,7 +42,7 @@ export function voiceProblemText(problem: VoiceProblem, t: ProblemTexts): string
     case "no-synthesis":
       return t.voiceNoSynthesis;
     case "engine-failed":
-      return t.voiceEngineFailed(problem.code);
+      return engineFailureText(problem.code, t);
     case "no-platform":
       return t.voiceNoPlatform;
     case "platform-unreachable":
@@ -52,11 +52,48 @@ export function voiceProblemText(problem: VoiceProblem, t: ProblemTexts): string
     case "audio-unplayable":
       return t.voiceAudioUnplayable;
     case "audio-refused":
-      return t.voiceAudioRefused(problem.code);
+      return t.voiceAudioRefused;
     case "no-voice":
       return t.voiceNone;
     case "other":
       return problem.detail;
+  }
+}
+
+/** What a speech engine's error code (`SpeechSynthesisErrorEvent.error`) means for the person, and what to do. */
+function engineFailureText(code: string, t: ProblemTexts): string {
+  switch (code) {
+    case "audio-busy":
+    case "audio-hardware":
+      return t.voiceEngineBusy;
+    case "network":
+      return t.voiceEngineNetwork;
+    case "language-unavailable":
+    case "voice-unavailable":
+      return t.voiceEngineNoLanguage;
+    case "not-allowed":
+      return t.voiceAudioRefused;
+    default:
+      return t.voiceEngineFailed;
+  }
+}
+
+/** What a speech recognition error code (`SpeechRecognitionErrorEvent.error`) means, in one sentence. */
+export function hearingProblemText(code: string, t: ProblemTexts): string {
+  switch (code) {
+    case "no-speech":
+      return t.hearingNothing;
+    case "audio-capture":
+      return t.hearingNoMicrophone;
+    case "not-allowed":
+    case "service-not-allowed":
+      return t.hearingNotAllowed;
+    case "network":
+      return t.hearingNetwork;
+    case "language-not-supported":
+      return t.hearingNoLanguage;
+    default:
+      return t.hearingFailed;
   }
 }
 

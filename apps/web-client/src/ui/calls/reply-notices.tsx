@@ -1,4 +1,5 @@
-import { IN_CALL_TEXTS, type InterfaceLanguage } from "@ringback/client/texts";
+import { IN_CALL_TEXTS, type InterfaceLanguage, PROBLEM_TEXTS } from "@ringback/client/texts";
+import { hearingProblemText } from "../../app/voice/voice-problem.js";
 import { errorText } from "../shared/error-text.js";
 import type { SpeechNotice } from "../shared/use-spoken-words.js";
 import { texts } from "../shared/use-texts.js";
@@ -24,7 +25,9 @@ export function ReplyNotices({ isEmptyRefused, failure, speechNotice, language }
       )}
       {speechNotice && (
         <p class="notice" data-testid="reply-speech-notice">
-          {speechNotice.kind === "failed" ? it.replySpeechFailed(speechNotice.code) : it.replyNotRecognised}
+          {speechNotice.kind === "failed"
+            ? it.replySpeechFailed(hearingProblemText(speechNotice.code, texts(PROBLEM_TEXTS, language)))
+            : it.replyNotRecognised}
         </p>
       )}
     </>

@@ -88,7 +88,7 @@ export const CORE_TEXTS = defineTexts({
     decisions: "Decisions",
     decisionFor: (question: string) => `Settles: ${question}`,
     noQuestionChannel:
-      "To ask questions, set up this device's language model in Settings › Language model for questions.",
+      "Questions about this report need a language model on this device, and none is set up yet.",
     answerFailed: (reason: string) => `The question could not be answered: ${reason}`,
     speechNotRecognised: "Nothing was recognised. Try again or type the question.",
 
@@ -147,7 +147,23 @@ export const CORE_TEXTS = defineTexts({
 
     // Errors
     errorInvalidPairingCode: "The pairing code is wrong, already used or expired. Ask for a new one.",
-    errorRateLimited: "Too many tries. Wait a few minutes and try again.",
+    errorRateLimited: "Too many tries. Wait a little, then try again.",
+    firstCallHint:
+      "Calls come from your computer: when an agent finishes or needs you, this device rings. Hear what a call is like now.",
+    ringTestCall: "Ring this device now",
+    testCallCaller: "Ringback",
+    testCallTitle: "Your first call",
+    testCallSpoken:
+      "This is how a call from your agent sounds. When an agent on your computer finishes or needs you, this device rings like this and reads you its report. Hang up when you have heard enough.",
+    testCallCardTitle: "In a call",
+    testCallCardBody:
+      "Pause, go back or skip what is read, reply to the agent, and ask questions about its report.",
+    testCallNoReply:
+      "This is a test call: no agent waits behind it, so there is no one to reply to. On a real call, your reply goes to the agent on your computer, which carries on with it.",
+    errorRateLimitedFor: (wait: string) => `Too many tries. Try again in ${wait}.`,
+    waitMinutes: (minutes: number) => (minutes === 1 ? "1 minute" : `${minutes} minutes`),
+    waitSeconds: (seconds: number) => (seconds === 1 ? "1 second" : `${seconds} seconds`),
+    errorRelayStatus: (status: number) => `The relay failed (${status}). Try again in a moment.`,
     errorComputerOffline: "Your computer is offline (its Ringback daemon is not connected to the relay).",
     errorRelayUnreachable: "The relay could not be reached. Check the address and your connection.",
     errorLinkNotPairing: "That is not a pairing link. It should contain #pair=…&key=….",
@@ -244,7 +260,7 @@ export const CORE_TEXTS = defineTexts({
     assistant: "回答",
     decisions: "决定",
     decisionFor: (question: string) => `解决：${question}`,
-    noQuestionChannel: "要提问，请先在「设置 › 提问用的语言模型」中设置本设备的语言模型。",
+    noQuestionChannel: "就报告提问需要本设备上的语言模型，目前还没有设置。",
     answerFailed: (reason: string) => `问题未能得到回答：${reason}`,
     speechNotRecognised: "没有识别到内容。请重试或直接输入问题。",
 
@@ -297,7 +313,21 @@ export const CORE_TEXTS = defineTexts({
     deliveryTrail: (steps: readonly string[]) => steps.join(" · "),
 
     errorInvalidPairingCode: "配对码错误、已使用或已过期。请重新获取。",
-    errorRateLimited: "尝试次数过多。请等几分钟再试。",
+    errorRateLimited: "尝试次数过多。请稍等后再试。",
+    firstCallHint: "来电来自你的电脑：智能体完成工作或需要你时，本设备会响铃。现在就听听来电是什么样的。",
+    ringTestCall: "现在让本设备响铃",
+    testCallCaller: "Ringback",
+    testCallTitle: "你的第一个来电",
+    testCallSpoken:
+      "这就是智能体来电的声音。当你电脑上的智能体完成工作或需要你时，本设备会这样响铃，并为你朗读它的报告。听够了就挂断吧。",
+    testCallCardTitle: "通话中",
+    testCallCardBody: "你可以暂停、后退或跳过朗读，回复智能体，并就报告提问。",
+    testCallNoReply:
+      "这是测试来电：后面没有智能体在等待，所以没有人可以回复。真实来电中，你的回复会发给电脑上的智能体，让它继续工作。",
+    errorRateLimitedFor: (wait: string) => `尝试次数过多。请在 ${wait}后重试。`,
+    waitMinutes: (minutes: number) => `${minutes} 分钟`,
+    waitSeconds: (seconds: number) => `${seconds} 秒`,
+    errorRelayStatus: (status: number) => `中继服务器出错（${status}）。请稍后重试。`,
     errorComputerOffline: "你的电脑离线（它的 Ringback 守护进程没有连接到中继服务器）。",
     errorRelayUnreachable: "无法连接中继服务器。请检查地址和网络。",
     errorLinkNotPairing: "这不是配对链接。它应包含 #pair=…&key=…。",

@@ -5,7 +5,7 @@ export const IN_CALL_TEXTS = defineTexts({
   en: {
     openModelSettings: "Set up the language model",
     closeModelSettings: "Close",
-    speechFailed: (problem: string) => `Speech recognition failed (${problem}). Type the question instead.`,
+    speechFailed: (why: string) => `${why} Type the question instead.`,
     questionLabel: "Your question",
     replies: "Replies",
     replyLabel: "Reply to this call",
@@ -18,7 +18,7 @@ export const IN_CALL_TEXTS = defineTexts({
     replyAsCommentHint:
       "Type it or tap Speak, then Send: it is posted as your comment on the issue, and the agent carries on with it. The call goes on.",
     replyAsCommentPlaceholder: "Your reply is posted as a comment on the issue",
-    replySpeechFailed: (problem: string) => `Speech recognition failed (${problem}). Type the reply instead.`,
+    replySpeechFailed: (why: string) => `${why} Type the reply instead.`,
     replyNotRecognised: "Nothing was recognised. Try again or type the reply.",
     agentReport: "The agent's report",
     noBrief: "No brief was written for this call: the agent's own report is read.",
@@ -28,7 +28,7 @@ export const IN_CALL_TEXTS = defineTexts({
   zh: {
     openModelSettings: "设置语言模型",
     closeModelSettings: "关闭",
-    speechFailed: (problem: string) => `语音识别失败（${problem}）。请改为输入问题。`,
+    speechFailed: (why: string) => `${why}请改为输入问题。`,
     questionLabel: "你的问题",
     replies: "回复",
     replyLabel: "回复这个来电",
@@ -40,7 +40,7 @@ export const IN_CALL_TEXTS = defineTexts({
     replyAsCommentHint:
       "输入回复或点「说话」，然后发送：它会作为你的评论发到该议题上，智能体会据此继续工作。通话不会中断。",
     replyAsCommentPlaceholder: "你的回复会作为评论发到该议题上",
-    replySpeechFailed: (problem: string) => `语音识别失败（${problem}）。请改为输入回复。`,
+    replySpeechFailed: (why: string) => `${why}请改为输入回复。`,
     replyNotRecognised: "没有识别到内容。请重试或直接输入回复。",
     agentReport: "智能体的报告",
     noBrief: "这次来电没有生成简报：朗读的是智能体自己的报告。",

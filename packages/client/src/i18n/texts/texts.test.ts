@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPUTER_TEXTS } from "./computer.js";
 import { CORE_TEXTS } from "./core.js";
+import { ERROR_CODE_TEXTS } from "./error-codes.js";
 import { IN_CALL_TEXTS } from "./in-call.js";
 import { NEEDS_YOU_TEXTS } from "./needs-you.js";
 import { NOTIFICATION_TEXTS } from "./notifications.js";
@@ -10,6 +11,7 @@ import { SETTINGS_TEXTS } from "./settings.js";
 
 const SETS = {
   core: CORE_TEXTS,
+  errorCodes: ERROR_CODE_TEXTS,
   inCall: IN_CALL_TEXTS,
   needsYou: NEEDS_YOU_TEXTS,
   settings: SETTINGS_TEXTS,

@@ -1,0 +1,113 @@
+import type { ErrorCode } from "@ringback/protocol";
+import { defineTexts } from "../text-sets.js";
+
+/**
+ * A sentence for every error code of the protocol's table, in each interface language: what happened, and the next
+ * step. What a person sees when a relay or a computer refuses something and no screen has a closer word for it.
+ */
+export const ERROR_CODE_TEXTS = defineTexts<Record<ErrorCode, string>>({
+  en: {
+    not_relayed: "This can only be changed on the computer itself. Do it there.",
+    undecryptable_request:
+      "Your computer uses another encryption key than this device. Set the same phrase on both (Settings › Your computer).",
+    invalid_tracker_token:
+      "The tracker token was refused. Copy a new one from the tracker and enter it again.",
+    tracker_not_configured:
+      "No tracker is set up on your computer yet. Enter a tracker token in Settings first.",
+    workspace_not_found: "The workspace was not found with this token. Choose another workspace or token.",
+    invalid_dispatch:
+      "The task was not sent: it needs words or images (at most 8000 characters, images only). Change it and send again.",
+    agent_unavailable: "The agent cannot run just now. Check it in the tracker, then try again.",
+    project_not_found: "That project no longer exists. Choose another one.",
+    agent_not_found: "That agent no longer exists. Choose another one.",
+    issue_not_found: "That issue no longer exists. Choose another one.",
+    dispatch_not_found: "That task is no longer known to your computer. Send it again if it still matters.",
+    invalid_llm_settings:
+      "The language-model settings are not valid. Check the address and the model's name.",
+    llm_key_required: "The language model needs a key, and none is saved. Enter the key and save again.",
+    invalid_language: "That language is not accepted. Choose one from the list.",
+    passphrase_too_short: "The encryption phrase needs at least 12 characters. Choose a longer one.",
+    invalid_key: "That key is damaged. Copy the whole key again.",
+    duplicate_task: "Another computer already reported this task. Nothing more to do here.",
+    unauthorized: "The computer refused this device's access. Pair this device again.",
+    invalid_host: "The computer refused the request's address. Open the app from its usual address.",
+    origin_not_allowed: "The computer refuses requests from web pages. Use the app through the relay.",
+    unsupported_media_type: "The request was not understood. Update the app, then try again.",
+    payload_too_large: "That is too large to send. Send something smaller.",
+    invalid_request: "The request was not understood. Update the app, then try again.",
+    not_found: "That is no longer there. Go back and try again.",
+    method_not_allowed: "The request was not understood. Update the app, then try again.",
+    rate_limited: "Too many tries. Wait a little, then try again.",
+    internal_error:
+      "Something went wrong on the other side. Try again; if it keeps failing, check the computer's log.",
+    storage_full: "The disk is full, so nothing was kept. Free some space, then try again.",
+    tracker_unavailable: "Your computer could not reach the tracker. Try again in a moment.",
+    computer_offline:
+      "Your computer is offline: its Ringback daemon is not connected. Start it (ringback run), then try again.",
+    computer_timeout: "Your computer did not answer in time. Check that it is awake, then try again.",
+    relay_unavailable: "The relay is busy just now. Try again in a moment.",
+    claim_code_required: "This relay has no owner yet. Enter the claim code printed when it started.",
+    invalid_pairing_code: "The pairing code is wrong, already used or expired. Ask for a new one.",
+    device_removed: "This device was removed from the account. Pair it again to get calls.",
+    call_already_answered: "Another device answered this call first. See it in Calls.",
+    call_not_found: "This call is over. See it in Calls.",
+    device_limit:
+      "The account has as many devices as the relay allows. Remove one in Settings › Devices first.",
+    computer_only: "Only a computer of the account can do this. Do it from the computer.",
+    replayed_request: "Your computer already took this request. Nothing more to do.",
+    stale_request:
+      "Your computer refused the request: its clock and this device's differ by more than 5 minutes. Set both clocks right, then try again.",
+    account_required: "Your computer has no relay account yet. Run ringback login on it first.",
+    model_address_refused: "Your computer never connects to that address. Enter the model's real address.",
+    device_mismatch: "The relay named another device than this one. Pair this device again.",
+    key_rotation_conflict:
+      "Another device already replaced the account's key. Follow its change, then try again.",
+  },
+  zh: {
+    not_relayed: "这项只能在电脑本机上修改。请到电脑上操作。",
+    undecryptable_request: "你的电脑使用的加密密钥与本设备不同。请在两边设置相同的口令（设置 › 你的电脑）。",
+    invalid_tracker_token: "任务追踪器令牌被拒绝。请从追踪器复制新令牌并重新输入。",
+    tracker_not_configured: "电脑上还没有设置任务追踪器。请先在设置中输入追踪器令牌。",
+    workspace_not_found: "用这个令牌找不到该工作区。请换一个工作区或令牌。",
+    invalid_dispatch: "任务没有发出：需要文字或图片（最多 8000 个字符；只能是图片）。请修改后重新发送。",
+    agent_unavailable: "智能体暂时无法运行。请在追踪器中查看后重试。",
+    project_not_found: "该项目已不存在。请选择其他项目。",
+    agent_not_found: "该智能体已不存在。请选择其他智能体。",
+    issue_not_found: "该议题已不存在。请选择其他议题。",
+    dispatch_not_found: "电脑已不记得这个任务。如仍需要，请重新发送。",
+    invalid_llm_settings: "语言模型设置无效。请检查地址和模型名称。",
+    llm_key_required: "语言模型需要密钥，但没有保存。请输入密钥后再保存。",
+    invalid_language: "不接受该语言。请从列表中选择。",
+    passphrase_too_short: "加密口令至少需要 12 个字符。请换一个更长的。",
+    invalid_key: "密钥已损坏。请重新复制完整的密钥。",
+    duplicate_task: "另一台电脑已经报告了这个任务。这里无需再做什么。",
+    unauthorized: "电脑拒绝了本设备的访问。请重新配对本设备。",
+    invalid_host: "电脑拒绝了请求的地址。请从平常的地址打开应用。",
+    origin_not_allowed: "电脑拒绝来自网页的请求。请通过中继服务器使用应用。",
+    unsupported_media_type: "请求无法被理解。请更新应用后重试。",
+    payload_too_large: "内容太大，无法发送。请发送小一些的内容。",
+    invalid_request: "请求无法被理解。请更新应用后重试。",
+    not_found: "内容已不存在。请返回后重试。",
+    method_not_allowed: "请求无法被理解。请更新应用后重试。",
+    rate_limited: "尝试次数过多。请稍等后再试。",
+    internal_error: "对方出了问题。请重试；如果一直失败，请查看电脑上的日志。",
+    storage_full: "磁盘已满，什么也没有保存。请腾出空间后重试。",
+    tracker_unavailable: "你的电脑无法连接任务追踪器。请稍后重试。",
+    computer_offline: "你的电脑离线：它的 Ringback 守护进程没有连接。请启动它（ringback run）后重试。",
+    computer_timeout: "你的电脑没有及时回应。请确认它没有休眠后重试。",
+    relay_unavailable: "中继服务器暂时繁忙。请稍后重试。",
+    claim_code_required: "这个中继服务器还没有主人。请输入它启动时打印的认领码。",
+    invalid_pairing_code: "配对码错误、已使用或已过期。请重新获取。",
+    device_removed: "本设备已从账户中移除。请重新配对以接听来电。",
+    call_already_answered: "另一台设备先接听了这个来电。可在「来电」中查看。",
+    call_not_found: "这个来电已经结束。可在「来电」中查看。",
+    device_limit: "账户的设备数已达到中继服务器的上限。请先在「设置 › 设备」中移除一台。",
+    computer_only: "只有账户中的电脑能做这件事。请在电脑上操作。",
+    replayed_request: "你的电脑已经收到过这个请求。无需再做什么。",
+    stale_request: "你的电脑拒绝了请求：它的时钟与本设备相差超过 5 分钟。请校准两边的时钟后重试。",
+    account_required: "你的电脑还没有中继账户。请先在电脑上运行 ringback login。",
+    model_address_refused: "你的电脑从不连接该地址。请输入模型的真实地址。",
+    device_mismatch: "中继服务器报告的设备不是本设备。请重新配对本设备。",
+    key_rotation_conflict: "另一台设备已经更换了账户的密钥。请先跟随它的更换，再重试。",
+  },
+});
