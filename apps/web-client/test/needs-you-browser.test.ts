@@ -202,7 +202,7 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     await screen.getByTestId("allow-button").tap();
     const status = screen.getByTestId("needs-you-status");
     await expect.poll(() => status.textContent(), WAIT).toBe("Allowed on Phone");
-    expect(await screen.getByTestId("allow-button").isDisabled()).toBe(true);
+    expect(await screen.getByTestId("allow-button").count()).toBe(0);
     await phone.screenshot({ path: `${ARTIFACTS}needs-you-allowed.png`, fullPage: true });
 
     const [sent] = decisionsOf("needs_allow");
@@ -247,6 +247,10 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     await expect
       .poll(() => screen.getByTestId("needs-you-status").textContent(), WAIT)
       .toBe("Denied on Phone");
+    // The outcome in place of the buttons and the reason: nothing faded is left to tap.
+    expect(await screen.getByTestId("deny-button").count()).toBe(0);
+    expect(await screen.getByTestId("deny-reason").count()).toBe(0);
+    await phone.screenshot({ path: `${ARTIFACTS}needs-you-denied.png` });
     expect(decisionsOf("needs_deny").map((entry) => entry.decision)).toEqual([
       expect.objectContaining({
         eventId: "needs_deny",
@@ -276,7 +280,7 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     await hangUp(tablet);
   });
 
-  it("turns Allow and Deny off when the agent stops waiting during the call", async () => {
+  it("takes Allow and Deny away, saying the agent stopped waiting, when it stops during the call", async () => {
     await raiseAsk("needs_live", { waitMs: 20_000 });
     await ringing(phone, "needs_live").getByTestId("answer-button").tap();
     const screen = inCall(phone, "needs_live");
@@ -285,8 +289,10 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     // The page's own timer, at the ask's expiry: no decision was sent.
     await screen.locator('[data-testid="needs-you"][data-status="stopped-waiting"]').waitFor(WAIT);
     expect(await screen.getByTestId("needs-you-status").textContent()).toBe("The agent stopped waiting");
-    expect(await screen.getByTestId("allow-button").isDisabled()).toBe(true);
-    expect(await screen.getByTestId("deny-button").isDisabled()).toBe(true);
+    // Only what can still work: the buttons and Deny's reason are gone, the outcome stands in their place.
+    expect(await screen.getByTestId("allow-button").count()).toBe(0);
+    expect(await screen.getByTestId("deny-button").count()).toBe(0);
+    expect(await screen.getByTestId("deny-reason").count()).toBe(0);
     expect(decisionsOf("needs_live")).toEqual([]);
     await hangUp(phone);
   });
@@ -297,11 +303,14 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
     const row = phone.locator('[data-testid="missed-row"][data-event-id="needs_late"]');
     await row.waitFor(WAIT);
     expect(await ringing(phone, "needs_late").count()).toBe(0);
-    await row.getByTestId("answer-missed").tap();
+    // Nothing to answer any more: the row says why, and offers the request to read instead of Answer.
+    expect(await row.getByTestId("answer-missed").count()).toBe(0);
+    expect(await row.getByTestId("needs-you-status").textContent()).toBe("The agent stopped waiting");
+    await row.getByTestId("open-missed").tap();
     const screen = inCall(phone, "needs_late");
     await screen.waitFor(WAIT);
     expect(await screen.getByTestId("needs-you-status").textContent()).toBe("The agent stopped waiting");
-    expect(await screen.getByTestId("allow-button").isDisabled()).toBe(true);
+    expect(await screen.getByTestId("allow-button").count()).toBe(0);
     // Hung up, the app is back on the calls page it answered from.
     await screen.getByTestId("hang-up-button").tap();
     await phone.getByTestId("calls-page").waitFor(WAIT);

@@ -105,7 +105,82 @@ async function expectFitsEveryWidth(page: Page, screen: string, ready: Locator):
   );
 }
 
+/** The phones a call must fit whole: the narrowest, a common and a large one upright, and a phone on its side. */
+const CALL_SCREENS = [
+  { name: "320", width: 320, height: 568 },
+  { name: "390", width: 390, height: 844 },
+  { name: "430", width: 430, height: 932 },
+  { name: "landscape", width: 844, height: 390 },
+] as const;
+
+/** How a call screen sits in one phone's screen: a document taller than it, and the controls not wholly in it. */
+interface CallFit {
+  readonly screen: string;
+  readonly size: string;
+  /** The document's height when it is taller than the screen (the page itself scrolls), else null. */
+  readonly documentTaller: number | null;
+  /** The controls (by test id) missing, or not wholly inside the screen. */
+  readonly outside: readonly string[];
+}
+
+/**
+ * Shows the call at each phone size, upright and on its side, with a screenshot of the screen, and fails unless it
+ * is one screen: the document no taller than the viewport, and each of `controls` wholly inside it.
+ */
+async function expectCallFitsOneScreen(
+  page: Page,
+  screen: string,
+  controls: readonly string[],
+): Promise<void> {
+  const results: CallFit[] = [];
+  for (const size of CALL_SCREENS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.waitForFunction(
+      ([width, height]) => window.innerWidth === width && window.innerHeight === height,
+      [size.width, size.height] as const,
+      WAIT,
+    );
+    await page.screenshot({ path: `${ARTIFACTS}call-${screen}-${size.name}.png` });
+    const measured = await page.evaluate((testIds) => {
+      const isInside = (testId: string) => {
+        const element = document.querySelector(`[data-testid="${testId}"]`);
+        const box = element?.getBoundingClientRect();
+        if (!box || box.width === 0 || box.height === 0) return false;
+        return (
+          box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth
+        );
+      };
+      const height = document.documentElement.scrollHeight;
+      return {
+        documentTaller: height > window.innerHeight ? height : null,
+        outside: testIds.filter((testId) => !isInside(testId)),
+      };
+    }, controls);
+    results.push({ screen, size: size.name, ...measured });
+  }
+  expect(results).toEqual(
+    CALL_SCREENS.map((size) => ({ screen, size: size.name, documentTaller: null, outside: [] })),
+  );
+}
+
+/** The controls of a report's call, whatever the speaker's state. */
+const REPORT_CALL_CONTROLS = ["back-button", "skip-button", "reply-control", "hang-up-button"] as const;
+
 let seq = 0;
+
+/** Whether the element is wholly inside the viewport as it is shown now. */
+async function isWhollyOnScreen(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return (
+      box.height > 0 &&
+      box.top >= 0 &&
+      box.left >= 0 &&
+      box.bottom <= window.innerHeight &&
+      box.right <= window.innerWidth
+    );
+  });
+}
 
 /** A tracker task's call as the relay relays it, raised `ageMs` ago, with a brief or, without a model, none. */
 async function sendCall(
@@ -263,7 +338,16 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     await page.getByTestId("idle-screen").waitFor(WAIT);
     stream = await server.relay.stream(0);
     stream.write(`id: 0\nevent: synced\ndata: ${JSON.stringify({ seq: 0 })}\n\n`);
-    await expectFitsEveryWidth(page, "idle", page.getByTestId("idle-screen"));
+    await expectFitsEveryWidth(page, "idle", page.getByTestId("first-call"));
+
+    // Before any call, Home says how calls come and rings this device now: a test call, which takes no reply and says why.
+    await page.getByTestId("ring-test-call").tap();
+    expect(await page.getByTestId("caller").textContent()).toBe("Ringback");
+    await page.getByTestId("answer-button").tap();
+    await page.getByTestId("test-call-no-reply").waitFor(WAIT);
+    await expectCallFitsOneScreen(page, "test-call", REPORT_CALL_CONTROLS);
+    await page.getByTestId("hang-up-button").tap();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
 
     // Raised five minutes ago: the device learns of it late, and it is missed, not rung.
     await sendCall(stream, "e-missed", { ageMs: 5 * 60_000 });
@@ -275,6 +359,13 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     await expectFitsEveryWidth(page, "ringing", page.getByTestId("ringing-screen"));
     await page.getByTestId("answer-button").tap();
     await expectFitsEveryWidth(page, "in-call", page.getByTestId("in-call-screen"));
+    await expectCallFitsOneScreen(page, "report", REPORT_CALL_CONTROLS);
+    // Reply brings the reply box up, its Send within the first screen of the narrowest phone.
+    await page.setViewportSize({ width: WIDTHS[0], height: CALL_SCREENS[0].height });
+    await page.getByTestId("reply-control").tap();
+    await expect.poll(() => isWhollyOnScreen(page.getByTestId("send-reply")), WAIT).toBe(true);
+    expect(await isWhollyOnScreen(page.getByTestId("reply-input"))).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}call-report-reply-320.png` });
     await page.getByTestId("hang-up-button").tap();
     await page.getByTestId("idle-screen").waitFor(WAIT);
   });
@@ -283,6 +374,7 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     await sendCall(stream, "e-no-brief", { isBriefFailed: true });
     await page.getByTestId("answer-button").tap();
     await expectFitsEveryWidth(page, "in-call-no-brief", page.getByTestId("in-call-screen"));
+    await expectCallFitsOneScreen(page, "report-no-brief", REPORT_CALL_CONTROLS);
     await page.getByTestId("hang-up-button").tap();
     await page.getByTestId("idle-screen").waitFor(WAIT);
   });
@@ -294,6 +386,13 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     const screen = page.locator('[data-testid="in-call-screen"][data-kind="needs-you"]');
     await expectFitsEveryWidth(page, "needs-you-in-call", screen.getByTestId("allow-button"));
     expect(await screen.getByTestId("ask-card").locator("pre").textContent()).toBe(LONG_COMMAND);
+    await expectCallFitsOneScreen(page, "needs-you", [
+      "deny-button",
+      "allow-button",
+      "back-button",
+      "skip-button",
+      "hang-up-button",
+    ]);
     // On the narrowest phone both buttons are a thumb's target, side by side.
     await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
     for (const button of ["deny-button", "allow-button"]) {

@@ -97,6 +97,7 @@ export {
   isNeedsYou,
   needsYouAsk,
 } from "./calls/needs-you.js";
+export { isTestCall, TEST_CALL_PREFIX, type TestCallWords } from "./calls/test-call.js";
 export { type PermissionDecision, sealPermissionDecision } from "./replies/permission-decision.js";
 // A tracker agent's question rings as "needs you" too, and is answered with a reply (a comment on the issue).
 export { ringsAsNeedsYou, trackerQuestionOf } from "./calls/tracker-question-call.js";

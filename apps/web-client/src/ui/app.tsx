@@ -10,6 +10,7 @@ import { RejoinScreen } from "./relay-reach/rejoin-screen.js";
 import { RelayUnreachableBanner } from "./relay-reach/relay-unreachable-banner.js";
 import { RingingScreen } from "./ringing/ringing-screen.js";
 import { SettingsScreen } from "./settings/settings-screen.js";
+import { Icon, type IconName } from "./shared/icon.js";
 import { useObservable } from "./shared/use-observable.js";
 import { texts } from "./shared/use-texts.js";
 import { WelcomeScreen } from "./welcome/welcome-screen.js";
@@ -68,6 +69,13 @@ export function App({ controller }: { controller: AppController }) {
   );
 }
 
+const PAGE_ICONS: Record<Page, IconName> = {
+  home: "home",
+  calls: "phone",
+  dispatch: "send",
+  settings: "settings",
+};
+
 function NavButton(props: { page: Page; current: Page; label: string; onSelect: (page: Page) => void }) {
   return (
     <button
@@ -76,6 +84,7 @@ function NavButton(props: { page: Page; current: Page; label: string; onSelect: 
       aria-current={props.page === props.current ? "page" : undefined}
       onClick={() => props.onSelect(props.page)}
     >
+      <Icon name={PAGE_ICONS[props.page]} />
       {props.label}
     </button>
   );

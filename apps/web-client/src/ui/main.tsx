@@ -8,6 +8,7 @@ import { createIdbStore } from "../app/storage/idb-key-value.js";
 import { createBrowserSpeech } from "../app/voice/browser-speech.js";
 import { App } from "./app.js";
 import { registerServiceWorker } from "./register-service-worker.js";
+import "./tokens.css";
 import "./styles.css";
 
 const href = location.href;

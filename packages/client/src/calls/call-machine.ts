@@ -22,6 +22,7 @@ import {
 } from "./call-record.js";
 import { type CallRecordChange, changeRecords, isCallRecordChange } from "./call-record-changes.js";
 import { hasStoppedWaiting, isNeedsYou } from "./needs-you.js";
+import { isTestCall } from "./test-call.js";
 
 /**
  * The call lifecycle of the spec ("Call lifecycle in the companion app") as one pure reducer: every row of the
@@ -425,6 +426,8 @@ function pendingCalls(draft: Draft, eventIds: readonly string[]): void {
   // ringing | ... | Calls ended elsewhere while a device was disconnected are removed on reconnect.
   const pending = new Set(eventIds);
   for (const record of draft.all()) {
+    // A test call was made here: the relay never heard of it.
+    if (isTestCall(record.eventId)) continue;
     const isOpen = isWaiting(record) || record.status.state === "missed" || record.status.state === "failed";
     if (isOpen && !pending.has(record.eventId)) draft.end(record, "ended-elsewhere");
   }

@@ -11,6 +11,7 @@ import {
 import type { CallRecord, ReadingProblem } from "../calls/call-record.js";
 import type { CallContent, CallRecordChange } from "../calls/call-record-changes.js";
 import { DecisionError, decisionProblem, isNeedsYou, needsYouAsk } from "../calls/needs-you.js";
+import { isTestCall, TEST_CALL_PREFIX, type TestCallWords, testCallPayload } from "../calls/test-call.js";
 import { Observable } from "../controller/observable.js";
 import { DaemonClient } from "../daemon/daemon-client.js";
 import type { StreamConnection } from "../relay/call-stream.js";
@@ -177,6 +178,24 @@ export class CallCenter extends Observable<CallCenterView> {
       deviceToken: identity.deviceToken,
       fetch: this.#options.fetch,
     });
+  }
+
+  /**
+   * Rings this device at once with a test call made here (its words in `words`): how a person hears a first call
+   * before any agent has finished. The relay never hears of it; its id says so (`isTestCall`).
+   */
+  ringTestCall(words: TestCallWords, language: string): string {
+    const now = this.#environment().now;
+    const eventId = `${TEST_CALL_PREFIX}${now.getTime()}`;
+    const payload = testCallPayload(eventId, now, words, language);
+    const routing = {
+      eventId,
+      source: payload.report.source,
+      occurredAt: payload.report.occurredAt,
+      fromDeviceId: null,
+    };
+    this.#dispatch({ type: "report-received", routing, payload });
+    return eventId;
   }
 
   answer(eventId: string): void {
@@ -357,9 +376,11 @@ export class CallCenter extends Observable<CallCenterView> {
         this.#prepare(effect.eventId).catch(() => undefined);
         return;
       case "write-status":
+        if (isTestCall(effect.eventId)) return;
         void stored.then(() => this.#link?.writeStatus(effect.eventId, effect.status));
         return;
       case "report-delivery":
+        if (isTestCall(effect.eventId)) return;
         void stored.then(() => this.#link?.reportDelivery(effect.eventId, effect.outcome));
         return;
     }

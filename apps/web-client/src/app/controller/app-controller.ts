@@ -10,6 +10,7 @@ import {
   decideOpen,
   dispatchDaemonOf,
   inviteDevice,
+  isTestCall,
   KeyRotator,
   type KeyValueStore,
   LocalSettings,
@@ -25,7 +26,7 @@ import {
   readDeviceList,
   type VoicePlatform,
 } from "@ringback/client";
-import { SETTINGS_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, type InterfaceLanguage, SETTINGS_TEXTS } from "@ringback/client/texts";
 import { CallAlerts } from "../audio/call-alerts.js";
 import type { CallNotifier } from "../audio/call-notifications.js";
 import { ComputerKey } from "../computer-settings/computer-key.js";
@@ -58,6 +59,9 @@ export interface AppDependencies {
   /** Opens another address in this window (`location.assign`): a new pairing link for the web app elsewhere. */
   readonly navigate: (url: string) => void;
 }
+
+/** The language a test call is read in: the interface's, as a brief's language tag. */
+const TEST_CALL_LANGUAGE: Record<InterfaceLanguage, string> = { en: "en-US", zh: "zh-CN" };
 
 /**
  * The app's one composition: the screens render its view and talk to its parts directly: `calls` (the paired
@@ -225,7 +229,20 @@ export class AppController extends Observable<AppView> {
 
   /** Who is calling, as the screens show it; with several watched workspaces the workspace comes first. */
   callerName(record: CallRecord): string {
+    if (isTestCall(record.eventId)) return CORE_TEXTS[this.view.interfaceLanguage].testCallCaller;
     return callerName(record, this.daemon.view.watchedWorkspaces.length > 1);
+  }
+
+  /** Home's "Ring this device now": a test call rings here at once, in the interface language. */
+  ringTestCall(): void {
+    const t = CORE_TEXTS[this.view.interfaceLanguage];
+    const words = {
+      title: t.testCallTitle,
+      spoken: t.testCallSpoken,
+      cardTitle: t.testCallCardTitle,
+      cardBody: t.testCallCardBody,
+    };
+    this.calls.ringTestCall(words, TEST_CALL_LANGUAGE[this.view.interfaceLanguage]);
   }
 
   /** Settings › Devices: a pairing link and code for another device, opening this web app. */

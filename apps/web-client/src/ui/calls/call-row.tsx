@@ -1,7 +1,13 @@
 import { type CallRecord, isNeedsYou, ringsAsNeedsYou } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
-import { deliverySteps, deliveryTrailText, needsYouStatus, needsYouStatusText } from "@ringback/client/views";
+import {
+  canDecide,
+  deliverySteps,
+  deliveryTrailText,
+  needsYouStatus,
+  needsYouStatusText,
+} from "@ringback/client/views";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { formatClock, formatTime, statusText } from "../shared/format.js";
 import { texts } from "../shared/use-texts.js";
@@ -44,7 +50,17 @@ export function CallRow({ controller, record, kind, language }: Props) {
         {controller.callerName(record)}
       </span>
       <span class="title">{script.title}</span>
-      {kind === "missed" ? (
+      {kind === "missed" && decision !== null && !canDecide(decision) ? (
+        // Nothing to answer: the agent stopped waiting, or the ask was settled elsewhere. The request can still be read.
+        <button
+          type="button"
+          class="open-missed"
+          data-testid="open-missed"
+          onClick={() => controller.calls.answer(record.eventId)}
+        >
+          {texts(NEEDS_YOU_TEXTS, language).seeRequest}
+        </button>
+      ) : kind === "missed" ? (
         <button
           type="button"
           class="answer"

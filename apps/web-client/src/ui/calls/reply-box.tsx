@@ -1,4 +1,4 @@
-import { type CallRecord, trackerQuestionOf } from "@ringback/client";
+import { type CallRecord, isTestCall, trackerQuestionOf } from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
 import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
@@ -66,7 +66,11 @@ export function ReplyBox({ controller, record, language, inCall }: Props) {
         </>
       )}
       <ReplyLines record={record} language={language} />
-      {record.fromDeviceId === null ? (
+      {isTestCall(record.eventId) ? (
+        <p class="notice" data-testid="test-call-no-reply">
+          {t.testCallNoReply}
+        </p>
+      ) : record.fromDeviceId === null ? (
         <p class="hint">{t.replyNoComputer}</p>
       ) : isOpen ? (
         <form class="reply-form" onSubmit={send}>

@@ -15,7 +15,7 @@ interface Props {
 export function ReplyButtons({ isSending, speech, t, onListen, onCancel }: Props) {
   return (
     <div class="row">
-      <button type="submit" data-testid="send-reply" disabled={isSending}>
+      <button type="submit" class="primary" data-testid="send-reply" disabled={isSending}>
         {isSending ? t.sendingReply : t.sendReply}
       </button>
       {speech?.isAvailable && (

@@ -1,4 +1,4 @@
-import { failedCalls, type ReadingProblem } from "@ringback/client";
+import { failedCalls, isTestCall, type ReadingProblem } from "@ringback/client";
 import { CORE_TEXTS, NEEDS_YOU_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import { askOutcomesElsewhere, needsYouStatusText } from "@ringback/client/views";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
@@ -15,8 +15,8 @@ interface Props {
 }
 
 /**
- * The idle page: connection state, ring mode, reports whose voice could not be prepared, missed calls, and the
- * "I'm away" switch of each computer.
+ * The idle page: connection state, how to get a first call (until one came: a test call that rings here now), ring
+ * mode, reports whose voice could not be prepared, missed calls, and the "I'm away" switch of each computer.
  */
 export function IdleScreen({ controller, view, onShowCalls }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
@@ -30,6 +30,7 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
     view.pairing?.identity.deviceId ?? null,
     new Date(),
   );
+  const hasHadRealCall = Object.keys(view.calls.records).some((eventId) => !isTestCall(eventId));
   const missed = Object.values(view.calls.records).filter(
     (record) => record.status.state === "missed",
   ).length;
@@ -43,6 +44,19 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
       <p class={`connection ${view.connection}`} data-testid="connection-status" data-state={view.connection}>
         {connectionText}
       </p>
+      {!hasHadRealCall && (
+        <section class="card first-call" data-testid="first-call">
+          <p>{t.firstCallHint}</p>
+          <button
+            type="button"
+            class="primary"
+            data-testid="ring-test-call"
+            onClick={() => controller.ringTestCall()}
+          >
+            {t.ringTestCall}
+          </button>
+        </section>
+      )}
       {!outlook.isAllowed && (
         <p class="notice" data-testid="ringing-paused">
           {outlook.changesAt

@@ -1,4 +1,5 @@
-import type { NeedsYouTexts } from "@ringback/client/texts";
+import type { NeedsYouTexts, ProblemTexts } from "@ringback/client/texts";
+import { hearingProblemText } from "../../app/voice/voice-problem.js";
 import { useSpokenWords, withHeard } from "../shared/use-spoken-words.js";
 
 interface Props {
@@ -8,12 +9,13 @@ interface Props {
   /** The brief's language: a spoken reason is recognised in it. */
   readonly speechLanguage: string;
   readonly t: NeedsYouTexts;
+  readonly pt: ProblemTexts;
   /** Takes the reason as it stands when the change lands: words heard are added to what was typed meanwhile. */
   readonly setReason: (change: (typed: string) => string) => void;
 }
 
 /** Deny's optional reason, typed or spoken. */
-export function DenyReason({ reason, isLive, speechLanguage, t, setReason }: Props) {
+export function DenyReason({ reason, isLive, speechLanguage, t, pt, setReason }: Props) {
   const speech = useSpokenWords();
   return (
     <>
@@ -31,7 +33,9 @@ export function DenyReason({ reason, isLive, speechLanguage, t, setReason }: Pro
       />
       {speech.notice && (
         <p class="notice" data-testid="reason-speech-notice">
-          {speech.notice.kind === "failed" ? t.reasonSpeechFailed(speech.notice.code) : t.reasonNotRecognised}
+          {speech.notice.kind === "failed"
+            ? t.reasonSpeechFailed(hearingProblemText(speech.notice.code, pt))
+            : t.reasonNotRecognised}
         </p>
       )}
       {speech.isAvailable && (

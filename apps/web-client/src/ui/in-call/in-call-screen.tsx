@@ -1,16 +1,20 @@
 import type { CallRecord } from "@ringback/client";
 import { isNeedsYou, ringsAsNeedsYou } from "@ringback/client";
 import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
+import { useRef } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { ReplyBox } from "../calls/reply-box.js";
 import { texts } from "../shared/use-texts.js";
 import { BriefCards } from "./brief-cards.js";
+import { CallControl } from "./call-control.js";
 import { CallHeader } from "./call-header.js";
 import { DecisionBox } from "./decision-box.js";
+import { DecisionButtons } from "./decision-buttons.js";
 import { OpenQuestions } from "./open-questions.js";
 import { QuestionsPanel } from "./questions-panel.js";
 import { ReaderButtons } from "./reader-buttons.js";
 import { ReadingSection } from "./reading-section.js";
+import { useDecision } from "./use-decision.js";
 import { useInCallReader } from "./use-in-call-reader.js";
 import { useQuestionSession } from "./use-question-session.js";
 
@@ -21,25 +25,32 @@ interface Props {
 }
 
 /**
- * In call: the brief read sentence by sentence, with pause, skip, jump to a card, a reply to the agent (typed or
- * spoken), the questions and the original. Without a brief the agent's report is what is read, shown once: the
- * heading says there is no brief instead of repeating its first line, and the original stays folded. A "needs you"
- * call shows the exact request with Allow once and Deny first (the ask in words is what is read), and no reply: the
- * agent waits for a decision, not for words. A tracker agent's question is "needs you" too, but it waits for words:
- * it keeps its card and the reply box, and the reply is posted as a comment on the issue.
+ * In call, on one screen as a phone call is: who calls and the brief's title at the top; what is read (sentence by
+ * sentence, the current one marked), the brief's cards, the reply, the questions and the original scrolling in their
+ * own area; and the controls fixed at the bottom: back, the speaker (pause or resume), skip, Reply (which brings the
+ * reply box up) and Hang up. Without a brief the agent's report is what is read, shown once. A permission ask shows
+ * the exact request in the scrolling area and Allow once and Deny among the controls, replaced by what happened once
+ * decided; it takes no reply: the agent waits for a decision, not for words. A tracker agent's question is "needs
+ * you" too, but it waits for words: it keeps its card and the reply, which is posted as a comment on the issue.
  */
 export function InCallScreen({ controller, view, record }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const it = texts(IN_CALL_TEXTS, view.interfaceLanguage);
   const { reader, reading } = useInCallReader(controller, record);
   const session = useQuestionSession(controller, record, reader, reading);
+  const decision = useDecision(controller, record, view.interfaceLanguage);
+  const replySection = useRef<HTMLElement>(null);
   const script = controller.reading.script(record);
-  const state = reading?.state;
   const isAsk = isNeedsYou(record);
   const isNeedsYouCall = ringsAsNeedsYou(record);
   const hangUp = () => {
     session.stop();
     controller.calls.hangUp(record.eventId);
+  };
+  const showReply = () => {
+    const section = replySection.current;
+    section?.scrollIntoView({ block: "end", behavior: "smooth" });
+    section?.querySelector("textarea")?.focus({ preventScroll: true });
   };
   return (
     <main
@@ -50,50 +61,58 @@ export function InCallScreen({ controller, view, record }: Props) {
     >
       <CallHeader caller={controller.callerName(record)} script={script} record={record} it={it} />
 
-      {isAsk && (
-        <DecisionBox
+      <div class="call-body" data-testid="call-body">
+        {isAsk && decision && <DecisionBox decision={decision} speechLanguage={script.language} />}
+
+        <ReadingSection script={script} reading={reading} language={view.interfaceLanguage} />
+
+        {!isAsk && <BriefCards script={script} reader={reader} t={t} />}
+
+        <OpenQuestions questions={script.openQuestions} t={t} />
+
+        {!isAsk && (
+          <section class="in-call-reply-section" data-testid="in-call-reply" ref={replySection}>
+            <ReplyBox
+              controller={controller}
+              record={record}
+              language={view.interfaceLanguage}
+              inCall={{ speechLanguage: script.language }}
+            />
+          </section>
+        )}
+
+        <QuestionsPanel
           controller={controller}
+          view={view}
           record={record}
-          language={view.interfaceLanguage}
-          speechLanguage={script.language}
+          session={session}
+          language={script.language}
         />
-      )}
 
-      <ReadingSection script={script} reading={reading} language={view.interfaceLanguage} />
+        <details class="original">
+          <summary>{t.originalReport}</summary>
+          <pre data-testid="original-report">{script.originalText}</pre>
+        </details>
+      </div>
 
-      <ReaderButtons reader={reader} status={state?.status} t={t} />
-
-      {!isAsk && <BriefCards script={script} reader={reader} t={t} />}
-
-      <OpenQuestions questions={script.openQuestions} t={t} />
-
-      {!isAsk && (
-        <section class="in-call-reply-section" data-testid="in-call-reply">
-          <ReplyBox
-            controller={controller}
-            record={record}
-            language={view.interfaceLanguage}
-            inCall={{ speechLanguage: script.language }}
+      <footer class="call-controls" data-testid="call-controls">
+        {isAsk && decision && (
+          <div class="decision">
+            <DecisionButtons decision={decision} />
+          </div>
+        )}
+        <div class="control-row">
+          <ReaderButtons reader={reader} status={reading?.state.status} t={t} />
+          {!isAsk && <CallControl icon="reply" label={t.reply} testId="reply-control" onClick={showReply} />}
+          <CallControl
+            icon="hang-up"
+            label={t.hangUp}
+            testId="hang-up-button"
+            className="hang-up"
+            onClick={hangUp}
           />
-        </section>
-      )}
-
-      <QuestionsPanel
-        controller={controller}
-        view={view}
-        record={record}
-        session={session}
-        language={script.language}
-      />
-
-      <details class="original">
-        <summary>{t.originalReport}</summary>
-        <pre data-testid="original-report">{script.originalText}</pre>
-      </details>
-
-      <button type="button" class="hang-up" data-testid="hang-up-button" onClick={hangUp}>
-        {t.hangUp}
-      </button>
+        </div>
+      </footer>
     </main>
   );
 }

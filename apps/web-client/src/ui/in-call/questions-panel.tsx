@@ -1,7 +1,8 @@
 import type { CallRecord, QuestionSession } from "@ringback/client";
-import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, IN_CALL_TEXTS, PROBLEM_TEXTS } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
+import { hearingProblemText } from "../../app/voice/voice-problem.js";
 import { useObservable } from "../shared/use-observable.js";
 import { useSpokenWords } from "../shared/use-spoken-words.js";
 import { texts } from "../shared/use-texts.js";
@@ -34,6 +35,16 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
   // What is heard is asked at once: the question goes to the device's own model, never to the agent.
   const spoken = useSpokenWords();
 
+  // No model to ask and nothing asked yet: one line that says why and where to set one, not a form that cannot work.
+  if (view.questionChannel === null && record.conversation.length === 0) {
+    return (
+      <section class="questions-missing" data-testid="questions-panel" data-state="no-model">
+        <QuestionChannelMissing controller={controller} view={view} />
+        <DecisionList record={record} t={t} />
+      </section>
+    );
+  }
+
   return (
     <section class="ask" data-testid="questions-panel">
       <h2>{t.askTitle}</h2>
@@ -42,7 +53,11 @@ export function QuestionsPanel({ controller, view, record, session, language }: 
       <Conversation record={record} session={state} language={view.interfaceLanguage} />
       {spoken.notice && (
         <p class="notice">
-          {spoken.notice.kind === "failed" ? it.speechFailed(spoken.notice.code) : t.speechNotRecognised}
+          {spoken.notice.kind === "failed"
+            ? it.speechFailed(
+                hearingProblemText(spoken.notice.code, texts(PROBLEM_TEXTS, view.interfaceLanguage)),
+              )
+            : t.speechNotRecognised}
         </p>
       )}
 

@@ -1,5 +1,6 @@
 import type { CoreTexts } from "@ringback/client/texts";
 import type { InCallReader, InCallReading } from "../../app/voice/in-call-reader.js";
+import { CallControl } from "./call-control.js";
 
 interface Props {
   /** Null until the voice is ready: the buttons do nothing yet. */
@@ -8,31 +9,41 @@ interface Props {
   readonly t: CoreTexts;
 }
 
-/** Back a sentence, pause or resume (read again once finished), skip ahead. */
+/** Back a sentence, the speaker (pause, resume, or read again once finished), skip ahead. */
 export function ReaderButtons({ reader, status, t }: Props) {
   return (
-    <div class="reader-buttons">
-      <button type="button" data-testid="back-button" onClick={() => reader?.dispatch({ type: "back" })}>
-        {t.back}
-      </button>
+    <>
+      <CallControl
+        icon="back"
+        label={t.back}
+        testId="back-button"
+        onClick={() => reader?.dispatch({ type: "back" })}
+      />
       {status === "reading" ? (
-        <button type="button" data-testid="pause-button" onClick={() => reader?.dispatch({ type: "pause" })}>
-          {t.pause}
-        </button>
+        <CallControl
+          icon="speaker-on"
+          label={t.pause}
+          testId="pause-button"
+          isPressed={true}
+          onClick={() => reader?.dispatch({ type: "pause" })}
+        />
       ) : (
-        <button
-          type="button"
-          data-testid="resume-button"
+        <CallControl
+          icon={status === "finished" ? "again" : "speaker-off"}
+          label={status === "finished" ? t.readAgain : t.resume}
+          testId="resume-button"
+          isPressed={false}
           onClick={() =>
             reader?.dispatch(status === "finished" ? { type: "read-main-again" } : { type: "resume" })
           }
-        >
-          {status === "finished" ? t.readAgain : t.resume}
-        </button>
+        />
       )}
-      <button type="button" data-testid="skip-button" onClick={() => reader?.dispatch({ type: "skip" })}>
-        {t.skip}
-      </button>
-    </div>
+      <CallControl
+        icon="skip"
+        label={t.skip}
+        testId="skip-button"
+        onClick={() => reader?.dispatch({ type: "skip" })}
+      />
+    </>
   );
 }
