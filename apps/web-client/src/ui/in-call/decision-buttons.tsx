@@ -1,4 +1,8 @@
+import type { PermissionVerdict } from "@ringback/protocol";
 import type { Decision } from "./use-decision.js";
+
+/** Deny on the left, Allow once on the right, as the ringing screen has Reject and Answer. */
+const VERDICTS: readonly PermissionVerdict[] = ["deny", "allow"];
 
 /**
  * Allow once and Deny while they can still work; once decided (or once the agent stopped waiting), what happened in
@@ -26,24 +30,18 @@ export function DecisionButtons({ decision }: { readonly decision: Decision }) {
       )}
       {decision.canDecide && (
         <div class="decision-buttons">
-          <button
-            type="button"
-            class="deny"
-            data-testid="deny-button"
-            disabled={decision.isSending}
-            onClick={() => decision.decide("deny")}
-          >
-            {t.deny}
-          </button>
-          <button
-            type="button"
-            class="allow"
-            data-testid="allow-button"
-            disabled={decision.isSending}
-            onClick={() => decision.decide("allow")}
-          >
-            {t.allowOnce}
-          </button>
+          {VERDICTS.map((choice) => (
+            <button
+              key={choice}
+              type="button"
+              class={choice}
+              data-testid={`${choice}-button`}
+              disabled={decision.isSending}
+              onClick={() => decision.decide(choice)}
+            >
+              {choice === "allow" ? t.allowOnce : t.deny}
+            </button>
+          ))}
         </div>
       )}
     </>
