@@ -115,6 +115,7 @@ export function createRelay(options: RelayOptions): Relay {
       // A push service taking the call's push is the first delivery outcome: recorded and streamed like a report.
       onPushed: ({ accountId, eventId, deviceId }) =>
         recordDelivery(runtime, { accountId, eventId, deviceId, outcome: "pushed" }),
+      appUrl: config.publicUrl,
     }),
   };
   links.setHandlers(linkHandlers(runtime));

@@ -6,6 +6,7 @@ import { DEFAULT_RELAY_CONFIG } from "./relay-config.js";
 import type { RelayPackage } from "./relay-package.js";
 import { prepareClaimCode } from "./runtime/claim-code.js";
 import { freeBytesOf } from "./runtime/disk-space.js";
+import { pushStartWarnings } from "./runtime/push-start-check.js";
 import { RelayListenError, startRelayServer } from "./server.js";
 
 async function main(relayPackage: RelayPackage): Promise<void> {
@@ -41,6 +42,7 @@ async function main(relayPackage: RelayPackage): Promise<void> {
   await server.relay.runtime.disk.refresh();
   // The VAPID key pair is drawn on the first start (RFC 8292): browsers subscribe against its public key.
   await server.relay.runtime.pushKeys.get();
+  for (const warning of pushStartWarnings(server.relay.runtime.config)) stderrLog.line(warning);
   // The database URL may hold a password: only the kind of store is logged.
   stderrLog.line(
     options.databaseUrl === null

@@ -1,5 +1,10 @@
 import { aad, generateKey, sealJson, sealString } from "@ringback/e2e-crypto";
-import { PushMessage, PushPublicKey } from "@ringback/protocol";
+import {
+  DeclarativePushMessage,
+  PUSH_PAYLOAD_MAX_BYTES,
+  PushMessage,
+  PushPublicKey,
+} from "@ringback/protocol";
 import type { TestSubscription } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import { PUSH_SETTLED_TTL_SECONDS } from "../src/runtime/push-delivery.js";
@@ -63,7 +68,7 @@ describe("Web Push: keys and subscriptions", () => {
       expect(first.status).toBe(200);
       publicKey = PushPublicKey.parse(first.body).publicKey;
       expect(Buffer.from(publicKey, "base64url")).toHaveLength(65);
-      expect(Object.keys(first.body)).toEqual(["publicKey"]);
+      expect(Object.keys(first.body)).toEqual(["publicKey", "subject"]);
       const second = await relay.request("GET", "/v1/push/public-key");
       expect(second.body.publicKey).toBe(publicKey);
       const stored = await relay.store.vapidKeys({ publicKey: "other", privateKey: "other" });
@@ -145,7 +150,7 @@ describe("Web Push: keys and subscriptions", () => {
 });
 
 describe("Web Push: ringing", () => {
-  it("pushes a new event to every subscribed device but the computer that sent it, decryptable and content-free", async () => {
+  it("pushes a new event to every subscribed device but the computer that sent it, decryptable and readable by none but them", async () => {
     await using relay = await pushRelay({ callExpiryMs: 10 * MINUTE_MS });
     const { publicKey, computer, phone, phonePush, tabletPush, computerPush } = await account(relay);
     // A real sealed report and brief, and a reply, with words that must never appear in a push.
@@ -191,8 +196,10 @@ describe("Web Push: ringing", () => {
         source: "claude-code",
         fromDeviceId: computer.deviceId,
         attempt: 1,
+        // Short enough to ride along: still sealed end to end, exactly as the devices fetch it.
+        sealed,
       });
-      for (const text of [words.report, words.brief, reply, "REPORT-", "BRIEF-", "REPLY-", "e2e1.", sealed]) {
+      for (const text of [words.report, words.brief, reply, "REPORT-", "BRIEF-", "REPLY-"]) {
         expect(payload).not.toContain(text);
       }
     }
@@ -203,6 +210,39 @@ describe("Web Push: ringing", () => {
         relay.logs.some((line) => line.includes(`push sent event=ev-real device=${phone.deviceId}`)),
       )
       .toBe(true);
+  });
+
+  it("with a public address, pushes a declarative message: content-free words, the sealed call inside, a tap opening it", async () => {
+    await using relay = await pushRelay({ publicUrl: "https://ring.sample.dev" });
+    const { computer, phonePush } = await account(relay);
+    const long = `e2e1.0123456789abcdef.aXY.${"A".repeat(PUSH_PAYLOAD_MAX_BYTES)}`;
+    await postEvent(relay, computer.deviceToken, "needs_ask1");
+    const posted = await relay.request("POST", "/v1/daemon/events", {
+      token: computer.deviceToken,
+      body: eventBody("ev-long", { sealed: long }),
+    });
+    expect(posted.status).toBe(201);
+    const pushes = await relay.pushService.waitFor(() => {
+      const delivered = relay.pushService.delivered(phonePush.id);
+      return delivered.length >= 2 ? delivered : undefined;
+    }, "both calls pushed to the phone");
+    const messages = pushes.map((push) => DeclarativePushMessage.parse(JSON.parse(push.payload ?? "")));
+    const ask = messages.find((message) => message.notification.data.eventId === "needs_ask1");
+    expect(ask).toMatchObject({
+      web_push: 8030,
+      mutable: true,
+      notification: {
+        title: "An agent needs you",
+        navigate: "https://ring.sample.dev/#call=needs_ask1",
+        tag: "ringback-call-needs_ask1",
+        data: { type: "call", eventId: "needs_ask1", sealed: eventBody("needs_ask1").sealed },
+      },
+    });
+    const byReference = messages.find((message) => message.notification.data.eventId === "ev-long");
+    expect(byReference?.notification.title).toBe("A call from Ringback");
+    expect(byReference?.notification.data).not.toHaveProperty("sealed");
+    for (const push of pushes)
+      expect(Buffer.byteLength(push.payload ?? "")).toBeLessThanOrEqual(PUSH_PAYLOAD_MAX_BYTES);
   });
 
   it("pushes a call ringing for 3 minutes again every 60 s, replacing the last push, until it is answered", async () => {

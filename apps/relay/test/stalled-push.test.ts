@@ -115,6 +115,7 @@ describe("a push service that accepts connections and never answers", () => {
             expiresAt: now + HOUR_MS,
             attempt: 1,
             failures: 0,
+            sealed: null,
           };
         });
       },

@@ -171,6 +171,8 @@ export {
 
 // "Needs you": an agent's permission ask and a device's decision; the computer's presence and its away hours.
 export {
+  isNeedsYouEventId,
+  NEEDS_YOU_EVENT_ID_PREFIX,
   PermissionAgent,
   PermissionAnswer,
   PermissionAsk,
@@ -302,9 +304,15 @@ export {
   StreamSynced,
 } from "./schemas/relay.js";
 
-// Web Push: the relay's public key, a device's subscription, the routing-only message a push carries.
+// Web Push: the relay's public key, a device's subscription, the routing-only message a push carries, the declarative
+// message around it, and what a VAPID contact must be for every push service to take it.
 export {
+  DECLARATIVE_PUSH_MARKER,
+  DeclarativePushMessage,
+  DeclarativePushNotification,
   PUSH_ENDPOINT_MAX_CHARS,
+  PUSH_NOTIFICATION_TAG_PREFIX,
+  PUSH_PAYLOAD_MAX_BYTES,
   PUSH_POLL_DEFAULT_MS,
   PUSH_REPEAT_DEFAULT_SECONDS,
   PUSH_REPEAT_MAX_SECONDS,
@@ -316,7 +324,10 @@ export {
   PushSubscriptionKeys,
   PushSubscriptionRequest,
   PushSubscriptionState,
+  pushMessageOf,
+  pushNotificationTag,
 } from "./schemas/push.js";
+export { type VapidSubjectCheck, vapidSubjectCheck } from "./vapid-subject.js";
 
 // Log lines: what a value may add to a log line, escaped and cut (the daemon's and the relay's logs).
 export { LOG_VALUE_MAX_CHARS, logSafe, logSafeLine } from "./log-safe.js";

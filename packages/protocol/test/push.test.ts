@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { PushMessage, PushSubscriptionRequest } from "../src/index.js";
+import {
+  DeclarativePushMessage,
+  PUSH_PAYLOAD_MAX_BYTES,
+  PushMessage,
+  PushSubscriptionRequest,
+  pushMessageOf,
+  vapidSubjectCheck,
+} from "../src/index.js";
 
 const p256dh = `B${"A".repeat(86)}`;
 const auth = "A".repeat(22);
@@ -81,5 +88,79 @@ describe("push message", () => {
 
   it("refuses a message of an unknown type", () => {
     expect(PushMessage.safeParse({ ...message, type: "ring" }).success).toBe(false);
+  });
+
+  it("carries the call sealed, and nothing readable in its place", () => {
+    const sealed = { ...message, sealed: "e2e1.0123456789abcdef.iv.data" };
+    expect(PushMessage.parse(sealed)).toEqual(sealed);
+    expect(PushMessage.safeParse({ ...message, sealed: "The tests pass." }).success).toBe(false);
+  });
+
+  describe("declarative message", () => {
+    const declarative = {
+      web_push: 8030,
+      notification: {
+        title: "A call from Ringback",
+        body: "Open Ringback to hear it.",
+        navigate: "https://ring.example.com/#call=ev1",
+        tag: "ringback-call-ev1",
+        silent: false,
+        requireInteraction: true,
+        data: message,
+      },
+      mutable: true,
+    };
+
+    it("wraps the relay's message in notification.data, where pushMessageOf finds it", () => {
+      expect(DeclarativePushMessage.parse(declarative)).toEqual(declarative);
+      expect(pushMessageOf(declarative)).toEqual(message);
+    });
+
+    it("still reads a bare message, as a relay without declarative pushes sends it", () => {
+      expect(pushMessageOf(message)).toEqual(message);
+    });
+
+    it.each([
+      ["another marker", { web_push: 8031 }],
+      [
+        "a relative navigate address",
+        { notification: { ...declarative.notification, navigate: "/#call=ev1" } },
+      ],
+      ["no title", { notification: { ...declarative.notification, title: "" } }],
+      [
+        "readable text in data",
+        { notification: { ...declarative.notification, data: { ...message, brief: "x" } } },
+      ],
+    ])("finds no message in one with %s", (_, change) => {
+      expect(pushMessageOf({ ...declarative, ...change })).toBeNull();
+    });
+
+    it("fits one 4096-byte aes128gcm record", () => {
+      expect(PUSH_PAYLOAD_MAX_BYTES).toBe(3993);
+    });
+  });
+});
+
+describe("VAPID contact check", () => {
+  it.each([
+    ["mailto:ops@ring.example.co.uk", "ok"],
+    ["https://ring.sample.dev/contact", "ok"],
+    ["mailto:me@localhost", "refused"],
+    ["mailto:relay@LOCALHOST", "refused"],
+    ["https://localhost:8443", "refused"],
+    ["mailto:me@box.localhost", "refused"],
+    ["mailto:ringback-relay@example.org", "doubtful"],
+    ["mailto:me@printer.local", "doubtful"],
+    ["mailto:me@intranet", "doubtful"],
+    ["https://10.0.0.2/", "doubtful"],
+    ["http://ring.sample.dev", "invalid"],
+    ["ops@ring.sample.dev", "invalid"],
+  ])("%s is %s", (subject, kind) => {
+    expect(vapidSubjectCheck(subject).kind).toBe(kind);
+  });
+
+  it("says why Apple refuses a localhost contact", () => {
+    const check = vapidSubjectCheck("mailto:me@localhost");
+    expect(check.kind === "refused" && check.reason).toContain("403 BadJwtToken");
   });
 });

@@ -14,7 +14,7 @@ export function pushRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
 
   routes.get("/push/public-key", async (c) => {
     const { publicKey } = await runtime.pushKeys.get();
-    const body: PushPublicKey = { publicKey };
+    const body: PushPublicKey = { publicKey, subject: runtime.config.pushSubject };
     return c.json(body);
   });
 

@@ -12,6 +12,7 @@ import {
   type VapidKeys,
 } from "../store/store.js";
 import type { PushKeys } from "./push-keys.js";
+import { pushPayload } from "./push-payload.js";
 import { pushRetryDelayMs } from "./push-retry.js";
 import { type PushOutcome, type PushTransport, sendPush } from "./push-sender.js";
 
@@ -98,6 +99,7 @@ export class PushDelivery {
   readonly #keys: PushKeys;
   readonly #transport: PushTransport;
   readonly #onPushed: (key: PushKey) => Promise<unknown>;
+  readonly #appUrl: string | null;
   #active = 0;
   readonly #activeByAccount = new Map<string, number>();
   /** Pushes waiting for a send, per account; the accounts in the order they take turns. */
@@ -120,6 +122,8 @@ export class PushDelivery {
     transport: PushTransport;
     /** A push service accepted (2xx) a ringing push of the call for the device; not called for `call-settled`. */
     onPushed: (key: PushKey) => Promise<unknown>;
+    /** The web app's address (`--public-url`) a declarative push opens; null: pushes go without one (`pushPayload`). */
+    appUrl?: string | null;
   }) {
     this.#store = options.store;
     this.#clock = options.clock;
@@ -127,6 +131,7 @@ export class PushDelivery {
     this.#keys = options.keys;
     this.#transport = options.transport;
     this.#onPushed = options.onPushed;
+    this.#appUrl = options.appUrl ?? null;
   }
 
   /**
@@ -224,7 +229,7 @@ export class PushDelivery {
     try {
       const outcome = await sendPush(this.#transport, {
         subscription,
-        message,
+        payload: pushPayload(message, this.#appUrl),
         keys,
         ttlSeconds: PUSH_SETTLED_TTL_SECONDS,
         topic: pushTopic(message.eventId),
@@ -256,7 +261,7 @@ export class PushDelivery {
       const now = this.#clock.now();
       const outcome = await sendPush(this.#transport, {
         subscription: push.subscription,
-        message: pushMessage(push),
+        payload: pushPayload(pushMessage(push), this.#appUrl),
         keys,
         ttlSeconds: Math.max(0, Math.floor((push.expiresAt - now) / 1000)),
         topic: pushTopic(push.eventId),
@@ -417,7 +422,10 @@ export class PushDelivery {
   }
 }
 
-/** The ringing call's payload: its routing plaintext, nothing sealed and nothing the relay could not already see. */
+/**
+ * The ringing call's message: its routing plaintext and, when short, the call as sealed by its computer; nothing the
+ * relay could read, and nothing it does not hand every device of the account anyway.
+ */
 function pushMessage(push: DuePush): PushMessage {
   return {
     type: "call",
@@ -430,6 +438,7 @@ function pushMessage(push: DuePush): PushMessage {
     fromDeviceId: push.fromDeviceId,
     expiresAt: new Date(push.expiresAt).toISOString(),
     attempt: push.attempt,
+    ...(push.sealed === null ? {} : { sealed: push.sealed }),
   };
 }
 

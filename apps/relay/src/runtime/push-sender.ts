@@ -2,7 +2,6 @@ import type { LookupAddress } from "node:dns";
 import { type Agent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { TLSSocket } from "node:tls";
-import type { PushMessage } from "@ringback/protocol";
 import webpush from "web-push";
 import { PUSH_ANSWER_TIMEOUT_MS, PUSH_CONNECT_TIMEOUT_MS } from "../relay-config.js";
 import type { PushSubscriptionRecord, VapidKeys } from "../store/store.js";
@@ -63,7 +62,8 @@ export type PushOutcome =
 
 export interface PushRequest {
   readonly subscription: PushSubscriptionRecord;
-  readonly message: PushMessage;
+  /** The JSON to encrypt (`pushPayload`). */
+  readonly payload: string;
   readonly keys: VapidKeys;
   /** Seconds the push service may hold the message (never past the time the call can still be answered). */
   readonly ttlSeconds: number;
@@ -92,12 +92,7 @@ export async function sendPush(transport: PushTransport, request: PushRequest): 
   let body: Buffer;
   let authorization: string;
   try {
-    body = webpush.encrypt(
-      subscription.p256dh,
-      subscription.auth,
-      JSON.stringify(request.message),
-      "aes128gcm",
-    ).cipherText;
+    body = webpush.encrypt(subscription.p256dh, subscription.auth, request.payload, "aes128gcm").cipherText;
     authorization = webpush.getVapidHeaders(
       endpoint.origin,
       transport.subject,

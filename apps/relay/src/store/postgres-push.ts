@@ -1,4 +1,4 @@
-import { ReportSource } from "@ringback/protocol";
+import { PUSH_PAYLOAD_MAX_BYTES, ReportSource } from "@ringback/protocol";
 import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
 import {
   JOINED_SUBSCRIPTION_COLUMNS,
@@ -117,7 +117,8 @@ export async function claimDuePushes(
         AND e.sealed IS NOT NULL AND e.expires_at > ${now} AND s.device_id = d.device_id
       RETURNING d.account_id, d.event_id, d.device_id, d.attempts, d.failures, e.seq, e.source, e.occurred_at,
         e.received_at, e.task_id, e.from_device_id, e.expires_at, s.account_id AS subscription_account_id,
-        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at
+        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at,
+        CASE WHEN length(e.sealed) <= ${PUSH_PAYLOAD_MAX_BYTES} THEN e.sealed END AS sealed_small
     ), waiting AS (
       -- Kept for takeSettledPushes: a call past its time that the sweep has not expired yet (the sweep takes it),
       -- or one that stopped ringing moments ago (the instance that committed that takes it).
@@ -151,6 +152,7 @@ export async function claimDuePushes(
     expiresAt: integer(row.expires_at),
     attempt: integer(row.attempts),
     failures: integer(row.failures),
+    sealed: textOrNull(row.sealed_small),
   }));
 }
 

@@ -1,4 +1,4 @@
-import { ReportSource } from "@ringback/protocol";
+import { PUSH_PAYLOAD_MAX_BYTES, ReportSource } from "@ringback/protocol";
 import {
   JOINED_SUBSCRIPTION_COLUMNS,
   parseVapidKeys,
@@ -173,6 +173,8 @@ export function claimDuePushes(
         expiresAt,
         attempt: integer(row.attempts) + 1,
         failures: integer(row.failures),
+        sealed:
+          typeof row.sealed === "string" && row.sealed.length <= PUSH_PAYLOAD_MAX_BYTES ? row.sealed : null,
       });
     }
     return due;

@@ -267,6 +267,8 @@ export interface DuePush extends PushKey {
   readonly attempt: number;
   /** Failed tries (429, 5xx, network) in a row before this one. */
   readonly failures: number;
+  /** The sealed call when it could fit in a push (`PUSH_PAYLOAD_MAX_BYTES` characters at most); null when longer. */
+  readonly sealed: string | null;
 }
 
 /** What became of a claimed push. */

@@ -1,3 +1,4 @@
+import { PUSH_PAYLOAD_MAX_BYTES } from "@ringback/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type NewEvent,
@@ -160,8 +161,21 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
           expiresAt: T0 + 60 * MINUTE_MS,
           attempt: 1,
           failures: 0,
+          sealed: event().sealed,
         },
       ]);
+    });
+
+    it("hands a claimed push its sealed call only when it could fit in a push", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      const long = `e2e1.0123456789abcdef.aXY.${"A".repeat(PUSH_PAYLOAD_MAX_BYTES)}`;
+      await store.appendEvent(event({ eventId: "short" }));
+      await store.appendEvent(event({ eventId: "long", sealed: long }));
+      const due = await store.claimDuePushes(T0);
+      expect(Object.fromEntries(due.map((push) => [push.eventId, push.sealed]))).toEqual({
+        short: event().sealed,
+        long: null,
+      });
     });
 
     it("claims a push once, then again after the device's repeat while the call rings", async () => {

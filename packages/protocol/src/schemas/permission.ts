@@ -12,6 +12,16 @@ import { RequestStamp } from "./request-stamp.js";
  * Nothing allows by default: every other ending leaves the agent on its normal path.
  */
 
+/**
+ * Every "needs you" call's event id starts so (the computer mints it): a reply to one is a decision, never a message
+ * for the agent; and the relay, which holds the id anyway, words its content-free push for it ("An agent needs you").
+ */
+export const NEEDS_YOU_EVENT_ID_PREFIX = "needs_";
+
+export function isNeedsYouEventId(eventId: string): boolean {
+  return eventId.startsWith(NEEDS_YOU_EVENT_ID_PREFIX);
+}
+
 /** The agents that ask permission through the hook. */
 export const PermissionAgent = ReportSource.exclude(["tracker"]);
 export type PermissionAgent = z.infer<typeof PermissionAgent>;
