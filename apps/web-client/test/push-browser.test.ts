@@ -7,8 +7,8 @@ import {
   RING_MODES_KEY,
   SET_ASIDE_IDS_KEY,
 } from "@ringback/client";
-import { aad, deriveKeyFromPassphrase, sealJson } from "@ringback/e2e-crypto";
-import type { PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
+import { aad, deriveKeyFromPassphrase, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
+import type { DeclarativePushMessage, PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RING_VIBRATION_PATTERN_MS } from "../src/sw/call-notification.js";
@@ -83,7 +83,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
    * then are notifications read: Chromium drops from `getNotifications()` a notification it is asked about while it
    * is still being shown.
    */
-  async function deliver(message: PushMessage): Promise<void> {
+  async function deliver(message: PushMessage, payload: unknown = message): Promise<void> {
     const outcomes = async () =>
       (((await deviceValue(PUSH_LOG_KEY)) as PushLogEntry[] | undefined) ?? []).filter(
         (entry) => entry.eventId === message.eventId && entry.step !== "received",
@@ -92,7 +92,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
     await cdp.send("ServiceWorker.deliverPushMessage", {
       origin: relay.origin,
       registrationId,
-      data: JSON.stringify(message),
+      data: JSON.stringify(payload),
     });
     await expect.poll(outcomes, { timeout: 20_000 }).toBeGreaterThan(before);
   }
@@ -325,6 +325,99 @@ describe("the service worker rings a pushed call in Chromium", () => {
     await expect.poll(notifications, { timeout: 20_000 }).toEqual([]);
     expect(reads()).toBe(1);
     relay.calls.delete("e-settled");
+  });
+
+  /** The relay's declarative push of a call carried sealed (`sealed`), in its content-free words. */
+  function declarativePush(call: PushCallMessage, title = "A call from Ringback"): DeclarativePushMessage {
+    return {
+      web_push: 8030,
+      notification: {
+        title,
+        body: "Open Ringback to hear it.",
+        navigate: `${relay.origin}/#call=${call.eventId}`,
+        tag: `ringback-call-${call.eventId}`,
+        silent: false,
+        requireInteraction: true,
+        data: call,
+      },
+      mutable: true,
+    };
+  }
+
+  /**
+   * Safari's `pushnotification` event for a declarative push, dispatched in the worker as the browser would (Chromium
+   * has no Declarative Web Push): resolves once what the worker waits for settled, with the reasons of what failed.
+   */
+  async function proposeNotification(push: DeclarativePushMessage): Promise<string[]> {
+    const worker = await runningWorker();
+    return worker.evaluate(async (proposed) => {
+      const scope = self as unknown as { ExtendableEvent: new (type: string) => Event };
+      const event = new scope.ExtendableEvent("pushnotification");
+      const waited: Promise<unknown>[] = [];
+      // Chromium refuses waitUntil on an event a script made: the test collects what the worker waits for.
+      Object.defineProperty(event, "waitUntil", {
+        value: (promise: Promise<unknown>) => waited.push(promise),
+      });
+      Object.defineProperty(event, "proposedNotification", { value: proposed });
+      self.dispatchEvent(event);
+      const settled = await Promise.allSettled(waited);
+      return settled.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
+    }, push.notification);
+  }
+
+  /** A call sealed with the account's key (or `key`), carried in the push itself; the relay does not hold it. */
+  async function carriedCall(
+    eventId: string,
+    title: string,
+    spoken: string,
+    key?: E2eKey,
+  ): Promise<PushCallMessage> {
+    const sealWith = key ?? (await deriveKeyFromPassphrase(PHRASE, TEST_ACCOUNT_ID));
+    const payload = payloadFor({ eventId, occurredAt: new Date().toISOString(), brief: { title, spoken } });
+    return { ...message(eventId), sealed: await sealJson(sealWith, aad.report(eventId), payload) };
+  }
+
+  it("opens the call a declarative push carries sealed, in the push event, and shows its title without asking the relay", async () => {
+    const call = await carriedCall(
+      "e-carried",
+      "Flaky test fixed",
+      "The flaky login test is fixed. CI is green.",
+    );
+    await deliver(call, declarativePush(call));
+    await expect.poll(notifications, { timeout: 20_000 }).toContainEqual({
+      title: "Flaky test fixed",
+      body: "The flaky login test is fixed.",
+      tag: "ringback-call-e-carried",
+    });
+    expect(relay.callReads.filter((read) => read.eventId === "e-carried")).toEqual([]);
+    await deliver({ type: "call-settled", eventId: "e-carried", status: "answered" });
+    await expect.poll(() => callNotifications("e-carried"), { timeout: 20_000 }).toEqual([]);
+  });
+
+  it("shows the opened call in place of the declarative push's content-free one in Safari's pushnotification event", async () => {
+    const call = await carriedCall(
+      "needs_e-proposed",
+      "Run the migration?",
+      "Claude wants to run the migration.",
+    );
+    expect(await proposeNotification(declarativePush(call, "An agent needs you"))).toEqual([]);
+    await expect.poll(notifications, { timeout: 20_000 }).toContainEqual({
+      title: "Run the migration?",
+      body: "Claude wants to run the migration.",
+      tag: "ringback-call-needs_e-proposed",
+    });
+    await deliver({ type: "call-settled", eventId: "needs_e-proposed", status: "ended" });
+    await expect.poll(() => callNotifications("needs_e-proposed"), { timeout: 20_000 }).toEqual([]);
+  });
+
+  it("lets the content-free notification stand where the worker cannot open the call (sealed with another key)", async () => {
+    const call = await carriedCall("e-unread", "Secret title", "Secret words.", generateKey());
+    expect(await proposeNotification(declarativePush(call))).toEqual([]);
+    await expect
+      .poll(() => callNotifications("e-unread"), { timeout: 20_000 })
+      .toMatchObject([{ title: "A call from Ringback", body: "Open Ringback to hear it.", silent: false }]);
+    await deliver({ type: "call-settled", eventId: "e-unread", status: "answered" });
+    await expect.poll(() => callNotifications("e-unread"), { timeout: 20_000 }).toEqual([]);
   });
 
   it("makes a push that arrives while the ring modes forbid ringing a silent missed call, still missed when the app opens", async () => {

@@ -25,11 +25,15 @@ export interface CallNotice {
   readonly actions: readonly CallAction[];
 }
 
-/** The options the WebWorker types leave out (`actions`, `vibrate`, `renotify`) and Chromium shows. */
+/**
+ * The options the WebWorker types leave out (`actions`, `vibrate`, `renotify`) and Chromium shows, and `navigate`:
+ * the address a tap opens, which Safari requires of a notification shown in place of a declarative push's.
+ */
 export interface CallNotificationOptions extends NotificationOptions {
   readonly actions: readonly CallAction[];
   readonly vibrate?: readonly number[];
   readonly renotify: boolean;
+  readonly navigate?: string;
 }
 
 /** "Answer" and "Later" in the device's interface language. */
@@ -45,9 +49,10 @@ export function ringingActions(texts: NotificationTexts): readonly CallAction[] 
  * vibrates again (renotify) and stays until acted on. A missed call is silent, without a vibration (a browser refuses
  * a silent notification with one), and may go away on its own like any missed-call notice.
  */
-export function callNotificationOptions(call: CallNotice): CallNotificationOptions {
+export function callNotificationOptions(call: CallNotice, navigate?: string): CallNotificationOptions {
   const isRinging = call.kind === "show";
   return {
+    ...(navigate ? { navigate } : {}),
     body: call.body,
     tag: call.tag,
     renotify: isRinging,

@@ -84,6 +84,45 @@ describe("a pushed call in the service worker", () => {
     expect(relay.requests).toEqual([{ url: `${SERVER}/v1/calls/ev1`, authorization: "Bearer token-phone" }]);
   });
 
+  it("opens a call a declarative push carries sealed, offline: the relay is not asked", async () => {
+    const store = await pairedStore();
+    const carried = await relayedEvent("ev1", key, {
+      title: "Billing refactor",
+      spoken: "Billing is done. Tests pass.",
+    });
+    const declarative = {
+      web_push: 8030,
+      notification: {
+        title: "A call from Ringback",
+        body: "Open Ringback to hear it.",
+        navigate: "https://ring.sample.dev/#call=ev1",
+        tag: "ringback-call-ev1",
+        silent: false,
+        requireInteraction: true,
+        data: { ...push("ev1"), sealed: carried.sealed },
+      },
+      mutable: true,
+    };
+    const call = await pushedCall(declarative, store, offlineFetch);
+    expect(call).toMatchObject({
+      kind: "show",
+      eventId: "ev1",
+      title: "Billing refactor",
+      body: "Billing is done.",
+    });
+  });
+
+  it("rings a call carried sealed with another key without its brief", async () => {
+    const store = await pairedStore();
+    const carried = await relayedEvent("ev1", generateKey());
+    const call = await pushedCall({ ...push("ev1"), sealed: carried.sealed }, store, offlineFetch);
+    expect(call).toMatchObject({
+      kind: "show",
+      title: ENGLISH.genericCallTitle,
+      body: ENGLISH.genericCallBody,
+    });
+  });
+
   it("shows a call raised before this device joined as missed, never ringing, and stores it so", async () => {
     const store = await pairedStore();
     const identity = await store.get<Record<string, unknown>>(IDENTITY_KEY);

@@ -16,7 +16,7 @@ import {
 } from "@ringback/client";
 import type { NotificationTexts } from "@ringback/client/texts";
 import { projectOf } from "@ringback/client/views";
-import { PushMessage, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
+import { pushMessageOf, type RelayedEvent, type SealedReportPayload } from "@ringback/protocol";
 import { callNotificationTag } from "../shared/notification-tag.js";
 import { type CallNotice, ringingActions } from "./call-notification.js";
 import { firstSentence } from "./first-sentence.js";
@@ -24,6 +24,7 @@ import { storeMissedCall } from "./missed-call-record.js";
 import { loadNotificationTexts } from "./notification-texts.js";
 import { type PushRing, pushRing } from "./push-ring-decision.js";
 import { settledPush } from "./push-settled.js";
+import { pushedEvent } from "./pushed-event.js";
 import { loadSetAsideIds } from "./set-aside-ids.js";
 import { RELAY_WAIT_MS, workerRelay } from "./worker-relay.js";
 
@@ -45,10 +46,15 @@ export type PushedCall =
       readonly reason: "ended" | "answered-here" | "settled-here" | "settled-elsewhere" | "unpaired";
     };
 
-/** The call a push names, when it is one of the relay's. */
+/** The call a push names, when it is one of the relay's (declarative or bare). */
 export function pushedEventId(data: unknown): string | null {
-  const message = PushMessage.safeParse(data);
-  return message.success ? message.data.eventId : null;
+  return pushMessageOf(data)?.eventId ?? null;
+}
+
+/** The words of a call whose brief cannot be read. */
+export interface UnreadWords {
+  readonly title: string;
+  readonly body: string;
 }
 
 /** A call notification before the ring modes had their say. */
@@ -60,9 +66,10 @@ interface UnrungNotice {
 }
 
 /**
- * Turns a push into a notification: the push carries only the event id and routing plaintext (`PushMessage`), so
- * the sealed event is fetched from the relay (`GET /v1/calls/<eventId>`) with this device's token and opened with
- * the end-to-end key kept on the device; the notification shows the brief's title (after the call's tracker project,
+ * Turns a push into a notification: the push carries the event id, routing plaintext and, when it fit, the call
+ * still sealed (`PushMessage`, bare or in a declarative message's `notification.data`); a call carried by reference
+ * is fetched from the relay (`GET /v1/calls/<eventId>`) with this device's token. Either is opened with the
+ * end-to-end key kept on the device; the notification shows the brief's title (after the call's tracker project,
  * named as the calls page names it) and its first sentence. Nothing readable ever passes the push service or the
  * relay. The device's ring modes and its call record decide whether the call rings or arrives as a silent missed
  * call (`pushRing`); a call missed that way is stored as missed. A `call-settled` push shows nothing and settles the
@@ -78,17 +85,19 @@ export async function pushedCall(
   now: () => Date = () => new Date(),
   preferredLanguages: readonly string[] = [],
   relayWaitMs = RELAY_WAIT_MS,
+  unreadWords?: UnreadWords,
 ): Promise<PushedCall> {
   const modes = readStoredModes(await store.get(RING_MODES_KEY));
-  const message = PushMessage.safeParse(data);
-  if (message.success && message.data.type === "call-settled") return settledPush(message.data, store, now);
+  const message = pushMessageOf(data);
+  if (message?.type === "call-settled") return settledPush(message, store, now);
   const texts = await loadNotificationTexts(store, preferredLanguages);
-  if (!message.success) {
-    const unknown = unrungNotice(null, texts.genericCallTitle, texts.genericCallBody);
+  const unread = unreadWords ?? { title: texts.genericCallTitle, body: texts.genericCallBody };
+  if (message === null) {
+    const unknown = unrungNotice(null, unread.title, unread.body);
     return asRung(unknown, pushRing(undefined, modes, now()), texts);
   }
-  const { eventId } = message.data;
-  const generic = unrungNotice(eventId, texts.genericCallTitle, texts.genericCallBody);
+  const { eventId } = message;
+  const generic = unrungNotice(eventId, unread.title, unread.body);
   const settings = new LocalSettings(store);
   const pairing = await settings.loadPairing();
   if (!pairing) return { kind: "quiet", eventId, reason: "unpaired" };
@@ -101,7 +110,10 @@ export async function pushedCall(
   let event: RelayedEvent;
   let payload: SealedReportPayload;
   try {
-    event = await workerRelay(pairing.identity, fetchImpl, relayWaitMs).getCall(eventId);
+    // A call carried sealed needs no relay: a phone offline since the push still opens it. Had it stopped ringing
+    // since, its `call-settled` push (same topic) replaced this one at the push service, or closes it next.
+    event =
+      pushedEvent(message) ?? (await workerRelay(pairing.identity, fetchImpl, relayWaitMs).getCall(eventId));
     if (event.status !== "pending") return { kind: "quiet", eventId, reason: "ended" };
     payload = await openRelayedEvent(pairing.key, event);
   } catch (error) {

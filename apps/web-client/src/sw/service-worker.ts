@@ -4,8 +4,13 @@ import { logPushStep } from "@ringback/client";
 import { createIdbStore } from "../app/storage/idb-key-value.js";
 import { callNotificationTag, eventIdOfTag } from "../shared/notification-tag.js";
 import { callNotificationOptions, clickIntent } from "./call-notification.js";
-import { pushedCall, pushedEventId } from "./push-call.js";
+import { pushedCall, pushedEventId, type UnreadWords } from "./push-call.js";
 import { fallbackNotice, PUSH_FALLBACK_AFTER_MS, settleWithin } from "./push-fallback.js";
+import {
+  type ProposedNotification,
+  type PushNotificationEvent,
+  proposedNotificationOptions,
+} from "./push-notification-event.js";
 import { renewPushSubscription, workerPush } from "./push-renewal.js";
 import { setCallAside } from "./set-aside-call.js";
 import { deleteOldShells, precacheShell, shellResponse } from "./shell-cache.js";
@@ -26,24 +31,69 @@ self.addEventListener("fetch", (event) => {
   if (response) event.respondWith(response);
 });
 
-// A push from the relay: a call is ringing, or it stopped ringing. The payload holds only its id and routing
-// plaintext; the notification's text comes from the sealed event, fetched and opened here with the device's key.
+// A push from the relay: a call is ringing, or it stopped ringing. The payload (a declarative message, or bare from an
+// older relay) holds its id, routing plaintext and, when it fit, the call sealed; the notification's text comes from
+// the sealed call, opened here with the device's key.
 self.addEventListener("push", (event) => {
-  event.waitUntil(handlePush(event.data));
+  event.waitUntil(handlePush(pushJson(event.data), plainCallEnding));
 });
 
-async function handlePush(data: PushMessageData | null): Promise<void> {
-  let payload: unknown = null;
+// Declarative Web Push (Safari, iOS/iPadOS 18.4+ home-screen apps): the browser proposes the relay's content-free
+// notification and, as the message is mutable, lets the worker show the opened call in its place. Where the worker
+// cannot, the proposed one stands.
+self.addEventListener("pushnotification", (event) => {
+  const pushEvent = event as PushNotificationEvent;
+  const proposed = pushEvent.proposedNotification;
+  pushEvent.waitUntil(handlePush(proposed.data, proposedEnding(proposed)));
+});
+
+/** How a push ends where the worker cannot show the opened call, and the address a tap opens (if the push named one). */
+interface PushEnding {
+  readonly navigate?: string;
+  /** What a call whose brief cannot be read is titled instead (default: the generic call, in the interface language). */
+  readonly unreadWords?: UnreadWords;
+  /** Failed or stuck: something must ring rather than nothing. */
+  failed(eventId: string | null): Promise<void>;
+  /** Nothing new to show (the call ended): where the browser insists on a notification, a silent one. */
+  quiet(): Promise<void>;
+}
+
+/** The `push` event's: the plain call rings in the interface language; a call that ended shows nothing. */
+const plainCallEnding: PushEnding = {
+  async failed(eventId) {
+    const notice = fallbackNotice(eventId, self.navigator.languages);
+    await self.registration.showNotification(notice.title, callNotificationOptions(notice));
+  },
+  async quiet() {},
+};
+
+/** The `pushnotification` event's: the proposed notification stands (silent when the call no longer rings). */
+function proposedEnding(proposed: ProposedNotification): PushEnding {
+  const show = (isSilent: boolean) =>
+    self.registration.showNotification(proposed.title, proposedNotificationOptions(proposed, isSilent));
+  return {
+    ...(proposed.navigate ? { navigate: proposed.navigate } : {}),
+    unreadWords: { title: proposed.title, body: proposed.body },
+    failed: () => show(false),
+    quiet: () => show(true),
+  };
+}
+
+function pushJson(data: PushMessageData | null): unknown {
   try {
-    payload = data?.json() ?? null;
+    return data?.json() ?? null;
   } catch {
     // Not JSON: shown as a call without its brief.
+    return null;
   }
+}
+
+async function handlePush(payload: unknown, ending: PushEnding): Promise<void> {
   const store = createIdbStore();
   const eventId = pushedEventId(payload);
   // Not waited for before the call is shown: the log must never delay a ring.
   const received = logPushStep(store, eventId, "received");
-  const showing = showPushedCall(payload, store);
+  const showing = showPushedCall(payload, store, ending);
   const handled = await settleWithin(showing, PUSH_FALLBACK_AFTER_MS);
   if (handled.kind === "done") {
     await received;
@@ -52,8 +102,7 @@ async function handlePush(data: PushMessageData | null): Promise<void> {
     return;
   }
   // Failed or stuck: the plain call rings rather than nothing; a late answer still replaces it (same tag).
-  const notice = fallbackNotice(eventId, self.navigator.languages);
-  await self.registration.showNotification(notice.title, callNotificationOptions(notice));
+  await ending.failed(eventId);
   await logPushStep(store, eventId, `failed: ${handled.why}; rang without the brief`);
   const late = await showing.catch(() => null);
   if (late === null) return;
@@ -67,9 +116,17 @@ async function reportShown(eventId: string | null, step: string, store: KeyValue
 }
 
 /** Shows what the push asks for; answers what came of it, for the push log. */
-async function showPushedCall(payload: unknown, store: KeyValueStore): Promise<string> {
+async function showPushedCall(payload: unknown, store: KeyValueStore, ending: PushEnding): Promise<string> {
   // The notification's own texts follow the interface language; "follow the system" reads the browser's languages.
-  const call = await pushedCall(payload, store, undefined, undefined, self.navigator.languages);
+  const call = await pushedCall(
+    payload,
+    store,
+    undefined,
+    undefined,
+    self.navigator.languages,
+    undefined,
+    ending.unreadWords,
+  );
   if (call.kind === "quiet") {
     // The call ended (answered here or elsewhere, a `call-settled` push) meanwhile: its earlier notification goes
     // too. Nothing new is shown, as for every push that finds the call over.
@@ -77,9 +134,10 @@ async function showPushedCall(payload: unknown, store: KeyValueStore): Promise<s
       const tag = callNotificationTag(call.eventId);
       for (const shown of await self.registration.getNotifications({ tag })) shown.close();
     }
+    await ending.quiet();
     return `quiet: ${call.reason}`;
   }
-  await self.registration.showNotification(call.title, callNotificationOptions(call));
+  await self.registration.showNotification(call.title, callNotificationOptions(call, ending.navigate));
   return call.kind === "show" ? "shown" : "missed";
 }
 
