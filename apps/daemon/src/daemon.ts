@@ -29,6 +29,8 @@ export interface DaemonOptions {
   port?: number;
   /** How long a permission ask waits for a phone (PERMISSION_WAIT_MS unless shorter, for tests). */
   permissionWaitMs?: number;
+  /** How long a permission ask waits before it rings (PERMISSION_GRACE_DEFAULT_MS unless set). */
+  permissionGraceMs?: number;
 }
 
 export interface PreparedDaemon {
@@ -66,6 +68,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     log,
     now: () => new Date(),
     waitMs: options.permissionWaitMs,
+    graceMs: options.permissionGraceMs,
   });
   const relay = relayAddress(config, env);
   const modelSlots = new ModelSlots();

@@ -13,7 +13,7 @@ import {
   startDaemonOnItsPort,
   startDaemonProcess,
 } from "./helpers/daemon-process.js";
-import { runHookToEnd } from "./helpers/hook-process.js";
+import { runHookToEnd, startHook } from "./helpers/hook-process.js";
 import { sendAgain, startImpostor } from "./helpers/impostor.js";
 import { openCall, sealDecision } from "./helpers/permission-asks.js";
 import { COMPUTER_ID, startPermissionHome } from "./helpers/permission-home.js";
@@ -176,6 +176,26 @@ describe("the real hook and the real daemon", () => {
       `ringback-hook: sent: the daemon on 127.0.0.1:${home.daemon.port} took the report (202) and will ring your devices\n`,
     );
     expect(home.daemon.stderr()).not.toContain("refused");
+  });
+});
+
+describe("a hook the agent stops", () => {
+  it("ends its call at the relay when the agent kills it (it decided on its own), so no device rings on", async () => {
+    await using home = await startPermissionHome({ waitMs: 20_000 });
+    await setLocalPort(home.path, home.daemon.port);
+    expect((await home.local("PUT", "/presence", { away: true })).status).toBe(200);
+    await using hook = startHook("claude-code", home.path, permissionRequest("rm -rf dist", home.path));
+    const post = await eventually(() => home.relay.posts[0], { what: "the call", on: home.relay.changes });
+
+    // Codex drops a hook it no longer waits for with a kill (kill_on_drop); Claude Code ends it when its own dialog
+    // is answered. Either way the hook's connection to the daemon closes with it.
+    await hook.stop("SIGKILL");
+
+    const ended = await eventually(
+      () => home.relay.statusWrites.find((write) => write.eventId === post.eventId),
+      { what: "the call ended at the relay", on: home.relay.changes },
+    );
+    expect(ended.status).toBe("ended");
   });
 });
 

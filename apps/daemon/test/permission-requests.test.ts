@@ -188,6 +188,12 @@ describe("POST /permission-requests", () => {
     const { hook, post, digest } = await home().ring(bashAsk("npm publish"));
 
     expect(await hook.answer).toEqual({ status: 200, body: { outcome: "expired" } });
+    // Nobody waits any more: the call stops ringing everywhere.
+    await eventually(
+      () =>
+        home().relay.statusWrites.some((write) => write.eventId === post.eventId && write.status === "ended"),
+      { what: "the expired call ended at the relay", on: home().relay.changes },
+    );
     const late = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
 
     expect(late).toMatchObject({ status: "failed" });
@@ -207,6 +213,41 @@ describe("POST /permission-requests", () => {
     const late = await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
 
     expect(await failureReason(home().key, late as { replyId: string })).toBe("the agent stopped waiting");
+  });
+
+  it("ends a call whose hook went away at the relay, as this computer, so it stops ringing on every device", async () => {
+    const { hook, post } = await home().ring(bashAsk("git push --force"));
+
+    // The agent decided on its own (Codex's automatic review, Claude Code's terminal dialog) and stopped the hook.
+    hook.hangUp();
+
+    const write = await eventually(
+      () => home().relay.statusWrites.find((candidate) => candidate.eventId === post.eventId),
+      { what: "the daemon to end the call at the relay", on: home().relay.changes },
+    );
+    expect(write).toEqual({
+      eventId: post.eventId,
+      status: "ended",
+      deviceId: deviceIdOfToken("computer-token-0123456789"),
+    });
+    await eventually(
+      () => home().daemon.stderr().includes(`${post.eventId}: the call no longer waits; it stopped ringing`),
+      { what: "the daemon to log the call ended" },
+    );
+  });
+
+  it("leaves a decided call to the device that decided: nothing is ended for it", async () => {
+    const { hook, post, digest } = await home().ring(bashAsk("npm version patch"));
+    await decide({ eventId: post.eventId, toolInputDigest: digest, verdict: "allow" });
+    expect(await hook.answer).toMatchObject({ body: { outcome: "decided" } });
+    // A later call's end is the sign the daemon is past this one: only that one is ended.
+    const later = await home().ring(bashAsk("npm version minor"));
+    later.hook.hangUp();
+    await eventually(() => home().relay.statusWrites.some((write) => write.eventId === later.post.eventId), {
+      what: "the later call ended",
+      on: home().relay.changes,
+    });
+    expect(home().relay.statusWrites.filter((write) => write.eventId === post.eventId)).toEqual([]);
   });
 
   it("answers a decision sealed for another computer with cannot decrypt", async () => {
@@ -426,5 +467,62 @@ describe("a computer that cannot ring a phone", () => {
     } finally {
       await directory.remove();
     }
+  });
+});
+
+describe("POST /permission-requests with a grace period before it rings", () => {
+  const GRACE_MS = 1500;
+  const graced = permissionHomeForFile({ waitMs: WAIT_MS, graceMs: GRACE_MS });
+
+  beforeEach(async () => {
+    expect((await graced().local("PUT", "/presence", { away: true })).status).toBe(200);
+  });
+
+  /** Asks as the hook and resolves once the daemon holds the ask for its grace, with the ask's event id. */
+  async function heldAsk(command: string) {
+    const before = graced().daemon.stderr();
+    const hook = askAsTheHook(graced().daemon, graced().localKey, bashAsk(command));
+    const line = await eventually(
+      () =>
+        graced()
+          .daemon.stderr()
+          .slice(before.length)
+          .match(
+            new RegExp(`(needs_[A-Za-z0-9_-]+): claude-code asks to use Bash; it rings in ${GRACE_MS} ms`),
+          ),
+      { what: "the daemon to hold the ask for its grace" },
+    );
+    return { hook, eventId: line[1] ?? "" };
+  }
+
+  it("never rings an ask whose hook goes away within the grace (the agent's own review answered it)", async () => {
+    const { hook, eventId } = await heldAsk("terraform apply");
+
+    hook.hangUp();
+
+    await eventually(
+      () => graced().daemon.stderr().includes(`${eventId}: claude-code's ask to use Bash ended within`),
+      {
+        what: "the daemon to drop the ask unrung",
+      },
+    );
+    expect(graced().relay.postedEvents).not.toContain(eventId);
+    expect(graced().relay.statusWrites).toEqual([]);
+  });
+
+  it("never rings an ask the person answers at the keyboard within the grace: the hook hears present", async () => {
+    const { hook, eventId } = await heldAsk("kubectl delete pod web-1");
+
+    expect((await graced().local("PUT", "/presence", { away: false })).status).toBe(200);
+
+    expect(await hook.answer).toEqual({ status: 200, body: { outcome: "present" } });
+    expect(graced().relay.postedEvents).not.toContain(eventId);
+  });
+
+  it("rings an ask still waiting once the grace has passed", async () => {
+    const { hook, post } = await graced().ring(bashAsk("make deploy"));
+
+    expect(post.eventId).toMatch(/^needs_/);
+    hook.hangUp();
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import {
+  CallStatusRequest,
   DaemonEventPost,
   DaemonToRelayMessage,
   ERROR_STATUS,
@@ -29,6 +30,8 @@ export interface HostileRelay extends AsyncDisposable {
   readonly posts: DaemonEventPost[];
   /** Answers the daemon's event posts with this status from now on (201 at first; 503: the relay is down). */
   answerPostsWith(status: number): void;
+  /** The call status writes (`POST /v1/calls/<eventId>/status`) as they came: the daemon ends a call that stopped waiting. */
+  readonly statusWrites: { eventId: string; status: string; deviceId: string | undefined }[];
   /** Notified on every link, post and answer. */
   readonly changes: Changes;
   /** Resolves once `count` links have been opened (1: the first) and the latest is open. */
@@ -64,6 +67,7 @@ export async function startHostileRelay(): Promise<HostileRelay> {
   const passedOn: RelayToDaemonMessage[] = [];
   const postedEvents: string[] = [];
   const posts: DaemonEventPost[] = [];
+  const statusWrites: HostileRelay["statusWrites"] = [];
   let postStatus = 201;
   const changes = new Changes();
   const waiting: { message: RelayToDaemonMessage; resolve(answer: LinkAnswer): void }[] = [];
@@ -127,6 +131,15 @@ export async function startHostileRelay(): Promise<HostileRelay> {
       }
       return;
     }
+    const statusWrite = /^\/v1\/calls\/([^/]+)\/status$/.exec(path);
+    if (request.method === "POST" && statusWrite?.[1]) {
+      const { status } = CallStatusRequest.parse(body);
+      const eventId = decodeURIComponent(statusWrite[1]);
+      statusWrites.push({ eventId, status, deviceId: senderStamp(request).senderDeviceId });
+      changes.notify();
+      respond(response, 200, { eventId, status, won: true });
+      return;
+    }
     const reply = /^\/v1\/calls\/([^/]+)\/replies$/.exec(path);
     if (request.method === "POST" && reply?.[1]) {
       const { replyId, sealed } = ReplyRequest.parse(body);
@@ -156,6 +169,7 @@ export async function startHostileRelay(): Promise<HostileRelay> {
     passedOn,
     postedEvents,
     posts,
+    statusWrites,
     answerPostsWith: (status) => {
       postStatus = status;
     },

@@ -11,7 +11,8 @@ export { COMPUTER_ID } from "./daemon-process.js";
 
 /**
  * A real daemon process linked to a relay the test controls (the hostile one: it passes messages on and can replay,
- * alter or invent them), with its permission wait shortened to `waitMs`.
+ * alter or invent them), with its permission wait shortened to `waitMs` and its grace before ringing `graceMs` (none
+ * unless given: each ring would wait for it).
  */
 export interface PermissionHome extends AsyncDisposable {
   readonly path: string;
@@ -25,10 +26,18 @@ export interface PermissionHome extends AsyncDisposable {
   ring(body: unknown): Promise<{ hook: HookAsk; post: DaemonEventPost; digest: string }>;
 }
 
-export async function startPermissionHome(options: { waitMs: number }): Promise<PermissionHome> {
+interface PermissionHomeOptions {
+  readonly waitMs: number;
+  readonly graceMs?: number;
+}
+
+export async function startPermissionHome(options: PermissionHomeOptions): Promise<PermissionHome> {
   const directory = await makeTemporaryDirectory();
   const { relay, daemon, key, localKey } = await startLinkedDaemon(directory.path, {
-    env: { RINGBACK_PERMISSION_WAIT_MS: String(options.waitMs) },
+    env: {
+      RINGBACK_PERMISSION_WAIT_MS: String(options.waitMs),
+      RINGBACK_PERMISSION_GRACE_MS: String(options.graceMs ?? 0),
+    },
   });
   const local = (method: string, path: string, body?: unknown) =>
     fetch(`${daemon.url}${path}`, {
@@ -65,8 +74,11 @@ export async function startPermissionHome(options: { waitMs: number }): Promise<
   };
 }
 
-/** One permission home for a whole test file: started before its tests, stopped after them; read it inside a test. */
-export function permissionHomeForFile(options: { waitMs: number }): () => PermissionHome {
+/**
+ * One permission home for a whole test file (or the describe block it is called in): started before its tests,
+ * stopped after them; read it inside a test.
+ */
+export function permissionHomeForFile(options: PermissionHomeOptions): () => PermissionHome {
   let home: PermissionHome | undefined;
   beforeAll(async () => {
     home = await startPermissionHome(options);

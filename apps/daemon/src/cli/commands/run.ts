@@ -3,6 +3,7 @@ import { PERMISSION_WAIT_MS } from "@ringback/protocol";
 import { startDaemon } from "../../daemon.js";
 import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
+import { PERMISSION_GRACE_DEFAULT_MS, PERMISSION_GRACE_MAX_MS } from "../../runtime/needs-you/ring-grace.js";
 import { StartError } from "../../runtime/start-error.js";
 
 export const summary = "run the daemon: the local interface on 127.0.0.1 and the outbox";
@@ -12,7 +13,9 @@ export const usage = `ringback run [--port <port>]
                   the environment variable RINGBACK_PORT does the same
 Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL (relay address),
 RINGBACK_PERMISSION_WAIT_MS (how long an agent's permission ask waits for a phone; at most and by default
-${PERMISSION_WAIT_MS / 60_000} minutes).`;
+${PERMISSION_WAIT_MS / 60_000} minutes), RINGBACK_PERMISSION_GRACE_MS (how long an ask waits before the phones ring,
+so one the agent's own review or the keyboard answers first never rings; default ${PERMISSION_GRACE_DEFAULT_MS} ms, 0 rings at once,
+at most ${PERMISSION_GRACE_MAX_MS} ms).`;
 
 /** `ringback run`: runs until SIGTERM or SIGINT, then stops gracefully. */
 export async function run(args: string[]): Promise<void> {
@@ -25,6 +28,7 @@ export async function run(args: string[]): Promise<void> {
     log,
     port,
     permissionWaitMs: parsePermissionWaitMs(process.env.RINGBACK_PERMISSION_WAIT_MS),
+    permissionGraceMs: parsePermissionGraceMs(process.env.RINGBACK_PERMISSION_GRACE_MS),
   });
   // The signals are ours before the listening line: whoever stops the daemon as soon as it reads that line must
   // find the handler in place, or the signal's default action ends the process without a graceful stop.
@@ -59,4 +63,15 @@ function parsePermissionWaitMs(text: string | undefined): number | undefined {
     );
   }
   return waitMs;
+}
+
+function parsePermissionGraceMs(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const graceMs = Number(text);
+  if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > PERMISSION_GRACE_MAX_MS) {
+    throw new StartError(
+      `RINGBACK_PERMISSION_GRACE_MS must be 0 to ${PERMISSION_GRACE_MAX_MS} milliseconds, not "${text}"`,
+    );
+  }
+  return graceMs;
 }

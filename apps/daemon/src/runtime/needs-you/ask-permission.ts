@@ -9,7 +9,9 @@ import { endWhenNoLongerAway } from "./back-at-away-end.js";
 import type { PendingAsks } from "./pending-asks.js";
 import { type PermissionCall, permissionCallPayload, postPermissionCall } from "./permission-call.js";
 import { mintPermissionEventId } from "./permission-event-id.js";
+import { isStillWaitingAfter, PERMISSION_GRACE_DEFAULT_MS } from "./ring-grace.js";
 import { toolInputDigest } from "./tool-input-digest.js";
+import { withdrawPermissionCall } from "./withdraw-call.js";
 
 export interface PermissionAskContext {
   dataDir: string;
@@ -21,12 +23,17 @@ export interface PermissionAskContext {
   now(): Date;
   /** How long the hook is held for a decision (PERMISSION_WAIT_MS; tests shorten it). */
   waitMs?: number;
+  /** How long an ask waits before it rings (PERMISSION_GRACE_DEFAULT_MS; `RINGBACK_PERMISSION_GRACE_MS`). */
+  graceMs?: number;
 }
 
 /**
  * Flow 2 of the design: `present` at once when the person is at the keyboard, `not-linked` without a relay
  * identity, `failed` when the call cannot be posted; otherwise rings the phones with a "needs you" call and holds
- * the answer until a valid decision, the end of the wait (`expired`) or the hook going away (`signal`).
+ * the answer until a valid decision, the end of the wait (`expired`) or the hook going away (`signal`). No needless
+ * rings: an ask that ends within the grace period (the agent's own review or the person at the keyboard answered it,
+ * and the agent stopped the hook) is never posted, and a call that stops waiting undecided after it rang is ended at
+ * the relay, so it stops ringing on every device.
  */
 export async function askPermission(
   request: PermissionCall["request"],
@@ -45,6 +52,15 @@ export async function askPermission(
   const expiresAt = new Date(now.getTime() + waitMs);
   // Held before it is posted: a phone may decide before the post's answer is back.
   const held = context.pendingAsks.hold({ eventId, toolInputDigest: digest, expiresAt }, { waitMs, signal });
+  const graceMs = context.graceMs ?? PERMISSION_GRACE_DEFAULT_MS;
+  if (graceMs > 0)
+    log(`${eventId}: ${request.agent} asks to use ${request.toolName}; it rings in ${graceMs} ms`);
+  if (!(await isStillWaitingAfter(graceMs, held.answer))) {
+    log(
+      `${eventId}: ${request.agent}'s ask to use ${request.toolName} ended within ${graceMs} ms; it never rang`,
+    );
+    return held.answer;
+  }
   const language = currentBriefLanguage(config.raw, context.systemLanguage).language;
   const payload = permissionCallPayload({
     eventId,
@@ -77,6 +93,28 @@ export async function askPermission(
   const answer = await held.answer;
   if (answer.outcome !== "decided") {
     log(`${eventId}: no decision (${signal.aborted ? "the hook stopped waiting" : answer.outcome})`);
+    // Not waited for: the hook's answer never waits for the relay.
+    if (sent.kind === "sent")
+      void withdraw({ serverUrl: relay.serverUrl, deviceToken: relay.deviceToken }, eventId, log);
   }
   return answer;
+}
+
+/** Ends a call that no longer waits at the relay, and logs what came of it. */
+async function withdraw(
+  relay: { serverUrl: string; deviceToken: string },
+  eventId: string,
+  log: Logger,
+): Promise<void> {
+  const withdrawal = await withdrawPermissionCall(relay, eventId);
+  switch (withdrawal.kind) {
+    case "withdrawn":
+      return log(`${eventId}: the call no longer waits; it stopped ringing on every device`);
+    case "already-over":
+      return log(`${eventId}: the call no longer waits; it had already ended`);
+    case "failed":
+      return log(
+        `${eventId}: the call no longer waits, but the relay could not be told (${withdrawal.reason})`,
+      );
+  }
 }

@@ -7,6 +7,7 @@ import type {
   RelayToDaemonMessage,
   Report,
 } from "@ringback/protocol";
+import { isNeedsYouEventId } from "@ringback/protocol";
 import type { ConfigFile } from "../files/config-file.js";
 import type { SessionsFile } from "../files/sessions-file.js";
 import { currentE2eKey } from "../keys/e2e-key.js";
@@ -14,7 +15,6 @@ import { LastSealedMessageFile } from "../keys/last-sealed-message.js";
 import type { Logger } from "../logger.js";
 import type { PendingAsks } from "../needs-you/pending-asks.js";
 import { PermissionDecisions } from "../needs-you/permission-decisions.js";
-import { isPermissionEventId } from "../needs-you/permission-event-id.js";
 import { relayAddress } from "../relay-address.js";
 import { ReplayGuard } from "../replay-guard.js";
 import { EventSessions } from "../replies/event-sessions.js";
@@ -216,7 +216,7 @@ export class RelayConnection {
   }
 
   #receive(link: RelayLink, message: RelayToDaemonMessage): void {
-    if (message.type === "reply" && isPermissionEventId(message.eventId)) {
+    if (message.type === "reply" && isNeedsYouEventId(message.eventId)) {
       // A reply to a "needs you" call is a decision: it never resumes an agent with its text.
       void this.#decisions.handle(message);
       return;
