@@ -132,6 +132,7 @@ describe("ringback doctor", () => {
       ["permission-hook-codex", "ok"],
       ["daemon", "ok"],
       ["relay", "ok"],
+      ["push", "ok"],
       ["key", "ok"],
       ["model", "ok"],
       ["tracker", "ok"],
@@ -153,7 +154,9 @@ describe("ringback doctor", () => {
     }
     // The text form: one line per check.
     const text = await runCli(["doctor"], env());
-    expect(text.stdout.trim().split("\n")).toHaveLength(12);
+    expect(text.stdout.trim().split("\n")).toHaveLength(13);
+    // The relay's default push contact is an example address: Apple takes it, but it reaches nobody.
+    expect(result.byId("push")?.summary).toContain("mailto:ringback-relay@example.org, which reaches nobody");
     expect(text.stdout).toMatch(
       /^ok {4}presence {21}present: an agent asking permission shows its own dialog here \(the default\)$/m,
     );

@@ -1,6 +1,6 @@
 /** One line of `ringback doctor`: ok, warn or fail, what is wrong, and the command that fixes it. */
 export interface DoctorCheck {
-  /** Stable for scripts: `hook-claude-code`, `hook-codex`, `daemon`, `relay`, `key`, `model`, `tracker`, `last-report`, `presence`, `secret-files`. */
+  /** Stable for scripts: `hook-claude-code`, `hook-codex`, `daemon`, `relay`, `push`, `key`, `model`, `tracker`, `last-report`, `presence`, `secret-files`. */
   readonly id: string;
   readonly status: "ok" | "warn" | "fail";
   readonly summary: string;

@@ -7,11 +7,12 @@ import { checkLastReport } from "./last-report-check.js";
 import { readDataDir } from "./local-daemon.js";
 import { checkModel } from "./model-check.js";
 import { checkPresence } from "./presence-check.js";
+import { checkPush } from "./push-check.js";
 import { checkRelay } from "./relay-check.js";
 import { checkSecretFiles } from "./secret-files-check.js";
 import { checkTracker } from "./tracker-check.js";
 
-/** Every check, in the order a report travels: the hooks, the daemon, the relay, the key, the model, the tracker, the last report; then whether permission asks ring, and whether the files holding secrets are the user's alone. */
+/** Every check, in the order a report travels: the hooks, the daemon, the relay and its push contact, the key, the model, the tracker, the last report; then whether permission asks ring, and whether the files holding secrets are the user's alone. */
 export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
   const facts = await readDataDir(resolveDataDir(env), env);
   const config = typeof facts.config === "object" ? facts.config : null;
@@ -19,8 +20,9 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
   const serverUrl =
     daemon.status?.relay.serverUrl ?? (env.RINGBACK_SERVER_URL?.trim() || config?.serverUrl || null);
   const isLoggedIn = Boolean(daemon.status?.relay.deviceId ?? config?.relay?.deviceToken);
-  const [relay, key, model, tracker, lastReport, presence, secretFiles] = await Promise.all([
+  const [relay, push, key, model, tracker, lastReport, presence, secretFiles] = await Promise.all([
     checkRelay(serverUrl, daemon.status, isLoggedIn),
+    checkPush(serverUrl),
     checkKey(config, facts.lastSealedMessage),
     checkModel(daemon.daemon),
     checkTracker(daemon.daemon),
@@ -28,7 +30,18 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
     checkPresence(facts.dataDir, config),
     checkSecretFiles(facts.dataDir),
   ]);
-  return [...hookChecks(env), daemon.check, relay, key, model, tracker, lastReport, presence, secretFiles];
+  return [
+    ...hookChecks(env),
+    daemon.check,
+    relay,
+    push,
+    key,
+    model,
+    tracker,
+    lastReport,
+    presence,
+    secretFiles,
+  ];
 }
 
 /** One line per check: status, id, what is wrong, and the fix. */
