@@ -27,8 +27,8 @@ export async function run(args: string[]): Promise<void> {
     env: process.env,
     log,
     port,
-    permissionWaitMs: parsePermissionWaitMs(process.env.RINGBACK_PERMISSION_WAIT_MS),
-    permissionGraceMs: parsePermissionGraceMs(process.env.RINGBACK_PERMISSION_GRACE_MS),
+    permissionWaitMs: millisecondsFromEnv("RINGBACK_PERMISSION_WAIT_MS", 1, PERMISSION_WAIT_MS),
+    permissionGraceMs: millisecondsFromEnv("RINGBACK_PERMISSION_GRACE_MS", 0, PERMISSION_GRACE_MAX_MS),
   });
   // The signals are ours before the listening line: whoever stops the daemon as soon as it reads that line must
   // find the handler in place, or the signal's default action ends the process without a graceful stop.
@@ -53,25 +53,16 @@ function parsePort(text: string | undefined): number | undefined {
   return port;
 }
 
-/** A shorter wait only: the hook's own timeout is set for PERMISSION_WAIT_MS, so a longer one would be cut. */
-function parsePermissionWaitMs(text: string | undefined): number | undefined {
+/**
+ * A number of milliseconds from the environment variable `name`, `min` to `max`; undefined when unset. The permission
+ * wait may only be shorter than PERMISSION_WAIT_MS: the hook's own timeout is set for it, so a longer one would be cut.
+ */
+function millisecondsFromEnv(name: string, min: number, max: number): number | undefined {
+  const text = process.env[name];
   if (text === undefined || text === "") return undefined;
-  const waitMs = Number(text);
-  if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs > PERMISSION_WAIT_MS) {
-    throw new StartError(
-      `RINGBACK_PERMISSION_WAIT_MS must be 1 to ${PERMISSION_WAIT_MS} milliseconds, not "${text}"`,
-    );
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new StartError(`${name} must be ${min} to ${max} milliseconds, not "${text}"`);
   }
-  return waitMs;
-}
-
-function parsePermissionGraceMs(text: string | undefined): number | undefined {
-  if (text === undefined || text === "") return undefined;
-  const graceMs = Number(text);
-  if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > PERMISSION_GRACE_MAX_MS) {
-    throw new StartError(
-      `RINGBACK_PERMISSION_GRACE_MS must be 0 to ${PERMISSION_GRACE_MAX_MS} milliseconds, not "${text}"`,
-    );
-  }
-  return graceMs;
+  return value;
 }
