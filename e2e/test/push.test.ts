@@ -132,13 +132,18 @@ async function openPhoneApp(hash = ""): Promise<Page> {
 }
 
 describe("Web Push rings a device whose app is closed", () => {
-  it("pushes routing plaintext only; the worker shows the brief's first sentence; the click answers the call", async () => {
+  it("pushes no readable words (the call rides sealed); the worker shows the brief's first sentence; the click answers the call", async () => {
     const report = "Migrated the billing tables to the new schema. All 48 tests pass.";
     await system.agentFinishes(report);
     const eventId = await laptop.waitForRinging();
 
     const payload = await pushedPayload(eventId);
-    expect(PushMessage.parse(JSON.parse(payload))).toMatchObject({ type: "call", eventId, attempt: 1 });
+    expect(PushMessage.parse(JSON.parse(payload))).toMatchObject({
+      type: "call",
+      eventId,
+      attempt: 1,
+      sealed: expect.stringMatching(/^e2e1\./),
+    });
     // Neither the report nor the brief (the fake model's brief is made of the report's sentences) is in it.
     for (const words of ["billing", "schema", "48 tests", "Migrated"]) expect(payload).not.toContain(words);
 
