@@ -149,6 +149,26 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     expect(await readSettings(home.path)).toEqual(EXISTING_SETTINGS);
   });
 
+  it("keeps the person's own layout byte for byte: install adds only the hooks, uninstall gives back the same file", async () => {
+    await using home = await makeTemporaryDirectory();
+    const ownLayout =
+      '{\n    "model": "opus",\n    "permissions": {"allow": ["Bash(ls)"], "deny": []},\n    "env": { "A": "1" },\n    "theme": "dark"\n}\n';
+    await mkdir(join(home.path, ".claude"), { recursive: true });
+    await writeFile(settingsPath(home.path), ownLayout);
+    await runInstaller("install", home.path);
+    const installed = await readFile(settingsPath(home.path), "utf8");
+    expect(
+      installed.startsWith(
+        '{\n    "model": "opus",\n    "permissions": {"allow": ["Bash(ls)"], "deny": []},\n    "env": { "A": "1" },\n    "theme": "dark",\n    "hooks": {\n        "Stop": [\n',
+      ),
+    ).toBe(true);
+    expect(eventCommands(JSON.parse(installed), "Stop")).toEqual([
+      expectedCommand(HOOK_BUNDLE, "claude-code"),
+    ]);
+    await runInstaller("uninstall", home.path);
+    expect(await readFile(settingsPath(home.path), "utf8")).toBe(ownLayout);
+  });
+
   it("uninstall after a fresh install leaves no settings.json behind: a HOME without Claude config stays so", async () => {
     await using home = await makeTemporaryDirectory();
     await runInstaller("install", home.path);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type EventHooksEdit, editEventHooks } from "./event-hooks.js";
 import type { HookEventName } from "./hook-command.js";
 import { type CommandHandler, HOOK_EVENTS } from "./hook-command.js";
-import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
+import { readJsonSettingsFile, writeJsonSettingsEdit } from "./json-settings-file.js";
 
 /** Our handler for each event the installer registers; `undefined` takes ours out of every one. */
 export type EventHandlers = Record<HookEventName, CommandHandler> | undefined;
@@ -53,9 +53,9 @@ export function editOurHandlers(
 /** Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in Claude Code's `settings.json`. */
 export function writeClaudeCodeHooks(claudeHome: string, handlers: EventHandlers): AgentHookChange {
   const file = join(claudeHome, "settings.json");
-  const { document, events } = editOurHandlers(readJsonSettings(file), handlers);
+  const settings = readJsonSettingsFile(file);
+  const { document, events } = editOurHandlers(settings.document, handlers);
   const changed = events.some((event) => event.changed);
-  if (changed && handlers) writeJsonSettings(file, document);
-  else if (changed) writeJsonSettingsOrRemoveEmpty(file, document);
+  if (changed) writeJsonSettingsEdit(settings, document);
   return { file, changed, events };
 }

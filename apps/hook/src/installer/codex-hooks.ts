@@ -4,7 +4,7 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { type AgentHookChange, type EventHandlers, editOurHandlers } from "./claude-code-hooks.js";
 import { editCodexTrust } from "./codex-trust-entries.js";
 import { codexTrustHash } from "./codex-trust-hash.js";
-import { readJsonSettings, writeJsonSettings, writeJsonSettingsOrRemoveEmpty } from "./json-settings-file.js";
+import { readJsonSettingsFile, writeJsonSettingsEdit } from "./json-settings-file.js";
 
 export interface CodexHome {
   path: string;
@@ -36,10 +36,10 @@ export function writeCodexHooks(home: CodexHome, handlers: EventHandlers): Codex
   const directory = home.resolveLinks ? safeRealpath(home.path) : home.path;
   const file = join(directory, "hooks.json");
   const configFile = join(directory, "config.toml");
-  const settings = readJsonSettings(file);
+  const settings = readJsonSettingsFile(file);
   const config = readText(configFile);
   let trusted = config;
-  const { document, events } = editOurHandlers(settings, handlers, ({ event, handler, edit }) => {
+  const { document, events } = editOurHandlers(settings.document, handlers, ({ event, handler, edit }) => {
     if (!edit.changed && !handler) return;
     trusted = editCodexTrust(
       trusted,
@@ -57,8 +57,7 @@ export function writeCodexHooks(home: CodexHome, handlers: EventHandlers): Codex
   });
   const changed = events.some((event) => event.changed);
   const change: CodexHookChange = { file, changed, events, configFile, configChanged: false };
-  if (changed && handlers) writeJsonSettings(file, document);
-  else if (changed) writeJsonSettingsOrRemoveEmpty(file, document);
+  if (changed) writeJsonSettingsEdit(settings, document);
   if (trusted !== config) {
     // An uninstall that leaves config.toml with nothing in it removes it: Codex reads no file as no settings.
     if (!handlers && trusted.trim() === "") rmSync(configFile, { force: true });

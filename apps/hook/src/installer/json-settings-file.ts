@@ -1,19 +1,30 @@
 import { readFileSync, rmSync } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { InstallerError } from "./installer-error.js";
+import { editJsonText } from "./json-text-edit.js";
 
 type Shape = Record<string, unknown>;
 
-/** A JSON settings file: `{}` when missing; never silently replaced when it is not a JSON object. */
-export function readJsonSettings(path: string): Shape {
-  let text: string;
+/** A JSON settings file as it is on disk (empty when missing) and what it holds. */
+export interface JsonSettingsFile {
+  path: string;
+  text: string;
+  document: Shape;
+}
+
+function readText(path: string): string {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
     throw error;
   }
-  if (text.trim() === "") return {};
+}
+
+/** A JSON settings file: `{}` when missing; never silently replaced when it is not a JSON object. */
+export function readJsonSettingsFile(path: string): JsonSettingsFile {
+  const text = readText(path);
+  if (text.trim() === "") return { path, text, document: {} };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -23,18 +34,20 @@ export function readJsonSettings(path: string): Shape {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new InstallerError(`${path} does not hold a JSON object; fix it and run again`);
   }
-  return value as Shape;
+  return { path, text, document: value as Shape };
 }
 
-export function writeJsonSettings(path: string, document: Shape): void {
-  writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+/** What a JSON settings file holds: `{}` when missing. */
+export function readJsonSettings(path: string): Shape {
+  return readJsonSettingsFile(path).document;
 }
 
 /**
- * What an uninstall leaves: the settings without our hooks, or no file at all when nothing else is in it (an empty
- * `{}` means the same as no file to the agents, and a HOME that had no agent config should not gain one).
+ * Writes `document` into the settings file, touching only the members that changed: the person's other settings
+ * keep their bytes (order, spacing, indentation). A file left with nothing in it is removed (an empty `{}` means the
+ * same as no file to the agents, and a HOME that had no agent config should not gain one).
  */
-export function writeJsonSettingsOrRemoveEmpty(path: string, document: Shape): void {
-  if (Object.keys(document).length === 0) rmSync(path, { force: true });
-  else writeJsonSettings(path, document);
+export function writeJsonSettingsEdit(file: JsonSettingsFile, document: Shape): void {
+  if (Object.keys(document).length === 0) rmSync(file.path, { force: true });
+  else writeFileAtomic(file.path, editJsonText(file.text, file.document, document));
 }
