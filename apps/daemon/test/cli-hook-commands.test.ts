@@ -114,4 +114,10 @@ describe("ringback install / uninstall / hook", () => {
       text: "All done.",
     });
   });
+
+  it("`ringback hook` with a mistyped agent exits 1 with the usage, never 2 (which would block the agent)", async () => {
+    const result = await runCli(["hook", "claude"], daemonEnv(home.path), "{}");
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(result.stderr).toMatch(/^ringback-hook: unknown command "claude"\nusage: ringback-hook /);
+  });
 });

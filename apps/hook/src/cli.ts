@@ -14,12 +14,15 @@ export const USAGE = `usage: ringback-hook <${AGENT_KINDS.join("|")}> [--dry-run
                        A PermissionRequest rings your phone when you are away and waits (${PERMISSION_WAIT_MS / 60_000} min) for
                        Allow or Deny, then prints the decision for the agent; with no decision it prints
                        nothing and the agent asks you as usual: nothing ever allows by default. Exits 0
-                       whatever happens.
+                       whatever happens (a mistyped command exits 1 with this usage).
   --dry-run            print the report (or the permission request) instead of posting it
   install, uninstall   add or remove the Stop and PermissionRequest hooks in Claude Code and Codex (with
                        Codex's trust records), and the daemon's user service
 Environment: RINGBACK_HOOK_DEBUG=1 says on stderr what became of the report or the permission request, and if
 nothing, why and what to do; RINGBACK_HOME is the daemon's data directory (default ~/.ringback).`;
+
+/** The exit code of a mistyped command: a non-blocking error to Claude Code and Codex, where 2 would block. */
+const USAGE_EXIT_CODE = 1;
 
 /** Past the budget the process ends whatever it is waiting for: an agent must never wait on the hook. */
 const EXIT_GRACE_MS = 500;
@@ -88,7 +91,8 @@ export function isSilentHookRun(argv: string[], env: NodeJS.ProcessEnv): boolean
 
 /**
  * The `ringback-hook` command line. As a hook it exits 0 whatever happens and prints nothing on stdout;
- * `install`/`uninstall` are run by people and exit 1 (with the reason on stderr) when they fail.
+ * `install`/`uninstall` are run by people and exit 1 (with the reason on stderr) when they fail, as does a
+ * mistyped command.
  */
 export async function ringbackHookCli(argv: string[]): Promise<number> {
   if (argv[0] === "--version" || argv[0] === "-v") {
@@ -117,8 +121,9 @@ export async function ringbackHookCli(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  // A wrong agent kind in an agent's config must not break the agent: say so on stderr, exit 0.
+  // A mistyped command fails with the usage, so the person who typed it sees it. Exit 1, never 2: both agents log
+  // exit 1 as a non-blocking error and carry on, where exit 2 would block the agent's stop.
   const problem = command === undefined ? "no command given" : `unknown command ${JSON.stringify(command)}`;
   process.stderr.write(`ringback-hook: ${problem}\n${USAGE}\n`);
-  return 0;
+  return USAGE_EXIT_CODE;
 }

@@ -144,12 +144,12 @@ describe("ringback-hook reports a finished turn to the daemon", () => {
       expect(help.stdout).toContain("nothing ever allows by default");
       expect(help.stdout).toContain("RINGBACK_HOOK_DEBUG=1");
     }
-    // An agent config with a typo must not break the agent: nothing on stdout, exit 0.
+    // A typo fails where a person sees it (exit 1), and never blocks the agent: exit 2 would block its stop.
     const missing = await runBundle({ args: [], env: hookEnv(home.path) });
-    expect(missing).toMatchObject({ code: 0, stdout: "" });
+    expect(missing).toMatchObject({ code: 1, stdout: "" });
     expect(missing.stderr).toMatch(/^ringback-hook: no command given\nusage: ringback-hook /);
     const unknown = await runBundle({ args: ["claude"], env: hookEnv(home.path) });
-    expect(unknown).toMatchObject({ code: 0, stdout: "" });
+    expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toMatch(/^ringback-hook: unknown command "claude"\nusage: ringback-hook /);
   });
 });
