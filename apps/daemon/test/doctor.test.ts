@@ -5,7 +5,7 @@ import { type E2eKey, generateKey, keyId, sealDeviceName } from "@ringback/e2e-c
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import { LAST_SEALED_MESSAGE_FILE } from "../src/runtime/keys/last-sealed-message.js";
@@ -103,6 +103,63 @@ async function reportSent(sessionId: string, text: string): Promise<string> {
   });
   return eventId;
 }
+
+// Before doctor's checks, which expect the model set up above: each test here puts it back.
+describe("ringback model, on the same computer", () => {
+  const OTHER_KEY = "sk-other-model-key-9876543210";
+  afterEach(async () => {
+    await local("PUT", "/llm/settings", {
+      baseUrl: model.url,
+      apiKey: MODEL_KEY,
+      model: "fake-model",
+      timeoutMs: null,
+      maxOutputTokens: null,
+    });
+  });
+
+  it("sets the model with its key from stdin (never an argument) and the output cap, which the test call sends", async () => {
+    const other = await startFakeModel({ apiKey: OTHER_KEY });
+    onTestFinished(() => other.close());
+    const address = ["--address", other.url, "--model", "other-model"];
+
+    const asArgument = await runCli(["model", "set", ...address, "--key", OTHER_KEY], env());
+    expect(asArgument.code).toBe(1);
+    expect(asArgument.stderr).toContain("the API key is never an argument");
+
+    const set = await runCli(["model", "set", ...address], env(), `${OTHER_KEY}\n`);
+    expect(set.stderr).toBe("");
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain(`other-model at ${other.url} (local), key ****3210`);
+    expect(set.stdout).toContain("output cap: sized to each report (the local default)");
+
+    const capped = await runCli(["model", "limits", "--output-tokens", "2048"], env());
+    expect(capped.stdout).toContain("output cap: 2048 tokens");
+    const tested = await runCli(["model", "test"], env());
+    expect(tested.stderr).toContain(`testing other-model at ${other.url}: the same call as a brief`);
+    expect(tested.stdout).toContain("other-model wrote a test brief");
+    expect(other.chatRequests().at(-1)?.body).toMatchObject({ max_tokens: 2048 });
+    for (const output of [asArgument, set, capped, tested])
+      expect(`${output.stdout}${output.stderr}`).not.toContain(OTHER_KEY);
+  });
+
+  it("`ringback model test` waits for the daemon's own limit and shows its verdict on a model that hangs", async () => {
+    const hanging = await startFakeModel({ apiKey: MODEL_KEY });
+    onTestFinished(() => hanging.close());
+    hanging.setDefaultAnswer(answers.hang());
+    await runCli(["model", "set", "--address", hanging.url, "--model", "hung-model"], env(), MODEL_KEY);
+    expect((await runCli(["model", "limits", "--timeout", "1"], env())).stdout).toContain(
+      "overall limit per call: 1 s",
+    );
+
+    const result = await runCli(["model", "test"], env());
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("within its overall limit of 1 s");
+    expect(result.stdout).toMatch(
+      /^hung-model does not write a brief: The language model did not finish within 1\.0 s \(the overall limit\)/,
+    );
+  });
+});
 
 describe("ringback doctor", () => {
   it("is all ok on a computer set up as the README says, with a report that rang a phone", async () => {

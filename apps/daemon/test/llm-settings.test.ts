@@ -114,9 +114,23 @@ describe("/llm/settings", () => {
     expect((await readConfig()).llm?.primary).not.toHaveProperty("timeoutMs");
   });
 
+  it("sets the output cap, keeps it when a save leaves it out, and resets it with null", async () => {
+    daemon = await startInProcessDaemon();
+    const saved = await put({ ...channel, apiKey: API_KEY, maxOutputTokens: 4096 });
+    expect(LlmSettingsResponse.parse(await saved.json()).channel?.maxOutputTokens).toBe(4096);
+    const kept = await put({ ...channel, model: "another-model" });
+    expect(LlmSettingsResponse.parse(await kept.json()).channel?.maxOutputTokens).toBe(4096);
+
+    const reset = await put({ ...channel, maxOutputTokens: null });
+
+    expect(LlmSettingsResponse.parse(await reset.json()).channel).not.toHaveProperty("maxOutputTokens");
+    expect((await readConfig()).llm?.primary).not.toHaveProperty("maxOutputTokens");
+  });
+
   it.each([
     ["under a second", { timeoutMs: 500 }],
     ["over an hour", { noProgressTimeoutMs: 3_600_001 }],
+    ["an output cap too small for a brief", { maxOutputTokens: 100 }],
   ])("refuses a limit %s with 422 invalid_llm_settings", async (_label, limits) => {
     daemon = await startInProcessDaemon();
     const response = await put({ ...channel, apiKey: API_KEY, ...limits });

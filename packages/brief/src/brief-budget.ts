@@ -19,7 +19,8 @@ const CONTEXT_MARGIN_TOKENS = 64;
 export interface BriefPlan {
   endpoint: ModelEndpointKind;
   given: GivenReport;
-  /** Sent as `max_tokens` to a local endpoint; undefined for a hosted one (see the README). */
+  /** Sent as `max_tokens`: the channel's output cap, or by default one sized to the report for a local endpoint and
+   * none for a hosted one (see the README). */
   maxTokens: number | undefined;
 }
 
@@ -44,7 +45,8 @@ export function reportBudgetTokens(report: Report, channel: LlmChannel, language
 export function briefPlan(report: Report, channel: LlmChannel, language: string): BriefPlan {
   const endpoint = modelEndpointKind(channel.baseUrl);
   const given = reportWithinBudget(report.text, reportBudgetTokens(report, channel, language));
-  // Hosted reasoning models count their thinking in the output limit (and OpenAI's refuse `max_tokens`): a hosted
-  // call is bounded by its time limits only.
-  return { endpoint, given, maxTokens: endpoint === "local" ? briefOutputTokens(given.text) : undefined };
+  // The person's own output cap wins. Without one, hosted reasoning models count their thinking in the output limit
+  // (and OpenAI's refuse `max_tokens`): a hosted call is bounded by its time limits only.
+  const defaultCap = endpoint === "local" ? briefOutputTokens(given.text) : undefined;
+  return { endpoint, given, maxTokens: channel.maxOutputTokens ?? defaultCap };
 }

@@ -44,7 +44,7 @@ export function errorDetail(text: string): string {
 /** The error of an answer cut at its output limit, with what usually causes it. */
 function outputLimitError(maxTokens: number | undefined): string {
   const limit = maxTokens === undefined ? "its output limit" : `the output limit of ${maxTokens} tokens`;
-  return `The language model's answer was cut off at ${limit}. A model that thinks before it answers spends its tokens on thinking: turn thinking off for this model (the README says how for llama.cpp, Ollama and LM Studio).`;
+  return `The language model's answer was cut off at ${limit}. A model that thinks before it answers spends its tokens on thinking: turn thinking off for this model (the README says how for llama.cpp, Ollama and LM Studio), or raise the output cap (\`ringback model limits --output-tokens <tokens>\`, or the app's Settings › Your computer › Language model for briefs).`;
 }
 
 /** What the finish reason and the refusal say about an answer, before its content is read. */

@@ -49,6 +49,17 @@ export function timeoutToFitMs(estimatedMs: number): number {
 /** A limit as stored and as set through `PUT /llm/settings` (milliseconds, 1 s to 1 h). */
 export const ModelCallLimitMs = z.number().int().min(MODEL_CALL_LIMIT_MIN_MS).max(MODEL_CALL_LIMIT_MAX_MS);
 
+/**
+ * The output cap (`max_tokens`) a person may set for every brief call: at least what a short brief needs, at most
+ * what a model that thinks first may spend. Without one, a local model gets a cap sized to the report and a hosted
+ * one none (its reasoning counts in the cap, and OpenAI's refuse `max_tokens`).
+ */
+export const MODEL_OUTPUT_TOKENS_MIN = 256;
+export const MODEL_OUTPUT_TOKENS_MAX = 32_768;
+
+/** An output cap as stored and as set through `PUT /llm/settings`. */
+export const ModelOutputTokens = z.number().int().min(MODEL_OUTPUT_TOKENS_MIN).max(MODEL_OUTPUT_TOKENS_MAX);
+
 /** Briefs at once against one endpoint of each kind: a local server works on one request at a time. */
 export const CONCURRENT_BRIEFS_PER_ENDPOINT: Readonly<Record<ModelEndpointKind, number>> = {
   local: 1,

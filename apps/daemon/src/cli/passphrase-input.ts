@@ -10,10 +10,13 @@ export async function readPassphraseFromStdin(): Promise<string> {
 }
 
 /** Asks on the terminal without echoing what is typed; `withoutTerminal` is the error when there is none. */
-export async function askPassphrase(withoutTerminal: string): Promise<string> {
+export async function askPassphrase(
+  withoutTerminal: string,
+  question = "Passphrase of the account: ",
+): Promise<string> {
   const input = process.stdin;
   if (!input.isTTY) throw new StartError(withoutTerminal);
-  process.stderr.write("Passphrase of the account: ");
+  process.stderr.write(question);
   input.setRawMode(true);
   input.setEncoding("utf8");
   input.resume();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ModelCallLimitMs } from "../model-endpoint.js";
+import { ModelCallLimitMs, ModelOutputTokens } from "../model-endpoint.js";
 
 export const StructuredOutput = z.enum(["json_schema", "json_object"]);
 export type StructuredOutput = z.infer<typeof StructuredOutput>;
@@ -26,6 +26,8 @@ export const LlmChannel = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** The longest wait for the next token once answering has started; without it the endpoint kind's default. */
   noProgressTimeoutMs: z.number().int().positive().optional(),
+  /** The output cap (`max_tokens`) of every brief call; without it the endpoint kind's default (`ModelOutputTokens`). */
+  maxOutputTokens: ModelOutputTokens.optional(),
   /** Manual configuration only; sent to the model only when present. */
   reasoningEffort: z.string().min(1).optional(),
 });
@@ -50,6 +52,8 @@ export const LlmChannelPublic = z.object({
   /** The limits set for this channel; absent: the endpoint kind's default (`modelCallLimits`). */
   timeoutMs: z.number().int().positive().optional(),
   noProgressTimeoutMs: z.number().int().positive().optional(),
+  /** The output cap set for this channel; absent: the endpoint kind's default. */
+  maxOutputTokens: z.number().int().positive().optional(),
 });
 export type LlmChannelPublic = z.infer<typeof LlmChannelPublic>;
 
@@ -62,6 +66,8 @@ export const PutLlmSettingsRequest = z.object({
   /** Absent: the saved limit is kept (whatever the address and model); null: back to the default. */
   timeoutMs: ModelCallLimitMs.nullable().optional(),
   noProgressTimeoutMs: ModelCallLimitMs.nullable().optional(),
+  /** The output cap, kept, set or reset (null) like the limits. */
+  maxOutputTokens: ModelOutputTokens.nullable().optional(),
 });
 export type PutLlmSettingsRequest = z.infer<typeof PutLlmSettingsRequest>;
 

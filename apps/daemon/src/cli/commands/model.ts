@@ -1,33 +1,47 @@
 import { parseArgs } from "node:util";
 import {
   LlmSettingsResponse,
-  LlmTestResponse,
   MODEL_CALL_LIMITS_DEFAULT_MS,
-  modelCallLimits,
+  MODEL_OUTPUT_TOKENS_MAX,
+  MODEL_OUTPUT_TOKENS_MIN,
+  StructuredOutput,
 } from "@ringback/protocol";
-import { LocalDaemon, MODEL_TEST_TIMEOUT_MS, readDataDir } from "../../runtime/doctor/local-daemon.js";
+import { LocalDaemon, MODEL_TEST_VERDICT_GRACE_MS, readDataDir } from "../../runtime/doctor/local-daemon.js";
 import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { StartError } from "../../runtime/start-error.js";
+import { readApiKey, refuseKeyArgument } from "../model/api-key-input.js";
+import { describeChannel } from "../model/model-description.js";
+import { saveModel } from "../model/set-model.js";
+import { testModel } from "../model/test-model.js";
 
-export const summary = "show the language model for briefs, set its time limits, or test it";
-export const usage = `ringback model [limits|test]
+export const summary = "show, set or test the language model for briefs, and set its limits and output cap";
+export const usage = `ringback model [set|limits|test]
 
-  ringback model                 the model, its address and its time limits (and whether they are the default)
-  ringback model limits --timeout SECONDS --no-progress SECONDS
-                                 the overall cap of one model call and the longest wait for the next token once
-                                 the model has started answering; "default" goes back to the endpoint's default
-                                 (a local model: ${MODEL_CALL_LIMITS_DEFAULT_MS.local.timeoutMs / 1000} s and ${MODEL_CALL_LIMITS_DEFAULT_MS.local.noProgressTimeoutMs / 1000} s; a hosted one: ${MODEL_CALL_LIMITS_DEFAULT_MS.hosted.timeoutMs / 1000} s and ${MODEL_CALL_LIMITS_DEFAULT_MS.hosted.noProgressTimeoutMs / 1000} s)
+  ringback model                 the model, its address, its time limits and output cap (and whether they are the default)
+  ringback model set --address URL --model NAME [--structured-output json_schema|json_object]
+                                 sets the model; the API key is typed at a prompt that does not show it, or piped on
+                                 stdin (never an argument); Enter or nothing piped keeps the saved key for that address
+  ringback model limits [--timeout SECONDS] [--no-progress SECONDS] [--output-tokens TOKENS]
+                                 the overall cap of one model call, the longest wait for the next token once the model
+                                 has started answering, and the output cap (max_tokens, ${MODEL_OUTPUT_TOKENS_MIN} to ${MODEL_OUTPUT_TOKENS_MAX}); "default" goes
+                                 back to the endpoint's default (a local model: ${MODEL_CALL_LIMITS_DEFAULT_MS.local.timeoutMs / 1000} s, ${MODEL_CALL_LIMITS_DEFAULT_MS.local.noProgressTimeoutMs / 1000} s and a cap sized
+                                 to each report; a hosted one: ${MODEL_CALL_LIMITS_DEFAULT_MS.hosted.timeoutMs / 1000} s, ${MODEL_CALL_LIMITS_DEFAULT_MS.hosted.noProgressTimeoutMs / 1000} s and no cap)
   ringback model test            the same structured call as a brief: the model's speeds, how long a typical and a
-                                 long report take against the limit, and what to change
-Talks to the running daemon (ringback run).`;
+                                 long report take against the limit, and what to change. Waits as long as the
+                                 daemon's own limit for the call (and ${MODEL_TEST_VERDICT_GRACE_MS / 1000} s more), saying on stderr how long so far
+Talks to the running daemon (ringback run). The app sets the same: Settings › Your computer › Language model for briefs.`;
 
-/** A limit as typed: seconds, or "default" (null: the endpoint's default). */
-function limitMs(value: string | undefined, name: string): number | null | undefined {
+const SET_ONE =
+  "ringback model set --address URL --model NAME (or the app's Settings › Your computer › Language model for briefs)";
+
+/** A setting as typed: a positive number in `unit`, or "default" (null: the endpoint's default). */
+function typedSetting(value: string | undefined, name: string, scale: number): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === "default") return null;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new StartError(`--${name} takes seconds or "default"`);
-  return Math.round(seconds * 1000);
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new StartError(`--${name} takes ${scale === 1 ? "a number of tokens" : "seconds"} or "default"`);
+  return Math.round(number * scale);
 }
 
 async function runningDaemon(): Promise<LocalDaemon> {
@@ -38,83 +52,72 @@ async function runningDaemon(): Promise<LocalDaemon> {
 
 async function savedChannel(daemon: LocalDaemon) {
   const answer = await daemon.ask("GET", "/llm/settings");
-  if (!answer) throw new StartError("the daemon is not running: ringback run");
+  if (!answer) throw new StartError(`the daemon is not running on port ${daemon.port}: ringback run`);
   const channel = LlmSettingsResponse.parse(answer.body).channel;
-  if (!channel)
-    throw new StartError(
-      "no language model is set: the app's Settings › Your computer › Language model for briefs",
-    );
+  if (!channel) throw new StartError(`no language model is set: ${SET_ONE}`);
   return channel;
 }
 
-function describe(channel: NonNullable<LlmSettingsResponse["channel"]>): string {
-  const limits = modelCallLimits(channel);
-  const origin = (value: number | undefined) =>
-    value === undefined ? ` (the ${limits.endpoint} default)` : "";
-  return [
-    `${channel.model} at ${channel.baseUrl} (${limits.endpoint}), key ${channel.keyHint}, ${channel.structuredOutput}`,
-    `overall limit per call: ${limits.timeoutMs / 1000} s${origin(channel.timeoutMs)}`,
-    `no-progress limit: ${limits.noProgressTimeoutMs / 1000} s${origin(channel.noProgressTimeoutMs)}`,
-  ].join("\n");
-}
-
 export async function run(args: string[]): Promise<void> {
+  refuseKeyArgument(args);
   const { values, positionals } = parseArgs({
     args,
     strict: true,
     allowPositionals: true,
-    options: { timeout: { type: "string" }, "no-progress": { type: "string" } },
+    options: {
+      timeout: { type: "string" },
+      "no-progress": { type: "string" },
+      "output-tokens": { type: "string" },
+      address: { type: "string" },
+      model: { type: "string" },
+      "structured-output": { type: "string" },
+    },
   });
-  const daemon = await runningDaemon();
-  const channel = await savedChannel(daemon);
   const [command] = positionals;
+  if (command !== undefined && !["set", "limits", "test"].includes(command))
+    throw new StartError(`unknown: ringback model ${command}\n${usage}`);
+  const daemon = await runningDaemon();
+  if (command === "set") {
+    if (!values.address || !values.model) throw new StartError(`give --address and --model\n${usage}`);
+    const structuredOutput = StructuredOutput.optional().safeParse(values["structured-output"]);
+    if (!structuredOutput.success)
+      throw new StartError("--structured-output takes json_schema or json_object");
+    const apiKey = await readApiKey();
+    const saved = await saveModel(daemon, {
+      baseUrl: values.address,
+      model: values.model,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(structuredOutput.data === undefined ? {} : { structuredOutput: structuredOutput.data }),
+    });
+    process.stdout.write(`${saved}\nTest it: ringback model test\n`);
+    return;
+  }
+  const channel = await savedChannel(daemon);
   if (command === undefined) {
-    process.stdout.write(`${describe(channel)}\n`);
+    process.stdout.write(`${describeChannel(channel)}\n`);
     return;
   }
   if (command === "limits") {
-    const timeoutMs = limitMs(values.timeout, "timeout");
-    const noProgressTimeoutMs = limitMs(values["no-progress"], "no-progress");
-    if (timeoutMs === undefined && noProgressTimeoutMs === undefined)
-      throw new StartError(`give --timeout or --no-progress\n${usage}`);
-    const { keyHint: _hint, ...kept } = channel;
-    const answer = await daemon.ask("PUT", "/llm/settings", {
+    const timeoutMs = typedSetting(values.timeout, "timeout", 1000);
+    const noProgressTimeoutMs = typedSetting(values["no-progress"], "no-progress", 1000);
+    const maxOutputTokens = typedSetting(values["output-tokens"], "output-tokens", 1);
+    if (timeoutMs === undefined && noProgressTimeoutMs === undefined && maxOutputTokens === undefined)
+      throw new StartError(`give --timeout, --no-progress or --output-tokens\n${usage}`);
+    const {
+      keyHint: _hint,
+      timeoutMs: _timeout,
+      noProgressTimeoutMs: _noProgress,
+      maxOutputTokens: _cap,
+      ...kept
+    } = channel;
+    const saved = await saveModel(daemon, {
       ...kept,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(noProgressTimeoutMs === undefined ? {} : { noProgressTimeoutMs }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     });
-    const saved = LlmSettingsResponse.safeParse(answer?.body);
-    if (!saved.success || !saved.data.channel) {
-      const message = (answer?.body as { error?: { message?: string } } | null)?.error?.message;
-      throw new StartError(`the daemon did not save the limits: ${message ?? answer?.status ?? "no answer"}`);
-    }
-    process.stdout.write(`${describe(saved.data.channel)}\n`);
+    process.stdout.write(`${saved}\n`);
     return;
   }
-  if (command === "test") {
-    const answer = await daemon.ask("POST", "/llm/test", {}, MODEL_TEST_TIMEOUT_MS);
-    const result = LlmTestResponse.parse(answer?.body);
-    if (!result.ok) {
-      process.stdout.write(`${channel.model} does not write a brief: ${result.error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    const timing = result.timing;
-    const lines = [`${result.model} wrote a test brief in ${(result.latencyMs / 1000).toFixed(1)} s`];
-    if (timing) {
-      const rate = (value: number | null) => (value === null ? "?" : value.toFixed(1));
-      lines.push(
-        `reads ${rate(timing.promptTokensPerSecond)} prompt tokens/s, writes ${rate(timing.outputTokensPerSecond)} tokens/s`,
-        ...timing.estimates.map(
-          (estimate) =>
-            `${estimate.report} report (~${estimate.lines} lines, ${estimate.promptTokens} prompt + up to ${estimate.outputTokens} output tokens): ${estimate.ms === null ? "unknown" : `about ${Math.round(estimate.ms / 1000)} s`} of ${timing.timeoutMs / 1000} s${estimate.fitsTimeout === false ? " — will not fit" : ""}`,
-        ),
-        timing.advice ?? "both fit the limits",
-      );
-    }
-    process.stdout.write(`${lines.join("\n")}\n`);
-    if (timing?.advice) process.exitCode = 1;
-    return;
-  }
-  throw new StartError(`unknown: ringback model ${command}\n${usage}`);
+  await testModel(daemon, channel);
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { DaemonConfig, DEFAULT_LOCAL_PORT } from "@ringback/protocol";
+import { DaemonConfig, DEFAULT_LOCAL_PORT, modelCallLimits } from "@ringback/protocol";
 import { CONFIG_FILE } from "../files/config-file.js";
 import { readTextIfExists } from "../files/private-file.js";
 import { type LastSealedMessage, readLastSealedMessage } from "../keys/last-sealed-message.js";
@@ -8,8 +8,16 @@ import { type LocalAnswer, signedLocalRequest } from "../keys/signed-local-reque
 
 /** A bounded local call: a daemon that does not answer within it is as good as down. */
 const LOCAL_CALL_TIMEOUT_MS = 5_000;
-/** The model test runs the brief's own call: it may take the channel's whole timeout. */
-export const MODEL_TEST_TIMEOUT_MS = 120_000;
+/**
+ * How much longer than the model's overall limit a model test is waited for: the daemon answers a failure no sooner
+ * than 2 s after it began (LLM_TEST_FAILURE_MIN_MS), plus the local round trip.
+ */
+export const MODEL_TEST_VERDICT_GRACE_MS = 15_000;
+
+/** The model test runs the brief's own call: its verdict may take the channel's whole overall limit, and the grace. */
+export function modelTestWaitMs(channel: { baseUrl: string; timeoutMs?: number | undefined }): number {
+  return modelCallLimits(channel).timeoutMs + MODEL_TEST_VERDICT_GRACE_MS;
+}
 
 /**
  * What doctor knows of the data dir before asking anyone: daemon.json as written, the local key, and the key id

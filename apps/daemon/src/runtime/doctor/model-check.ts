@@ -1,6 +1,6 @@
 import { LlmTestResponse } from "@ringback/protocol";
 import { type DoctorCheck, fail, ok, warn } from "./doctor-check.js";
-import { type LocalDaemon, MODEL_TEST_TIMEOUT_MS } from "./local-daemon.js";
+import { type LocalDaemon, modelTestWaitMs } from "./local-daemon.js";
 
 const SET_MODEL = "the app: Settings › Your computer › Language model for briefs";
 
@@ -9,11 +9,12 @@ export async function checkModel(daemon: LocalDaemon | null): Promise<DoctorChec
   if (!daemon) return warn("model", "not checked: the daemon is not running", "ringback run");
   const settings = await daemon.ask("GET", "/llm/settings");
   const channel =
-    (settings?.body as { channel?: { baseUrl: string; model: string } | null } | null)?.channel ?? null;
+    (settings?.body as { channel?: { baseUrl: string; model: string; timeoutMs?: number } | null } | null)
+      ?.channel ?? null;
   if (!channel)
     return warn("model", "no language model for briefs: calls read the agent's own words", SET_MODEL);
   const details = { baseUrl: channel.baseUrl, model: channel.model };
-  const answer = await daemon.ask("POST", "/llm/test", {}, MODEL_TEST_TIMEOUT_MS);
+  const answer = await daemon.ask("POST", "/llm/test", {}, modelTestWaitMs(channel));
   const result = LlmTestResponse.safeParse(answer?.body);
   if (answer?.status === 429)
     return warn(

@@ -6,6 +6,7 @@ import {
   RingbackError,
   secretHint,
 } from "@ringback/protocol";
+import type { z } from "zod";
 import type { RawConfig } from "../files/config-file.js";
 import { isSameOrigin, originOf } from "../secrets/secret-origin.js";
 
@@ -18,7 +19,8 @@ export function configuredChannel(raw: Readonly<RawConfig>): LlmChannel | null {
 /** The channel as returned by the interface: never the key, only its hint. */
 export function publicChannel(channel: LlmChannel | null): LlmChannelPublic | null {
   if (!channel) return null;
-  const { baseUrl, model, apiKey, structuredOutput, timeoutMs, noProgressTimeoutMs } = channel;
+  const { baseUrl, model, apiKey, structuredOutput, timeoutMs, noProgressTimeoutMs, maxOutputTokens } =
+    channel;
   return {
     baseUrl,
     model,
@@ -26,23 +28,28 @@ export function publicChannel(channel: LlmChannel | null): LlmChannelPublic | nu
     structuredOutput,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(noProgressTimeoutMs === undefined ? {} : { noProgressTimeoutMs }),
+    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
   };
 }
 
 /**
- * A limit after a save: the request's number, or none for null (back to the endpoint's default), or the saved
+ * A limit (or the output cap) after a save: the request's number, or none for null (back to the endpoint's default), or the saved
  * one when the request leaves it out, whatever the address and model (the user set it; a new address keeps it).
  */
-function savedLimit(requested: number | null | undefined, previous: unknown): { value?: number } {
+function savedLimit(
+  requested: number | null | undefined,
+  previous: unknown,
+  schema: z.ZodType<number | undefined> = LlmChannel.shape.timeoutMs,
+): { value?: number } {
   if (requested === null) return {};
   if (requested !== undefined) return { value: requested };
-  const saved = LlmChannel.shape.timeoutMs.safeParse(previous);
+  const saved = schema.safeParse(previous);
   return saved.success && saved.data !== undefined ? { value: saved.data } : {};
 }
 
 /**
  * The whole `llm` section after a save from the app (spec: PUT /llm/settings). Without apiKey the saved key
- * is kept while the address stays on its origin (none saved, or a new origin: `llm_key_required`); the limits (`timeoutMs`, `noProgressTimeoutMs`) are set, reset with
+ * is kept while the address stays on its origin (none saved, or a new origin: `llm_key_required`); the limits (`timeoutMs`, `noProgressTimeoutMs`) and the output cap (`maxOutputTokens`) are set, reset with
  * null, or kept when left out; a manual reasoningEffort survives only when the address and the model are
  * unchanged; anything else in the section (a manual fallback channel) is removed.
  */
@@ -59,6 +66,11 @@ export function savedLlmSection(
     previous.model.trim() === request.model;
   const timeoutMs = savedLimit(request.timeoutMs, previous?.timeoutMs);
   const noProgressTimeoutMs = savedLimit(request.noProgressTimeoutMs, previous?.noProgressTimeoutMs);
+  const maxOutputTokens = savedLimit(
+    request.maxOutputTokens,
+    previous?.maxOutputTokens,
+    LlmChannel.shape.maxOutputTokens,
+  );
   const reasoningEffort = LlmChannel.shape.reasoningEffort.safeParse(previous?.reasoningEffort);
   const channel = LlmChannel.safeParse({
     baseUrl: request.baseUrl,
@@ -67,6 +79,7 @@ export function savedLlmSection(
     structuredOutput: request.structuredOutput,
     ...(timeoutMs.value === undefined ? {} : { timeoutMs: timeoutMs.value }),
     ...(noProgressTimeoutMs.value === undefined ? {} : { noProgressTimeoutMs: noProgressTimeoutMs.value }),
+    ...(maxOutputTokens.value === undefined ? {} : { maxOutputTokens: maxOutputTokens.value }),
     ...(isSameChannel && reasoningEffort.success && reasoningEffort.data !== undefined
       ? { reasoningEffort: reasoningEffort.data }
       : {}),
