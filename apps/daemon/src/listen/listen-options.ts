@@ -32,9 +32,13 @@ acknowledges, allows or denies, so the other devices stop ringing.
 The first run joins the account: with a pairing link from \`ringback pair\` (--pair), or with the 12-digit code and the
 account's passphrase (--server, --code; the passphrase is asked on the terminal, or read from the first line of stdin
 with --passphrase-stdin). The device is kept in --dir (default {data_dir}/listen, RINGBACK_LISTEN_DIR) for later runs.
+A terminal that has just joined rings only for calls raised after it joined (older ones, decided or not, are missed).
+A call that needs you rings first: a ringing call steps aside for it (here only) and waits; whenever the calls that
+wait change, one line lists them in the order they come ("Waiting (2): ...").
 
 While listening, type a command and Enter:
-  a, answer        answer the ringing call (the brief in full, then h to hang up)
+  a, answer        answer the ringing call (the brief in full, then h to hang up); with none ringing, the first call
+                   that stepped aside for one that needed you
   r, reject        reject the ringing call
   k, ack           acknowledge: the ringing call, or else every missed call
   h, hang-up       end the call in progress

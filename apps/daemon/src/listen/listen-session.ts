@@ -13,6 +13,7 @@ import { CORE_TEXTS } from "@ringback/client/texts";
 import { needsYouStatus, replyDeliveryText, replyLines } from "@ringback/client/views";
 import type { PermissionVerdict } from "@ringback/protocol";
 import type { DesktopNotifier } from "./desktop-notifier.js";
+import { needsYouBehind, queueText, waitingCalls } from "./ring-queue.js";
 import { askInCallText, askRingingText, askStatusLine } from "./terminal-ask.js";
 import { inCallText, ringingText, scriptOf, stoppedText } from "./terminal-call.js";
 import { questionInCallText, questionRingingText } from "./terminal-question.js";
@@ -55,6 +56,10 @@ export class ListenSession {
   /** The calls this terminal replied to, and the last delivery printed for each of their replies (id -> words). */
   readonly #repliedCalls = new Set<string>();
   readonly #replyLines = new Map<string, string>();
+  /** The calls set aside here so that a call that needs you rings first: they wait in the queue. */
+  readonly #setAside = new Set<string>();
+  /** The queue line last printed ("" before any). */
+  #queueLine = "";
 
   constructor(options: ListenSessionOptions) {
     this.#center = options.center;
@@ -73,10 +78,14 @@ export class ListenSession {
       case "":
         return;
       case "a":
-      case "answer":
-        if (!ringing) return this.#write("No call is ringing.\n");
-        this.#center.answer(ringing.eventId);
+      case "answer": {
+        // With nothing ringing, the first call set aside for one that needed you.
+        const next =
+          ringing ?? waitingCalls(calls, this.#setAside).find((record) => record.status.state === "missed");
+        if (!next) return this.#write("No call is ringing.\n");
+        this.#center.answer(next.eventId);
         return;
+      }
       case "r":
       case "reject":
         if (!ringing) return this.#write("No call is ringing.\n");
@@ -176,8 +185,10 @@ export class ListenSession {
       this.#unreadable.add(eventId);
       this.#write(`A call could not be opened (${problem}): is this terminal's key the computer's?\n`);
     }
+    if (this.#putNeedsYouFirst(view)) return;
     this.#followRinging(view);
     this.#followActive(view);
+    this.#followQueue(view);
     this.#followDecisions(view);
     this.#followReplies(view);
   }
@@ -221,6 +232,31 @@ export class ListenSession {
       }
     }
     return stoppedText(record);
+  }
+
+  /** What waits behind the ringing call, said again whenever it changes. */
+  #followQueue(view: CallCenterView): void {
+    const line = queueText(waitingCalls(view.calls, this.#setAside)) ?? "";
+    if (line === this.#queueLine) return;
+    const hadQueue = this.#queueLine !== "";
+    this.#queueLine = line;
+    if (line !== "") this.#write(`${line}\n`);
+    else if (hadQueue) this.#write("Nothing else waits.\n");
+  }
+
+  /**
+   * A call that needs you queued behind one that does not: the ringing call steps aside (here only; the other devices
+   * ring on) and waits its turn, since an agent waits for the other. True when it did: the view is then stale, and the
+   * call center's next view (with the call that needs you ringing) is followed instead.
+   */
+  #putNeedsYouFirst(view: CallCenterView): boolean {
+    const ringing = ringingCall(view.calls);
+    if (!ringing || !needsYouBehind(view.calls, ringing)) return false;
+    this.#write(`${callerName(ringing)} waits: a call that needs you comes first.\n`);
+    this.#setAside.add(ringing.eventId);
+    if (this.#ringingId === ringing.eventId) this.#ringingId = null;
+    this.#center.setAside(ringing.eventId);
+    return true;
   }
 
   #followRinging(view: CallCenterView): void {

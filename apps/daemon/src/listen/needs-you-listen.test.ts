@@ -1,5 +1,5 @@
 import { ALWAYS_RING, CallCenter, createMemoryStore } from "@ringback/client";
-import { generateKey } from "@ringback/e2e-crypto";
+import { aad, generateKey, sealJson } from "@ringback/e2e-crypto";
 import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeCallRelay, startFakeCallRelay } from "../../../../packages/client/test/fake-call-relay.js";
@@ -13,9 +13,11 @@ import {
   askFor,
   needsYouEvent,
   needsYouFixture,
+  payloadFor,
   recordFor,
 } from "../../../../packages/client/test/fixtures.js";
 import { startListeningTerminal } from "../../test/helpers/listening-terminal.js";
+import { joinedNow } from "./joined-now.js";
 import { askInCallText, askRingingText } from "./terminal-ask.js";
 
 const key = generateKey();
@@ -35,8 +37,8 @@ afterEach(async () => {
 });
 
 /** A terminal companion on the fake relay: what it wrote, and its session to type into. */
-async function terminal() {
-  const started = await startListeningTerminal(relay.origin, key);
+async function terminal(joined?: Parameters<typeof startListeningTerminal>[2]) {
+  const started = await startListeningTerminal(relay.origin, key, joined);
   center = started.center;
   return started;
 }
@@ -44,6 +46,28 @@ async function terminal() {
 async function raiseAsk(eventId: string): Promise<void> {
   const occurredAt = new Date();
   relay.publish(await needsYouEvent(key, eventId, occurredAt, askFor(occurredAt), "computer"));
+}
+
+/** A finished Codex turn's call, raised at `occurredAt`. */
+async function raiseReport(eventId: string, occurredAt = new Date()): Promise<void> {
+  relay.publish({
+    eventId,
+    source: "codex",
+    occurredAt: occurredAt.toISOString(),
+    receivedAt: occurredAt.toISOString(),
+    taskId: null,
+    fromDeviceId: "computer",
+    sealed: await sealJson(
+      key,
+      aad.report(eventId),
+      payloadFor({
+        eventId,
+        source: "codex",
+        occurredAt: occurredAt.toISOString(),
+        brief: { title: "Importer fixed" },
+      }),
+    ),
+  });
 }
 
 describe("a needs-you call in the terminal", () => {
@@ -148,5 +172,44 @@ describe("a needs-you call in the terminal", () => {
       "No call needs you: allow and deny answer a call that asks permission.\n",
     ]);
     expect(relay.replies).toEqual([]);
+  });
+
+  it("rings a call that needs you before the report ringing already, lists what waits, and answers the report after", async () => {
+    const { session, output } = await terminal();
+    await raiseReport("report_first");
+    await eventually(() => output().includes("Importer fixed"));
+    await raiseAsk("needs_second");
+    await eventually(() => output().includes("Needs you: Claude Code in project"));
+    expect(output()).toContain("waits: a call that needs you comes first.\n");
+    expect(output()).toMatch(
+      /Waiting \(1\): .*\(Importer fixed, set aside: a answers it when nothing rings\)\.\n/,
+    );
+
+    await session.command("allow");
+    await eventually(() => output().includes("Allowed on terminal: the agent got it.\n"));
+    expect(computer.opened.map((decision) => decision.eventId)).toEqual(["needs_second"]);
+    await session.command("h");
+    await session.command("a");
+    await eventually(() => relay.statusWrites.includes("terminal report_first answered"));
+    await eventually(() => output().includes("Nothing else waits.\n"));
+  });
+
+  it("a terminal that has just joined does not ring the calls raised before, decided or not", async () => {
+    await raiseReport("report_before", new Date(Date.now() - 60_000));
+    await raiseAsk("needs_before");
+    const pairing = joinedNow({
+      identity: {
+        accountId: "a",
+        deviceId: "terminal",
+        deviceToken: "token-terminal",
+        serverUrl: relay.origin,
+      },
+      key,
+    });
+    const { center: joined, output } = await terminal(pairing);
+    await eventually(() => joined.view.calls.records.needs_before?.status.state === "missed");
+    expect(joined.view.calls.records.report_before?.status.state).toBe("missed");
+    expect(output()).not.toContain("Needs you:");
+    expect(output()).not.toContain("Importer fixed");
   });
 });

@@ -11,6 +11,7 @@ import {
 } from "@ringback/client";
 import { openFileStore } from "@ringback/client/node";
 import { findDesktopNotifier } from "../../listen/desktop-notifier.js";
+import { joinedNow } from "../../listen/joined-now.js";
 import { LineQueue } from "../../listen/line-queue.js";
 import { LISTEN_USAGE, type ListenOptions, parseListenOptions } from "../../listen/listen-options.js";
 import { ListenSession } from "../../listen/listen-session.js";
@@ -28,7 +29,8 @@ export async function run(args: string[]): Promise<void> {
   const store = await openFileStore(join(options.dir, "device.store"));
   const settings = new LocalSettings(store);
   const lines = new LineQueue(createInterface({ input: process.stdin, terminal: false }));
-  const joined = await joinAsAsked(options, lines).catch(notJoined);
+  const fresh = await joinAsAsked(options, lines).catch(notJoined);
+  const joined = fresh && joinedNow(fresh);
   const pairing = joined ?? (await settings.loadPairing());
   if (!pairing)
     throw new StartError(
