@@ -41,10 +41,23 @@ export function errorDetail(text: string): string {
   return truncate(text);
 }
 
-/** The error of an answer cut at its output limit, with what usually causes it. */
-function outputLimitError(maxTokens: number | undefined): string {
+/** Where the output cap is raised, as every output-limit message ends. */
+const OUTPUT_CAP_FIX =
+  "raise the output cap (`ringback model limits --output-tokens <tokens>`, or the app's Settings › Your computer › Language model for briefs)";
+
+/** What an answer cut at its output limit had written: thinking only, or an answer that ran on. */
+type CutAnswer = "thinking" | "answer";
+
+/**
+ * The error of an answer cut at its output limit, with its likely cause. Thinking is blamed only when the model
+ * thought and wrote no answer; an answer that runs on to the limit is a model (or a stuck server) that does not stop.
+ */
+function outputLimitError(maxTokens: number | undefined, cut: CutAnswer): string {
   const limit = maxTokens === undefined ? "its output limit" : `the output limit of ${maxTokens} tokens`;
-  return `The language model's answer was cut off at ${limit}. A model that thinks before it answers spends its tokens on thinking: turn thinking off for this model (the README says how for llama.cpp, Ollama and LM Studio), or raise the output cap (\`ringback model limits --output-tokens <tokens>\`, or the app's Settings › Your computer › Language model for briefs).`;
+  const first = `The language model's answer was cut off at ${limit}.`;
+  if (cut === "thinking")
+    return `${first} It spent them thinking and wrote no answer: turn thinking off for this model (the README says how for llama.cpp, Ollama and LM Studio), or ${OUTPUT_CAP_FIX}.`;
+  return `${first} Its answer ran on without finishing (a model that repeats itself, or a server that is stuck: restart it): try another model, or ${OUTPUT_CAP_FIX}.`;
 }
 
 /** What the finish reason and the refusal say about an answer, before its content is read. */
@@ -52,13 +65,14 @@ function finishProblem(
   finishReason: unknown,
   refusal: unknown,
   maxTokens: number | undefined,
+  cut: CutAnswer,
 ): ContentResult | null {
   if (finishReason === "content_filter")
     return problem("The language model's content filter blocked the brief.");
   if (typeof refusal === "string" && refusal.length > 0) {
     return problem(`The language model refused: ${truncate(refusal)}`);
   }
-  if (finishReason === "length") return problem(outputLimitError(maxTokens), "output_limit");
+  if (finishReason === "length") return problem(outputLimitError(maxTokens, cut), "output_limit");
   return null;
 }
 
@@ -74,7 +88,9 @@ export function wholeAnswerContent(text: string, maxTokens: number | undefined):
     ? (body.choices[0] as { finish_reason?: unknown; message?: Record<string, unknown> } | undefined)
     : undefined;
   if (!choice) return problem("The language model's answer has no choices.");
-  const finished = finishProblem(choice.finish_reason, choice.message?.refusal, maxTokens);
+  const written = choice.message?.content;
+  const cut = (typeof written === "string" ? written : "").trim() === "" ? "thinking" : "answer";
+  const finished = finishProblem(choice.finish_reason, choice.message?.refusal, maxTokens, cut);
   if (finished) return finished;
   const content = choice.message?.content;
   if (typeof content === "string") return { ok: true, value: content };
@@ -95,7 +111,8 @@ export function streamedAnswerContent(
   if (completion.error !== null) {
     return problem(`The language model stopped with an error: ${truncate(completion.error)}`);
   }
-  const finished = finishProblem(completion.finishReason, completion.refusal, maxTokens);
+  const cut = completion.content.trim() === "" ? "thinking" : "answer";
+  const finished = finishProblem(completion.finishReason, completion.refusal, maxTokens, cut);
   if (finished) return finished;
   if (completion.finishReason === null && !completion.isDone) {
     return problem("The language model's stream ended before its answer was complete.");
