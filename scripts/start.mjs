@@ -14,7 +14,7 @@ import { lanAddress } from "./lan/lan-address.mjs";
 import { ensureLocalCertificates, servedNames } from "./lan/local-ca.mjs";
 import { nodeTooOldForStart } from "./start/node-check.mjs";
 import { previousRelayUrl, rememberRelayUrl } from "./start/previous-address.mjs";
-import { parseStartOptions, StartUsageError, startHelp } from "./start/start-options.mjs";
+import { lanAddressWarning, parseStartOptions, StartUsageError, startHelp } from "./start/start-options.mjs";
 import { lanScreen, loopbackScreen } from "./start/start-screen.mjs";
 import { turboBuild } from "./turbo-build.mjs";
 
@@ -63,6 +63,9 @@ function fail(message) {
   stopAll();
   process.exit(1);
 }
+
+const lanWarning = lanAddressWarning(options.lanAddress);
+if (lanWarning) process.stderr.write(`ringback start: ${lanWarning}\n`);
 
 let lan = null;
 if (options.isLan) {
@@ -171,6 +174,7 @@ process.on("SIGTERM", stopAndExit);
 
 await assertPortFree(options.relayPort, relayHost, "--port");
 if (lan) await assertPortFree(options.caPort, relayHost, "--ca-port");
+if (options.daemonPort !== undefined) await assertPortFree(options.daemonPort, "127.0.0.1", "--daemon-port");
 build();
 
 let claimCode;
@@ -207,7 +211,9 @@ if (!readDaemonConfig()?.relay?.deviceToken) {
   say("Created your Ringback account on the local relay.");
 }
 
-const daemonLine = await startService("daemon", [daemonBin, "run"], {
+// `ringback run --port` saves the port as localPort in daemon.json, where the hooks and `pnpm ring` find it.
+const daemonPortArgs = options.daemonPort === undefined ? [] : ["--port", String(options.daemonPort)];
+const daemonLine = await startService("daemon", [daemonBin, "run", ...daemonPortArgs], {
   ready: /^ringback daemon listening on /,
   env: { ...trustEnv, RINGBACK_HOME: dataDir, RINGBACK_SERVER_URL: relayUrl },
 });
