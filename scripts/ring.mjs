@@ -6,6 +6,16 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
+if (process.argv[2] === "--help" || process.argv[2] === "-h") {
+  process.stdout.write(`Usage: pnpm ring [words the agent said]
+
+Rings you once: feeds the real hook (apps/hook/dist/ringback-hook.mjs) a Claude Code Stop payload, as Claude Code
+itself would, and says whether the daemon took the report. Exit code 0 when it did.
+The hook finds the daemon as the installed hooks do: localPort in RINGBACK_HOME/daemon.json (default
+~/.ringback/daemon.json; 8790 when unset), which \`ringback run --port\` and \`pnpm start --daemon-port\` save.
+`);
+  process.exit(0);
+}
 const text =
   process.argv.slice(2).join(" ") ||
   "I fixed the flaky login test: the session cookie expired during slow CI runs. All 214 tests pass now. " +

@@ -87,8 +87,18 @@ describe("pnpm start, before it starts anything", () => {
     const result = await runScript(["--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^Usage: ${START.replaceAll(".", "\\.")} \\[options\\]`));
-    for (const option of ["--lan ", "--lan-address IP", "--port PORT", "--ca-port PORT", "--help"])
+    for (const option of [
+      "--lan ",
+      "--lan-address IP",
+      "--port PORT",
+      "--ca-port PORT",
+      "--daemon-port PORT",
+      "--help",
+    ])
       expect(result.stdout).toContain(option);
+    expect(result.stdout).toContain(
+      "the one place the\n                      installed hooks, pnpm ring and ringback doctor read it from",
+    );
   });
 
   it("refuses an unknown option or a bad port in one line, exit code 2, and starts nothing", async () => {
@@ -103,7 +113,22 @@ describe("pnpm start, before it starts anything", () => {
     expect(badPort.stderr).toMatch(
       /^ringback start: --port must be a port number from 0 to 65535 .*"eighty"/,
     );
+    // A port fetch refuses to connect to is named as such (it was "fetch failed" once the relay had started).
+    const blocked = await runScript(["--port", "1"]);
+    expect(blocked).toMatchObject({
+      code: 2,
+      stderr: `ringback start: --port 1 is a port browsers and Node.js refuse to connect to (a "bad port" of the Fetch standard): choose another, such as --port 8787 (${START} --help lists the options)\n`,
+    });
     expect(existsSync(join(directory.path, "relay"))).toBe(false);
+  });
+
+  it("warns that a phone cannot reach a loopback --lan-address", async () => {
+    await using taken = await listenOnLoopback(createServer());
+    const result = await runScript(["--lan-address", "127.0.0.1", "--port", String(taken.port)]);
+    expect(result.stderr.split("\n")[0]).toBe(
+      "ringback start: --lan-address 127.0.0.1 is this computer's loopback address: a phone cannot reach it, only this " +
+        "computer can. Leave --lan-address out to use the computer's network address, or give that address",
+    );
   });
 
   it("says which port is taken and the option that picks another, without a stack trace", async () => {

@@ -163,6 +163,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     throw error;
   }
   prepared.setListeningPort(server.port);
+  await saveChosenPort(prepared.context, options.port);
   const { localKey, port } = prepared.context;
   prepared.context.relay.start({ app, localKey, port });
   return {
@@ -174,4 +175,18 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       await prepared.stop();
     },
   };
+}
+
+/**
+ * A port chosen for this run (`--port`, `RINGBACK_PORT`) becomes daemon.json's `localPort`: the one place the installed
+ * hooks, `pnpm ring` and `ringback doctor` read it from, so they follow the move. Port 0 (any free one, for tests) is
+ * this run's only.
+ */
+async function saveChosenPort(context: AppContext, chosen: number | undefined): Promise<void> {
+  if (chosen === undefined || chosen === 0 || chosen === context.config.config.localPort) return;
+  const previous = context.config.config.localPort;
+  await context.config.update((raw) => ({ ...raw, localPort: chosen }));
+  context.log(
+    `localPort ${chosen} saved in daemon.json (was ${previous}): the installed hooks, pnpm ring and ringback doctor find the daemon there`,
+  );
 }

@@ -1,12 +1,14 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { NO_LANGUAGE_MODEL_ERROR } from "@ringback/protocol";
-import { eventually, type ScriptedRelay } from "@ringback/test-kit";
+import { eventually, freePort, runToEnd, type ScriptedRelay } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE } from "../src/runtime/files/config-file.js";
 import {
   type DaemonProcess,
   daemonEnv,
+  launchDaemon,
   openReportPost,
   postReport,
   readDaemonConfig,
@@ -226,6 +228,31 @@ describe("ringback run (a real daemon process)", () => {
     expect(second.stderr).toContain(`ringback: a ringback daemon is already running for ${home.path}`);
     expect(second.stderr).toContain(`in use by another process (pid ${first.pid})`);
     expect((await postReport(first, await readLocalKey(home.path), report)).status).toBe(202);
+    await eventually(() => relay.delivered.size === 1, { on: relay.changes });
+  });
+
+  it("saves a port it was moved to (RINGBACK_PORT) in daemon.json, where pnpm ring's hook finds it", async () => {
+    const port = await freePort();
+    const launched = launchDaemon(
+      home.path,
+      { RINGBACK_SERVER_URL: relay.url, RINGBACK_PORT: String(port) },
+      ["run"],
+    );
+    await using daemon = await launched.listening;
+    expect(daemon.port).toBe(port);
+    expect((await readDaemonConfig(home.path)).localPort).toBe(port);
+    expect(daemon.stderr()).toContain(`localPort ${port} saved in daemon.json (was 8790)`);
+
+    const ring = await runToEnd({
+      args: [
+        fileURLToPath(new URL("../../../scripts/ring.mjs", import.meta.url)),
+        "Moved and still ringing.",
+      ],
+      env: { PATH: process.env.PATH, HOME: home.path, RINGBACK_HOME: home.path },
+    });
+
+    expect(ring.stderr).toMatch(/^ringback-hook: sent: /m);
+    expect(ring.code).toBe(0);
     await eventually(() => relay.delivered.size === 1, { on: relay.changes });
   });
 

@@ -189,6 +189,15 @@ describe("ringback pair", () => {
     expect(pair.code).toBe(1);
     expect(pair.stderr).toMatch(/not logged in to a relay yet: run `ringback login`/);
   });
+
+  it("says why a relay did not answer and what to check, not a bare fetch failed", async () => {
+    const blocked = await ringback("laptop", ["login", "--server", "http://127.0.0.1:1"]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain(
+      'ringback: The relay at http://127.0.0.1:1 did not answer: its port is one browsers and Node.js refuse to connect to (a "bad port" of the Fetch standard): run the relay on another port.',
+    );
+    expect(blocked.stderr).not.toContain("fetch failed");
+  });
 });
 
 describe("login and pairing through the running daemon", () => {

@@ -19,7 +19,8 @@ export const USAGE = `usage: ringback-hook <${AGENT_KINDS.join("|")}> [--dry-run
   install, uninstall   add or remove the Stop and PermissionRequest hooks in Claude Code and Codex (with
                        Codex's trust records), and the daemon's user service
 Environment: RINGBACK_HOOK_DEBUG=1 says on stderr what became of the report or the permission request, and if
-nothing, why and what to do; RINGBACK_HOME is the daemon's data directory (default ~/.ringback).`;
+nothing, why and what to do; RINGBACK_HOME is the daemon's data directory (default ~/.ringback). The daemon's port
+is localPort in its daemon.json (default 8790): \`ringback run --port\` saves it there.`;
 
 /** The exit code of a mistyped command: a non-blocking error to Claude Code and Codex, where 2 would block. */
 const USAGE_EXIT_CODE = 1;

@@ -9,7 +9,8 @@ Codex's trust records for them), the daemon on its port, the relay and the daemo
 the devices' last sealed message used the same one), the language model (the same structured call as a brief),
 the tracker token and its realtime connection, the last report with where its call stands, and whether an
 agent asking permission rings your phones (ringback away). Exit code 1 when
-any check fails. Never prints a key or a token.
+any check fails. Never prints a key or a token. The daemon's port is localPort in {data_dir}/daemon.json (default
+8790), which \`ringback run --port\` saves, as the hooks read it; RINGBACK_PORT overrides it for this check.
   --json   an array of {id, status, summary, fix, details} instead`;
 
 export async function run(args: string[]): Promise<void> {

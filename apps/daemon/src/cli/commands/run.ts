@@ -9,8 +9,9 @@ import { StartError } from "../../runtime/start-error.js";
 export const summary = "run the daemon: the local interface on 127.0.0.1 and the outbox";
 export const usage = `ringback run [--port <port>]
 
-  --port <port>   listen on this port instead of localPort from daemon.json (0: any free port);
-                  the environment variable RINGBACK_PORT does the same
+  --port <port>   listen on this port and save it as localPort in daemon.json, the one place the installed hooks,
+                  pnpm ring and ringback doctor read it from (default: the saved localPort, else 8790; 0: any free
+                  port, for this run only, which the hooks do not find); RINGBACK_PORT does the same
 Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL (relay address),
 RINGBACK_PERMISSION_WAIT_MS (how long an agent's permission ask waits for a phone; at most and by default
 ${PERMISSION_WAIT_MS / 60_000} minutes), RINGBACK_PERMISSION_GRACE_MS (how long an ask waits before the phones ring,

@@ -37,7 +37,7 @@ export async function checkDaemon(facts: DataDirFacts): Promise<DaemonFindings> 
       fail(
         "daemon",
         `port ${facts.port} answers with another data dir's key: another daemon has it`,
-        `stop that daemon, or set RINGBACK_PORT, then: ringback run`,
+        `stop that daemon, or move this one: ringback run --port <another> (saved in daemon.json, where the hooks find it)`,
         details,
       ),
     );
@@ -46,7 +46,7 @@ export async function checkDaemon(facts: DataDirFacts): Promise<DaemonFindings> 
       fail(
         "daemon",
         `port ${facts.port} answers, but not as this data dir's daemon: another program holds it (it was sent no key)`,
-        `find it (ss -ltnp 'sport = :${facts.port}'), stop it, or set RINGBACK_PORT, then: ringback run`,
+        `find it (ss -ltnp 'sport = :${facts.port}') and stop it, or move this daemon: ringback run --port <another> (saved in daemon.json, where the hooks find it)`,
         details,
       ),
     );

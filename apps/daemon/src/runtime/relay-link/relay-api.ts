@@ -82,7 +82,7 @@ export class RelayApi {
     } catch (cause) {
       throw new RingbackError(
         "computer_offline",
-        `The relay at ${this.serverUrl} did not answer (${describeCause(cause)}).`,
+        `The relay at ${this.serverUrl} did not answer: ${describeCause(cause)}.`,
         { cause },
       );
     }
@@ -102,8 +102,21 @@ export class RelayApi {
   }
 }
 
+/**
+ * Why fetch failed and what to do, in a few words: fetch's own message says only "fetch failed", the reason is in its
+ * cause (a system error code, or fetch's refusal of a blocked port).
+ */
 function describeCause(cause: unknown): string {
-  const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
-  if (typeof inner?.code === "string") return inner.code;
-  return cause instanceof Error ? cause.message : String(cause);
+  const inner = (cause as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (inner?.message === "bad port")
+    return 'its port is one browsers and Node.js refuse to connect to (a "bad port" of the Fetch standard): run the relay on another port';
+  const reason =
+    typeof inner?.code === "string"
+      ? inner.code
+      : typeof inner?.message === "string"
+        ? inner.message
+        : cause instanceof Error
+          ? cause.message
+          : String(cause);
+  return `${reason}; is it running at that address?`;
 }
