@@ -111,6 +111,8 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
             given.noProgressTimeoutMs === undefined
               ? state.llm?.noProgressTimeoutMs
               : (given.noProgressTimeoutMs ?? undefined),
+          maxOutputTokens:
+            given.maxOutputTokens === undefined ? state.llm?.maxOutputTokens : (given.maxOutputTokens ?? undefined),
         }
       : { ...(state.llm as LlmChannel) };
     const startedAt = performance.now();
