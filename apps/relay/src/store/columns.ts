@@ -1,3 +1,6 @@
+/** A result row of either store: both name their columns the same. */
+export type Row = Readonly<Record<string, unknown>>;
+
 /** Reads a text column; anything else is a schema bug, not data to carry on with. */
 export function text(value: unknown): string {
   if (typeof value !== "string") throw new TypeError(`Expected a text column, got ${typeof value}.`);

@@ -1,6 +1,6 @@
 import { type CallDelivery, DeliveryOutcome, DeviceKind } from "@ringback/protocol";
+import type { Row } from "./columns.js";
 import { integer, text, textOrNull } from "./columns.js";
-import type { Row } from "./row-records.js";
 import type { NewDelivery, StreamEntry } from "./store.js";
 
 export type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
@@ -8,6 +8,56 @@ export type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
 /** The `call_deliveries` columns `toDeliveryEntry` reads, named `d` in a query. */
 export const DELIVERY_COLUMNS =
   "d.account_id, d.event_id, d.device_id, d.device_name, d.device_kind, d.outcome, d.seq, d.at";
+
+/**
+ * The delivery statements both stores run as they are (`?` placeholders); a store adds only its own locking or
+ * conflict clause. The reads after a seq take (account, after seq, limit), each store passing its own "no limit".
+ */
+export const DELIVERY_SQL = {
+  call: "SELECT 1 AS found FROM events WHERE account_id = ? AND event_id = ?",
+  device: "SELECT name, kind FROM devices WHERE id = ? AND account_id = ?",
+  insert: `INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq, device_name, device_kind, at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  since: `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
+    WHERE d.account_id = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
+  openCallsSince: `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
+    JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
+    WHERE d.account_id = ? AND d.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
+    ORDER BY d.seq LIMIT ?`,
+  find: `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
+    WHERE d.account_id = ? AND d.event_id = ? AND d.device_id = ? AND d.outcome = ?`,
+} as const;
+
+/** The parameters of `DELIVERY_SQL.call` and `DELIVERY_SQL.device`, and of `DELIVERY_SQL.find` for this outcome. */
+export function deliveryParameters(input: NewDelivery): {
+  call: [string, string];
+  device: [string, string];
+  find: [string, string, string, string];
+} {
+  return {
+    call: [input.accountId, input.eventId],
+    device: [input.deviceId, input.accountId],
+    find: [input.accountId, input.eventId, input.deviceId, input.outcome],
+  };
+}
+
+/** The parameters of `DELIVERY_SQL.insert`: the outcome, its seq, and the device as named at that time. */
+export function insertDeliveryParameters(
+  input: NewDelivery,
+  device: DeliveryDevice,
+  seq: number,
+): [string, string, string, string, number, string, string, number] {
+  return [
+    input.accountId,
+    input.eventId,
+    input.deviceId,
+    input.outcome,
+    seq,
+    device.name,
+    device.kind,
+    input.now,
+  ];
+}
 
 /** The device a delivery record names: its name when the outcome was recorded (opaque: sealed by it), its kind. */
 export interface DeliveryDevice {

@@ -1,21 +1,25 @@
-import { type CallStatus, isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
-import { type DeliveryEntry, mergeBySeq } from "./delivery-rows.js";
-import { eventFits } from "./event-quota.js";
-import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
-import { deliveriesSince, openCallDeliveries } from "./postgres-deliveries.js";
-import { schedulePushes } from "./postgres-push.js";
-import { appendStatusEntry, headSeq, nextSeq, notifyEntries } from "./postgres-rows.js";
+import { isFinalCallStatus, type RelayedEvent } from "@ringback/protocol";
 import {
+  CALL_SQL,
   callStatusEntry,
-  EVENT_COLUMNS,
+  callStatusRefusal,
+  eventParameters,
+  existingEventOutcome,
   expiredCallEntry,
   newCallEntry,
-  type Row,
-  STREAM_COLUMNS,
+  openCallsSnapshot,
+  streamSnapshot,
   toOpenCallEntry,
   toRelayedEvent,
   toStreamEntry,
-} from "./row-records.js";
+} from "./call-rows.js";
+import type { Row } from "./columns.js";
+import type { DeliveryEntry } from "./delivery-rows.js";
+import { eventFits } from "./event-quota.js";
+import { integer, type PostgresDatabase, type Queries, query, text } from "./postgres-database.js";
+import { deliveriesSince, openCallDeliveries } from "./postgres-deliveries.js";
+import { schedulePushes } from "./postgres-push.js";
+import { appendStatusEntry, headSeq, nextSeq, notifyEntries } from "./postgres-rows.js";
 import {
   type AccountUsage,
   type AppendEventResult,
@@ -79,16 +83,14 @@ async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promi
   const usage = await accountUsage(tx, input.accountId);
   if (!eventFits(usage, input.limits, input.sealed)) throw new AccountFull(usage);
   // The primary key and the one-call-per-task index decide between instances posting at once.
-  const inserted = await tx`INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at,
-          task_id, from_device_id, sealed, sealed_bytes, status, expires_at)
-        VALUES (${input.accountId}, ${input.eventId}, ${seq}, ${input.source}, ${input.occurredAt},
-          ${input.receivedAt}, ${input.taskId}, ${input.fromDeviceId}, ${input.sealed},
-          ${Buffer.byteLength(input.sealed)}, 'pending', ${input.expiresAt})
-        ON CONFLICT DO NOTHING RETURNING seq`;
+  const inserted = await query(
+    tx,
+    `${CALL_SQL.insertEvent} ON CONFLICT DO NOTHING RETURNING seq`,
+    eventParameters(input, seq),
+  );
   // Rolls the seq back too, so a refused event leaves no gap.
   if (inserted.length === 0) throw new EventExists();
-  await tx`INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at)
-        VALUES (${input.accountId}, ${seq}, 'call', ${input.eventId}, NULL, ${input.receivedAt})`;
+  await query(tx, CALL_SQL.insertCallEntry, [input.accountId, seq, input.eventId, input.receivedAt]);
   await schedulePushes(tx, { ...input, now: input.receivedAt });
   const entry = newCallEntry(input, seq);
   await notifyEntries(tx, channel, [entry]);
@@ -97,23 +99,15 @@ async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promi
 
 /** A repeat from the same computer, another computer's event id, or this tracker task already rung; else null. */
 async function classifyExisting(db: Queries, input: NewEvent): Promise<AppendEventResult | null> {
-  const [existing] = await db`SELECT seq, from_device_id FROM events
-    WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}`;
-  if (existing) {
-    if (text(existing.from_device_id) !== input.fromDeviceId) return { kind: "duplicate_task" };
-    return { kind: "repeat", seq: integer(existing.seq) };
-  }
-  if (input.taskId !== null) {
-    const [sameTask] = await db`SELECT 1 AS found FROM events
-      WHERE account_id = ${input.accountId} AND task_id = ${input.taskId}`;
-    if (sameTask) return { kind: "duplicate_task" };
-  }
-  return null;
+  const [existing] = await query(db, CALL_SQL.existingEvent, [input.accountId, input.eventId]);
+  if (existing) return existingEventOutcome(existing, input);
+  if (input.taskId === null) return null;
+  const [sameTask] = await query(db, CALL_SQL.sameTask, [input.accountId, input.taskId]);
+  return sameTask ? { kind: "duplicate_task" } : null;
 }
 
 export async function getCall(db: Queries, accountId: string, eventId: string): Promise<RelayedEvent | null> {
-  const [row] = await db`SELECT ${db.unsafe(EVENT_COLUMNS)} FROM events e
-    WHERE e.account_id = ${accountId} AND e.event_id = ${eventId} AND e.sealed IS NOT NULL`;
+  const [row] = await query(db, CALL_SQL.call, [accountId, eventId]);
   return row ? toRelayedEvent(row) : null;
 }
 
@@ -130,7 +124,11 @@ export function setCallStatus(pg: PostgresDatabase, input: CallStatusInput): Pro
         AND (status = 'pending'
           OR (status = 'answered' AND status_device_id = ${input.deviceId} AND ${input.status} <> 'answered'))
       RETURNING event_id`;
-    if (changed.length === 0) return refusal(tx, input);
+    if (changed.length === 0) {
+      // Why it changed nothing, from the call as it is now.
+      const [row] = await query(tx, CALL_SQL.callStatus, [input.accountId, input.eventId]);
+      return callStatusRefusal(row, input);
+    }
     const seq = await nextSeq(tx, input.accountId);
     const entry = callStatusEntry(input, seq);
     await appendStatusEntry(tx, entry, input.now);
@@ -139,104 +137,77 @@ export function setCallStatus(pg: PostgresDatabase, input: CallStatusInput): Pro
   });
 }
 
-/** Why a status write changed nothing, from the call as it is now. */
-async function refusal(db: Queries, input: CallStatusInput): Promise<CallStatusOutcome> {
-  const [row] = await db`SELECT status, status_device_id FROM events
-    WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}`;
-  if (!row) return { kind: "not_found" };
-  const current = text(row.status) as CallStatus;
-  if (current === input.status && textOrNull(row.status_device_id) === input.deviceId) {
-    return { kind: "repeat", status: current };
-  }
-  if (current === "answered" || input.status === "answered")
-    return { kind: "already_answered", status: current };
-  return { kind: "already_ended", status: current };
-}
-
 export function streamSince(
   pg: PostgresDatabase,
   accountId: string,
   afterSeq: number,
 ): Promise<StreamSnapshot> {
-  return pg.snapshot(async (tx) => {
-    const rows = await tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
-      LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-      WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq`;
-    const entries = rows.map(toStreamEntry).filter((entry): entry is StreamEntry => entry !== null);
-    const deliveries = await deliveriesSince(tx, accountId, afterSeq);
-    return { entries: mergeBySeq(entries, deliveries), headSeq: await headSeq(tx, accountId) };
-  });
+  return pg.snapshot(async (tx) =>
+    streamSnapshot(
+      await query(tx, CALL_SQL.streamSince, [accountId, afterSeq]),
+      await deliveriesSince(tx, accountId, afterSeq),
+      await headSeq(tx, accountId),
+    ),
+  );
 }
 
 export function pendingCalls(pg: PostgresDatabase, accountId: string): Promise<StreamSnapshot> {
-  return pg.snapshot(async (tx) => {
-    const rows = await tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
-      WHERE e.account_id = ${accountId} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL ORDER BY e.seq`;
-    const entries = rows.map((row) => toOpenCallEntry(accountId, row));
-    const deliveries = await openCallDeliveries(tx, accountId);
-    return { entries: mergeBySeq(entries, deliveries), headSeq: await headSeq(tx, accountId) };
-  });
+  return pg.snapshot(async (tx) =>
+    openCallsSnapshot(
+      accountId,
+      await query(tx, CALL_SQL.openCalls, [accountId]),
+      await openCallDeliveries(tx, accountId),
+      await headSeq(tx, accountId),
+    ),
+  );
 }
 
 export function streamPage(pg: PostgresDatabase, page: PageRequest): Promise<StreamPage> {
-  const { accountId, afterSeq, limit } = page;
   return pg.snapshot((tx) =>
     pageWithin(tx, page, {
-      sizes: () => tx`SELECT s.seq,
-          CASE WHEN s.kind = 'call' AND e.sealed IS NOT NULL THEN e.sealed_bytes ELSE 0 END AS bytes
-        FROM stream_entries s
-        LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} ORDER BY s.seq LIMIT ${limit}`,
-      rows: (endSeq) => tx`SELECT ${tx.unsafe(STREAM_COLUMNS)} FROM stream_entries s
-        LEFT JOIN events e ON e.account_id = s.account_id AND e.event_id = s.event_id
-        WHERE s.account_id = ${accountId} AND s.seq > ${afterSeq} AND s.seq <= ${endSeq}
-        ORDER BY s.seq LIMIT ${limit}`,
+      ...CALL_SQL.streamPage,
       toEntry: toStreamEntry,
-      deliveries: () => deliveriesSince(tx, accountId, afterSeq, limit),
+      deliveries: () => deliveriesSince(tx, page.accountId, page.afterSeq, page.limit),
     }),
   );
 }
 
 export function pendingCallsPage(pg: PostgresDatabase, page: PageRequest): Promise<StreamPage> {
-  const { accountId, afterSeq, limit } = page;
   return pg.snapshot((tx) =>
     pageWithin(tx, page, {
-      sizes: () => tx`SELECT e.seq, e.sealed_bytes AS bytes FROM events e
-        WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
-          AND e.sealed IS NOT NULL
-        ORDER BY e.seq LIMIT ${limit}`,
-      rows: (endSeq) => tx`SELECT ${tx.unsafe(EVENT_COLUMNS)} FROM events e
-        WHERE e.account_id = ${accountId} AND e.seq > ${afterSeq} AND e.expires_at IS NOT NULL
-          AND e.sealed IS NOT NULL AND e.seq <= ${endSeq}
-        ORDER BY e.seq LIMIT ${limit}`,
-      toEntry: (row) => toOpenCallEntry(accountId, row),
-      deliveries: () => openCallDeliveries(tx, accountId, afterSeq, limit),
+      ...CALL_SQL.openCallsPage,
+      toEntry: (row) => toOpenCallEntry(page.accountId, row),
+      deliveries: () => openCallDeliveries(tx, page.accountId, page.afterSeq, page.limit),
     }),
   );
 }
 
 /**
- * A page of the rows `rows` reads up to a seq, after `sizes` (each row's seq and sealed bytes) said where the page's
- * bytes end (read only when they are bounded); call inside the read's snapshot.
+ * A page of `rows` (its parameters: account, after seq, end seq, limit) after `sizes` (account, after seq, limit: each
+ * row's seq and sealed bytes) said where the page's bytes end (read only when they are bounded); call inside the
+ * read's snapshot.
  */
 async function pageWithin(
   tx: Queries,
   page: PageRequest,
   reads: {
-    readonly sizes: () => Promise<readonly Row[]>;
-    readonly rows: (endSeq: number) => Promise<readonly Row[]>;
+    readonly sizes: string;
+    readonly rows: string;
     readonly toEntry: (row: Row) => StreamEntry | null;
     readonly deliveries: () => Promise<DeliveryEntry[]>;
   },
 ): Promise<StreamPage> {
-  const endSeq = Number.isFinite(page.maxBytes) ? lastSeqWithin(await reads.sizes(), page.maxBytes) : null;
+  const { accountId, afterSeq, limit, maxBytes } = page;
+  const endSeq = Number.isFinite(maxBytes)
+    ? lastSeqWithin(await query(tx, reads.sizes, [accountId, afterSeq, limit]), maxBytes)
+    : null;
   return pageOf({
     endSeq,
-    rows: await reads.rows(endSeq ?? Number.MAX_SAFE_INTEGER),
+    rows: await query(tx, reads.rows, [accountId, afterSeq, endSeq ?? Number.MAX_SAFE_INTEGER, limit]),
     toEntry: reads.toEntry,
     deliveries: await reads.deliveries(),
-    limit: page.limit,
-    headSeq: await headSeq(tx, page.accountId),
+    limit,
+    headSeq: await headSeq(tx, accountId),
   });
 }
 
@@ -253,9 +224,7 @@ export function expireCalls(pg: PostgresDatabase, now: number): Promise<StreamEn
     for (const row of due) {
       const accountId = text(row.account_id);
       const eventId = text(row.event_id);
-      await tx`UPDATE events SET status = 'expired', status_device_id = NULL, status_at = ${now}, sealed = NULL,
-          expires_at = NULL
-        WHERE account_id = ${accountId} AND event_id = ${eventId}`;
+      await query(tx, CALL_SQL.expireCall, [now, accountId, eventId]);
       const seq = await nextSeq(tx, accountId);
       const entry = expiredCallEntry(accountId, eventId, seq, now);
       await appendStatusEntry(tx, entry, now);
@@ -268,8 +237,8 @@ export function expireCalls(pg: PostgresDatabase, now: number): Promise<StreamEn
 
 /** Forgets ended calls older than `before` (kept until then so a late retry of the same event stays idempotent). */
 export async function pruneCalls(db: Queries, before: number): Promise<void> {
-  await db`DELETE FROM events WHERE expires_at IS NULL AND status_at < ${before}`;
-  await db`DELETE FROM stream_entries WHERE created_at < ${before}`;
+  await query(db, CALL_SQL.pruneCalls, [before]);
+  await query(db, CALL_SQL.pruneEntries, [before]);
 }
 
 /**

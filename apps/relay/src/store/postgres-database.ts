@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { type ClusterMessage, encodeClusterMessage } from "./cluster-messages.js";
+import type { Parameter, StoreQuery } from "./store-query.js";
 
 export { integer, text, textOrNull } from "./columns.js";
 
@@ -80,6 +81,31 @@ function isRetryable(error: unknown): boolean {
 /** True for a unique-constraint violation (another instance won the insert). */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof postgres.PostgresError && error.code === "23505";
+}
+
+/**
+ * Runs a statement written once for both stores (`?` placeholders, SQLite's `?N` for a repeated one) with its
+ * parameters in order; PostgreSQL numbers them `$1`, `$2`, ....
+ */
+export function query(db: Queries, statement: string, parameters: readonly Parameter[] = []): Promise<Row[]> {
+  return db.unsafe(numbered(statement), [...parameters], { prepare: true });
+}
+
+/** Runs a statement written once for both stores and reads its rows. */
+export async function read<T>(db: Queries, storeQuery: StoreQuery<T>): Promise<T> {
+  return storeQuery.read(await query(db, storeQuery.sql, storeQuery.parameters));
+}
+
+const numberedStatements = new Map<string, string>();
+
+function numbered(statement: string): string {
+  let numberedText = numberedStatements.get(statement);
+  if (numberedText === undefined) {
+    let next = 0;
+    numberedText = statement.replace(/\?(\d*)/g, (_, index: string) => `$${index === "" ? ++next : index}`);
+    numberedStatements.set(statement, numberedText);
+  }
+  return numberedText;
 }
 
 /** Queues a notification; inside a transaction PostgreSQL delivers it only if, and when, the transaction commits. */

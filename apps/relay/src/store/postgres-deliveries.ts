@@ -1,13 +1,15 @@
 import type { CallDelivery } from "@ringback/protocol";
 import {
-  DELIVERY_COLUMNS,
+  DELIVERY_SQL,
   type DeliveryEntry,
+  deliveryParameters,
+  insertDeliveryParameters,
   newDeliveryEntry,
   toCallDelivery,
   toDeliveryDevice,
   toDeliveryEntry,
 } from "./delivery-rows.js";
-import type { PostgresDatabase, Queries } from "./postgres-database.js";
+import { type PostgresDatabase, type Queries, query } from "./postgres-database.js";
 import { nextSeq, notifyEntries } from "./postgres-rows.js";
 import type { NewDelivery, RecordDeliveryOutcome } from "./store.js";
 
@@ -23,19 +25,18 @@ export async function recordDelivery(
   try {
     return await pg.transaction(async (tx) => {
       // KEY SHARE keeps the call's row from being pruned under the new record, and lets status changes go on.
-      const [call] = await tx`SELECT 1 AS found FROM events
-        WHERE account_id = ${input.accountId} AND event_id = ${input.eventId} FOR KEY SHARE`;
-      const [row] = await tx`SELECT name, kind FROM devices
-        WHERE id = ${input.deviceId} AND account_id = ${input.accountId}`;
+      const parameters = deliveryParameters(input);
+      const [call] = await query(tx, `${DELIVERY_SQL.call} FOR KEY SHARE`, parameters.call);
+      const [row] = await query(tx, DELIVERY_SQL.device, parameters.device);
       if (!call || !row) return { kind: "not_found" as const };
       const seq = await nextSeq(tx, input.accountId);
       const device = toDeliveryDevice(row);
       // The primary key decides between instances recording the same outcome at once.
-      const inserted = await tx`INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq,
-          device_name, device_kind, at)
-        VALUES (${input.accountId}, ${input.eventId}, ${input.deviceId}, ${input.outcome}, ${seq},
-          ${device.name}, ${device.kind}, ${input.now})
-        ON CONFLICT DO NOTHING RETURNING seq`;
+      const inserted = await query(
+        tx,
+        `${DELIVERY_SQL.insert} ON CONFLICT DO NOTHING RETURNING seq`,
+        insertDeliveryParameters(input, device, seq),
+      );
       if (inserted.length === 0) throw new DeliveryExists();
       const entry = newDeliveryEntry(input, device, seq);
       await notifyEntries(tx, pg.channel, [entry]);
@@ -60,9 +61,7 @@ export async function deliveriesSince(
   afterSeq: number,
   limit: number | null = null,
 ): Promise<DeliveryEntry[]> {
-  const rows = await db`SELECT ${db.unsafe(DELIVERY_COLUMNS)} FROM call_deliveries d
-    WHERE d.account_id = ${accountId} AND d.seq > ${afterSeq} ORDER BY d.seq LIMIT ${limit}`;
-  return rows.map(toDeliveryEntry);
+  return (await query(db, DELIVERY_SQL.since, [accountId, afterSeq, limit])).map(toDeliveryEntry);
 }
 
 /**
@@ -75,16 +74,10 @@ export async function openCallDeliveries(
   afterSeq = 0,
   limit: number | null = null,
 ): Promise<DeliveryEntry[]> {
-  const rows = await db`SELECT ${db.unsafe(DELIVERY_COLUMNS)} FROM call_deliveries d
-    JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
-    WHERE d.account_id = ${accountId} AND d.seq > ${afterSeq} AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
-    ORDER BY d.seq LIMIT ${limit}`;
-  return rows.map(toDeliveryEntry);
+  return (await query(db, DELIVERY_SQL.openCallsSince, [accountId, afterSeq, limit])).map(toDeliveryEntry);
 }
 
 async function findDelivery(db: Queries, input: NewDelivery): Promise<CallDelivery | null> {
-  const [row] = await db`SELECT ${db.unsafe(DELIVERY_COLUMNS)} FROM call_deliveries d
-    WHERE d.account_id = ${input.accountId} AND d.event_id = ${input.eventId}
-      AND d.device_id = ${input.deviceId} AND d.outcome = ${input.outcome}`;
+  const [row] = await query(db, DELIVERY_SQL.find, deliveryParameters(input).find);
   return row ? toCallDelivery(row) : null;
 }

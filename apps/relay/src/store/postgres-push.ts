@@ -1,10 +1,11 @@
-import { PUSH_PAYLOAD_MAX_BYTES, ReportSource } from "@ringback/protocol";
-import { integer, type PostgresDatabase, type Queries, text, textOrNull } from "./postgres-database.js";
+import { integer, type PostgresDatabase, type Queries, query, text } from "./postgres-database.js";
 import {
   JOINED_SUBSCRIPTION_COLUMNS,
+  keyParameters,
+  PUSH_SQL,
   parseVapidKeys,
-  SUBSCRIPTION_COLUMNS,
-  toKey,
+  subscriptionParameters,
+  toDuePush,
   toSubscription,
   VAPID_KEYS_SETTING,
 } from "./push-rows.js";
@@ -21,9 +22,8 @@ import {
 
 /** Of several instances starting together, the first insert wins and every one reads the same pair back. */
 export async function vapidKeys(db: Queries, candidate: VapidKeys): Promise<VapidKeys> {
-  await db`INSERT INTO relay_settings (name, value) VALUES (${VAPID_KEYS_SETTING}, ${JSON.stringify(candidate)})
-    ON CONFLICT (name) DO NOTHING`;
-  const [row] = await db`SELECT value FROM relay_settings WHERE name = ${VAPID_KEYS_SETTING}`;
+  await query(db, PUSH_SQL.insertVapidKeys, [VAPID_KEYS_SETTING, JSON.stringify(candidate)]);
+  const [row] = await query(db, PUSH_SQL.vapidKeys, [VAPID_KEYS_SETTING]);
   return parseVapidKeys(text(row?.value));
 }
 
@@ -32,16 +32,10 @@ export function setPushSubscription(
   input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number },
 ): Promise<void> {
   return pg.transaction(async (tx) => {
-    const [previous] = await tx`SELECT endpoint FROM push_subscriptions WHERE device_id = ${input.deviceId}
-      FOR UPDATE`;
-    await tx`INSERT INTO push_subscriptions (${tx.unsafe(SUBSCRIPTION_COLUMNS)})
-      VALUES (${input.deviceId}, ${input.accountId}, ${input.endpoint}, ${input.p256dh}, ${input.auth},
-        ${input.repeatSeconds}, ${input.now})
-      ON CONFLICT (device_id) DO UPDATE SET endpoint = EXCLUDED.endpoint, p256dh = EXCLUDED.p256dh,
-        auth = EXCLUDED.auth, repeat_seconds = EXCLUDED.repeat_seconds, updated_at = EXCLUDED.updated_at`;
-    // A new endpoint starts afresh: what failed against the old one says nothing about it.
+    const [previous] = await query(tx, `${PUSH_SQL.endpoint} FOR UPDATE`, [input.deviceId]);
+    await query(tx, PUSH_SQL.setSubscription, subscriptionParameters(input));
     if (previous && text(previous.endpoint) !== input.endpoint) {
-      await tx`UPDATE push_deliveries SET failures = 0 WHERE device_id = ${input.deviceId}`;
+      await query(tx, PUSH_SQL.resetFailures, [input.deviceId]);
     }
   });
 }
@@ -50,8 +44,7 @@ export async function findPushSubscription(
   db: Queries,
   deviceId: string,
 ): Promise<PushSubscriptionRecord | null> {
-  const [row] = await db`SELECT ${db.unsafe(SUBSCRIPTION_COLUMNS)} FROM push_subscriptions
-    WHERE device_id = ${deviceId}`;
+  const [row] = await query(db, PUSH_SQL.subscription, [deviceId]);
   return row ? toSubscription(row) : null;
 }
 
@@ -63,10 +56,9 @@ export function removePushSubscription(
   return pg.transaction(async (tx) => {
     const removed =
       endpoint === undefined
-        ? await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId} RETURNING device_id`
-        : await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId} AND endpoint = ${endpoint}
-            RETURNING device_id`;
-    if (removed.length > 0) await tx`DELETE FROM push_deliveries WHERE device_id = ${deviceId}`;
+        ? await query(tx, `${PUSH_SQL.deleteSubscription} RETURNING device_id`, [deviceId])
+        : await query(tx, `${PUSH_SQL.deleteSubscriptionAt} RETURNING device_id`, [deviceId, endpoint]);
+    if (removed.length > 0) await query(tx, PUSH_SQL.deleteDevicePushes, [deviceId]);
     return removed.length > 0;
   });
 }
@@ -76,9 +68,7 @@ export async function schedulePushes(
   tx: Queries,
   input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
 ): Promise<void> {
-  await tx`INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
-    SELECT account_id, ${input.eventId}, device_id, ${input.now} FROM push_subscriptions
-    WHERE account_id = ${input.accountId} AND device_id <> ${input.fromDeviceId}`;
+  await query(tx, PUSH_SQL.schedule, [input.eventId, input.now, input.accountId, input.fromDeviceId]);
 }
 
 /**
@@ -117,8 +107,7 @@ export async function claimDuePushes(
         AND e.sealed IS NOT NULL AND e.expires_at > ${now} AND s.device_id = d.device_id
       RETURNING d.account_id, d.event_id, d.device_id, d.attempts, d.failures, e.seq, e.source, e.occurred_at,
         e.received_at, e.task_id, e.from_device_id, e.expires_at, s.account_id AS subscription_account_id,
-        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at,
-        CASE WHEN length(e.sealed) <= ${PUSH_PAYLOAD_MAX_BYTES} THEN e.sealed END AS sealed_small
+        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at
     ), waiting AS (
       -- Kept for takeSettledPushes: a call past its time that the sweep has not expired yet (the sweep takes it),
       -- or one that stopped ringing moments ago (the instance that committed that takes it).
@@ -140,36 +129,24 @@ export async function claimDuePushes(
           AND w.device_id = d.device_id)
     )
     SELECT * FROM ringing`;
-  return rows.map((row) => ({
-    ...toKey(row),
-    subscription: toSubscription({ ...row, account_id: row.subscription_account_id }),
-    seq: integer(row.seq),
-    source: ReportSource.parse(row.source),
-    occurredAt: text(row.occurred_at),
-    receivedAt: integer(row.received_at),
-    taskId: textOrNull(row.task_id),
-    fromDeviceId: text(row.from_device_id),
-    expiresAt: integer(row.expires_at),
-    attempt: integer(row.attempts),
-    failures: integer(row.failures),
-    sealed: textOrNull(row.sealed_small),
-  }));
+  return rows.map((row) =>
+    toDuePush(row, toSubscription({ ...row, account_id: row.subscription_account_id }), {
+      expiresAt: integer(row.expires_at),
+      attempt: integer(row.attempts),
+    }),
+  );
 }
 
 export async function settlePush(db: Queries, key: PushKey, settlement: PushSettlement): Promise<void> {
-  const { accountId, eventId, deviceId } = key;
   switch (settlement.kind) {
     case "sent":
-      await db`UPDATE push_deliveries SET failures = 0
-        WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
+      await query(db, PUSH_SQL.sent, keyParameters(key));
       return;
     case "retry":
-      await db`UPDATE push_deliveries SET failures = failures + 1, next_push_at = ${settlement.at}
-        WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
+      await query(db, PUSH_SQL.retry, [settlement.at, ...keyParameters(key)]);
       return;
     case "drop":
-      await db`DELETE FROM push_deliveries
-        WHERE account_id = ${accountId} AND event_id = ${eventId} AND device_id = ${deviceId}`;
+      await query(db, PUSH_SQL.drop, keyParameters(key));
       return;
   }
 }
@@ -193,6 +170,6 @@ export async function takeSettledPushes(
 
 /** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */
 export async function forgetDevicePush(tx: Queries, deviceId: string): Promise<void> {
-  await tx`DELETE FROM push_subscriptions WHERE device_id = ${deviceId}`;
-  await tx`DELETE FROM push_deliveries WHERE device_id = ${deviceId}`;
+  await query(tx, PUSH_SQL.deleteSubscription, [deviceId]);
+  await query(tx, PUSH_SQL.deleteDevicePushes, [deviceId]);
 }

@@ -1,13 +1,18 @@
-import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
+import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON } from "@ringback/protocol";
 import { accountUsage } from "./postgres-calls.js";
-import { type PostgresDatabase, type Queries, type Row, text } from "./postgres-database.js";
+import { type PostgresDatabase, type Queries, query, type Row, text } from "./postgres-database.js";
 import { appendStatusEntry, nextSeq, notifyEntries } from "./postgres-rows.js";
 import {
+  existingReplyOutcome,
+  REPLY_SQL,
   type ReplyEntry,
   type ReplyKeys,
   type ReplyStatusInput,
+  replyFits,
   replyKeys,
+  replyParameters,
   replyStatusEntry,
+  toQueuedReply,
 } from "./reply-rows.js";
 import {
   type EnqueueReplyOutcome,
@@ -25,10 +30,7 @@ export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promi
   if (known) return known;
   try {
     return await pg.transaction(async (tx): Promise<EnqueueReplyOutcome> => {
-      // The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer.
-      const [event] = await tx`SELECT e.from_device_id, d.removed_at FROM events e
-        JOIN devices d ON d.id = e.from_device_id
-        WHERE e.account_id = ${input.accountId} AND e.event_id = ${input.eventId}`;
+      const [event] = await query(tx, REPLY_SQL.target, [input.accountId, input.eventId]);
       if (!event) return { kind: "not_found" };
       const toDeviceId = text(event.from_device_id);
       const sealedBytes = Buffer.byteLength(input.sealed);
@@ -38,21 +40,17 @@ export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promi
         // it, so the quota holds across instances and concurrent posts.
         await tx`SELECT id FROM accounts WHERE id = ${input.accountId} FOR UPDATE`;
         const usage = await accountUsage(tx, input.accountId);
-        if (
-          usage.queuedReplies >= input.limits.queuedMax ||
-          usage.sealedBytes + sealedBytes > input.limits.sealedBytesMax
-        ) {
+        if (!replyFits(usage, input.limits, sealedBytes)) {
           // A concurrent post of this same reply id may have been stored meanwhile: answered as a repeat.
           if (await classifyExisting(tx, input)) throw new ReplyExists();
           return { kind: "full", usage };
         }
       }
-      const inserted =
-        await tx`INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id,
-          sealed, sealed_bytes, status, created_at, expires_at)
-        VALUES (${input.accountId}, ${input.replyId}, ${input.eventId}, ${input.fromDeviceId}, ${toDeviceId},
-          ${input.sealed}, ${sealedBytes}, 'queued', ${input.now}, ${input.expiresAt})
-        ON CONFLICT DO NOTHING RETURNING reply_id`;
+      const inserted = await query(
+        tx,
+        `${REPLY_SQL.insert} ON CONFLICT DO NOTHING RETURNING reply_id`,
+        replyParameters(input, toDeviceId, sealedBytes),
+      );
       if (inserted.length === 0) throw new ReplyExists();
       const keys: ReplyKeys = { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
       const entries = [await statusEntry(tx, keys, { status: "queued", now: input.now })];
@@ -72,25 +70,12 @@ export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promi
 }
 
 async function classifyExisting(db: Queries, input: NewReply): Promise<EnqueueReplyOutcome | null> {
-  const [existing] = await db`SELECT event_id, to_device_id, status FROM replies
-    WHERE account_id = ${input.accountId} AND reply_id = ${input.replyId}`;
-  if (!existing) return null;
-  if (text(existing.event_id) !== input.eventId) return { kind: "conflict" };
-  return {
-    kind: "repeat",
-    toDeviceId: text(existing.to_device_id),
-    status: text(existing.status) as ReplyStatus,
-  };
+  const [existing] = await query(db, REPLY_SQL.existing, [input.accountId, input.replyId]);
+  return existing ? existingReplyOutcome(existing, input) : null;
 }
 
 export async function queuedReplies(db: Queries, deviceId: string): Promise<QueuedReply[]> {
-  const rows = await db`SELECT reply_id, event_id, sealed FROM replies
-    WHERE to_device_id = ${deviceId} AND status = 'queued' ORDER BY created_at, reply_id`;
-  return rows.map((row) => ({
-    replyId: text(row.reply_id),
-    eventId: text(row.event_id),
-    sealed: text(row.sealed),
-  }));
+  return (await query(db, REPLY_SQL.queued, [deviceId])).map(toQueuedReply);
 }
 
 export function settleReply(pg: PostgresDatabase, input: SettleReplyInput): Promise<ReplyEntry | null> {
@@ -138,7 +123,7 @@ export function expireReplies(pg: PostgresDatabase, now: number): Promise<ReplyE
 }
 
 export async function pruneReplies(db: Queries, before: number): Promise<void> {
-  await db`DELETE FROM replies WHERE status <> 'queued' AND settled_at < ${before}`;
+  await query(db, REPLY_SQL.prune, [before]);
 }
 
 function sortedByAccount(rows: readonly Row[]): Row[] {

@@ -1,7 +1,8 @@
+import { ACCOUNT_QUERIES } from "./account-rows.js";
 import { GroupCommit } from "./group-commit.js";
 import * as accounts from "./postgres-accounts.js";
 import * as calls from "./postgres-calls.js";
-import { connectPostgres, type PostgresDatabase } from "./postgres-database.js";
+import { connectPostgres, type PostgresDatabase, read } from "./postgres-database.js";
 import * as deliveries from "./postgres-deliveries.js";
 import * as keyRotations from "./postgres-key-rotations.js";
 import * as leftovers from "./postgres-leftovers.js";
@@ -46,16 +47,17 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     migrationVersion: () => latestPostgresMigration(sql),
     close: () => pg.close(),
 
-    hasAccounts: () => accounts.hasAccounts(sql),
-    setClaimCodeHash: (codeHash) => accounts.setClaimCodeHash(sql, codeHash),
+    hasAccounts: () => read(sql, ACCOUNT_QUERIES.hasAccounts()),
+    setClaimCodeHash: (codeHash) => read(sql, ACCOUNT_QUERIES.setClaimCodeHash(codeHash)),
     claimRelay: (input) => accounts.claimRelay(pg, input),
     createAccount: (input) => accounts.createAccount(pg, input),
 
-    findDeviceByTokenHash: (tokenHash) => accounts.findDeviceByTokenHash(sql, tokenHash),
-    touchDevice: (deviceId, now, minIntervalMs) => accounts.touchDevice(sql, deviceId, now, minIntervalMs),
-    findDevice: (accountId, deviceId) => accounts.findDevice(sql, accountId, deviceId),
-    listDevices: (accountId) => accounts.listDevices(sql, accountId),
-    renameDevice: (input) => accounts.renameDevice(sql, input),
+    findDeviceByTokenHash: (tokenHash) => read(sql, ACCOUNT_QUERIES.deviceByTokenHash(tokenHash)),
+    touchDevice: (deviceId, now, minIntervalMs) =>
+      read(sql, ACCOUNT_QUERIES.touchDevice(deviceId, now, minIntervalMs)),
+    findDevice: (accountId, deviceId) => read(sql, ACCOUNT_QUERIES.device(accountId, deviceId)),
+    listDevices: (accountId) => read(sql, ACCOUNT_QUERIES.devices(accountId, "joined")),
+    renameDevice: (input) => read(sql, ACCOUNT_QUERIES.renameDevice(input)),
     removeDevice: (input) => accounts.removeDevice(pg, input),
 
     addKeyRotation: (input) => keyRotations.addKeyRotation(pg, input),
@@ -63,8 +65,8 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
 
     createPairingCode: (input) => accounts.createPairingCode(pg, input),
     redeemPairingCode: (input) => accounts.redeemPairingCode(pg, input),
-    rateLimitState: (key, now) => accounts.rateLimitState(sql, key, now),
-    rateLimitHit: (key, now, windowMs) => accounts.rateLimitHit(sql, key, now, windowMs),
+    rateLimitState: (key, now) => read(sql, ACCOUNT_QUERIES.rateLimitState(key, now)),
+    rateLimitHit: (key, now, windowMs) => read(sql, ACCOUNT_QUERIES.rateLimitHit(key, now, windowMs)),
 
     appendEvent: async (input) => (await calls.knownEvent(pg, input)) ?? appends.submit(input),
     accountUsage: (accountId) => calls.accountUsage(sql, accountId),
@@ -91,7 +93,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
 
     expireDue: async (now): Promise<StreamEntry[]> => {
       const expired = [...(await calls.expireCalls(pg, now)), ...(await replies.expireReplies(pg, now))];
-      await accounts.pruneRateLimitsAndCodes(sql, now);
+      for (const write of ACCOUNT_QUERIES.pruneRateLimitsAndCodes(now)) await read(sql, write);
       return expired;
     },
     pruneBefore: (before) =>

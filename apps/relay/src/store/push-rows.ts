@@ -1,6 +1,6 @@
-import { integer, text } from "./columns.js";
-import type { Row } from "./row-records.js";
-import type { PushKey, PushSubscriptionRecord, VapidKeys } from "./store.js";
+import { ReportSource } from "@ringback/protocol";
+import { integer, type Row, text, textOrNull } from "./columns.js";
+import type { DuePush, PushKey, PushSubscriptionRecord, VapidKeys } from "./store.js";
 
 /** The `relay_settings` row holding the VAPID key pair (JSON), in both stores. */
 export const VAPID_KEYS_SETTING = "vapid_keys";
@@ -18,6 +18,70 @@ export const SUBSCRIPTION_COLUMNS =
 /** The same columns of `push_subscriptions s` in a join. */
 export const JOINED_SUBSCRIPTION_COLUMNS =
   "s.device_id, s.account_id, s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at";
+
+/** The push statements both stores run as they are (`?` placeholders); a store adds only its own locking. */
+export const PUSH_SQL = {
+  insertVapidKeys: "INSERT INTO relay_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+  vapidKeys: "SELECT value FROM relay_settings WHERE name = ?",
+  endpoint: "SELECT endpoint FROM push_subscriptions WHERE device_id = ?",
+  setSubscription: `INSERT INTO push_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (device_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+      auth = excluded.auth, repeat_seconds = excluded.repeat_seconds, updated_at = excluded.updated_at`,
+  /** A new endpoint starts afresh: what failed against the old one says nothing about it. */
+  resetFailures: "UPDATE push_deliveries SET failures = 0 WHERE device_id = ?",
+  subscription: `SELECT ${SUBSCRIPTION_COLUMNS} FROM push_subscriptions WHERE device_id = ?`,
+  deleteSubscription: "DELETE FROM push_subscriptions WHERE device_id = ?",
+  deleteSubscriptionAt: "DELETE FROM push_subscriptions WHERE device_id = ? AND endpoint = ?",
+  deleteDevicePushes: "DELETE FROM push_deliveries WHERE device_id = ?",
+  /** The first push of a new event (event, now, account, posting device) to every other subscribed device. */
+  schedule: `INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
+    SELECT account_id, ?, device_id, ? FROM push_subscriptions WHERE account_id = ? AND device_id <> ?`,
+  sent: "UPDATE push_deliveries SET failures = 0 WHERE account_id = ? AND event_id = ? AND device_id = ?",
+  retry: `UPDATE push_deliveries SET failures = failures + 1, next_push_at = ?
+    WHERE account_id = ? AND event_id = ? AND device_id = ?`,
+  drop: "DELETE FROM push_deliveries WHERE account_id = ? AND event_id = ? AND device_id = ?",
+} as const;
+
+/** The parameters of `PUSH_SQL.setSubscription`. */
+export function subscriptionParameters(
+  input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number },
+): [string, string, string, string, string, number, number] {
+  return [
+    input.deviceId,
+    input.accountId,
+    input.endpoint,
+    input.p256dh,
+    input.auth,
+    input.repeatSeconds,
+    input.now,
+  ];
+}
+
+/** A push's key as the parameters (account, event, device) that end `PUSH_SQL.sent`, `retry` and `drop`. */
+export function keyParameters(key: PushKey): [string, string, string] {
+  return [key.accountId, key.eventId, key.deviceId];
+}
+
+/** A claimed push from its delivery row joined with its call, for `subscription`, as its `attempt`th push. */
+export function toDuePush(
+  row: Row,
+  subscription: PushSubscriptionRecord,
+  push: { expiresAt: number; attempt: number },
+): DuePush {
+  return {
+    ...toKey(row),
+    subscription,
+    seq: integer(row.seq),
+    source: ReportSource.parse(row.source),
+    occurredAt: text(row.occurred_at),
+    receivedAt: integer(row.received_at),
+    taskId: textOrNull(row.task_id),
+    fromDeviceId: text(row.from_device_id),
+    expiresAt: push.expiresAt,
+    attempt: push.attempt,
+    failures: integer(row.failures),
+  };
+}
 
 export function toKey(row: Row): PushKey {
   return { accountId: text(row.account_id), eventId: text(row.event_id), deviceId: text(row.device_id) };

@@ -1,9 +1,59 @@
 import type { ReplyStatus } from "@ringback/protocol";
-import { text } from "./columns.js";
-import type { Row } from "./row-records.js";
-import type { StreamEntry } from "./store.js";
+import { type Row, text } from "./columns.js";
+import type { AccountUsage, EnqueueReplyOutcome, NewReply, QueuedReply, StreamEntry } from "./store.js";
 
 export type ReplyEntry = StreamEntry & { kind: "reply-status" };
+
+/** The reply statements both stores run as they are (`?` placeholders); a store adds only its own clauses. */
+export const REPLY_SQL = {
+  existing: "SELECT event_id, to_device_id, status FROM replies WHERE account_id = ? AND reply_id = ?",
+  /** The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer. */
+  target: `SELECT e.from_device_id, d.removed_at FROM events e JOIN devices d ON d.id = e.from_device_id
+    WHERE e.account_id = ? AND e.event_id = ?`,
+  insert: `INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id, sealed, sealed_bytes,
+      status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
+  queued: `SELECT reply_id, event_id, sealed FROM replies WHERE to_device_id = ? AND status = 'queued'
+    ORDER BY created_at, reply_id`,
+  prune: "DELETE FROM replies WHERE status <> 'queued' AND settled_at < ?",
+} as const;
+
+/** The parameters of `REPLY_SQL.insert`: the reply, the computer it goes to, its sealed size. */
+export function replyParameters(
+  input: NewReply,
+  toDeviceId: string,
+  sealedBytes: number,
+): [string, string, string, string, string, string, number, number, number] {
+  return [
+    input.accountId,
+    input.replyId,
+    input.eventId,
+    input.fromDeviceId,
+    toDeviceId,
+    input.sealed,
+    sealedBytes,
+    input.now,
+    input.expiresAt,
+  ];
+}
+
+/** A post of a reply id already stored (its `existing` row): a repeat of it, or a conflict with another call's. */
+export function existingReplyOutcome(existing: Row, input: NewReply): EnqueueReplyOutcome {
+  if (text(existing.event_id) !== input.eventId) return { kind: "conflict" };
+  return {
+    kind: "repeat",
+    toDeviceId: text(existing.to_device_id),
+    status: text(existing.status) as ReplyStatus,
+  };
+}
+
+/** Whether the account has room for one more queued reply of `sealedBytes`. */
+export function replyFits(usage: AccountUsage, limits: NewReply["limits"], sealedBytes: number): boolean {
+  return usage.queuedReplies < limits.queuedMax && usage.sealedBytes + sealedBytes <= limits.sealedBytesMax;
+}
+
+export function toQueuedReply(row: Row): QueuedReply {
+  return { replyId: text(row.reply_id), eventId: text(row.event_id), sealed: text(row.sealed) };
+}
 
 /** Which reply a status change is about. */
 export interface ReplyKeys {

@@ -1,5 +1,6 @@
 import { closeSync, openSync } from "node:fs";
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
+import type { StoreQuery } from "./store-query.js";
 
 export { integer, integerOrNull, text, textOrNull } from "./columns.js";
 
@@ -40,6 +41,11 @@ export class SqliteDatabase {
 
   all(sql: string, ...params: SQLInputValue[]): Row[] {
     return this.#statement(sql).all(...params) as Row[];
+  }
+
+  /** Runs a statement written once for both stores and reads its rows. */
+  read<T>(query: StoreQuery<T>): T {
+    return query.read(this.all(query.sql, ...query.parameters));
   }
 
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE takes the write lock up front, so no upgrade deadlock). */

@@ -1,7 +1,9 @@
 import type { CallDelivery } from "@ringback/protocol";
 import {
-  DELIVERY_COLUMNS,
+  DELIVERY_SQL,
   type DeliveryEntry,
+  deliveryParameters,
+  insertDeliveryParameters,
   newDeliveryEntry,
   toCallDelivery,
   toDeliveryDevice,
@@ -18,32 +20,14 @@ export function recordDelivery(db: SqliteDatabase, input: NewDelivery): RecordDe
   return db.transaction(() => {
     const existing = findDelivery(db, input);
     if (existing) return { kind: "repeat", delivery: existing };
-    const call = db.get(
-      "SELECT 1 AS found FROM events WHERE account_id = ? AND event_id = ?",
-      input.accountId,
-      input.eventId,
-    );
-    const row = db.get(
-      "SELECT name, kind FROM devices WHERE id = ? AND account_id = ?",
-      input.deviceId,
-      input.accountId,
-    );
+    const parameters = deliveryParameters(input);
+    const call = db.get(DELIVERY_SQL.call, ...parameters.call);
+    const row = db.get(DELIVERY_SQL.device, ...parameters.device);
     if (!call || !row) return { kind: "not_found" };
     const seq = nextSeq(db, input.accountId);
     const device = toDeliveryDevice(row);
     // The primary key refuses a second record of the same outcome, whichever process writes it.
-    db.run(
-      `INSERT INTO call_deliveries (account_id, event_id, device_id, outcome, seq, device_name, device_kind, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      input.accountId,
-      input.eventId,
-      input.deviceId,
-      input.outcome,
-      seq,
-      device.name,
-      device.kind,
-      input.now,
-    );
+    db.run(DELIVERY_SQL.insert, ...insertDeliveryParameters(input, device, seq));
     return { kind: "created", entry: newDeliveryEntry(input, device, seq) };
   });
 }
@@ -61,14 +45,7 @@ export function deliveriesSince(
   afterSeq: number,
   limit = ALL_ROWS,
 ): DeliveryEntry[] {
-  return db
-    .all(
-      `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d WHERE d.account_id = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
-      accountId,
-      afterSeq,
-      limit,
-    )
-    .map(toDeliveryEntry);
+  return db.all(DELIVERY_SQL.since, accountId, afterSeq, limit).map(toDeliveryEntry);
 }
 
 /**
@@ -81,27 +58,10 @@ export function openCallDeliveries(
   afterSeq = 0,
   limit = ALL_ROWS,
 ): DeliveryEntry[] {
-  return db
-    .all(
-      `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
-       JOIN events e ON e.account_id = d.account_id AND e.event_id = d.event_id
-       WHERE d.account_id = ? AND d.seq > ? AND e.expires_at IS NOT NULL AND e.sealed IS NOT NULL
-       ORDER BY d.seq LIMIT ?`,
-      accountId,
-      afterSeq,
-      limit,
-    )
-    .map(toDeliveryEntry);
+  return db.all(DELIVERY_SQL.openCallsSince, accountId, afterSeq, limit).map(toDeliveryEntry);
 }
 
 function findDelivery(db: SqliteDatabase, input: NewDelivery): CallDelivery | null {
-  const row = db.get(
-    `SELECT ${DELIVERY_COLUMNS} FROM call_deliveries d
-     WHERE d.account_id = ? AND d.event_id = ? AND d.device_id = ? AND d.outcome = ?`,
-    input.accountId,
-    input.eventId,
-    input.deviceId,
-    input.outcome,
-  );
+  const row = db.get(DELIVERY_SQL.find, ...deliveryParameters(input).find);
   return row ? toCallDelivery(row) : null;
 }

@@ -1,20 +1,15 @@
-import { PUSH_PAYLOAD_MAX_BYTES, ReportSource } from "@ringback/protocol";
 import {
   JOINED_SUBSCRIPTION_COLUMNS,
+  keyParameters,
+  PUSH_SQL,
   parseVapidKeys,
-  SUBSCRIPTION_COLUMNS,
+  subscriptionParameters,
+  toDuePush,
   toKey,
   toSubscription,
   VAPID_KEYS_SETTING,
 } from "./push-rows.js";
-import {
-  integer,
-  integerOrNull,
-  type Row,
-  type SqliteDatabase,
-  text,
-  textOrNull,
-} from "./sqlite-database.js";
+import { integer, integerOrNull, type Row, type SqliteDatabase, text } from "./sqlite-database.js";
 import {
   type DuePush,
   PUSH_CLAIM_BATCH_MAX,
@@ -28,12 +23,8 @@ import {
 
 export function vapidKeys(db: SqliteDatabase, candidate: VapidKeys): VapidKeys {
   return db.transaction(() => {
-    db.run(
-      "INSERT INTO relay_settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING",
-      VAPID_KEYS_SETTING,
-      JSON.stringify(candidate),
-    );
-    const row = db.get("SELECT value FROM relay_settings WHERE name = ?", VAPID_KEYS_SETTING);
+    db.run(PUSH_SQL.insertVapidKeys, VAPID_KEYS_SETTING, JSON.stringify(candidate));
+    const row = db.get(PUSH_SQL.vapidKeys, VAPID_KEYS_SETTING);
     return parseVapidKeys(text(row?.value));
   });
 }
@@ -43,28 +34,15 @@ export function setPushSubscription(
   input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number },
 ): void {
   db.transaction(() => {
-    const previous = db.get("SELECT endpoint FROM push_subscriptions WHERE device_id = ?", input.deviceId);
-    db.run(
-      `INSERT INTO push_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(device_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
-         auth = excluded.auth, repeat_seconds = excluded.repeat_seconds, updated_at = excluded.updated_at`,
-      input.deviceId,
-      input.accountId,
-      input.endpoint,
-      input.p256dh,
-      input.auth,
-      input.repeatSeconds,
-      input.now,
-    );
-    // A new endpoint starts afresh: what failed against the old one says nothing about it.
-    if (previous && text(previous.endpoint) !== input.endpoint) {
-      db.run("UPDATE push_deliveries SET failures = 0 WHERE device_id = ?", input.deviceId);
-    }
+    const previous = db.get(PUSH_SQL.endpoint, input.deviceId);
+    db.run(PUSH_SQL.setSubscription, ...subscriptionParameters(input));
+    if (previous && text(previous.endpoint) !== input.endpoint)
+      db.run(PUSH_SQL.resetFailures, input.deviceId);
   });
 }
 
 export function findPushSubscription(db: SqliteDatabase, deviceId: string): PushSubscriptionRecord | null {
-  const row = db.get(`SELECT ${SUBSCRIPTION_COLUMNS} FROM push_subscriptions WHERE device_id = ?`, deviceId);
+  const row = db.get(PUSH_SQL.subscription, deviceId);
   return row ? toSubscription(row) : null;
 }
 
@@ -72,9 +50,9 @@ export function removePushSubscription(db: SqliteDatabase, deviceId: string, end
   return db.transaction(() => {
     const removed =
       endpoint === undefined
-        ? db.run("DELETE FROM push_subscriptions WHERE device_id = ?", deviceId)
-        : db.run("DELETE FROM push_subscriptions WHERE device_id = ? AND endpoint = ?", deviceId, endpoint);
-    if (removed > 0) db.run("DELETE FROM push_deliveries WHERE device_id = ?", deviceId);
+        ? db.run(PUSH_SQL.deleteSubscription, deviceId)
+        : db.run(PUSH_SQL.deleteSubscriptionAt, deviceId, endpoint);
+    if (removed > 0) db.run(PUSH_SQL.deleteDevicePushes, deviceId);
     return removed > 0;
   });
 }
@@ -84,14 +62,7 @@ export function schedulePushes(
   db: SqliteDatabase,
   input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
 ): void {
-  db.run(
-    `INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
-     SELECT account_id, ?, device_id, ? FROM push_subscriptions WHERE account_id = ? AND device_id <> ?`,
-    input.eventId,
-    input.now,
-    input.accountId,
-    input.fromDeviceId,
-  );
+  db.run(PUSH_SQL.schedule, input.eventId, input.now, input.accountId, input.fromDeviceId);
 }
 
 export function claimDuePushes(
@@ -161,45 +132,19 @@ export function claimDuePushes(
         key.eventId,
         key.deviceId,
       );
-      due.push({
-        ...key,
-        subscription,
-        seq: integer(row.seq),
-        source: ReportSource.parse(row.source),
-        occurredAt: text(row.occurred_at),
-        receivedAt: integer(row.received_at),
-        taskId: textOrNull(row.task_id),
-        fromDeviceId: text(row.from_device_id),
-        expiresAt,
-        attempt: integer(row.attempts) + 1,
-        failures: integer(row.failures),
-        sealed:
-          typeof row.sealed === "string" && row.sealed.length <= PUSH_PAYLOAD_MAX_BYTES ? row.sealed : null,
-      });
+      due.push(toDuePush(row, subscription, { expiresAt, attempt: integer(row.attempts) + 1 }));
     }
     return due;
   });
 }
 
 export function settlePush(db: SqliteDatabase, key: PushKey, settlement: PushSettlement): void {
-  const where = "account_id = ? AND event_id = ? AND device_id = ?";
   switch (settlement.kind) {
     case "sent":
-      db.run(
-        `UPDATE push_deliveries SET failures = 0 WHERE ${where}`,
-        key.accountId,
-        key.eventId,
-        key.deviceId,
-      );
+      db.run(PUSH_SQL.sent, ...keyParameters(key));
       return;
     case "retry":
-      db.run(
-        `UPDATE push_deliveries SET failures = failures + 1, next_push_at = ? WHERE ${where}`,
-        settlement.at,
-        key.accountId,
-        key.eventId,
-        key.deviceId,
-      );
+      db.run(PUSH_SQL.retry, settlement.at, ...keyParameters(key));
       return;
     case "drop":
       deleteDelivery(db, key);
@@ -232,8 +177,8 @@ export function takeSettledPushes(
 
 /** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */
 export function forgetDevicePush(db: SqliteDatabase, deviceId: string): void {
-  db.run("DELETE FROM push_subscriptions WHERE device_id = ?", deviceId);
-  db.run("DELETE FROM push_deliveries WHERE device_id = ?", deviceId);
+  db.run(PUSH_SQL.deleteSubscription, deviceId);
+  db.run(PUSH_SQL.deleteDevicePushes, deviceId);
 }
 
 /**
@@ -252,10 +197,5 @@ function waitsForTakeUntil(row: Row, now: number, repeatMs: number): number | nu
 }
 
 function deleteDelivery(db: SqliteDatabase, key: PushKey): void {
-  db.run(
-    "DELETE FROM push_deliveries WHERE account_id = ? AND event_id = ? AND device_id = ?",
-    key.accountId,
-    key.eventId,
-    key.deviceId,
-  );
+  db.run(PUSH_SQL.drop, ...keyParameters(key));
 }

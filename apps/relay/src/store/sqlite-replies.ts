@@ -1,10 +1,15 @@
 import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON, type ReplyStatus } from "@ringback/protocol";
 import {
+  existingReplyOutcome,
+  REPLY_SQL,
   type ReplyEntry,
   type ReplyKeys,
   type ReplyStatusInput,
+  replyFits,
   replyKeys,
+  replyParameters,
   replyStatusEntry,
+  toQueuedReply,
 } from "./reply-rows.js";
 import { accountUsage } from "./sqlite-calls.js";
 import { type SqliteDatabase, text } from "./sqlite-database.js";
@@ -19,26 +24,9 @@ import {
 
 export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyOutcome {
   return db.transaction(() => {
-    const existing = db.get(
-      "SELECT event_id, to_device_id, status FROM replies WHERE account_id = ? AND reply_id = ?",
-      input.accountId,
-      input.replyId,
-    );
-    if (existing) {
-      if (text(existing.event_id) !== input.eventId) return { kind: "conflict" };
-      return {
-        kind: "repeat",
-        toDeviceId: text(existing.to_device_id),
-        status: text(existing.status) as ReplyStatus,
-      };
-    }
-    // The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer.
-    const event = db.get(
-      `SELECT e.from_device_id, d.removed_at FROM events e JOIN devices d ON d.id = e.from_device_id
-       WHERE e.account_id = ? AND e.event_id = ?`,
-      input.accountId,
-      input.eventId,
-    );
+    const existing = db.get(REPLY_SQL.existing, input.accountId, input.replyId);
+    if (existing) return existingReplyOutcome(existing, input);
+    const event = db.get(REPLY_SQL.target, input.accountId, input.eventId);
     if (!event) return { kind: "not_found" };
     const toDeviceId = text(event.from_device_id);
     const sealedBytes = Buffer.byteLength(input.sealed);
@@ -46,26 +34,9 @@ export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyO
     // removed computer stores nothing (it fails at once), so it is not held to it.
     if (event.removed_at === null) {
       const usage = accountUsage(db, input.accountId);
-      if (
-        usage.queuedReplies >= input.limits.queuedMax ||
-        usage.sealedBytes + sealedBytes > input.limits.sealedBytesMax
-      ) {
-        return { kind: "full", usage };
-      }
+      if (!replyFits(usage, input.limits, sealedBytes)) return { kind: "full", usage };
     }
-    db.run(
-      `INSERT INTO replies (account_id, reply_id, event_id, from_device_id, to_device_id, sealed, sealed_bytes, status,
-         created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-      input.accountId,
-      input.replyId,
-      input.eventId,
-      input.fromDeviceId,
-      toDeviceId,
-      input.sealed,
-      sealedBytes,
-      input.now,
-      input.expiresAt,
-    );
+    db.run(REPLY_SQL.insert, ...replyParameters(input, toDeviceId, sealedBytes));
     const keys: ReplyKeys = { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
     const entries = [statusEntry(db, keys, { status: "queued", now: input.now })];
     if (event.removed_at !== null) {
@@ -77,13 +48,7 @@ export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyO
 }
 
 export function queuedReplies(db: SqliteDatabase, deviceId: string): QueuedReply[] {
-  return db
-    .all(
-      `SELECT reply_id, event_id, sealed FROM replies WHERE to_device_id = ? AND status = 'queued'
-       ORDER BY created_at, reply_id`,
-      deviceId,
-    )
-    .map((row) => ({ replyId: text(row.reply_id), eventId: text(row.event_id), sealed: text(row.sealed) }));
+  return db.all(REPLY_SQL.queued, deviceId).map(toQueuedReply);
 }
 
 export function settleReply(db: SqliteDatabase, input: SettleReplyInput): ReplyEntry | null {
@@ -123,7 +88,7 @@ export function expireReplies(db: SqliteDatabase, now: number): ReplyEntry[] {
 }
 
 export function pruneReplies(db: SqliteDatabase, before: number): void {
-  db.run("DELETE FROM replies WHERE status <> 'queued' AND settled_at < ?", before);
+  db.run(REPLY_SQL.prune, before);
 }
 
 /** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isFinalCallStatus } from "@ringback/protocol";
+import { ACCOUNT_QUERIES } from "./account-rows.js";
 import { GroupCommit } from "./group-commit.js";
 import * as accounts from "./sqlite-accounts.js";
 import * as calls from "./sqlite-calls.js";
@@ -47,19 +48,19 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     migrationVersion: async () => latestMigrationVersion(db.raw),
     close: async () => db.close(),
 
-    hasAccounts: async () => accounts.hasAccounts(db),
-    setClaimCodeHash: async (codeHash) => accounts.setClaimCodeHash(db, codeHash),
+    hasAccounts: async () => db.read(ACCOUNT_QUERIES.hasAccounts()),
+    setClaimCodeHash: async (codeHash) => db.read(ACCOUNT_QUERIES.setClaimCodeHash(codeHash)),
     claimRelay: async (input) => accounts.claimRelay(db, input),
     createAccount: async (input) => accounts.createAccount(db, input),
 
-    findDeviceByTokenHash: async (tokenHash) => accounts.findDeviceByTokenHash(db, tokenHash),
+    findDeviceByTokenHash: async (tokenHash) => db.read(ACCOUNT_QUERIES.deviceByTokenHash(tokenHash)),
     touchDevice: async (deviceId, now, minIntervalMs) =>
-      accounts.touchDevice(db, deviceId, now, minIntervalMs),
-    findDevice: async (accountId, deviceId) => accounts.findDevice(db, accountId, deviceId),
-    listDevices: async (accountId) => accounts.listDevices(db, accountId),
+      db.read(ACCOUNT_QUERIES.touchDevice(deviceId, now, minIntervalMs)),
+    findDevice: async (accountId, deviceId) => db.read(ACCOUNT_QUERIES.device(accountId, deviceId)),
+    listDevices: async (accountId) => db.read(ACCOUNT_QUERIES.devices(accountId, "rowid")),
     // Checkpointed like an erasure: the name it replaces (an older client's plaintext) leaves the WAL too.
     renameDevice: async (input) => {
-      const isRenamed = accounts.renameDevice(db, input);
+      const isRenamed = db.read(ACCOUNT_QUERIES.renameDevice(input));
       if (isRenamed) db.checkpoint();
       return isRenamed;
     },
@@ -74,8 +75,8 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
 
     createPairingCode: async (input) => accounts.createPairingCode(db, input),
     redeemPairingCode: async (input) => accounts.redeemPairingCode(db, input),
-    rateLimitState: async (key, now) => accounts.rateLimitState(db, key, now),
-    rateLimitHit: async (key, now, windowMs) => accounts.rateLimitHit(db, key, now, windowMs),
+    rateLimitState: async (key, now) => db.read(ACCOUNT_QUERIES.rateLimitState(key, now)),
+    rateLimitHit: async (key, now, windowMs) => db.read(ACCOUNT_QUERIES.rateLimitHit(key, now, windowMs)),
 
     appendEvent: (input) => appends.submit(input),
     accountUsage: async (accountId) => calls.accountUsage(db, accountId),
@@ -110,7 +111,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
 
     expireDue: async (now): Promise<StreamEntry[]> => {
       const expired = [...calls.expireCalls(db, now), ...replies.expireReplies(db, now)];
-      accounts.pruneRateLimitsAndCodes(db, now);
+      for (const write of ACCOUNT_QUERIES.pruneRateLimitsAndCodes(now)) db.read(write);
       if (expired.length > 0) db.checkpoint();
       return expired;
     },

@@ -326,6 +326,47 @@ export interface RateLimitState {
   readonly resetAt: number;
 }
 
+/** A new account with its first device. */
+export interface NewAccount {
+  readonly device: NewDevice;
+  readonly accountId: string;
+  readonly now: number;
+}
+
+/** The owner's claim of a fresh relay: the first account, if the claim code's hash matches. */
+export interface RelayClaim extends NewAccount {
+  readonly claimCodeHash: string;
+}
+
+export type ClaimOutcome = "claimed" | "invalid_claim_code" | "already_claimed";
+
+export interface DeviceRename {
+  readonly accountId: string;
+  readonly deviceId: string;
+  readonly name: string;
+}
+
+export interface DeviceRemoval {
+  readonly accountId: string;
+  readonly deviceId: string;
+  readonly now: number;
+}
+
+export interface NewPairingCode {
+  readonly codeHash: string;
+  readonly accountId: string;
+  readonly createdBy: string;
+  readonly expiresAt: number;
+  readonly now: number;
+}
+
+export interface PairingRedemption {
+  readonly codeHash: string;
+  readonly device: NewDevice;
+  readonly now: number;
+  readonly limits: AccountDeviceLimits;
+}
+
 export interface RelayStore {
   /** Shown by `GET /v1/health`. */
   readonly kind: RelayStoreKind;
@@ -337,13 +378,8 @@ export interface RelayStore {
   /** Replaces the one-time claim code (its hash); null removes it. */
   setClaimCodeHash(codeHash: string | null): Promise<void>;
   /** Creates the first account when the claim code matches and no account exists yet; the code is used up. */
-  claimRelay(input: {
-    claimCodeHash: string;
-    device: NewDevice;
-    accountId: string;
-    now: number;
-  }): Promise<"claimed" | "invalid_claim_code" | "already_claimed">;
-  createAccount(input: { device: NewDevice; accountId: string; now: number }): Promise<void>;
+  claimRelay(input: RelayClaim): Promise<ClaimOutcome>;
+  createAccount(input: NewAccount): Promise<void>;
 
   // Devices.
   /** A device that has not been removed, by the hash of its token. */
@@ -354,12 +390,12 @@ export interface RelayStore {
   /** The account's devices in the order they joined. */
   listDevices(accountId: string): Promise<DeviceRecord[]>;
   /** Replaces a live device's name (an opaque string: sealed by the device); false when there is no such device. */
-  renameDevice(input: { accountId: string; deviceId: string; name: string }): Promise<boolean>;
+  renameDevice(input: DeviceRename): Promise<boolean>;
   /**
    * Removes a device for good (its token is refused forever); its undelivered replies fail, and the key rotation
    * notices it posted go (a device about to be removed cannot hold the slot of the rotation that removes it).
    */
-  removeDevice(input: { accountId: string; deviceId: string; now: number }): Promise<{
+  removeDevice(input: DeviceRemoval): Promise<{
     removed: boolean;
     entries: readonly StreamEntry[];
   }>;
@@ -369,13 +405,7 @@ export interface RelayStore {
    * False when a live code has the same hash (the caller draws another). Expired codes, and the creating device's
    * earlier code (one live code per device), are dropped first.
    */
-  createPairingCode(input: {
-    codeHash: string;
-    accountId: string;
-    createdBy: string;
-    expiresAt: number;
-    now: number;
-  }): Promise<boolean>;
+  createPairingCode(input: NewPairingCode): Promise<boolean>;
   /**
    * Uses up a live code and adds the device to its account, unless the account already has `devicesMax` live
    * devices or `pairingsMax` devices joined it within `pairingWindowMs` (then nothing changes and the code stays
@@ -383,12 +413,7 @@ export interface RelayStore {
    * the code is wrong, used or expired. A wrong code changes nothing: no guess, however many, can spend or burn
    * anyone's code (the guessers' addresses are limited instead, and the code's length makes a hit hopeless).
    */
-  redeemPairingCode(input: {
-    codeHash: string;
-    device: NewDevice;
-    now: number;
-    limits: AccountDeviceLimits;
-  }): Promise<RedeemOutcome>;
+  redeemPairingCode(input: PairingRedemption): Promise<RedeemOutcome>;
 
   // Key rotations.
   /**

@@ -1,6 +1,6 @@
+import type { Row } from "./columns.js";
 import { integer } from "./columns.js";
 import type { DeliveryEntry } from "./delivery-rows.js";
-import type { Row } from "./row-records.js";
 import type { StreamEntry, StreamPage } from "./store.js";
 
 /** Which page of an account's stream a read wants: after `afterSeq`, at most `limit` entries and `maxBytes` bytes. */
