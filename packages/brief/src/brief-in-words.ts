@@ -1,4 +1,4 @@
-import { Brief, type BriefCard } from "@ringback/protocol";
+import { Brief, type BriefCard, generatedBrief } from "@ringback/protocol";
 
 /** A call said in words the computer wrote itself: its title, the paragraph read aloud, and one card. */
 export interface CallInWords {
@@ -12,20 +12,10 @@ export interface CallInWords {
  * whole, marked generated with no model call, so the devices read them like any brief.
  */
 export function briefInWords(words: CallInWords, language: string, generatedAt: Date): Brief {
-  return Brief.parse({
-    title: words.title,
-    spoken: words.spoken,
-    cards: [words.card],
-    openQuestions: [],
-    criticalFacts: [],
-    supplementary: null,
-    meta: {
-      status: "generated",
-      llmCalls: 0,
-      model: null,
-      language,
-      error: null,
-      generatedAt: generatedAt.toISOString(),
-    },
-  });
+  return Brief.parse(
+    generatedBrief(
+      { title: words.title, spoken: words.spoken, cards: [words.card] },
+      { llmCalls: 0, model: null, language, generatedAt: generatedAt.toISOString() },
+    ),
+  );
 }

@@ -83,6 +83,7 @@ export {
   BriefStatus,
   CriticalFact,
   FORM_OF_ADDRESS_PLACEHOLDER,
+  generatedBrief,
   NO_LANGUAGE_MODEL_ERROR,
   ReportCut,
   SupplementaryParagraph,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SealedReportPayload } from "../src/index.js";
+import { generatedBrief, SealedReportPayload } from "../src/index.js";
 
 const payload = {
   report: {
@@ -8,22 +8,10 @@ const payload = {
     occurredAt: "2026-03-02T10:00:00.000Z",
     text: "Claude asks.",
   },
-  brief: {
-    title: "Claude needs you on RING-12",
-    spoken: "Claude asks you a question on RING-12.",
-    cards: [],
-    openQuestions: [],
-    criticalFacts: [],
-    supplementary: null,
-    meta: {
-      status: "generated",
-      llmCalls: 0,
-      model: null,
-      language: "en-US",
-      error: null,
-      generatedAt: "2026-03-02T10:00:00.000Z",
-    },
-  },
+  brief: generatedBrief(
+    { title: "Claude needs you on RING-12", spoken: "Claude asks you a question on RING-12.", cards: [] },
+    { llmCalls: 0, model: null, language: "en-US", generatedAt: "2026-03-02T10:00:00.000Z" },
+  ),
 };
 
 describe("SealedReportPayload.trackerQuestion", () => {

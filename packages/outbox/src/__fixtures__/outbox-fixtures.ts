@@ -1,4 +1,4 @@
-import type { Brief, Report } from "@ringback/protocol";
+import { type Brief, generatedBrief, type Report } from "@ringback/protocol";
 import type { OutboxEntry } from "../entry.js";
 
 export function makeReport(index: number, overrides: Partial<Report> = {}): Report {
@@ -26,21 +26,14 @@ export function makeEntry(index: number, overrides: Partial<OutboxEntry> = {}): 
 }
 
 export function makeBrief(report: Report, overrides: Partial<Brief["meta"]> = {}): Brief {
-  return {
-    title: `Brief of ${report.eventId}`,
-    spoken: `Summary of ${report.text}`,
-    cards: [],
-    openQuestions: [],
-    criticalFacts: [],
-    supplementary: null,
-    meta: {
-      status: "generated",
+  const brief = generatedBrief(
+    { title: `Brief of ${report.eventId}`, spoken: `Summary of ${report.text}`, cards: [] },
+    {
       llmCalls: 1,
       model: "test-model",
       language: "en-US",
-      error: null,
       generatedAt: new Date(Date.UTC(2025, 0, 1)).toISOString(),
-      ...overrides,
     },
-  };
+  );
+  return { ...brief, meta: { ...brief.meta, ...overrides } };
 }

@@ -96,3 +96,20 @@ export const FORM_OF_ADDRESS_PLACEHOLDER = "{{address}}";
 
 /** The error of a brief when no language model is configured (the spec's wording). */
 export const NO_LANGUAGE_MODEL_ERROR = "No language model is configured on this computer.";
+
+/**
+ * A generated brief of just the words given (no open questions, facts or extra paragraph): the brief of a call said
+ * in words without a model, or the one a test seals. `meta` says what wrote it; it is generated, with no error.
+ */
+export function generatedBrief(
+  words: { title: string; spoken: string; cards: BriefCard[] },
+  meta: Omit<BriefMeta, "status" | "error">,
+): Brief {
+  return {
+    ...words,
+    openQuestions: [],
+    criticalFacts: [],
+    supplementary: null,
+    meta: { status: "generated", error: null, ...meta },
+  };
+}
