@@ -15,6 +15,7 @@ import type {
   StreamEntry,
   StreamSnapshot,
 } from "./store.js";
+import { firstOrNull, storeQuery, storeWrite } from "./store-query.js";
 
 /** The columns `toRelayedEvent` reads. */
 export const EVENT_COLUMNS =
@@ -67,6 +68,47 @@ export const CALL_SQL = {
   pruneEntries: "DELETE FROM stream_entries WHERE created_at < ?",
 } as const;
 
+/** The event reads and writes both stores run the same way. */
+export const CALL_QUERIES = {
+  /** What a post of an event already stored gets; null for a new one. */
+  existing: (input: NewEvent) =>
+    storeQuery(CALL_SQL.existingEvent, [input.accountId, input.eventId], ([row]) =>
+      row ? existingEventOutcome(row, input) : null,
+    ),
+  /** Whether a call of this tracker task (`input.taskId`, not null) was rung already. */
+  sameTask: (input: NewEvent & { taskId: string }) =>
+    storeQuery(CALL_SQL.sameTask, [input.accountId, input.taskId], (rows) => rows.length > 0),
+  insertCallEntry: (input: NewEvent, seq: number) =>
+    storeWrite(CALL_SQL.insertCallEntry, [input.accountId, seq, input.eventId, input.receivedAt]),
+  call: (accountId: string, eventId: string) =>
+    storeQuery(CALL_SQL.call, [accountId, eventId], firstOrNull(toRelayedEvent)),
+  callStatus: (input: CallStatusInput) =>
+    storeQuery(CALL_SQL.callStatus, [input.accountId, input.eventId], ([row]): Row | undefined => row),
+  expire: (accountId: string, eventId: string, now: number) =>
+    storeWrite(CALL_SQL.expireCall, [now, accountId, eventId]),
+  /** Forgets ended calls older than `before` (kept until then so a late retry of the same event stays idempotent). */
+  prune: (before: number) => [
+    storeWrite(CALL_SQL.pruneCalls, [before]),
+    storeWrite(CALL_SQL.pruneEntries, [before]),
+  ],
+} as const;
+
+/** A page's reads: `sizes` (account, after seq, limit), `rows` (account, after seq, end seq, limit), each row's entry. */
+export interface PageReads {
+  readonly sizes: string;
+  readonly rows: string;
+  readonly toEntry: (row: Row) => StreamEntry | null;
+}
+
+/** The stream's page reads, and the account's open calls'. */
+export const CALL_PAGES = {
+  stream: { ...CALL_SQL.streamPage, toEntry: toStreamEntry },
+  openCalls: (accountId: string): PageReads => ({
+    ...CALL_SQL.openCallsPage,
+    toEntry: (row) => toOpenCallEntry(accountId, row),
+  }),
+} as const;
+
 /** The parameters of `CALL_SQL.insertEvent`. */
 export function eventParameters(input: NewEvent, seq: number): (string | number | null)[] {
   return [
@@ -88,7 +130,7 @@ export function eventParameters(input: NewEvent, seq: number): (string | number 
  * A post of an event already stored (its `existingEvent` row): the same computer retrying is idempotent; another
  * computer with the same id (a tracker task's id) is not.
  */
-export function existingEventOutcome(existing: Row, input: NewEvent): AppendEventResult {
+function existingEventOutcome(existing: Row, input: NewEvent): AppendEventResult {
   if (text(existing.from_device_id) !== input.fromDeviceId) return { kind: "duplicate_task" };
   return { kind: "repeat", seq: integer(existing.seq) };
 }

@@ -2,6 +2,7 @@ import { type CallDelivery, DeliveryOutcome, DeviceKind } from "@ringback/protoc
 import type { Row } from "./columns.js";
 import { integer, text, textOrNull } from "./columns.js";
 import type { NewDelivery, StreamEntry } from "./store.js";
+import { firstOrNull, storeQuery } from "./store-query.js";
 
 export type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
 
@@ -41,22 +42,33 @@ export function deliveryParameters(input: NewDelivery): {
   };
 }
 
-/** The parameters of `DELIVERY_SQL.insert`: the outcome, its seq, and the device as named at that time. */
-export function insertDeliveryParameters(
+/** The delivery reads both stores run the same way (a read's `limit`: each store's own "no limit" for all). */
+export const DELIVERY_QUERIES = {
+  find: (input: NewDelivery) =>
+    storeQuery(DELIVERY_SQL.find, deliveryParameters(input).find, firstOrNull(toCallDelivery)),
+  since: (accountId: string, afterSeq: number, limit: number | null) =>
+    storeQuery(DELIVERY_SQL.since, [accountId, afterSeq, limit], (rows) => rows.map(toDeliveryEntry)),
+  openCallsSince: (accountId: string, afterSeq: number, limit: number | null) =>
+    storeQuery(DELIVERY_SQL.openCallsSince, [accountId, afterSeq, limit], (rows) =>
+      rows.map(toDeliveryEntry),
+    ),
+} as const;
+
+/**
+ * A delivery outcome about to be stored with `seq`, under its device's `DELIVERY_SQL.device` row: the parameters
+ * of `DELIVERY_SQL.insert` and the stream entry it makes.
+ */
+export function recordedDelivery(
   input: NewDelivery,
-  device: DeliveryDevice,
+  deviceRow: Row,
   seq: number,
-): [string, string, string, string, number, string, string, number] {
-  return [
-    input.accountId,
-    input.eventId,
-    input.deviceId,
-    input.outcome,
-    seq,
-    device.name,
-    device.kind,
-    input.now,
-  ];
+): { parameters: [string, string, string, string, number, string, string, number]; entry: DeliveryEntry } {
+  const device = toDeliveryDevice(deviceRow);
+  const { accountId, eventId, deviceId, outcome, now } = input;
+  return {
+    parameters: [accountId, eventId, deviceId, outcome, seq, device.name, device.kind, now],
+    entry: newDeliveryEntry(input, device, seq),
+  };
 }
 
 /** The device a delivery record names: its name when the outcome was recorded (opaque: sealed by it), its kind. */

@@ -1,8 +1,8 @@
 import { ACCOUNT_QUERIES, ACCOUNT_SQL, CLAIM_CODE_SETTING, pairingRefusal } from "./account-rows.js";
 import { notify, type PostgresDatabase, type Queries, query, read, text } from "./postgres-database.js";
-import { forgetDevicePush } from "./postgres-push.js";
 import { failRepliesTo } from "./postgres-replies.js";
 import { notifyEntries } from "./postgres-rows.js";
+import { PUSH_QUERIES } from "./push-rows.js";
 import type {
   DeviceRemoval,
   NewAccount,
@@ -50,7 +50,7 @@ export function removeDevice(
     for (const write of ACCOUNT_QUERIES.deleteCodeAndDevicePosts(input.accountId, input.deviceId)) {
       await read(tx, write);
     }
-    await forgetDevicePush(tx, input.deviceId);
+    for (const write of PUSH_QUERIES.forgetDevice(input.deviceId)) await read(tx, write);
     const entries = await failRepliesTo(tx, input.deviceId, input.now);
     await notifyEntries(tx, pg.channel, entries);
     // Its streams and link may be held by other instances: they close them when this commits.

@@ -1,15 +1,11 @@
-import type { CallDelivery } from "@ringback/protocol";
 import {
+  DELIVERY_QUERIES,
   DELIVERY_SQL,
   type DeliveryEntry,
   deliveryParameters,
-  insertDeliveryParameters,
-  newDeliveryEntry,
-  toCallDelivery,
-  toDeliveryDevice,
-  toDeliveryEntry,
+  recordedDelivery,
 } from "./delivery-rows.js";
-import { type PostgresDatabase, type Queries, query } from "./postgres-database.js";
+import { type PostgresDatabase, type Queries, query, read } from "./postgres-database.js";
 import { nextSeq, notifyEntries } from "./postgres-rows.js";
 import type { NewDelivery, RecordDeliveryOutcome } from "./store.js";
 
@@ -20,7 +16,7 @@ export async function recordDelivery(
   pg: PostgresDatabase,
   input: NewDelivery,
 ): Promise<RecordDeliveryOutcome> {
-  const known = await findDelivery(pg.sql, input);
+  const known = await read(pg.sql, DELIVERY_QUERIES.find(input));
   if (known) return { kind: "repeat", delivery: known };
   try {
     return await pg.transaction(async (tx) => {
@@ -29,23 +25,21 @@ export async function recordDelivery(
       const [call] = await query(tx, `${DELIVERY_SQL.call} FOR KEY SHARE`, parameters.call);
       const [row] = await query(tx, DELIVERY_SQL.device, parameters.device);
       if (!call || !row) return { kind: "not_found" as const };
-      const seq = await nextSeq(tx, input.accountId);
-      const device = toDeliveryDevice(row);
+      const delivery = recordedDelivery(input, row, await nextSeq(tx, input.accountId));
       // The primary key decides between instances recording the same outcome at once.
       const inserted = await query(
         tx,
         `${DELIVERY_SQL.insert} ON CONFLICT DO NOTHING RETURNING seq`,
-        insertDeliveryParameters(input, device, seq),
+        delivery.parameters,
       );
       if (inserted.length === 0) throw new DeliveryExists();
-      const entry = newDeliveryEntry(input, device, seq);
-      await notifyEntries(tx, pg.channel, [entry]);
-      return { kind: "created" as const, entry };
+      await notifyEntries(tx, pg.channel, [delivery.entry]);
+      return { kind: "created" as const, entry: delivery.entry };
     });
   } catch (error) {
     if (!(error instanceof DeliveryExists)) throw error;
     // The conflicting record has committed by now (the insert waited for it): answer with it.
-    const existing = await findDelivery(pg.sql, input);
+    const existing = await read(pg.sql, DELIVERY_QUERIES.find(input));
     if (!existing) throw new Error("The delivery conflicted but is not stored.");
     return { kind: "repeat", delivery: existing };
   }
@@ -55,29 +49,24 @@ export async function recordDelivery(
  * The account's delivery records after `afterSeq`, in seq order, at most `limit` (all with null); call inside the
  * stream read's snapshot.
  */
-export async function deliveriesSince(
+export function deliveriesSince(
   db: Queries,
   accountId: string,
   afterSeq: number,
   limit: number | null = null,
 ): Promise<DeliveryEntry[]> {
-  return (await query(db, DELIVERY_SQL.since, [accountId, afterSeq, limit])).map(toDeliveryEntry);
+  return read(db, DELIVERY_QUERIES.since(accountId, afterSeq, limit));
 }
 
 /**
  * The delivery records of the account's open calls after `afterSeq`, in seq order, at most `limit` (all with null);
  * call inside the stream read's snapshot.
  */
-export async function openCallDeliveries(
+export function openCallDeliveries(
   db: Queries,
   accountId: string,
   afterSeq = 0,
   limit: number | null = null,
 ): Promise<DeliveryEntry[]> {
-  return (await query(db, DELIVERY_SQL.openCallsSince, [accountId, afterSeq, limit])).map(toDeliveryEntry);
-}
-
-async function findDelivery(db: Queries, input: NewDelivery): Promise<CallDelivery | null> {
-  const [row] = await query(db, DELIVERY_SQL.find, deliveryParameters(input).find);
-  return row ? toCallDelivery(row) : null;
+  return read(db, DELIVERY_QUERIES.openCallsSince(accountId, afterSeq, limit));
 }

@@ -1,24 +1,6 @@
-import { integer, type PostgresDatabase, type Queries, query, text } from "./postgres-database.js";
-import {
-  JOINED_SUBSCRIPTION_COLUMNS,
-  keyParameters,
-  PUSH_SQL,
-  parseVapidKeys,
-  subscriptionParameters,
-  toDuePush,
-  toSubscription,
-  VAPID_KEYS_SETTING,
-} from "./push-rows.js";
-import {
-  type DuePush,
-  PUSH_CLAIM_BATCH_MAX,
-  PUSH_CLAIM_PER_ACCOUNT_MAX,
-  type PushKey,
-  type PushSettlement,
-  type PushSubscriptionRecord,
-  SETTLED_PUSH_TAKE_WAIT_MS,
-  type VapidKeys,
-} from "./store.js";
+import { type PostgresDatabase, type Queries, query, text } from "./postgres-database.js";
+import { PUSH_SQL, parseVapidKeys, subscriptionParameters, VAPID_KEYS_SETTING } from "./push-rows.js";
+import type { PushSubscriptionRecord, VapidKeys } from "./store.js";
 
 /** Of several instances starting together, the first insert wins and every one reads the same pair back. */
 export async function vapidKeys(db: Queries, candidate: VapidKeys): Promise<VapidKeys> {
@@ -40,14 +22,6 @@ export function setPushSubscription(
   });
 }
 
-export async function findPushSubscription(
-  db: Queries,
-  deviceId: string,
-): Promise<PushSubscriptionRecord | null> {
-  const [row] = await query(db, PUSH_SQL.subscription, [deviceId]);
-  return row ? toSubscription(row) : null;
-}
-
 export function removePushSubscription(
   pg: PostgresDatabase,
   deviceId: string,
@@ -61,115 +35,4 @@ export function removePushSubscription(
     if (removed.length > 0) await query(tx, PUSH_SQL.deleteDevicePushes, [deviceId]);
     return removed.length > 0;
   });
-}
-
-/** Schedules the first push of a new event; call inside `appendEvent`'s transaction. */
-export async function schedulePushes(
-  tx: Queries,
-  input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
-): Promise<void> {
-  await query(tx, PUSH_SQL.schedule, [input.eventId, input.now, input.accountId, input.fromDeviceId]);
-}
-
-/**
- * One statement: lock the due rows no other instance holds (SKIP LOCKED), move the ringing ones to their next
- * repeat and return them with their call and subscription, keep those a take of the settled call still needs, and
- * delete the rest.
- */
-export async function claimDuePushes(
-  db: Queries,
-  now: number,
-  exceptAccounts: readonly string[],
-): Promise<DuePush[]> {
-  const except = [...exceptAccounts];
-  const rows = await db`
-    WITH due AS (
-      -- The accounts take turns (each one's earliest, then each one's next, ...), at most so many of one account;
-      -- rows another instance holds are skipped.
-      -- next_push_at is checked here too: a row another instance claimed (and moved on) meanwhile is re-checked
-      -- against its new version once locked, and no longer due.
-      SELECT account_id, event_id, device_id FROM push_deliveries
-      WHERE next_push_at <= ${now} AND (account_id, event_id, device_id) IN (
-        SELECT account_id, event_id, device_id FROM (
-          SELECT account_id, event_id, device_id, next_push_at,
-            ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_push_at, event_id, device_id) AS turn
-          FROM push_deliveries WHERE next_push_at <= ${now} AND NOT (account_id = ANY(${except}::text[]))
-        ) ranked
-        WHERE turn <= ${PUSH_CLAIM_PER_ACCOUNT_MAX}
-        ORDER BY turn, next_push_at LIMIT ${PUSH_CLAIM_BATCH_MAX}
-      )
-      FOR UPDATE SKIP LOCKED
-    ), ringing AS (
-      UPDATE push_deliveries d SET next_push_at = ${now}::bigint + s.repeat_seconds::bigint * 1000, attempts = d.attempts + 1
-      FROM due, events e, push_subscriptions s
-      WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
-        AND e.account_id = d.account_id AND e.event_id = d.event_id AND e.status = 'pending'
-        AND e.sealed IS NOT NULL AND e.expires_at > ${now} AND s.device_id = d.device_id
-      RETURNING d.account_id, d.event_id, d.device_id, d.attempts, d.failures, e.seq, e.source, e.occurred_at,
-        e.received_at, e.task_id, e.from_device_id, e.expires_at, s.account_id AS subscription_account_id,
-        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at
-    ), waiting AS (
-      -- Kept for takeSettledPushes: a call past its time that the sweep has not expired yet (the sweep takes it),
-      -- or one that stopped ringing moments ago (the instance that committed that takes it).
-      UPDATE push_deliveries d SET next_push_at = CASE WHEN e.status = 'pending'
-          THEN ${now}::bigint + s.repeat_seconds::bigint * 1000
-          ELSE e.status_at + ${SETTLED_PUSH_TAKE_WAIT_MS}::bigint END
-      FROM due, events e, push_subscriptions s
-      WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
-        AND e.account_id = d.account_id AND e.event_id = d.event_id AND s.device_id = d.device_id
-        AND ((e.status = 'pending' AND e.sealed IS NOT NULL AND e.expires_at <= ${now})
-          OR (e.status <> 'pending' AND e.status_at + ${SETTLED_PUSH_TAKE_WAIT_MS}::bigint > ${now}))
-      RETURNING d.account_id, d.event_id, d.device_id
-    ), gone AS (
-      DELETE FROM push_deliveries d USING due
-      WHERE d.account_id = due.account_id AND d.event_id = due.event_id AND d.device_id = due.device_id
-        AND NOT EXISTS (SELECT 1 FROM ringing r WHERE r.account_id = d.account_id AND r.event_id = d.event_id
-          AND r.device_id = d.device_id)
-        AND NOT EXISTS (SELECT 1 FROM waiting w WHERE w.account_id = d.account_id AND w.event_id = d.event_id
-          AND w.device_id = d.device_id)
-    )
-    SELECT * FROM ringing`;
-  return rows.map((row) =>
-    toDuePush(row, toSubscription({ ...row, account_id: row.subscription_account_id }), {
-      expiresAt: integer(row.expires_at),
-      attempt: integer(row.attempts),
-    }),
-  );
-}
-
-export async function settlePush(db: Queries, key: PushKey, settlement: PushSettlement): Promise<void> {
-  switch (settlement.kind) {
-    case "sent":
-      await query(db, PUSH_SQL.sent, keyParameters(key));
-      return;
-    case "retry":
-      await query(db, PUSH_SQL.retry, [settlement.at, ...keyParameters(key)]);
-      return;
-    case "drop":
-      await query(db, PUSH_SQL.drop, keyParameters(key));
-      return;
-  }
-}
-
-/** One statement: of two takes of one call, the second waits for the first's row locks and then finds nothing. */
-export async function takeSettledPushes(
-  db: Queries,
-  input: { accountId: string; eventId: string; settledBy: string | null },
-): Promise<PushSubscriptionRecord[]> {
-  const rows = await db`
-    WITH taken AS (
-      DELETE FROM push_deliveries WHERE account_id = ${input.accountId} AND event_id = ${input.eventId}
-      RETURNING device_id, attempts
-    )
-    SELECT ${db.unsafe(JOINED_SUBSCRIPTION_COLUMNS)}
-    FROM taken t JOIN push_subscriptions s ON s.device_id = t.device_id
-    WHERE t.attempts > 0 AND t.device_id IS DISTINCT FROM ${input.settledBy}::text
-    ORDER BY s.device_id`;
-  return rows.map(toSubscription);
-}
-
-/** Forgets a removed device's subscription and pushes; call inside `removeDevice`'s transaction. */
-export async function forgetDevicePush(tx: Queries, deviceId: string): Promise<void> {
-  await query(tx, PUSH_SQL.deleteSubscription, [deviceId]);
-  await query(tx, PUSH_SQL.deleteDevicePushes, [deviceId]);
 }

@@ -1,81 +1,62 @@
 import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON } from "@ringback/protocol";
 import { accountUsage } from "./postgres-calls.js";
-import { type PostgresDatabase, type Queries, query, type Row, text } from "./postgres-database.js";
-import { appendStatusEntry, nextSeq, notifyEntries } from "./postgres-rows.js";
+import { type PostgresDatabase, type Queries, query, type Row, read, text } from "./postgres-database.js";
+import { appendReplyStatus, failReply, notifyEntries } from "./postgres-rows.js";
 import {
-  existingReplyOutcome,
-  REPLY_SQL,
+  createdReply,
+  newReplyKeys,
+  REPLY_QUERIES,
   type ReplyEntry,
-  type ReplyKeys,
-  type ReplyStatusInput,
   replyFits,
   replyKeys,
-  replyParameters,
-  replyStatusEntry,
-  toQueuedReply,
 } from "./reply-rows.js";
-import {
-  type EnqueueReplyOutcome,
-  EXPIRY_BATCH_MAX,
-  type NewReply,
-  type QueuedReply,
-  type SettleReplyInput,
-} from "./store.js";
+import { type EnqueueReplyOutcome, EXPIRY_BATCH_MAX, type NewReply, type SettleReplyInput } from "./store.js";
 
 /** Thrown inside a transaction to roll it back when another instance stored the same reply id first. */
 class ReplyExists extends Error {}
 
 export async function enqueueReply(pg: PostgresDatabase, input: NewReply): Promise<EnqueueReplyOutcome> {
-  const known = await classifyExisting(pg.sql, input);
+  const known = await read(pg.sql, REPLY_QUERIES.existing(input));
   if (known) return known;
   try {
-    return await pg.transaction(async (tx): Promise<EnqueueReplyOutcome> => {
-      const [event] = await query(tx, REPLY_SQL.target, [input.accountId, input.eventId]);
-      if (!event) return { kind: "not_found" };
-      const toDeviceId = text(event.from_device_id);
-      const sealedBytes = Buffer.byteLength(input.sealed);
-      // A reply to a removed computer stores nothing (it fails at once), so it is not held to the quota.
-      if (event.removed_at === null) {
-        // The account's row lock: its replies are queued one at a time, each counting the ones committed before
-        // it, so the quota holds across instances and concurrent posts.
-        await tx`SELECT id FROM accounts WHERE id = ${input.accountId} FOR UPDATE`;
-        const usage = await accountUsage(tx, input.accountId);
-        if (!replyFits(usage, input.limits, sealedBytes)) {
-          // A concurrent post of this same reply id may have been stored meanwhile: answered as a repeat.
-          if (await classifyExisting(tx, input)) throw new ReplyExists();
-          return { kind: "full", usage };
-        }
-      }
-      const inserted = await query(
-        tx,
-        `${REPLY_SQL.insert} ON CONFLICT DO NOTHING RETURNING reply_id`,
-        replyParameters(input, toDeviceId, sealedBytes),
-      );
-      if (inserted.length === 0) throw new ReplyExists();
-      const keys: ReplyKeys = { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
-      const entries = [await statusEntry(tx, keys, { status: "queued", now: input.now })];
-      if (event.removed_at !== null) {
-        entries.push(await failReply(tx, keys, REPLY_COMPUTER_REMOVED_REASON, input.now));
-      }
-      await notifyEntries(tx, pg.channel, entries);
-      const status = entries.at(-1)?.change.status ?? "queued";
-      return { kind: "created", toDeviceId, status, entries };
-    });
+    return await pg.transaction((tx) => insertReply(tx, pg.channel, input));
   } catch (error) {
     if (!(error instanceof ReplyExists)) throw error;
-    const existing = await classifyExisting(pg.sql, input);
+    const existing = await read(pg.sql, REPLY_QUERIES.existing(input));
     if (!existing) throw new Error("The reply conflicted but is not stored.");
     return existing;
   }
 }
 
-async function classifyExisting(db: Queries, input: NewReply): Promise<EnqueueReplyOutcome | null> {
-  const [existing] = await query(db, REPLY_SQL.existing, [input.accountId, input.replyId]);
-  return existing ? existingReplyOutcome(existing, input) : null;
-}
-
-export async function queuedReplies(db: Queries, deviceId: string): Promise<QueuedReply[]> {
-  return (await query(db, REPLY_SQL.queued, [deviceId])).map(toQueuedReply);
+async function insertReply(tx: Queries, channel: string, input: NewReply): Promise<EnqueueReplyOutcome> {
+  const target = await read(tx, REPLY_QUERIES.target(input));
+  if (!target) return { kind: "not_found" };
+  const isRemoved = target.removed_at !== null;
+  // A reply to a removed computer stores nothing (it fails at once), so it is not held to the quota.
+  if (!isRemoved) {
+    // The account's row lock: its replies are queued one at a time, each counting the ones committed before
+    // it, so the quota holds across instances and concurrent posts.
+    await tx`SELECT id FROM accounts WHERE id = ${input.accountId} FOR UPDATE`;
+    const usage = await accountUsage(tx, input.accountId);
+    if (!replyFits(usage, input)) {
+      // A concurrent post of this same reply id may have been stored meanwhile: answered as a repeat.
+      if (await read(tx, REPLY_QUERIES.existing(input))) throw new ReplyExists();
+      return { kind: "full", usage };
+    }
+  }
+  const toDeviceId = text(target.from_device_id);
+  const insert = REPLY_QUERIES.insert(input, toDeviceId);
+  const inserted = await query(
+    tx,
+    `${insert.sql} ON CONFLICT DO NOTHING RETURNING reply_id`,
+    insert.parameters,
+  );
+  if (inserted.length === 0) throw new ReplyExists();
+  const keys = newReplyKeys(input);
+  const entries = [await appendReplyStatus(tx, keys, { status: "queued", now: input.now })];
+  if (isRemoved) entries.push(await failReply(tx, keys, REPLY_COMPUTER_REMOVED_REASON, input.now));
+  await notifyEntries(tx, channel, entries);
+  return createdReply(toDeviceId, entries);
 }
 
 export function settleReply(pg: PostgresDatabase, input: SettleReplyInput): Promise<ReplyEntry | null> {
@@ -86,7 +67,7 @@ export function settleReply(pg: PostgresDatabase, input: SettleReplyInput): Prom
       WHERE to_device_id = ${input.deviceId} AND reply_id = ${input.replyId} AND status = 'queued'
       RETURNING account_id, reply_id, event_id`;
     if (!row) return null;
-    const entry = await statusEntry(tx, replyKeys(row), input);
+    const entry = await appendReplyStatus(tx, replyKeys(row), input);
     await notifyEntries(tx, pg.channel, [entry]);
     return entry;
   });
@@ -99,7 +80,7 @@ export async function failRepliesTo(db: Queries, deviceId: string, now: number):
   const entries: ReplyEntry[] = [];
   for (const row of sortedByAccount(failed)) {
     entries.push(
-      await statusEntry(db, replyKeys(row), {
+      await appendReplyStatus(db, replyKeys(row), {
         status: "failed",
         plaintextReason: REPLY_COMPUTER_REMOVED_REASON,
         now,
@@ -122,33 +103,8 @@ export function expireReplies(pg: PostgresDatabase, now: number): Promise<ReplyE
   });
 }
 
-export async function pruneReplies(db: Queries, before: number): Promise<void> {
-  await query(db, REPLY_SQL.prune, [before]);
-}
-
 function sortedByAccount(rows: readonly Row[]): Row[] {
   return [...rows].sort((a, b) =>
     `${text(a.account_id)}\n${text(a.reply_id)}` < `${text(b.account_id)}\n${text(b.reply_id)}` ? -1 : 1,
   );
-}
-
-/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
-async function failReply(
-  db: Queries,
-  keys: ReplyKeys,
-  plaintextReason: string,
-  now: number,
-): Promise<ReplyEntry> {
-  // The sealed reply is erased once it is settled: nothing is left to deliver.
-  await db`UPDATE replies SET status = 'failed', sealed = NULL, settled_at = ${now}
-    WHERE account_id = ${keys.accountId} AND reply_id = ${keys.replyId}`;
-  return statusEntry(db, keys, { status: "failed", plaintextReason, now });
-}
-
-/** Takes the next seq for a reply's status change and appends it to the account's stream. */
-async function statusEntry(db: Queries, keys: ReplyKeys, change: ReplyStatusInput): Promise<ReplyEntry> {
-  const seq = await nextSeq(db, keys.accountId);
-  const entry = replyStatusEntry(keys, change, seq);
-  await appendStatusEntry(db, entry, change.now);
-  return entry;
 }

@@ -1,6 +1,8 @@
 import { ACCOUNT_QUERIES } from "./account-rows.js";
+import { CALL_QUERIES } from "./call-rows.js";
 import { GroupCommit } from "./group-commit.js";
 import * as accounts from "./postgres-accounts.js";
+import * as callStatus from "./postgres-call-status.js";
 import * as calls from "./postgres-calls.js";
 import { connectPostgres, type PostgresDatabase, read } from "./postgres-database.js";
 import * as deliveries from "./postgres-deliveries.js";
@@ -8,7 +10,11 @@ import * as keyRotations from "./postgres-key-rotations.js";
 import * as leftovers from "./postgres-leftovers.js";
 import { latestPostgresMigration, migratePostgres } from "./postgres-migrations.js";
 import * as push from "./postgres-push.js";
+import * as pushClaims from "./postgres-push-claims.js";
 import * as replies from "./postgres-replies.js";
+import * as streamReads from "./postgres-stream-reads.js";
+import { PUSH_QUERIES } from "./push-rows.js";
+import { REPLY_QUERIES } from "./reply-rows.js";
 import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
 import { pageRequest } from "./stream-pages.js";
 
@@ -70,36 +76,36 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
 
     appendEvent: async (input) => (await calls.knownEvent(pg, input)) ?? appends.submit(input),
     accountUsage: (accountId) => calls.accountUsage(sql, accountId),
-    getCall: (accountId, eventId) => calls.getCall(sql, accountId, eventId),
-    setCallStatus: (input) => calls.setCallStatus(pg, input),
-    streamSince: (accountId, afterSeq) => calls.streamSince(pg, accountId, afterSeq),
-    pendingCalls: (accountId) => calls.pendingCalls(pg, accountId),
-    streamPage: (...page) => calls.streamPage(pg, pageRequest(...page)),
-    pendingCallsPage: (...page) => calls.pendingCallsPage(pg, pageRequest(...page)),
+    getCall: (accountId, eventId) => read(sql, CALL_QUERIES.call(accountId, eventId)),
+    setCallStatus: (input) => callStatus.setCallStatus(pg, input),
+    streamSince: (accountId, afterSeq) => streamReads.streamSince(pg, accountId, afterSeq),
+    pendingCalls: (accountId) => streamReads.pendingCalls(pg, accountId),
+    streamPage: (...page) => streamReads.streamPage(pg, pageRequest(...page)),
+    pendingCallsPage: (...page) => streamReads.pendingCallsPage(pg, pageRequest(...page)),
 
     recordDelivery: (input) => deliveries.recordDelivery(pg, input),
 
     enqueueReply: (input) => replies.enqueueReply(pg, input),
-    queuedReplies: (deviceId) => replies.queuedReplies(sql, deviceId),
+    queuedReplies: (deviceId) => read(sql, REPLY_QUERIES.queued(deviceId)),
     settleReply: (input) => replies.settleReply(pg, input),
 
     vapidKeys: (candidate) => push.vapidKeys(sql, candidate),
     setPushSubscription: (input) => push.setPushSubscription(pg, input),
-    findPushSubscription: (deviceId) => push.findPushSubscription(sql, deviceId),
+    findPushSubscription: (deviceId) => read(sql, PUSH_QUERIES.subscription(deviceId)),
     removePushSubscription: (deviceId, endpoint) => push.removePushSubscription(pg, deviceId, endpoint),
-    claimDuePushes: (now, exceptAccounts = []) => push.claimDuePushes(sql, now, exceptAccounts),
-    settlePush: (key, settlement) => push.settlePush(sql, key, settlement),
-    takeSettledPushes: (input) => push.takeSettledPushes(sql, input),
+    claimDuePushes: (now, exceptAccounts = []) => pushClaims.claimDuePushes(sql, now, exceptAccounts),
+    settlePush: (key, settlement) => read(sql, PUSH_QUERIES.settle(key, settlement)),
+    takeSettledPushes: (input) => pushClaims.takeSettledPushes(sql, input),
 
     expireDue: async (now): Promise<StreamEntry[]> => {
-      const expired = [...(await calls.expireCalls(pg, now)), ...(await replies.expireReplies(pg, now))];
+      const expired = [...(await callStatus.expireCalls(pg, now)), ...(await replies.expireReplies(pg, now))];
       for (const write of ACCOUNT_QUERIES.pruneRateLimitsAndCodes(now)) await read(sql, write);
       return expired;
     },
     pruneBefore: (before) =>
       pg.transaction(async (tx) => {
-        await calls.pruneCalls(tx, before);
-        await replies.pruneReplies(tx, before);
+        for (const write of CALL_QUERIES.prune(before)) await read(tx, write);
+        await read(tx, REPLY_QUERIES.prune(before));
         await leftovers.pruneRemovedDevices(tx, before);
       }),
   };

@@ -1,6 +1,7 @@
 import { ReportSource } from "@ringback/protocol";
 import { integer, type Row, text, textOrNull } from "./columns.js";
-import type { DuePush, PushKey, PushSubscriptionRecord, VapidKeys } from "./store.js";
+import type { DuePush, PushKey, PushSettlement, PushSubscriptionRecord, VapidKeys } from "./store.js";
+import { firstOrNull, storeQuery, storeWrite } from "./store-query.js";
 
 /** The `relay_settings` row holding the VAPID key pair (JSON), in both stores. */
 export const VAPID_KEYS_SETTING = "vapid_keys";
@@ -42,6 +43,32 @@ export const PUSH_SQL = {
   drop: "DELETE FROM push_deliveries WHERE account_id = ? AND event_id = ? AND device_id = ?",
 } as const;
 
+/** The push reads and writes both stores run the same way. */
+export const PUSH_QUERIES = {
+  subscription: (deviceId: string) =>
+    storeQuery(PUSH_SQL.subscription, [deviceId], firstOrNull(toSubscription)),
+  /** Schedules the first push of a new event; run inside the event's insert transaction. */
+  schedule: (input: { accountId: string; eventId: string; fromDeviceId: string; receivedAt: number }) =>
+    storeWrite(PUSH_SQL.schedule, [input.eventId, input.receivedAt, input.accountId, input.fromDeviceId]),
+  /** What became of a claimed push: sent (its failures start again), a retry at a time, or dropped. */
+  settle: (key: PushKey, settlement: PushSettlement) => {
+    const keyParameters = [key.accountId, key.eventId, key.deviceId];
+    switch (settlement.kind) {
+      case "sent":
+        return storeWrite(PUSH_SQL.sent, keyParameters);
+      case "retry":
+        return storeWrite(PUSH_SQL.retry, [settlement.at, ...keyParameters]);
+      case "drop":
+        return storeWrite(PUSH_SQL.drop, keyParameters);
+    }
+  },
+  /** Forgets a removed device's subscription and pushes; run inside the removal's transaction. */
+  forgetDevice: (deviceId: string) => [
+    storeWrite(PUSH_SQL.deleteSubscription, [deviceId]),
+    storeWrite(PUSH_SQL.deleteDevicePushes, [deviceId]),
+  ],
+} as const;
+
 /** The parameters of `PUSH_SQL.setSubscription`. */
 export function subscriptionParameters(
   input: Omit<PushSubscriptionRecord, "updatedAt"> & { now: number },
@@ -55,11 +82,6 @@ export function subscriptionParameters(
     input.repeatSeconds,
     input.now,
   ];
-}
-
-/** A push's key as the parameters (account, event, device) that end `PUSH_SQL.sent`, `retry` and `drop`. */
-export function keyParameters(key: PushKey): [string, string, string] {
-  return [key.accountId, key.eventId, key.deviceId];
 }
 
 /** A claimed push from its delivery row joined with its call, for `subscription`, as its `attempt`th push. */

@@ -1,6 +1,7 @@
 import type { ReplyStatus } from "@ringback/protocol";
 import { type Row, text } from "./columns.js";
 import type { AccountUsage, EnqueueReplyOutcome, NewReply, QueuedReply, StreamEntry } from "./store.js";
+import { storeQuery, storeWrite } from "./store-query.js";
 
 export type ReplyEntry = StreamEntry & { kind: "reply-status" };
 
@@ -17,27 +18,51 @@ export const REPLY_SQL = {
   prune: "DELETE FROM replies WHERE status <> 'queued' AND settled_at < ?",
 } as const;
 
-/** The parameters of `REPLY_SQL.insert`: the reply, the computer it goes to, its sealed size. */
-export function replyParameters(
-  input: NewReply,
-  toDeviceId: string,
-  sealedBytes: number,
-): [string, string, string, string, string, string, number, number, number] {
-  return [
-    input.accountId,
-    input.replyId,
-    input.eventId,
-    input.fromDeviceId,
-    toDeviceId,
-    input.sealed,
-    sealedBytes,
-    input.now,
-    input.expiresAt,
-  ];
+/** The reply reads and writes both stores run the same way. */
+export const REPLY_QUERIES = {
+  /** What a post of a reply id already stored gets; null for a new one. */
+  existing: (input: NewReply) =>
+    storeQuery(REPLY_SQL.existing, [input.accountId, input.replyId], ([row]) =>
+      row ? existingReplyOutcome(row, input) : null,
+    ),
+  /** The computer a reply goes to (`from_device_id`) and whether it was removed (`removed_at`); none: no call. */
+  target: (input: NewReply) =>
+    storeQuery(REPLY_SQL.target, [input.accountId, input.eventId], ([row]): Row | undefined => row),
+  /** A new reply, queued for `toDeviceId`. */
+  insert: (input: NewReply, toDeviceId: string) =>
+    storeWrite(REPLY_SQL.insert, [
+      input.accountId,
+      input.replyId,
+      input.eventId,
+      input.fromDeviceId,
+      toDeviceId,
+      input.sealed,
+      Buffer.byteLength(input.sealed),
+      input.now,
+      input.expiresAt,
+    ]),
+  queued: (deviceId: string) => storeQuery(REPLY_SQL.queued, [deviceId], (rows) => rows.map(toQueuedReply)),
+  prune: (before: number) => storeWrite(REPLY_SQL.prune, [before]),
+  /** The sealed reply is erased once it is settled: nothing is left to deliver. */
+  settle: (keys: ReplyKeys, status: ReplyStatus, now: number) =>
+    storeWrite(
+      "UPDATE replies SET status = ?, sealed = NULL, settled_at = ? WHERE account_id = ? AND reply_id = ?",
+      [status, now, keys.accountId, keys.replyId],
+    ),
+} as const;
+
+/** The reply a post stored, with its status entries (queued, then failed at once if its computer was removed). */
+export function createdReply(toDeviceId: string, entries: readonly ReplyEntry[]): EnqueueReplyOutcome {
+  const status = entries.at(-1)?.change.status ?? "queued";
+  return { kind: "created", toDeviceId, status, entries };
+}
+
+export function newReplyKeys(input: NewReply): ReplyKeys {
+  return { accountId: input.accountId, eventId: input.eventId, replyId: input.replyId };
 }
 
 /** A post of a reply id already stored (its `existing` row): a repeat of it, or a conflict with another call's. */
-export function existingReplyOutcome(existing: Row, input: NewReply): EnqueueReplyOutcome {
+function existingReplyOutcome(existing: Row, input: NewReply): EnqueueReplyOutcome {
   if (text(existing.event_id) !== input.eventId) return { kind: "conflict" };
   return {
     kind: "repeat",
@@ -46,12 +71,16 @@ export function existingReplyOutcome(existing: Row, input: NewReply): EnqueueRep
   };
 }
 
-/** Whether the account has room for one more queued reply of `sealedBytes`. */
-export function replyFits(usage: AccountUsage, limits: NewReply["limits"], sealedBytes: number): boolean {
-  return usage.queuedReplies < limits.queuedMax && usage.sealedBytes + sealedBytes <= limits.sealedBytesMax;
+/** Whether the account has room for the reply `input` would queue. */
+export function replyFits(usage: AccountUsage, input: NewReply): boolean {
+  const sealedBytes = Buffer.byteLength(input.sealed);
+  return (
+    usage.queuedReplies < input.limits.queuedMax &&
+    usage.sealedBytes + sealedBytes <= input.limits.sealedBytesMax
+  );
 }
 
-export function toQueuedReply(row: Row): QueuedReply {
+function toQueuedReply(row: Row): QueuedReply {
   return { replyId: text(row.reply_id), eventId: text(row.event_id), sealed: text(row.sealed) };
 }
 

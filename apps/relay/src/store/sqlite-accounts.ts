@@ -1,6 +1,6 @@
 import { ACCOUNT_QUERIES, ACCOUNT_SQL, CLAIM_CODE_SETTING, pairingRefusal } from "./account-rows.js";
+import { PUSH_QUERIES } from "./push-rows.js";
 import { type SqliteDatabase, text } from "./sqlite-database.js";
-import { forgetDevicePush } from "./sqlite-push.js";
 import { failRepliesTo } from "./sqlite-replies.js";
 import type { DeviceRemoval, NewAccount, NewPairingCode, PairingRedemption, RelayClaim } from "./store.js";
 
@@ -31,7 +31,7 @@ export function removeDevice(db: SqliteDatabase, input: DeviceRemoval) {
     if (changed === 0) return { removed: false, entries: [] };
     for (const write of ACCOUNT_QUERIES.deleteCodeAndDevicePosts(input.accountId, input.deviceId))
       db.read(write);
-    forgetDevicePush(db, input.deviceId);
+    for (const write of PUSH_QUERIES.forgetDevice(input.deviceId)) db.read(write);
     return { removed: true, entries: failRepliesTo(db, input.deviceId, input.now) };
   });
 }

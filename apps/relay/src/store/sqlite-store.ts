@@ -2,8 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isFinalCallStatus } from "@ringback/protocol";
 import { ACCOUNT_QUERIES } from "./account-rows.js";
+import { CALL_QUERIES } from "./call-rows.js";
 import { GroupCommit } from "./group-commit.js";
+import { PUSH_QUERIES } from "./push-rows.js";
+import { REPLY_QUERIES } from "./reply-rows.js";
 import * as accounts from "./sqlite-accounts.js";
+import * as callStatus from "./sqlite-call-status.js";
 import * as calls from "./sqlite-calls.js";
 import { SqliteDatabase } from "./sqlite-database.js";
 import * as deliveries from "./sqlite-deliveries.js";
@@ -11,7 +15,9 @@ import * as keyRotations from "./sqlite-key-rotations.js";
 import * as leftovers from "./sqlite-leftovers.js";
 import { latestMigrationVersion, migrate } from "./sqlite-migrations.js";
 import * as push from "./sqlite-push.js";
+import * as pushClaims from "./sqlite-push-claims.js";
 import * as replies from "./sqlite-replies.js";
+import * as streamReads from "./sqlite-stream-reads.js";
 import type { AppendEventResult, NewEvent, RelayStore, StreamEntry } from "./store.js";
 import { pageRequest } from "./stream-pages.js";
 
@@ -35,19 +41,23 @@ export function openSqliteStore(dataDir: string): RelayStore {
 }
 
 function sqliteStore(db: SqliteDatabase): RelayStore {
-  // Events posted at once commit together: one transaction (one fsync) per turn of the event loop under load.
-  const appends = new GroupCommit<NewEvent, AppendEventResult>(
-    "next-turn",
-    (inputs) => db.transaction(() => inputs.map((input) => calls.appendEvent(db, input))),
-    (input) => calls.appendEvent(db, input),
-  );
   // Each method is async to match the interface; the work itself happens synchronously inside. Every operation
   // that erases ciphertext (a call ending, a reply settled or failed) checkpoints, so the erased bytes leave the WAL.
   return {
     kind: "sqlite",
     migrationVersion: async () => latestMigrationVersion(db.raw),
     close: async () => db.close(),
+    ...accountMethods(db),
+    ...callMethods(db),
+    ...replyMethods(db),
+    ...pushMethods(db),
+    ...upkeepMethods(db),
+  };
+}
 
+/** Accounts, devices, pairing codes, key rotations and rate limits. */
+function accountMethods(db: SqliteDatabase) {
+  return {
     hasAccounts: async () => db.read(ACCOUNT_QUERIES.hasAccounts()),
     setClaimCodeHash: async (codeHash) => db.read(ACCOUNT_QUERIES.setClaimCodeHash(codeHash)),
     claimRelay: async (input) => accounts.claimRelay(db, input),
@@ -77,51 +87,75 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
     redeemPairingCode: async (input) => accounts.redeemPairingCode(db, input),
     rateLimitState: async (key, now) => db.read(ACCOUNT_QUERIES.rateLimitState(key, now)),
     rateLimitHit: async (key, now, windowMs) => db.read(ACCOUNT_QUERIES.rateLimitHit(key, now, windowMs)),
+  } satisfies Partial<RelayStore>;
+}
 
+/** Calls, their status and delivery records, and the account's stream. */
+function callMethods(db: SqliteDatabase) {
+  // Events posted at once commit together: one transaction (one fsync) per turn of the event loop under load.
+  const appends = new GroupCommit<NewEvent, AppendEventResult>(
+    "next-turn",
+    (inputs) => db.transaction(() => inputs.map((input) => calls.appendEvent(db, input))),
+    (input) => calls.appendEvent(db, input),
+  );
+  return {
     appendEvent: (input) => appends.submit(input),
     accountUsage: async (accountId) => calls.accountUsage(db, accountId),
-    getCall: async (accountId, eventId) => calls.getCall(db, accountId, eventId),
+    getCall: async (accountId, eventId) => db.read(CALL_QUERIES.call(accountId, eventId)),
     setCallStatus: async (input) => {
-      const outcome = calls.setCallStatus(db, input);
+      const outcome = callStatus.setCallStatus(db, input);
       if (outcome.kind === "changed" && isFinalCallStatus(outcome.status)) db.checkpoint();
       return outcome;
     },
-    streamSince: async (accountId, afterSeq) => calls.streamSince(db, accountId, afterSeq),
-    pendingCalls: async (accountId) => calls.pendingCalls(db, accountId),
-    streamPage: async (...page) => calls.streamPage(db, pageRequest(...page)),
-    pendingCallsPage: async (...page) => calls.pendingCallsPage(db, pageRequest(...page)),
+    streamSince: async (accountId, afterSeq) => streamReads.streamSince(db, accountId, afterSeq),
+    pendingCalls: async (accountId) => streamReads.pendingCalls(db, accountId),
+    streamPage: async (...page) => streamReads.streamPage(db, pageRequest(...page)),
+    pendingCallsPage: async (...page) => streamReads.pendingCallsPage(db, pageRequest(...page)),
 
     recordDelivery: async (input) => deliveries.recordDelivery(db, input),
+  } satisfies Partial<RelayStore>;
+}
 
+function replyMethods(db: SqliteDatabase) {
+  return {
     enqueueReply: async (input) => replies.enqueueReply(db, input),
-    queuedReplies: async (deviceId) => replies.queuedReplies(db, deviceId),
+    queuedReplies: async (deviceId) => db.read(REPLY_QUERIES.queued(deviceId)),
     settleReply: async (input) => {
       const entry = replies.settleReply(db, input);
       if (entry) db.checkpoint();
       return entry;
     },
+  } satisfies Partial<RelayStore>;
+}
 
+function pushMethods(db: SqliteDatabase) {
+  return {
     vapidKeys: async (candidate) => push.vapidKeys(db, candidate),
     setPushSubscription: async (input) => push.setPushSubscription(db, input),
-    findPushSubscription: async (deviceId) => push.findPushSubscription(db, deviceId),
+    findPushSubscription: async (deviceId) => db.read(PUSH_QUERIES.subscription(deviceId)),
     removePushSubscription: async (deviceId, endpoint) => push.removePushSubscription(db, deviceId, endpoint),
-    claimDuePushes: async (now, exceptAccounts = []) => push.claimDuePushes(db, now, exceptAccounts),
-    settlePush: async (key, settlement) => push.settlePush(db, key, settlement),
-    takeSettledPushes: async (input) => push.takeSettledPushes(db, input),
+    claimDuePushes: async (now, exceptAccounts = []) => pushClaims.claimDuePushes(db, now, exceptAccounts),
+    settlePush: async (key, settlement) => db.read(PUSH_QUERIES.settle(key, settlement)),
+    takeSettledPushes: async (input) => pushClaims.takeSettledPushes(db, input),
+  } satisfies Partial<RelayStore>;
+}
 
+/** The sweeps: expiry of calls and replies, and forgetting what is past keeping. */
+function upkeepMethods(db: SqliteDatabase) {
+  return {
     expireDue: async (now): Promise<StreamEntry[]> => {
-      const expired = [...calls.expireCalls(db, now), ...replies.expireReplies(db, now)];
+      const expired = [...callStatus.expireCalls(db, now), ...replies.expireReplies(db, now)];
       for (const write of ACCOUNT_QUERIES.pruneRateLimitsAndCodes(now)) db.read(write);
       if (expired.length > 0) db.checkpoint();
       return expired;
     },
     pruneBefore: async (before) => {
       db.transaction(() => {
-        calls.pruneCalls(db, before);
-        replies.pruneReplies(db, before);
+        for (const write of CALL_QUERIES.prune(before)) db.read(write);
+        db.read(REPLY_QUERIES.prune(before));
         leftovers.pruneRemovedDevices(db, before);
       });
       db.checkpoint();
     },
-  };
+  } satisfies Partial<RelayStore>;
 }
