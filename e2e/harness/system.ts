@@ -71,38 +71,21 @@ export interface RingbackSystem extends AsyncDisposable {
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<RingbackSystem> {
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const cleanUp = async () => {
-    const errors: unknown[] = [];
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => errors.push(error));
-    cleanups.length = 0;
-    if (errors.length > 0) throw new AggregateError(errors, "the system did not stop cleanly");
-  };
+  const cleanups = cleanupStack();
   try {
     const directory = await makeTemporaryDirectory();
     cleanups.push(() => directory.remove());
     const home = join(directory.path, "home");
     const projectDir = join(directory.path, "project");
     await mkdir(projectDir);
-
-    const requested = options.model ?? "fake";
-    let model: FakeModel | null = null;
-    let channel: PutLlmSettingsRequest | null = null;
-    if (requested === "fake") {
-      const fake = await startFakeModel(options.fakeModel);
-      cleanups.push(() => fake.close());
-      model = fake;
-      channel = {
-        baseUrl: fake.url,
-        apiKey: options.fakeModel?.apiKey ?? FAKE_MODEL_KEY,
-        model: options.fakeModel?.models?.[0] ?? "fake-model",
-      };
-    } else channel = requested;
-
+    const { model, channel } = await languageModel(options, cleanups);
     const relayOptions: RelayOptions = { dataDir: join(directory.path, "relay"), ...options.relay };
     let relay = await startRelay(relayOptions);
     cleanups.push(() => relay.stop());
-
+    const daemonEnv = {
+      ...(options.trackerUrl ? { DAEMON_TRACKER_API_URL: options.trackerUrl } : {}),
+      ...options.daemonEnv,
+    };
     await runRingback(home, [
       "login",
       "--server",
@@ -110,23 +93,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<Ringback
       "--name",
       options.computerName ?? "e2e computer",
     ]);
-    const daemonEnv = {
-      ...(options.trackerUrl ? { DAEMON_TRACKER_API_URL: options.trackerUrl } : {}),
-      ...options.daemonEnv,
-    };
     let daemon = await startDaemon({ home, env: daemonEnv });
     cleanups.push(() => daemon.stop());
-
     if (channel) await putLlmSettings(daemon, channel);
-
-    let chromium: ChromiumHandle | null = null;
-    const devices: Device[] = [];
-    // Registered last, so devices close before the daemon and relay stop.
-    cleanups.push(async () => {
-      for (const device of devices) await device[Symbol.asyncDispose]();
-      await chromium?.[Symbol.asyncDispose]();
-    });
-
     return {
       directory,
       home,
@@ -138,21 +107,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<Ringback
         return daemon;
       },
       model,
-      async agentFinishes(text, turn = {}) {
-        const cwd = turn.cwd ?? projectDir;
-        const payload = claudeStopPayload(text, { cwd, sessionId: turn.sessionId, promptId: turn.promptId });
-        const result = await runHook("claude-code", payload, { home, cwd });
-        if (!/took the report \(202\)/.test(result.stderr))
-          throw new Error(`the hook did not report:\n${result.stderr}`);
-        return result;
-      },
-      async addDevice(name) {
-        chromium ??= await launchChromium();
-        const pairing = await daemon.pair();
-        const device = await Device.join(chromium.browser, name, pairing.link);
-        devices.push(device);
-        return device;
-      },
+      agentFinishes: (text, turn = {}) => agentFinishes(home, projectDir, text, turn),
+      addDevice: deviceJoiner(() => daemon, cleanups),
       async restartDaemon(signal = "SIGTERM", whileOff) {
         await daemon.stop(signal);
         await whileOff?.();
@@ -164,10 +120,83 @@ export async function startSystem(options: SystemOptions = {}): Promise<Ringback
         relay = await startRelay({ ...relayOptions, port: relay.port });
         return relay;
       },
-      [Symbol.asyncDispose]: cleanUp,
+      [Symbol.asyncDispose]: cleanups.run,
     };
   } catch (error) {
-    await cleanUp().catch(() => undefined);
+    await cleanups.run().catch(() => undefined);
     throw error;
   }
+}
+
+/** What the system stops when disposed, in reverse order of starting; every step runs even when one fails. */
+interface CleanupStack {
+  push(cleanup: () => Promise<unknown>): void;
+  run(): Promise<void>;
+}
+
+function cleanupStack(): CleanupStack {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  return {
+    push: (cleanup) => {
+      cleanups.push(cleanup);
+    },
+    async run() {
+      const errors: unknown[] = [];
+      for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => errors.push(error));
+      cleanups.length = 0;
+      if (errors.length > 0) throw new AggregateError(errors, "the system did not stop cleanly");
+    },
+  };
+}
+
+/** The fake model started for the system (`model: "fake"`), or the channel it was given, or none. */
+async function languageModel(
+  options: SystemOptions,
+  cleanups: CleanupStack,
+): Promise<{ model: FakeModel | null; channel: PutLlmSettingsRequest | null }> {
+  const requested = options.model ?? "fake";
+  if (requested !== "fake") return { model: null, channel: requested };
+  const fake = await startFakeModel(options.fakeModel);
+  cleanups.push(() => fake.close());
+  const channel = {
+    baseUrl: fake.url,
+    apiKey: options.fakeModel?.apiKey ?? FAKE_MODEL_KEY,
+    model: options.fakeModel?.models?.[0] ?? "fake-model",
+  };
+  return { model: fake, channel };
+}
+
+async function agentFinishes(
+  home: string,
+  projectDir: string,
+  text: string,
+  turn: AgentTurn,
+): Promise<CommandResult> {
+  const cwd = turn.cwd ?? projectDir;
+  const payload = claudeStopPayload(text, { cwd, sessionId: turn.sessionId, promptId: turn.promptId });
+  const result = await runHook("claude-code", payload, { home, cwd });
+  if (!/took the report \(202\)/.test(result.stderr))
+    throw new Error(`the hook did not report:\n${result.stderr}`);
+  return result;
+}
+
+/** Joins devices through `ringback pair` links in one Chromium, started with the first device. */
+function deviceJoiner(
+  daemon: () => DaemonProcess,
+  cleanups: CleanupStack,
+): (name: string) => Promise<Device> {
+  let chromium: ChromiumHandle | null = null;
+  const devices: Device[] = [];
+  // Registered after the daemon and relay, so devices close before they stop.
+  cleanups.push(async () => {
+    for (const device of devices) await device[Symbol.asyncDispose]();
+    await chromium?.[Symbol.asyncDispose]();
+  });
+  return async (name) => {
+    chromium ??= await launchChromium();
+    const pairing = await daemon().pair();
+    const device = await Device.join(chromium.browser, name, pairing.link);
+    devices.push(device);
+    return device;
+  };
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { DEFAULT_RELAY_PORT } from "@ringback/protocol";
 import { RelayUsageError } from "./cli-options-error.js";
 import { publicUrl } from "./public-address.js";
@@ -69,91 +69,51 @@ export interface RelayCliOptions {
 
 const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
 
+/** The relay's flags; each has an environment variable (`RINGBACK_RELAY_…`) that a flag overrides. */
+const RELAY_FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  data: { type: "string" },
+  database: { type: "string" },
+  "open-signup": { type: "boolean" },
+  "behind-proxy": { type: "boolean" },
+  "web-root": { type: "string" },
+  "no-web": { type: "boolean" },
+  "web-connect-origins": { type: "string" },
+  "call-expiry-ms": { type: "string" },
+  "heartbeat-ms": { type: "string" },
+  "sse-retry-ms": { type: "string" },
+  "settings-timeout-ms": { type: "string" },
+  "push-subject": { type: "string" },
+  "push-hosts": { type: "string" },
+  "push-trusted-origins": { type: "string" },
+  "public-url": { type: "string" },
+  "tls-cert": { type: "string" },
+  "tls-key": { type: "string" },
+  "devices-per-account": { type: "string" },
+  "pairings-per-account": { type: "string" },
+  "streams-per-account": { type: "string" },
+  "streams-per-address": { type: "string" },
+  "signups-per-address": { type: "string" },
+  "disk-free-min-mb": { type: "string" },
+  help: { type: "boolean" },
+  version: { type: "boolean" },
+} as const satisfies ParseArgsOptionsConfig;
+
+type RelayFlags = ReturnType<typeof readRelayFlags>;
+
+function readRelayFlags(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], strict: true, options: RELAY_FLAGS }).values;
+}
+
 /** Flags win over environment variables, which win over defaults. */
 export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): RelayCliOptions {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      data: { type: "string" },
-      database: { type: "string" },
-      "open-signup": { type: "boolean" },
-      "behind-proxy": { type: "boolean" },
-      "web-root": { type: "string" },
-      "no-web": { type: "boolean" },
-      "web-connect-origins": { type: "string" },
-      "call-expiry-ms": { type: "string" },
-      "heartbeat-ms": { type: "string" },
-      "sse-retry-ms": { type: "string" },
-      "settings-timeout-ms": { type: "string" },
-      "push-subject": { type: "string" },
-      "push-hosts": { type: "string" },
-      "push-trusted-origins": { type: "string" },
-      "public-url": { type: "string" },
-      "tls-cert": { type: "string" },
-      "tls-key": { type: "string" },
-      "devices-per-account": { type: "string" },
-      "pairings-per-account": { type: "string" },
-      "streams-per-account": { type: "string" },
-      "streams-per-address": { type: "string" },
-      "signups-per-address": { type: "string" },
-      "disk-free-min-mb": { type: "string" },
-      help: { type: "boolean" },
-      version: { type: "boolean" },
-    },
-  });
-  const webRoot = values["web-root"] ?? env.RINGBACK_RELAY_WEB_ROOT;
+  const values = readRelayFlags(argv);
   const config: Partial<RelayConfig> = {
-    openSignup: values["open-signup"] ?? isTrue(env.RINGBACK_RELAY_OPEN_SIGNUP),
-    behindProxy: values["behind-proxy"] ?? isTrue(env.RINGBACK_RELAY_BEHIND_PROXY),
-    webRoot: webRoot ? existingDirectory(webRoot) : null,
+    ...webConfig(values, env),
+    ...pushConfig(values, env),
+    ...limitConfig(values, env),
   };
-  const publicText = values["public-url"] ?? env.RINGBACK_RELAY_PUBLIC_URL;
-  if (publicText !== undefined && publicText.trim() !== "")
-    Object.assign(config, { publicUrl: publicUrl(publicText) });
-  const connectOrigins = values["web-connect-origins"] ?? env.RINGBACK_RELAY_WEB_CONNECT_ORIGINS;
-  if (connectOrigins !== undefined)
-    Object.assign(config, { webConnectOrigins: originList(connectOrigins, "--web-connect-origins") });
-  const pushSubject = values["push-subject"] ?? env.RINGBACK_RELAY_PUSH_SUBJECT;
-  if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
-  const pushHosts = values["push-hosts"] ?? env.RINGBACK_RELAY_PUSH_HOSTS;
-  if (pushHosts !== undefined) Object.assign(config, { pushHosts: hostList(pushHosts, "--push-hosts") });
-  const trustedOrigins = values["push-trusted-origins"] ?? env.RINGBACK_RELAY_PUSH_TRUSTED_ORIGINS;
-  if (trustedOrigins !== undefined) {
-    Object.assign(config, {
-      pushTrustedOrigins: originList(trustedOrigins, "--push-trusted-origins", { httpsOnly: true }),
-    });
-  }
-  const durations = {
-    callExpiryMs: ["call-expiry-ms", env.RINGBACK_RELAY_CALL_EXPIRY_MS],
-    heartbeatMs: ["heartbeat-ms", env.RINGBACK_RELAY_HEARTBEAT_MS],
-    sseRetryMs: ["sse-retry-ms", env.RINGBACK_RELAY_SSE_RETRY_MS],
-    settingsTimeoutMs: ["settings-timeout-ms", env.RINGBACK_RELAY_SETTINGS_TIMEOUT_MS],
-  } as const;
-  for (const [key, [flag, fromEnv]] of Object.entries(durations)) {
-    const text = values[flag] ?? fromEnv;
-    if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
-  }
-  // Limits an operator may move (a relay for an organisation's many devices, the bench's 10,000 streams).
-  const counts = {
-    devicesPerAccountMax: ["devices-per-account", env.RINGBACK_RELAY_DEVICES_PER_ACCOUNT],
-    pairingsPerAccountMax: ["pairings-per-account", env.RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT],
-    streamsPerAccountMax: ["streams-per-account", env.RINGBACK_RELAY_STREAMS_PER_ACCOUNT],
-    streamsPerAddressMax: ["streams-per-address", env.RINGBACK_RELAY_STREAMS_PER_ADDRESS],
-    signupsPerAddressMax: ["signups-per-address", env.RINGBACK_RELAY_SIGNUPS_PER_ADDRESS],
-  } as const;
-  for (const [key, [flag, fromEnv]] of Object.entries(counts)) {
-    const text = values[flag] ?? fromEnv;
-    if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
-  }
-  const diskFreeMin = values["disk-free-min-mb"] ?? env.RINGBACK_RELAY_DISK_FREE_MIN_MB;
-  if (diskFreeMin !== undefined) {
-    Object.assign(config, {
-      diskFreeMinBytes: positiveInteger(diskFreeMin, "--disk-free-min-mb", 0) * 1024 * 1024,
-    });
-  }
   const portText = values.port ?? env.RINGBACK_RELAY_PORT;
   return {
     host: values.host ?? env.RINGBACK_RELAY_HOST ?? DEFAULT_RELAY_HOST,
@@ -172,6 +132,67 @@ export function parseRelayCliOptions(argv: readonly string[], env: NodeJS.Proces
     isHelp: values.help ?? false,
     isVersion: values.version ?? false,
   };
+}
+
+/** Sign-up, the proxy in front, the web app and the address the relay is reached at. */
+function webConfig(values: RelayFlags, env: NodeJS.ProcessEnv): Partial<RelayConfig> {
+  const webRoot = values["web-root"] ?? env.RINGBACK_RELAY_WEB_ROOT;
+  const config: Partial<RelayConfig> = {
+    openSignup: values["open-signup"] ?? isTrue(env.RINGBACK_RELAY_OPEN_SIGNUP),
+    behindProxy: values["behind-proxy"] ?? isTrue(env.RINGBACK_RELAY_BEHIND_PROXY),
+    webRoot: webRoot ? existingDirectory(webRoot) : null,
+  };
+  const publicText = values["public-url"] ?? env.RINGBACK_RELAY_PUBLIC_URL;
+  if (publicText !== undefined && publicText.trim() !== "")
+    Object.assign(config, { publicUrl: publicUrl(publicText) });
+  const connectOrigins = values["web-connect-origins"] ?? env.RINGBACK_RELAY_WEB_CONNECT_ORIGINS;
+  if (connectOrigins !== undefined)
+    Object.assign(config, { webConnectOrigins: originList(connectOrigins, "--web-connect-origins") });
+  return config;
+}
+
+/** Who push services may contact, and which push services the relay talks to. */
+function pushConfig(values: RelayFlags, env: NodeJS.ProcessEnv): Partial<RelayConfig> {
+  const config: Partial<RelayConfig> = {};
+  const pushSubject = values["push-subject"] ?? env.RINGBACK_RELAY_PUSH_SUBJECT;
+  if (pushSubject !== undefined) Object.assign(config, { pushSubject: vapidSubject(pushSubject) });
+  const pushHosts = values["push-hosts"] ?? env.RINGBACK_RELAY_PUSH_HOSTS;
+  if (pushHosts !== undefined) Object.assign(config, { pushHosts: hostList(pushHosts, "--push-hosts") });
+  const trustedOrigins = values["push-trusted-origins"] ?? env.RINGBACK_RELAY_PUSH_TRUSTED_ORIGINS;
+  if (trustedOrigins !== undefined) {
+    Object.assign(config, {
+      pushTrustedOrigins: originList(trustedOrigins, "--push-trusted-origins", { httpsOnly: true }),
+    });
+  }
+  return config;
+}
+
+/** Durations, the limits an operator may move, and the disk space kept free. */
+function limitConfig(values: RelayFlags, env: NodeJS.ProcessEnv): Partial<RelayConfig> {
+  const config: Partial<RelayConfig> = {};
+  const positive = {
+    callExpiryMs: ["call-expiry-ms", env.RINGBACK_RELAY_CALL_EXPIRY_MS],
+    heartbeatMs: ["heartbeat-ms", env.RINGBACK_RELAY_HEARTBEAT_MS],
+    sseRetryMs: ["sse-retry-ms", env.RINGBACK_RELAY_SSE_RETRY_MS],
+    settingsTimeoutMs: ["settings-timeout-ms", env.RINGBACK_RELAY_SETTINGS_TIMEOUT_MS],
+    // Limits an operator may move (a relay for an organisation's many devices, the bench's 10,000 streams).
+    devicesPerAccountMax: ["devices-per-account", env.RINGBACK_RELAY_DEVICES_PER_ACCOUNT],
+    pairingsPerAccountMax: ["pairings-per-account", env.RINGBACK_RELAY_PAIRINGS_PER_ACCOUNT],
+    streamsPerAccountMax: ["streams-per-account", env.RINGBACK_RELAY_STREAMS_PER_ACCOUNT],
+    streamsPerAddressMax: ["streams-per-address", env.RINGBACK_RELAY_STREAMS_PER_ADDRESS],
+    signupsPerAddressMax: ["signups-per-address", env.RINGBACK_RELAY_SIGNUPS_PER_ADDRESS],
+  } as const;
+  for (const [key, [flag, fromEnv]] of Object.entries(positive)) {
+    const text = values[flag] ?? fromEnv;
+    if (text !== undefined) Object.assign(config, { [key]: positiveInteger(text, `--${flag}`, 1) });
+  }
+  const diskFreeMin = values["disk-free-min-mb"] ?? env.RINGBACK_RELAY_DISK_FREE_MIN_MB;
+  if (diskFreeMin !== undefined) {
+    Object.assign(config, {
+      diskFreeMinBytes: positiveInteger(diskFreeMin, "--disk-free-min-mb", 0) * 1024 * 1024,
+    });
+  }
+  return config;
 }
 
 function hostList(text: string, name: string): string[] {

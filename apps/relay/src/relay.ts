@@ -65,61 +65,10 @@ export interface Relay {
 
 /** Builds the relay around a store: the app, the streams, the daemon links. Listening is server.ts's job. */
 export function createRelay(options: RelayOptions): Relay {
-  const config: RelayConfig = { ...DEFAULT_RELAY_CONFIG, ...options.config };
-  const clock = options.clock ?? systemClock;
-  const log = options.log ?? stderrLog;
-  const cluster = options.cluster ?? singleInstanceCluster();
-  const reportFailure = (job: string) => (error: unknown) => {
-    log.line(`${job} failed: ${error instanceof Error ? error.name : "unknown error"}`);
-  };
-  const links = new DaemonLinks(log);
-  const store = options.store;
-  const pushKeys = new PushKeys(store);
-  const runtime: RelayRuntime = {
-    store,
-    cluster,
-    clock,
-    config,
-    log,
-    hub: new StreamHub(
-      clock,
-      (accountId, afterSeq) => store.streamSince(accountId, afterSeq),
-      reportFailure("reading a stream"),
-      {
-        readPage: (accountId, afterSeq, limit, maxBytes) =>
-          store.streamPage(accountId, afterSeq, limit, maxBytes),
-      },
-    ),
-    links,
-    settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),
-    pushKeys,
-    bodies: new BodyBudget({
-      perDevice: config.bodyBytesInFlightPerDevice,
-      perAddress: config.bodyBytesInFlightPerAddress,
-      total: config.bodyBytesInFlightTotal,
-    }),
-    disk: new DiskSpace(options.diskFreeBytes ?? null, config.diskFreeMinBytes, log),
-    push: new PushDelivery({
-      store,
-      clock,
-      log,
-      keys: pushKeys,
-      transport: {
-        subject: config.pushSubject,
-        endpoints: { hosts: config.pushHosts, trustedOrigins: config.pushTrustedOrigins },
-        connectTimeoutMs: config.pushConnectTimeoutMs,
-        answerTimeoutMs: config.pushAnswerTimeoutMs,
-        ...(options.pushAgent ? { agent: options.pushAgent } : {}),
-        ...(options.pushResolveAll ? { resolveAll: options.pushResolveAll } : {}),
-      },
-      // A push service taking the call's push is the first delivery outcome: recorded and streamed like a report.
-      onPushed: ({ accountId, eventId, deviceId }) =>
-        recordDelivery(runtime, { accountId, eventId, deviceId, outcome: "pushed" }),
-      appUrl: config.publicUrl,
-    }),
-  };
+  const runtime = createRuntime(options);
+  const { config, links } = runtime;
   links.setHandlers(linkHandlers(runtime));
-  cluster.setHandlers(clusterHandlers(runtime));
+  runtime.cluster.setHandlers(clusterHandlers(runtime));
   const app = createRelayApp(runtime);
   const linkUpgrade = createLinkUpgrade(runtime);
   const timers: NodeJS.Timeout[] = [];
@@ -134,24 +83,7 @@ export function createRelay(options: RelayOptions): Relay {
       await runtime.push.settledSent();
     },
     startTimers() {
-      // A stream that has not drained for four heartbeats has a client that stopped reading.
-      const streamLimits = { maxDurationMs: config.streamMaxMs, stallMs: 4 * config.heartbeatMs };
-      runtime.disk.refresh().catch(reportFailure("reading the disk's free space"));
-      timers.push(
-        setInterval(() => runtime.hub.tick(streamLimits), config.heartbeatMs),
-        setInterval(() => links.pingAll(), config.linkPingMs),
-        setInterval(() => {
-          sweepExpired(runtime).catch(reportFailure("expiry sweep"));
-        }, config.sweepIntervalMs),
-        setInterval(() => runtime.push.kick(), config.pushPollMs),
-        setInterval(() => {
-          runtime.disk.refresh().catch(reportFailure("reading the disk's free space"));
-        }, config.diskCheckIntervalMs),
-        setInterval(() => {
-          pruneHistory(runtime).catch(reportFailure("pruning"));
-        }, config.sweepIntervalMs * PRUNE_EVERY_SWEEPS),
-      );
-      for (const timer of timers) timer.unref();
+      timers.push(...startRelayTimers(runtime));
     },
     close() {
       for (const timer of timers.splice(0)) clearInterval(timer);
@@ -162,6 +94,107 @@ export function createRelay(options: RelayOptions): Relay {
       linkUpgrade.close();
     },
   };
+}
+
+/** Reports a background job's failure by the error's name only (a message could carry a secret). */
+function failureReporter(log: RelayLog): (job: string) => (error: unknown) => void {
+  return (job) => (error) => {
+    log.line(`${job} failed: ${error instanceof Error ? error.name : "unknown error"}`);
+  };
+}
+
+/** The relay's parts around its store: the streams, the links, settings, push, the budgets. */
+function createRuntime(options: RelayOptions): RelayRuntime {
+  const config: RelayConfig = { ...DEFAULT_RELAY_CONFIG, ...options.config };
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? stderrLog;
+  const cluster = options.cluster ?? singleInstanceCluster();
+  const links = new DaemonLinks(log);
+  const store = options.store;
+  const pushKeys = new PushKeys(store);
+  const runtime: RelayRuntime = {
+    store,
+    cluster,
+    clock,
+    config,
+    log,
+    hub: new StreamHub(
+      clock,
+      (accountId, afterSeq) => store.streamSince(accountId, afterSeq),
+      failureReporter(log)("reading a stream"),
+      {
+        readPage: (accountId, afterSeq, limit, maxBytes) =>
+          store.streamPage(accountId, afterSeq, limit, maxBytes),
+      },
+    ),
+    links,
+    settings: new SettingsRelay(links, cluster, config.settingsTimeoutMs),
+    pushKeys,
+    bodies: new BodyBudget({
+      perDevice: config.bodyBytesInFlightPerDevice,
+      perAddress: config.bodyBytesInFlightPerAddress,
+      total: config.bodyBytesInFlightTotal,
+    }),
+    disk: new DiskSpace(options.diskFreeBytes ?? null, config.diskFreeMinBytes, log),
+    // A push service taking the call's push is the first delivery outcome: recorded and streamed like a report.
+    push: pushDelivery(options, { config, clock, log, pushKeys }, ({ accountId, eventId, deviceId }) =>
+      recordDelivery(runtime, { accountId, eventId, deviceId, outcome: "pushed" }),
+    ),
+  };
+  return runtime;
+}
+
+function pushDelivery(
+  options: RelayOptions,
+  parts: {
+    readonly config: RelayConfig;
+    readonly clock: Clock;
+    readonly log: RelayLog;
+    readonly pushKeys: PushKeys;
+  },
+  onPushed: ConstructorParameters<typeof PushDelivery>[0]["onPushed"],
+): PushDelivery {
+  const { config, clock, log } = parts;
+  return new PushDelivery({
+    store: options.store,
+    clock,
+    log,
+    keys: parts.pushKeys,
+    transport: {
+      subject: config.pushSubject,
+      endpoints: { hosts: config.pushHosts, trustedOrigins: config.pushTrustedOrigins },
+      connectTimeoutMs: config.pushConnectTimeoutMs,
+      answerTimeoutMs: config.pushAnswerTimeoutMs,
+      ...(options.pushAgent ? { agent: options.pushAgent } : {}),
+      ...(options.pushResolveAll ? { resolveAll: options.pushResolveAll } : {}),
+    },
+    onPushed,
+  });
+}
+
+/** Heartbeats, stream limits, link pings, expiry, due pushes, the disk's free space and pruning, each on its timer. */
+function startRelayTimers(runtime: RelayRuntime): NodeJS.Timeout[] {
+  const { config, links } = runtime;
+  const reportFailure = failureReporter(runtime.log);
+  // A stream that has not drained for four heartbeats has a client that stopped reading.
+  const streamLimits = { maxDurationMs: config.streamMaxMs, stallMs: 4 * config.heartbeatMs };
+  runtime.disk.refresh().catch(reportFailure("reading the disk's free space"));
+  const timers = [
+    setInterval(() => runtime.hub.tick(streamLimits), config.heartbeatMs),
+    setInterval(() => links.pingAll(), config.linkPingMs),
+    setInterval(() => {
+      sweepExpired(runtime).catch(reportFailure("expiry sweep"));
+    }, config.sweepIntervalMs),
+    setInterval(() => runtime.push.kick(), config.pushPollMs),
+    setInterval(() => {
+      runtime.disk.refresh().catch(reportFailure("reading the disk's free space"));
+    }, config.diskCheckIntervalMs),
+    setInterval(() => {
+      pruneHistory(runtime).catch(reportFailure("pruning"));
+    }, config.sweepIntervalMs * PRUNE_EVERY_SWEEPS),
+  ];
+  for (const timer of timers) timer.unref();
+  return timers;
 }
 
 /** Pruning old history is cheap but needless every sweep. */

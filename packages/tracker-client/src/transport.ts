@@ -62,81 +62,8 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const redact = (text: string) =>
-    options.token === "" ? text : text.split(options.token).join("[redacted]");
-
-  function headers(request: TrackerRequest): Record<string, string> {
-    // Never X-Agent-ID / X-Task-ID: with a personal token they would turn this caller into the agent.
-    const result: Record<string, string> = {
-      authorization: `Bearer ${options.token}`,
-      accept: "application/json",
-    };
-    if (request.workspaceId !== undefined) result["x-workspace-id"] = request.workspaceId;
-    if (request.json !== undefined) result["content-type"] = "application/json";
-    return result;
-  }
-
-  async function attempt(request: TrackerRequest): Promise<Outcome> {
-    const timeoutMs = request.timeoutMs ?? options.timeoutMs;
-    try {
-      const response = await options.fetch(trackerUrl(options.baseUrl, request.path, request.query), {
-        method: request.method,
-        headers: headers(request),
-        body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      // Reading the body is part of the attempt: a connection cut mid-answer is a network error too.
-      const text = await response.text();
-      let body: unknown = null;
-      try {
-        body = text === "" ? null : JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      if (response.ok) return { kind: "answer", body };
-      const failure: TrackerFailure = {
-        status: response.status,
-        message: redact(failureMessage(body, `${response.status} ${response.statusText}`.trim())),
-        body,
-      };
-      return { kind: "failure", failure };
-    } catch (error) {
-      return { kind: "network", error, description: redact(describeNetworkError(error, timeoutMs)) };
-    }
-  }
-
-  function settle<T>(request: TrackerRequest, outcome: Outcome, schema: z.ZodType<T>): T {
-    if (outcome.kind === "network") {
-      throw new TrackerError(
-        "tracker_unavailable",
-        `tracker unreachable (${label(request)}): ${outcome.description}`,
-        {
-          cause: outcome.error,
-        },
-      );
-    }
-    if (outcome.kind === "failure") {
-      const { failure } = outcome;
-      const code = errorCodeFor(failure, request.errors);
-      const message = isRetryableStatus(failure.status)
-        ? `tracker answered ${failure.status} (${label(request)}): ${failure.message}`
-        : (request.errors?.describe?.(failure) ?? failure.message);
-      throw new TrackerError(code, redact(message), { trackerStatus: failure.status });
-    }
-    const parsed = schema.safeParse(outcome.body);
-    if (!parsed.success) {
-      throw new TrackerError(
-        "tracker_unavailable",
-        `unexpected answer from the tracker (${label(request)})`,
-        {
-          trackerStatus: 200,
-          cause: parsed.error,
-        },
-      );
-    }
-    return parsed.data;
-  }
-
+  const redact = tokenRedactor(options.token);
+  const attempt = (request: TrackerRequest) => attemptRequest(options, redact, request);
   return {
     async read(request, schema) {
       const outcome = await retryRead(() => attempt(request), {
@@ -144,7 +71,7 @@ export function createTransport(options: TransportOptions): Transport {
         sleep: options.sleep,
         log: (line) => options.log(redact(line)),
       });
-      return settle(request, outcome, schema);
+      return settle(request, outcome, schema, redact);
     },
     async write(request, schema) {
       const outcome = await attempt(request);
@@ -153,8 +80,91 @@ export function createTransport(options: TransportOptions): Transport {
           `tracker write ${label(request)} failed (network error: ${outcome.description}); not retried`,
         );
       }
-      return settle(request, outcome, schema);
+      return settle(request, outcome, schema, redact);
     },
     redact,
   };
+}
+
+type Redact = (text: string) => string;
+
+function tokenRedactor(token: string): Redact {
+  return (text) => (token === "" ? text : text.split(token).join("[redacted]"));
+}
+
+function headers(token: string, request: TrackerRequest): Record<string, string> {
+  // Never X-Agent-ID / X-Task-ID: with a personal token they would turn this caller into the agent.
+  const result: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    accept: "application/json",
+  };
+  if (request.workspaceId !== undefined) result["x-workspace-id"] = request.workspaceId;
+  if (request.json !== undefined) result["content-type"] = "application/json";
+  return result;
+}
+
+/** One try of a request: the tracker's answer, its refusal, or the network's failure (every text redacted). */
+async function attemptRequest(
+  options: TransportOptions,
+  redact: Redact,
+  request: TrackerRequest,
+): Promise<Outcome> {
+  const timeoutMs = request.timeoutMs ?? options.timeoutMs;
+  try {
+    const response = await options.fetch(trackerUrl(options.baseUrl, request.path, request.query), {
+      method: request.method,
+      headers: headers(options.token, request),
+      body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Reading the body is part of the attempt: a connection cut mid-answer is a network error too.
+    const body = await readBody(response);
+    if (response.ok) return { kind: "answer", body };
+    const failure: TrackerFailure = {
+      status: response.status,
+      message: redact(failureMessage(body, `${response.status} ${response.statusText}`.trim())),
+      body,
+    };
+    return { kind: "failure", failure };
+  } catch (error) {
+    return { kind: "network", error, description: redact(describeNetworkError(error, timeoutMs)) };
+  }
+}
+
+/** The answer's JSON, its text when it is not JSON, or null when it is empty. */
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The outcome as the caller gets it: the answer checked against `schema`, or the TrackerError it amounts to. */
+function settle<T>(request: TrackerRequest, outcome: Outcome, schema: z.ZodType<T>, redact: Redact): T {
+  if (outcome.kind === "network") {
+    throw new TrackerError(
+      "tracker_unavailable",
+      `tracker unreachable (${label(request)}): ${outcome.description}`,
+      { cause: outcome.error },
+    );
+  }
+  if (outcome.kind === "failure") {
+    const { failure } = outcome;
+    const code = errorCodeFor(failure, request.errors);
+    const message = isRetryableStatus(failure.status)
+      ? `tracker answered ${failure.status} (${label(request)}): ${failure.message}`
+      : (request.errors?.describe?.(failure) ?? failure.message);
+    throw new TrackerError(code, redact(message), { trackerStatus: failure.status });
+  }
+  const parsed = schema.safeParse(outcome.body);
+  if (!parsed.success) {
+    throw new TrackerError("tracker_unavailable", `unexpected answer from the tracker (${label(request)})`, {
+      trackerStatus: 200,
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
 }

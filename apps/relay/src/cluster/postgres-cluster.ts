@@ -12,6 +12,9 @@ export interface PostgresClusterOptions {
   readonly renewMs?: number;
 }
 
+/** Reports a background job's failure by the error's name only (a message could carry a secret). */
+type FailureReporter = (job: string) => (error: unknown) => void;
+
 /**
  * Relay instances on one PostgreSQL database: LISTEN on the schema's channel for what the others (and this
  * instance's own transactions) announce, link leases in `daemon_links`, settings requests in
@@ -23,7 +26,7 @@ export async function startPostgresCluster(
 ): Promise<RelayCluster & { readonly instanceId: string }> {
   const instanceId = `inst_${randomBytes(8).toString("base64url")}`;
   const { log } = options;
-  const reportFailure = (job: string) => (error: unknown) => {
+  const reportFailure: FailureReporter = (job) => (error) => {
     log.line(`${job} failed: ${error instanceof Error ? error.name : "unknown error"}`);
   };
   const leases = new LinkLeases(
@@ -34,54 +37,15 @@ export async function startPostgresCluster(
   );
   const settings = new SettingsExchange(pg, instanceId, leases);
   let handlers: ClusterHandlers | null = null;
-  let hasListened = false;
-
-  const receive = (message: ClusterMessage): void => {
-    switch (message.t) {
-      case "entries":
-        handlers?.entriesCommitted(message.a, message.s);
-        return;
-      case "device-removed":
-        handlers?.deviceRemoved(message.d);
-        return;
-      case "link-opened":
-        leases.linkOpened(message.d, message.g);
-        return;
-      case "reply":
-        handlers?.replyQueued(message.d, message.r);
-        return;
-      case "settings-request":
-        if (message.i !== instanceId) return;
-        settings.readRequest(message.d, message.r).then((sealed) => {
-          const stamp = message.s === undefined ? {} : { senderDeviceId: message.s };
-          if (sealed !== null) handlers?.settingsRequested(message.d, message.r, sealed, stamp);
-        }, reportFailure("reading a relayed settings request"));
-        return;
-      case "settings-answer":
-        if (message.i !== instanceId) return;
-        settings.answered(message.d, message.r).catch(reportFailure("reading a settings answer"));
-        return;
-    }
-  };
-
-  const subscription = await pg.sql.listen(
-    pg.channel,
-    (payload) => {
-      const message = decodeClusterMessage(payload);
-      if (message) receive(message);
-      else log.line("cluster message ignored (unknown)");
-    },
-    () => {
-      // Called again after every reconnect of the LISTEN connection: what was announced meanwhile is lost.
-      if (hasListened) handlers?.resync();
-      hasListened = true;
-    },
-  );
-  const renewTimer = setInterval(() => {
-    leases.renew().catch(reportFailure("renewing link leases"));
-    settings.pruneOrphans().catch(reportFailure("pruning settings requests"));
-  }, options.renewMs ?? LINK_LEASE_RENEW_MS);
-  renewTimer.unref();
+  const receive = clusterMessageReceiver({
+    instanceId,
+    leases,
+    settings,
+    reportFailure,
+    handlers: () => handlers,
+  });
+  const subscription = await listenToCluster(pg, log, receive, () => handlers?.resync());
+  const renewTimer = startRenewing(leases, settings, options.renewMs ?? LINK_LEASE_RENEW_MS, reportFailure);
 
   return {
     instanceId,
@@ -103,4 +67,80 @@ export async function startPostgresCluster(
       await leases.releaseAll();
     },
   };
+}
+
+/** Hands each announcement to the handlers, the link leases or the settings exchange it is for. */
+function clusterMessageReceiver(parts: {
+  readonly instanceId: string;
+  readonly leases: LinkLeases;
+  readonly settings: SettingsExchange;
+  readonly reportFailure: FailureReporter;
+  readonly handlers: () => ClusterHandlers | null;
+}): (message: ClusterMessage) => void {
+  const { instanceId, leases, settings, reportFailure, handlers } = parts;
+  return (message) => {
+    switch (message.t) {
+      case "entries":
+        handlers()?.entriesCommitted(message.a, message.s);
+        return;
+      case "device-removed":
+        handlers()?.deviceRemoved(message.d);
+        return;
+      case "link-opened":
+        leases.linkOpened(message.d, message.g);
+        return;
+      case "reply":
+        handlers()?.replyQueued(message.d, message.r);
+        return;
+      case "settings-request":
+        if (message.i !== instanceId) return;
+        settings.readRequest(message.d, message.r).then((sealed) => {
+          const stamp = message.s === undefined ? {} : { senderDeviceId: message.s };
+          if (sealed !== null) handlers()?.settingsRequested(message.d, message.r, sealed, stamp);
+        }, reportFailure("reading a relayed settings request"));
+        return;
+      case "settings-answer":
+        if (message.i !== instanceId) return;
+        settings.answered(message.d, message.r).catch(reportFailure("reading a settings answer"));
+        return;
+    }
+  };
+}
+
+/** LISTENs on the schema's channel; `resync` runs after each reconnect (what was announced meanwhile is lost). */
+function listenToCluster(
+  pg: PostgresDatabase,
+  log: RelayLog,
+  receive: (message: ClusterMessage) => void,
+  resync: () => void,
+): ReturnType<PostgresDatabase["sql"]["listen"]> {
+  let hasListened = false;
+  return pg.sql.listen(
+    pg.channel,
+    (payload) => {
+      const message = decodeClusterMessage(payload);
+      if (message) receive(message);
+      else log.line("cluster message ignored (unknown)");
+    },
+    () => {
+      // Called again after every reconnect of the LISTEN connection, not only the first time.
+      if (hasListened) resync();
+      hasListened = true;
+    },
+  );
+}
+
+/** Renews this instance's link leases and prunes orphaned settings requests every `renewMs`. */
+function startRenewing(
+  leases: LinkLeases,
+  settings: SettingsExchange,
+  renewMs: number,
+  reportFailure: FailureReporter,
+): NodeJS.Timeout {
+  const renewTimer = setInterval(() => {
+    leases.renew().catch(reportFailure("renewing link leases"));
+    settings.pruneOrphans().catch(reportFailure("pruning settings requests"));
+  }, renewMs);
+  renewTimer.unref();
+  return renewTimer;
 }
