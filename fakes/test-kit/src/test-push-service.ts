@@ -86,8 +86,81 @@ const execFileAsync = promisify(execFile);
 
 export async function startTestPushService(): Promise<TestPushService> {
   const directory = await makeTemporaryDirectory("ringback-push-service-");
-  const keyPath = join(directory.path, "key.pem");
-  const certificatePath = join(directory.path, "cert.pem");
+  const { key, cert, certificatePath } = await selfSignedCertificate(directory.path);
+  const receivers = new Map<string, Receiver>();
+  const received: ReceivedPush[] = [];
+  const changes = new Changes();
+  let origin = "";
+
+  const service: TestPushService = {
+    get origin() {
+      return origin;
+    },
+    agent: new Agent({ ca: cert, keepAlive: true }),
+    certificatePath,
+    received,
+    onPush: null,
+    subscribe(applicationServerKey) {
+      const receiver = newReceiver(applicationServerKey ?? null);
+      receivers.set(receiver.id, receiver);
+      return {
+        id: receiver.id,
+        endpoint: `${origin}/push/${receiver.id}`,
+        keys: {
+          p256dh: receiver.publicKey.toString("base64url"),
+          auth: receiver.authSecret.toString("base64url"),
+        },
+      };
+    },
+    script(subscriptionId, ...answers) {
+      const receiver = receivers.get(subscriptionId);
+      if (!receiver) throw new Error(`No test subscription ${subscriptionId}.`);
+      receiver.script.push(...answers);
+    },
+    delivered: (subscriptionId) =>
+      received.filter((push) => push.subscriptionId === subscriptionId && push.status < 300),
+    waitFor: <T>(
+      check: (received: readonly ReceivedPush[]) => T | undefined,
+      what: string,
+      checks?: number,
+    ) => eventually(() => check(received), { what, checks, on: changes }) as Promise<T>,
+    async close() {
+      service.agent.destroy();
+      server.closeAllConnections();
+      const closed = once(server, "close");
+      server.close();
+      await closed;
+      await directory.remove();
+    },
+    [Symbol.asyncDispose]: () => service.close(),
+  };
+
+  const server: Server = createServer({ key, cert }, (request, response) => {
+    const receive = (push: ReceivedPush) => {
+      received.push(push);
+      return () => {
+        service.onPush?.(push);
+        changes.notify();
+      };
+    };
+    answerPush(request, response, { receivers, origin, receive }).catch((error: unknown) => {
+      response.writeHead(500).end(String(error));
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("The push service has no port.");
+  origin = `https://127.0.0.1:${address.port}`;
+  return service;
+}
+
+/** A key and a certificate for 127.0.0.1 (P-256, two days), made with openssl in `directory`. */
+async function selfSignedCertificate(
+  directory: string,
+): Promise<{ key: Buffer; cert: Buffer; certificatePath: string }> {
+  const keyPath = join(directory, "key.pem");
+  const certificatePath = join(directory, "cert.pem");
   await execFileAsync("openssl", [
     "req",
     "-x509",
@@ -108,135 +181,100 @@ export async function startTestPushService(): Promise<TestPushService> {
     certificatePath,
   ]);
   const [key, cert] = await Promise.all([readFile(keyPath), readFile(certificatePath)]);
-  const receivers = new Map<string, Receiver>();
-  const received: ReceivedPush[] = [];
-  const changes = new Changes();
-  let origin = "";
+  return { key, cert, certificatePath };
+}
 
-  const service: TestPushService = {
-    get origin() {
-      return origin;
-    },
-    agent: new Agent({ ca: cert, keepAlive: true }),
-    certificatePath,
-    received,
-    onPush: null,
-    subscribe(applicationServerKey) {
-      const ecdh = createECDH("prime256v1");
-      const publicKey = ecdh.generateKeys();
-      const id = randomBytes(12).toString("base64url");
-      const authSecret = randomBytes(16);
-      receivers.set(id, {
-        id,
-        ecdh,
-        publicKey,
-        authSecret,
-        applicationServerKey: applicationServerKey ?? null,
-        script: [],
-      });
-      return {
-        id,
-        endpoint: `${origin}/push/${id}`,
-        keys: { p256dh: publicKey.toString("base64url"), auth: authSecret.toString("base64url") },
-      };
-    },
-    script(subscriptionId, ...answers) {
-      receiverOf(subscriptionId).script.push(...answers);
-    },
-    delivered: (subscriptionId) =>
-      received.filter((push) => push.subscriptionId === subscriptionId && push.status < 300),
-    waitFor: <T>(
-      check: (received: readonly ReceivedPush[]) => T | undefined,
-      what: string,
-      checks?: number,
-    ) => eventually(() => check(received), { what, checks, on: changes }) as Promise<T>,
-    async close() {
-      service.agent.destroy();
-      server.closeAllConnections();
-      const closed = once(server, "close");
-      server.close();
-      await closed;
-      await directory.remove();
-    },
-    [Symbol.asyncDispose]: () => service.close(),
+/** A browser-side subscription's keys: its own ECDH pair and auth secret. */
+function newReceiver(applicationServerKey: string | null): Receiver {
+  const ecdh = createECDH("prime256v1");
+  const publicKey = ecdh.generateKeys();
+  return {
+    id: randomBytes(12).toString("base64url"),
+    ecdh,
+    publicKey,
+    authSecret: randomBytes(16),
+    applicationServerKey,
+    script: [],
   };
+}
 
-  function receiverOf(id: string): Receiver {
-    const receiver = receivers.get(id);
-    if (!receiver) throw new Error(`No test subscription ${id}.`);
-    return receiver;
+/**
+ * Reads, checks and answers one POST to `/push/<id>`: 401 for a bad VAPID token, 403 for another key's, 400 for a
+ * body it cannot take, else the subscription's next scripted answer (201 without one). `receive` records the push
+ * before the answer goes out and returns what to run after it.
+ */
+async function answerPush(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: {
+    readonly receivers: ReadonlyMap<string, Receiver>;
+    readonly origin: string;
+    readonly receive: (push: ReceivedPush) => () => void;
+  },
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const id = request.url?.match(/^\/push\/([A-Za-z0-9_-]+)$/)?.[1];
+  const receiver = id ? context.receivers.get(id) : undefined;
+  if (request.method !== "POST" || !receiver) {
+    response.writeHead(404).end();
+    return;
   }
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === "string" ? value : null;
+  };
+  const vapid = readVapid(request.headers.authorization, context.origin);
+  const { problem, payload } = openPush(body, receiver, vapid, header);
+  const scripted = problem ? undefined : receiver.script.shift();
+  const status = problem ? refusalStatus(problem, vapid.problem !== null) : (scripted?.status ?? 201);
+  const push: ReceivedPush = {
+    subscriptionId: receiver.id,
+    status,
+    receivedAt: performance.now(),
+    ttl: header("ttl") === null ? null : Number(header("ttl")),
+    urgency: header("urgency"),
+    topic: header("topic"),
+    contentEncoding: header("content-encoding"),
+    vapidPublicKey: vapid.publicKey,
+    vapidSubject: vapid.subject,
+    payload,
+    problem,
+  };
+  await scripted?.hold;
+  const afterAnswer = context.receive(push);
+  const headers =
+    status < 300 ? { Location: `${context.origin}/message/${randomBytes(8).toString("hex")}` } : {};
+  response.writeHead(status, { ...headers, ...scripted?.headers }).end(problem ?? "");
+  afterAnswer();
+}
 
-  const server: Server = createServer({ key, cert }, (request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      response.writeHead(500).end(String(error));
-    });
-  });
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const id = request.url?.match(/^\/push\/([A-Za-z0-9_-]+)$/)?.[1];
-    const receiver = id ? receivers.get(id) : undefined;
-    if (request.method !== "POST" || !receiver) {
-      response.writeHead(404).end();
-      return;
-    }
-    const vapid = readVapid(request.headers.authorization, origin);
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return typeof value === "string" ? value : null;
-    };
-    let problem = vapid.problem;
-    if (!problem && receiver.applicationServerKey && vapid.publicKey !== receiver.applicationServerKey) {
-      problem = "the VAPID key is not the one this subscription was made with";
-    }
-    let payload: string | null = null;
-    if (!problem) {
-      if (header("content-encoding") !== "aes128gcm") problem = "Content-Encoding is not aes128gcm";
-      else if (header("ttl") === null) problem = "no TTL header";
-    }
-    if (!problem) {
-      try {
-        payload = decryptAes128gcm(body, receiver);
-      } catch (error) {
-        problem = `cannot decrypt: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
-    const scripted = problem ? undefined : receiver.script.shift();
-    const status = problem
-      ? vapid.problem
-        ? 401
-        : problem.startsWith("the VAPID")
-          ? 403
-          : 400
-      : (scripted?.status ?? 201);
-    const push: ReceivedPush = {
-      subscriptionId: receiver.id,
-      status,
-      receivedAt: performance.now(),
-      ttl: header("ttl") === null ? null : Number(header("ttl")),
-      urgency: header("urgency"),
-      topic: header("topic"),
-      contentEncoding: header("content-encoding"),
-      vapidPublicKey: vapid.publicKey,
-      vapidSubject: vapid.subject,
-      payload,
-      problem,
-    };
-    await scripted?.hold;
-    received.push(push);
-    const headers = status < 300 ? { Location: `${origin}/message/${randomBytes(8).toString("hex")}` } : {};
-    response.writeHead(status, { ...headers, ...scripted?.headers }).end(problem ?? "");
-    service.onPush?.(push);
-    changes.notify();
+/** The push's payload, decrypted once its VAPID token, key, encoding and TTL pass; else why not. */
+function openPush(
+  body: Buffer,
+  receiver: Receiver,
+  vapid: ReturnType<typeof readVapid>,
+  header: (name: string) => string | null,
+): { problem: string | null; payload: string | null } {
+  if (vapid.problem) return { problem: vapid.problem, payload: null };
+  if (receiver.applicationServerKey && vapid.publicKey !== receiver.applicationServerKey) {
+    return { problem: "the VAPID key is not the one this subscription was made with", payload: null };
   }
+  if (header("content-encoding") !== "aes128gcm")
+    return { problem: "Content-Encoding is not aes128gcm", payload: null };
+  if (header("ttl") === null) return { problem: "no TTL header", payload: null };
+  try {
+    return { problem: null, payload: decryptAes128gcm(body, receiver) };
+  } catch (error) {
+    return {
+      problem: `cannot decrypt: ${error instanceof Error ? error.message : String(error)}`,
+      payload: null,
+    };
+  }
+}
 
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("The push service has no port.");
-  origin = `https://127.0.0.1:${address.port}`;
-  return service;
+function refusalStatus(problem: string, isVapidProblem: boolean): number {
+  if (isVapidProblem) return 401;
+  return problem.startsWith("the VAPID") ? 403 : 400;
 }
