@@ -1,14 +1,17 @@
 import { REPLY_COMPUTER_REMOVED_REASON, REPLY_EXPIRED_REASON } from "@ringback/protocol";
 import { accountUsage } from "./postgres-calls.js";
 import { type PostgresDatabase, type Queries, query, type Row, read, text } from "./postgres-database.js";
-import { appendReplyStatus, failReply, notifyEntries } from "./postgres-rows.js";
+import { appendStatusEntry, nextSeq, notifyEntries } from "./postgres-rows.js";
 import {
   createdReply,
   newReplyKeys,
   REPLY_QUERIES,
   type ReplyEntry,
+  type ReplyKeys,
+  type ReplyStatusInput,
   replyFits,
   replyKeys,
+  replyStatusEntry,
 } from "./reply-rows.js";
 import { type EnqueueReplyOutcome, EXPIRY_BATCH_MAX, type NewReply, type SettleReplyInput } from "./store.js";
 
@@ -107,4 +110,26 @@ function sortedByAccount(rows: readonly Row[]): Row[] {
   return [...rows].sort((a, b) =>
     `${text(a.account_id)}\n${text(a.reply_id)}` < `${text(b.account_id)}\n${text(b.reply_id)}` ? -1 : 1,
   );
+}
+
+/** Takes the next seq for a reply's status change and appends it to the account's stream. */
+async function appendReplyStatus(
+  db: Queries,
+  keys: ReplyKeys,
+  change: ReplyStatusInput,
+): Promise<ReplyEntry> {
+  const entry = replyStatusEntry(keys, change, await nextSeq(db, keys.accountId));
+  await appendStatusEntry(db, entry, change.now);
+  return entry;
+}
+
+/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
+async function failReply(
+  db: Queries,
+  keys: ReplyKeys,
+  plaintextReason: string,
+  now: number,
+): Promise<ReplyEntry> {
+  await read(db, REPLY_QUERIES.settle(keys, "failed", now));
+  return appendReplyStatus(db, keys, { status: "failed", plaintextReason, now });
 }

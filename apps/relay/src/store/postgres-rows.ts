@@ -1,11 +1,4 @@
-import { integer, notify, type Queries, read } from "./postgres-database.js";
-import {
-  REPLY_QUERIES,
-  type ReplyEntry,
-  type ReplyKeys,
-  type ReplyStatusInput,
-  replyStatusEntry,
-} from "./reply-rows.js";
+import { integer, notify, type Queries } from "./postgres-database.js";
 import type { StreamEntry } from "./store.js";
 
 /**
@@ -47,26 +40,4 @@ export async function notifyEntries(
   for (const entry of entries)
     newest.set(entry.accountId, Math.max(newest.get(entry.accountId) ?? 0, entry.seq));
   for (const [accountId, seq] of newest) await notify(db, channel, { t: "entries", a: accountId, s: seq });
-}
-
-/** Takes the next seq for a reply's status change and appends it to the account's stream. */
-export async function appendReplyStatus(
-  db: Queries,
-  keys: ReplyKeys,
-  change: ReplyStatusInput,
-): Promise<ReplyEntry> {
-  const entry = replyStatusEntry(keys, change, await nextSeq(db, keys.accountId));
-  await appendStatusEntry(db, entry, change.now);
-  return entry;
-}
-
-/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
-export async function failReply(
-  db: Queries,
-  keys: ReplyKeys,
-  plaintextReason: string,
-  now: number,
-): Promise<ReplyEntry> {
-  await read(db, REPLY_QUERIES.settle(keys, "failed", now));
-  return appendReplyStatus(db, keys, { status: "failed", plaintextReason, now });
 }

@@ -4,12 +4,15 @@ import {
   newReplyKeys,
   REPLY_QUERIES,
   type ReplyEntry,
+  type ReplyKeys,
+  type ReplyStatusInput,
   replyFits,
   replyKeys,
+  replyStatusEntry,
 } from "./reply-rows.js";
 import { accountUsage } from "./sqlite-calls.js";
 import { type SqliteDatabase, text } from "./sqlite-database.js";
-import { appendReplyStatus, failReply } from "./sqlite-rows.js";
+import { appendStatusEntry, nextSeq } from "./sqlite-rows.js";
 import { type EnqueueReplyOutcome, EXPIRY_BATCH_MAX, type NewReply, type SettleReplyInput } from "./store.js";
 
 export function enqueueReply(db: SqliteDatabase, input: NewReply): EnqueueReplyOutcome {
@@ -68,4 +71,17 @@ export function expireReplies(db: SqliteDatabase, now: number): ReplyEntry[] {
     );
     return due.map((row) => failReply(db, replyKeys(row), REPLY_EXPIRED_REASON, now));
   });
+}
+
+/** Takes the next seq for a reply's status change and appends it to the account's stream. */
+function appendReplyStatus(db: SqliteDatabase, keys: ReplyKeys, change: ReplyStatusInput): ReplyEntry {
+  const entry = replyStatusEntry(keys, change, nextSeq(db, keys.accountId));
+  appendStatusEntry(db, entry, change.now);
+  return entry;
+}
+
+/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
+function failReply(db: SqliteDatabase, keys: ReplyKeys, plaintextReason: string, now: number): ReplyEntry {
+  db.read(REPLY_QUERIES.settle(keys, "failed", now));
+  return appendReplyStatus(db, keys, { status: "failed", plaintextReason, now });
 }

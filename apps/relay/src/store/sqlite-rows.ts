@@ -1,10 +1,3 @@
-import {
-  REPLY_QUERIES,
-  type ReplyEntry,
-  type ReplyKeys,
-  type ReplyStatusInput,
-  replyStatusEntry,
-} from "./reply-rows.js";
 import { integer, type SqliteDatabase } from "./sqlite-database.js";
 import type { StreamEntry } from "./store.js";
 
@@ -37,22 +30,4 @@ export function appendStatusEntry(
     JSON.stringify(entry.change),
     now,
   );
-}
-
-/** Takes the next seq for a reply's status change and appends it to the account's stream. */
-export function appendReplyStatus(db: SqliteDatabase, keys: ReplyKeys, change: ReplyStatusInput): ReplyEntry {
-  const entry = replyStatusEntry(keys, change, nextSeq(db, keys.accountId));
-  appendStatusEntry(db, entry, change.now);
-  return entry;
-}
-
-/** Fails a queued reply with a reason of the relay's own: it carries no content, so it is plaintext. */
-export function failReply(
-  db: SqliteDatabase,
-  keys: ReplyKeys,
-  plaintextReason: string,
-  now: number,
-): ReplyEntry {
-  db.read(REPLY_QUERIES.settle(keys, "failed", now));
-  return appendReplyStatus(db, keys, { status: "failed", plaintextReason, now });
 }
