@@ -169,6 +169,7 @@ function pushDelivery(
       ...(options.pushResolveAll ? { resolveAll: options.pushResolveAll } : {}),
     },
     onPushed,
+    appUrl: config.publicUrl,
   });
 }
 

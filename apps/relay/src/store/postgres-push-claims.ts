@@ -1,4 +1,5 @@
-import { integer, type Queries } from "./postgres-database.js";
+import { PUSH_PAYLOAD_MAX_BYTES } from "@ringback/protocol";
+import { integer, type Queries, textOrNull } from "./postgres-database.js";
 import { JOINED_SUBSCRIPTION_COLUMNS, toDuePush, toSubscription } from "./push-rows.js";
 import {
   type DuePush,
@@ -44,7 +45,8 @@ export async function claimDuePushes(
         AND e.sealed IS NOT NULL AND e.expires_at > ${now} AND s.device_id = d.device_id
       RETURNING d.account_id, d.event_id, d.device_id, d.attempts, d.failures, e.seq, e.source, e.occurred_at,
         e.received_at, e.task_id, e.from_device_id, e.expires_at, s.account_id AS subscription_account_id,
-        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at
+        s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at,
+        CASE WHEN length(e.sealed) <= ${PUSH_PAYLOAD_MAX_BYTES} THEN e.sealed END AS sealed_small
     ), waiting AS (
       -- Kept for takeSettledPushes: a call past its time that the sweep has not expired yet (the sweep takes it),
       -- or one that stopped ringing moments ago (the instance that committed that takes it).
@@ -70,6 +72,7 @@ export async function claimDuePushes(
     toDuePush(row, toSubscription({ ...row, account_id: row.subscription_account_id }), {
       expiresAt: integer(row.expires_at),
       attempt: integer(row.attempts),
+      sealed: textOrNull(row.sealed_small),
     }),
   );
 }

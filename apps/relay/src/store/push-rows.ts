@@ -84,11 +84,14 @@ export function subscriptionParameters(
   ];
 }
 
-/** A claimed push from its delivery row joined with its call, for `subscription`, as its `attempt`th push. */
+/**
+ * A claimed push from its delivery row joined with its call, for `subscription`, as its `attempt`th push, carrying
+ * the sealed call when it fits in a push (`PUSH_PAYLOAD_MAX_BYTES`).
+ */
 export function toDuePush(
   row: Row,
   subscription: PushSubscriptionRecord,
-  push: { expiresAt: number; attempt: number },
+  push: { expiresAt: number; attempt: number; sealed: string | null },
 ): DuePush {
   return {
     ...toKey(row),
@@ -102,6 +105,7 @@ export function toDuePush(
     expiresAt: push.expiresAt,
     attempt: push.attempt,
     failures: integer(row.failures),
+    sealed: push.sealed,
   };
 }
 

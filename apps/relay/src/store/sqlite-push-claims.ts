@@ -1,3 +1,4 @@
+import { PUSH_PAYLOAD_MAX_BYTES } from "@ringback/protocol";
 import { JOINED_SUBSCRIPTION_COLUMNS, PUSH_QUERIES, toDuePush, toKey, toSubscription } from "./push-rows.js";
 import { integer, integerOrNull, type Row, type SqliteDatabase } from "./sqlite-database.js";
 import {
@@ -75,7 +76,14 @@ export function claimDuePushes(
         key.eventId,
         key.deviceId,
       );
-      due.push(toDuePush(row, subscription, { expiresAt, attempt: integer(row.attempts) + 1 }));
+      due.push(
+        toDuePush(row, subscription, {
+          expiresAt,
+          attempt: integer(row.attempts) + 1,
+          sealed:
+            typeof row.sealed === "string" && row.sealed.length <= PUSH_PAYLOAD_MAX_BYTES ? row.sealed : null,
+        }),
+      );
     }
     return due;
   });
