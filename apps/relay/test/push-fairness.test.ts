@@ -201,3 +201,31 @@ describe("one tenant's backlog never holds another account's first push", () => 
     }
   });
 });
+
+describe("a call to many devices of one account", () => {
+  it("is pushed to every device in one round, not a claim's worth per poll", async () => {
+    // More devices than one claim takes of an account: each poll (every second) used to push 16 of them.
+    const devices = PUSH_CLAIM_PER_ACCOUNT_MAX * 4 + 8;
+    await using relay = await pushRelay({
+      devicesPerAccountMax: devices + 1,
+      pairingsPerAccountMax: devices + 1,
+    });
+    const { publicKey } = PushPublicKey.parse((await relay.request("GET", "/v1/push/public-key")).body);
+    const computer = await relay.signUp("computer");
+    const subscriptions: TestSubscription[] = [];
+    for (let index = 0; index < devices; index++) {
+      const device = await relay.pair(computer.deviceToken, "phone");
+      const subscription = relay.pushService.subscribe(publicKey);
+      await subscribe(relay, device.deviceToken, subscription);
+      subscriptions.push(subscription);
+    }
+    await post(relay, computer.deviceToken, "ev-many-devices");
+    // The push timer is an hour away: whatever arrives now, the post's own round sent.
+    await relay.pushService.waitFor(
+      (received) => (received.length >= devices ? received : undefined),
+      `a push to each of ${devices} devices`,
+    );
+    const pushed = new Set(relay.pushService.received.map((push) => push.subscriptionId));
+    expect(subscriptions.every((subscription) => pushed.has(subscription.id))).toBe(true);
+  });
+});

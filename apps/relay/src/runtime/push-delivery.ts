@@ -2,14 +2,13 @@ import { createHash } from "node:crypto";
 import type { CallStatusChange, PushMessage } from "@ringback/protocol";
 import type { Clock } from "../clock.js";
 import type { RelayLog } from "../log.js";
-import {
-  type DuePush,
-  PUSH_CLAIM_BATCH_MAX,
-  type PushKey,
-  type PushSubscriptionRecord,
-  type RelayStore,
-  type StreamEntry,
-  type VapidKeys,
+import type {
+  DuePush,
+  PushKey,
+  PushSubscriptionRecord,
+  RelayStore,
+  StreamEntry,
+  VapidKeys,
 } from "../store/store.js";
 import type { PushKeys } from "./push-keys.js";
 import { pushPayload } from "./push-payload.js";
@@ -113,6 +112,8 @@ export class PushDelivery {
   readonly #timeouts = new Map<string, number>();
   readonly #settling = new Set<Promise<void>>();
   #claiming: Promise<void> = Promise.resolve();
+  /** A round left due pushes in the store for want of room under way. */
+  #isHeldBack = false;
 
   constructor(options: {
     store: RelayStore;
@@ -144,12 +145,15 @@ export class PushDelivery {
     // One claiming round at a time, and a bounded queue: a silent push service cannot make the relay hold ever more
     // pushes, and one account's backlog never keeps another's pushes in the store.
     const round = this.#claiming.then(async () => {
+      // A round claims at most `PUSH_CLAIM_PER_ACCOUNT_MAX` of an account: it claims again while anything came, so
+      // a call to many devices is sent at once, not a batch per poll (100 devices took six polls: 6 s).
       for (;;) {
         const exceptAccounts = this.#accountsNotToClaim();
+        if (exceptAccounts === null || exceptAccounts.length > 0) this.#isHeldBack = true;
         if (exceptAccounts === null) break;
         const due = await this.#store.claimDuePushes(this.#clock.now(), exceptAccounts);
         for (const push of due) sends.push(this.#underWayWhile(push.accountId, () => this.#deliver(push)));
-        if (due.length < PUSH_CLAIM_BATCH_MAX) break;
+        if (due.length === 0) break;
       }
     });
     this.#claiming = round.catch(() => {});
@@ -167,17 +171,22 @@ export class PushDelivery {
       .map(([accountId]) => accountId);
   }
 
-  /** Counts a claimed push of the account as under way until it is sent (or waits no more). */
+  /** Counts a claimed push of the account as under way until it is sent and its answer recorded. */
   async #underWayWhile(accountId: string, work: () => Promise<void>): Promise<void> {
     this.#underWay.set(accountId, (this.#underWay.get(accountId) ?? 0) + 1);
     this.#underWayCount++;
     try {
-      await this.#limited(accountId, work);
+      await work();
     } finally {
       this.#underWayCount--;
       const left = (this.#underWay.get(accountId) ?? 1) - 1;
       if (left > 0) this.#underWay.set(accountId, left);
       else this.#underWay.delete(accountId);
+      // Room again for pushes a round left in the store: claimed now, not at the next poll.
+      if (this.#isHeldBack) {
+        this.#isHeldBack = false;
+        this.kick();
+      }
     }
   }
 
@@ -214,27 +223,28 @@ export class PushDelivery {
     const keys = await this.#keys.get();
     const message: PushMessage = { type: "call-settled", eventId: call.eventId, status: call.status };
     await Promise.all(
-      subscriptions.map((subscription) =>
-        this.#limited(call.accountId, () => this.#sendSettled(subscription, message, keys)),
-      ),
+      subscriptions.map((subscription) => this.#sendSettled(call.accountId, subscription, message, keys)),
     );
   }
 
   async #sendSettled(
+    accountId: string,
     subscription: PushSubscriptionRecord,
     message: PushMessage,
     keys: VapidKeys,
   ): Promise<void> {
     const who = `event=${message.eventId} device=${subscription.deviceId}`;
     try {
-      const outcome = await sendPush(this.#transport, {
-        subscription,
-        payload: pushPayload(message, this.#appUrl),
-        keys,
-        ttlSeconds: PUSH_SETTLED_TTL_SECONDS,
-        topic: pushTopic(message.eventId),
-        urgency: "normal",
-      });
+      const outcome = await this.#limited(accountId, () =>
+        sendPush(this.#transport, {
+          subscription,
+          payload: pushPayload(message, this.#appUrl),
+          keys,
+          ttlSeconds: PUSH_SETTLED_TTL_SECONDS,
+          topic: pushTopic(message.eventId),
+          urgency: "normal",
+        }),
+      );
       const hasTimedOut = outcome.kind === "busy" && outcome.timedOut !== null;
       if (this.#timedOut(subscription.deviceId, subscription.endpoint, hasTimedOut)) {
         await this.#removeTimedOut(subscription.deviceId, subscription.endpoint, who);
@@ -258,15 +268,18 @@ export class PushDelivery {
   async #deliver(push: DuePush): Promise<void> {
     try {
       const keys = await this.#keys.get();
-      const now = this.#clock.now();
-      const outcome = await sendPush(this.#transport, {
-        subscription: push.subscription,
-        payload: pushPayload(pushMessage(push), this.#appUrl),
-        keys,
-        ttlSeconds: Math.max(0, Math.floor((push.expiresAt - now) / 1000)),
-        topic: pushTopic(push.eventId),
-        urgency: "high",
-      });
+      // The send holds one of the relay's sends and one of the account's; what is written after its answer does not,
+      // so the next push goes out while this one is recorded.
+      const outcome = await this.#limited(push.accountId, () =>
+        sendPush(this.#transport, {
+          subscription: push.subscription,
+          payload: pushPayload(pushMessage(push), this.#appUrl),
+          keys,
+          ttlSeconds: Math.max(0, Math.floor((push.expiresAt - this.#clock.now()) / 1000)),
+          topic: pushTopic(push.eventId),
+          urgency: "high",
+        }),
+      );
       const who = `event=${push.eventId} device=${push.deviceId}`;
       const hasTimedOut = outcome.kind === "busy" && outcome.timedOut !== null;
       if (this.#timedOut(push.deviceId, push.subscription.endpoint, hasTimedOut)) {
@@ -335,7 +348,7 @@ export class PushDelivery {
    * the accounts with pushes waiting take free sends in turn (round robin), not in the order the pushes came. An
    * account with none in flight takes one beyond the shared sends (`PUSH_FIRST_SENDS_MAX`).
    */
-  async #limited(accountId: string, work: () => Promise<void>): Promise<void> {
+  async #limited<T>(accountId: string, work: () => Promise<T>): Promise<T> {
     if (!this.#canStart(accountId)) {
       await new Promise<void>((resolve) => {
         const queue = this.#waiting.get(accountId);
@@ -350,7 +363,7 @@ export class PushDelivery {
       this.#take(accountId);
     }
     try {
-      await work();
+      return await work();
     } finally {
       this.#active--;
       const left = this.#activeOf(accountId) - 1;
