@@ -113,7 +113,12 @@ export async function sendPush(transport: PushTransport, request: PushRequest): 
     Authorization: authorization,
   };
   try {
-    const answer = await post(transport, endpoint, headers, body);
+    const answer = await post(transport, endpoint, headers, body).catch((error: unknown) => {
+      // A kept-alive socket the push service closed as the request went out: sent again at once on a new one (Node's
+      // advice), not deferred to a retry seconds later. Had the first reached the device, the same topic replaces it.
+      if (error instanceof StaleSocketError) return post(transport, endpoint, headers, body);
+      throw error;
+    });
     const { status } = answer;
     if (status >= 200 && status < 300) return { kind: "sent", status };
     if (status === 404 || status === 410) return { kind: "gone", status };
@@ -130,6 +135,12 @@ export async function sendPush(transport: PushTransport, request: PushRequest): 
       ? { kind: "busy", status: null, retryAfter: null, timedOut: null }
       : { kind: "refused", status: null };
   }
+}
+
+/** The request failed on a reused socket before any answer: the service had closed it. */
+class StaleSocketError extends Error {
+  override readonly name = "StaleSocketError";
+  readonly code = "ECONNRESET";
 }
 
 class PushTimeout extends Error {
@@ -169,7 +180,9 @@ function post(
       if ((socket as TLSSocket).connecting) socket.once("secureConnect", connected);
       else connected();
     });
+    let hasAnswer = false;
     outgoing.on("response", (response) => {
+      hasAnswer = true;
       let read = 0;
       response.on("data", (chunk: Buffer) => {
         read += chunk.length;
@@ -195,9 +208,10 @@ function post(
         });
       });
     });
-    outgoing.on("error", (error) => {
+    outgoing.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error);
+      const isStale = outgoing.reusedSocket && !hasAnswer && error.code === "ECONNRESET";
+      reject(isStale ? new StaleSocketError() : error);
     });
     outgoing.end(body);
   });
