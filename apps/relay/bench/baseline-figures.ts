@@ -17,6 +17,8 @@ export interface StreamMemory {
   readonly rssPerStream: number;
   /** RSS after GC with the streams open minus before they opened, per stream. */
   readonly rssDeltaPerStream: number;
+  /** JS heap in use after GC with the streams open minus before, per stream: what the server's code keeps for each. */
+  readonly heapDeltaPerStream: number;
   readonly rss: number;
 }
 
@@ -112,6 +114,7 @@ async function streamMemory(target: Target, count: number, agent: Agent): Promis
       rss: after.rss,
       rssPerStream: after.rss / count,
       rssDeltaPerStream: (after.rss - before.rss) / count,
+      heapDeltaPerStream: (after.heapUsed - before.heapUsed) / count,
     };
   } finally {
     closeAll(streams);

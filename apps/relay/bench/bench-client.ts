@@ -14,20 +14,26 @@ export interface Credentials {
   readonly deviceToken: string;
 }
 
-/** One JSON POST to the relay at `baseUrl` (directly or through nginx); throws on a non-2xx answer. */
-export async function api(
+/** One JSON request to the relay at `baseUrl` (directly or through nginx); throws on a non-2xx answer. */
+export async function request(
   baseUrl: string,
+  method: "GET" | "POST" | "PUT",
   path: string,
   token: string | null,
-  body: unknown,
+  body?: unknown,
 ): Promise<unknown> {
   const response = await fetch(new URL(path, baseUrl), {
-    method: "POST",
+    method,
     headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
+}
+
+/** One JSON POST to the relay at `baseUrl`. */
+export function api(baseUrl: string, path: string, token: string | null, body: unknown): Promise<unknown> {
+  return request(baseUrl, "POST", path, token, body);
 }
 
 /** A computer (posts events) and a phone (subscribes) on a new account of an open-signup relay. */

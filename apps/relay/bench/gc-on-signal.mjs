@@ -5,3 +5,10 @@ process.on("SIGUSR2", () => {
   const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
   process.stdout.write(`bench-memory ${JSON.stringify({ rss, heapUsed, external, arrayBuffers })}\n`);
 });
+
+// stdin is a pipe from the bench: it closes when the bench exits however it ends (over budget, failed, killed with
+// SIGKILL), and the server goes with it, so no bench leaves a relay running.
+process.stdin.on("data", () => {});
+process.stdin.on("end", () => process.exit(1));
+process.stdin.on("error", () => process.exit(1));
+process.stdin.unref?.();

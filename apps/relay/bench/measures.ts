@@ -25,7 +25,7 @@ export function streamEnded(streams: readonly SseSubscriber[]): Promise<never> {
   });
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 

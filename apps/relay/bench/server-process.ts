@@ -34,8 +34,11 @@ export async function startServerProcess(
   listening: RegExp,
 ): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--expose-gc", "--import", GC_HOOK, script, ...args], {
-    stdio: ["ignore", "pipe", "ignore"],
+    // stdin: the pipe whose end tells the server that the bench is gone (gc-on-signal.mjs).
+    stdio: ["pipe", "pipe", "ignore"],
   });
+  // Never what keeps the bench running.
+  (child.stdin as { unref?: () => void } | null)?.unref?.();
   let stdout = "";
   const listeners = new Set<() => void>();
   child.stdout?.on("data", (chunk: Buffer) => {
