@@ -12,12 +12,19 @@ export class ConnectionsPerAddress {
   readonly #max: number;
   readonly #log: RelayLog;
   readonly #open = new Map<string, number>();
+  readonly #addressOf = new WeakMap<Socket, string>();
+  /** One "close" listener shared by every socket (thousands of idle streams each hold one), not a closure each. */
+  readonly #closed: (this: Socket) => void;
   /** Addresses already logged as full, until they drop below the limit: one line, not one per refused socket. */
   readonly #isLoggedFull = new Set<string>();
 
   constructor(max: number, log: RelayLog) {
     this.#max = max;
     this.#log = log;
+    const release = (socket: Socket) => this.#release(socket);
+    this.#closed = function closed(this: Socket) {
+      release(this);
+    };
   }
 
   /** The server's `connection` listener: counts the socket until it closes, or closes it when its address is full. */
@@ -33,10 +40,14 @@ export class ConnectionsPerAddress {
       return;
     }
     this.#open.set(address, open + 1);
-    socket.once("close", () => this.#release(address));
+    this.#addressOf.set(socket, address);
+    socket.on("close", this.#closed);
   };
 
-  #release(address: string): void {
+  #release(socket: Socket): void {
+    const address = this.#addressOf.get(socket);
+    if (address === undefined) return;
+    this.#addressOf.delete(socket);
     const open = (this.#open.get(address) ?? 1) - 1;
     if (open > 0) this.#open.set(address, open);
     else this.#open.delete(address);

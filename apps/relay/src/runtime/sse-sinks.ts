@@ -23,29 +23,59 @@ export function nodeSink(
   onClosed: () => void,
 ): SseSink {
   outgoing.writeHead(200, headers);
+  flattenHead(outgoing);
   outgoing.on("close", onClosed);
-  return {
-    write: (bytes) => {
-      outgoing.write(bytes);
-    },
-    get pendingBytes() {
-      return outgoing.writableLength;
-    },
-    end: () => outgoing.end(),
-    destroy: () => outgoing.destroy(),
-    drained: () => {
-      if (!outgoing.writableNeedDrain || outgoing.destroyed) return Promise.resolve();
-      return new Promise((resolve) => {
-        const done = () => {
-          outgoing.off("drain", done);
-          outgoing.off("close", done);
-          resolve();
-        };
-        outgoing.on("drain", done);
-        outgoing.on("close", done);
-      });
-    },
-  };
+  return new NodeSink(outgoing);
+}
+
+/**
+ * Node keeps the response head it built for the whole life of the response, as a string of some thirty joined
+ * pieces: 1.3 KiB of each idle stream. One flat copy of the same text is 0.3 KiB.
+ */
+function flattenHead(outgoing: ServerResponse): void {
+  const response = outgoing as unknown as { _header?: unknown };
+  if (typeof response._header === "string") {
+    response._header = Buffer.from(response._header, "latin1").toString("latin1");
+  }
+}
+
+/** A class, not an object of closures: the methods are shared by every stream (thousands are open and idle). */
+class NodeSink implements SseSink {
+  readonly #outgoing: ServerResponse;
+
+  constructor(outgoing: ServerResponse) {
+    this.#outgoing = outgoing;
+  }
+
+  write(bytes: Uint8Array): void {
+    this.#outgoing.write(bytes);
+  }
+
+  get pendingBytes(): number {
+    return this.#outgoing.writableLength;
+  }
+
+  end(): void {
+    this.#outgoing.end();
+  }
+
+  destroy(): void {
+    this.#outgoing.destroy();
+  }
+
+  drained(): Promise<void> {
+    const outgoing = this.#outgoing;
+    if (!outgoing.writableNeedDrain || outgoing.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        outgoing.off("drain", done);
+        outgoing.off("close", done);
+        resolve();
+      };
+      outgoing.on("drain", done);
+      outgoing.on("close", done);
+    });
+  }
 }
 
 /** A web `ReadableStream` for a `Response` body, where no node response exists (`app.request()`). */
