@@ -15,6 +15,9 @@ import type { E2eLibrary } from "../test/vector-checks.ts";
 /** Each throughput figure runs this long after a short warm-up. */
 const MEASURE_MS = 1_000;
 const WARM_UP_MS = 200;
+const ROUNDS = 4;
+/** The issue's goal: opening a 64 KB report at least this fast against node:crypto's. */
+const OPEN_64_KB_GOAL = 0.8;
 const PBKDF2_RUNS = 3;
 const PAYLOADS = [
   { label: "1 KB", bytes: 1024 },
@@ -49,18 +52,36 @@ function nodeOpen(sealed: string): string {
   );
 }
 
-/** Operations per second of one operation run back to back. */
-async function opsPerSecond(operation: () => unknown): Promise<number> {
-  for (const until = performance.now() + WARM_UP_MS; performance.now() < until; ) await operation();
+/** Operations per second of one operation run back to back for `ms`. */
+async function opsPerSecond(operation: () => unknown, ms: number): Promise<number> {
   let count = 0;
   const start = performance.now();
   let elapsed = 0;
-  while (elapsed < MEASURE_MS) {
+  while (elapsed < ms) {
     for (let batch = 0; batch < 8; batch++) await operation();
     count += 8;
     elapsed = performance.now() - start;
   }
   return (count * 1000) / elapsed;
+}
+
+/**
+ * Ours and node:crypto's operations per second, taking turns for `ROUNDS` rounds after a warm-up of each, the best
+ * round of each counting: both see the same machine, even one busy with other work.
+ */
+async function againstNode(
+  ours: () => unknown,
+  node: () => unknown,
+): Promise<{ ours: number; node: number }> {
+  await opsPerSecond(ours, WARM_UP_MS);
+  await opsPerSecond(node, WARM_UP_MS);
+  let best = { ours: 0, node: 0 };
+  for (let round = 0; round < ROUNDS; round++) {
+    const oursRate = await opsPerSecond(ours, MEASURE_MS / ROUNDS);
+    const nodeRate = await opsPerSecond(node, MEASURE_MS / ROUNDS);
+    best = { ours: Math.max(best.ours, oursRate), node: Math.max(best.node, nodeRate) };
+  }
+  return best;
 }
 
 async function medianMs(operation: () => unknown): Promise<number> {
@@ -80,6 +101,8 @@ interface Row {
   node: string;
   nodeRate: string;
   ratio: string;
+  goal: string;
+  met: string;
 }
 
 const rows: Row[] = [];
@@ -100,16 +123,22 @@ for (const payload of PAYLOADS) {
   const measured = [
     {
       operation: `seal ${payload.label}`,
-      ours: await opsPerSecond(() => e2e.sealString(key, reportAad, plaintext)),
-      node: await opsPerSecond(() => nodeSeal(plaintext)),
+      goal: null,
+      ...(await againstNode(
+        () => e2e.sealString(key, reportAad, plaintext),
+        () => nodeSeal(plaintext),
+      )),
     },
     {
       operation: `open ${payload.label}`,
-      ours: await opsPerSecond(() => e2e.openString(key, reportAad, oursSealed)),
-      node: await opsPerSecond(() => nodeOpen(nodeSealed)),
+      goal: payload.bytes === 64 * 1024 ? OPEN_64_KB_GOAL : null,
+      ...(await againstNode(
+        () => e2e.openString(key, reportAad, oursSealed),
+        () => nodeOpen(nodeSealed),
+      )),
     },
   ];
-  for (const { operation, ours, node } of measured) {
+  for (const { operation, ours, node, goal } of measured) {
     rows.push({
       operation,
       ours: megabytesPerSecond(ours, payload.bytes),
@@ -117,6 +146,8 @@ for (const payload of PAYLOADS) {
       node: megabytesPerSecond(node, payload.bytes),
       nodeRate: perSecond(node),
       ratio: `${(ours / node).toFixed(2)}x throughput`,
+      goal: goal === null ? "" : `>= ${goal}x throughput`,
+      met: goal === null ? "" : ours >= goal * node ? "met" : "missed",
     });
   }
 }
@@ -133,6 +164,8 @@ rows.push({
   node: `${nodePbkdf2.toFixed(0)} ms`,
   nodeRate: `median of ${PBKDF2_RUNS}`,
   ratio: `${(oursPbkdf2 / nodePbkdf2).toFixed(2)}x time`,
+  goal: "",
+  met: "",
 });
 
 // Version 2: scrypt salted with the account id (what new passphrase keys use); node:crypto's scryptSync is the baseline.
@@ -153,6 +186,8 @@ rows.push({
   node: `${nodeScrypt.toFixed(0)} ms`,
   nodeRate: `median of ${PBKDF2_RUNS}`,
   ratio: `${(oursScrypt / nodeScrypt).toFixed(2)}x time`,
+  goal: "",
+  met: "",
 });
 
 const report = new BenchReport(
@@ -161,11 +196,21 @@ const report = new BenchReport(
 );
 report.line(`@ringback/e2e-crypto bench: Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"}`);
 report.line(
-  "seal/open: one call at a time, payload of ASCII text, output in the e2e1 string format on both sides",
+  `seal/open: one call at a time, payload of ASCII text, output in the e2e1 string format on both sides; ours and ` +
+    `node:crypto take turns (${ROUNDS} rounds, the best of each)`,
 );
 report.line();
 report.table(
-  ["operation", "ours", "ours rate", "node:crypto", "node:crypto rate", "ours / node:crypto"],
-  rows.map((row) => [row.operation, row.ours, row.oursRate, row.node, row.nodeRate, row.ratio]),
+  ["operation", "ours", "ours rate", "node:crypto", "node:crypto rate", "ours / node:crypto", "goal", "met"],
+  rows.map((row) => [
+    row.operation,
+    row.ours,
+    row.oursRate,
+    row.node,
+    row.nodeRate,
+    row.ratio,
+    row.goal,
+    row.met,
+  ]),
 );
 await report.save();

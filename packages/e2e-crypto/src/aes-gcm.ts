@@ -83,7 +83,11 @@ function nodeAesGcm(node: NodeCrypto, rawKey: Uint8Array<ArrayBuffer>): AesGcm {
       const decipher = node.createDecipheriv("aes-256-gcm", secretKey, iv);
       decipher.setAAD(aad);
       decipher.setAuthTag(ciphertext.subarray(ciphertext.length - TAG_BYTES));
-      return concat(decipher.update(ciphertext.subarray(0, ciphertext.length - TAG_BYTES)), decipher.final());
+      const plaintext = decipher.update(ciphertext.subarray(0, ciphertext.length - TAG_BYTES));
+      const rest = decipher.final();
+      // GCM gives everything from update(): a view of it, not a copy of a large report to append nothing to.
+      if (rest.length > 0) return concat(plaintext, rest);
+      return new Uint8Array(plaintext.buffer, plaintext.byteOffset, plaintext.length);
     },
   };
 }
