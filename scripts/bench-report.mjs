@@ -2,7 +2,7 @@
 // latest figures of every bench sit in one file with the day, machine and Node they were measured on.
 
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const REPORT_FILE = fileURLToPath(new URL("../BENCHMARKS.md", import.meta.url));
@@ -29,6 +29,13 @@ function markdownTable(header, rows) {
     isNumeric[column] ? `${"-".repeat(width + 1)}:` : "-".repeat(width + 2),
   );
   return [line(cells[0]), `|${rule.join("|")}|`, ...cells.slice(1).map(line)];
+}
+
+/** The machine's load averages: other work beside the bench's own, which every figure shares. */
+function loadText() {
+  return loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ");
 }
 
 export class BenchReport {
@@ -60,7 +67,8 @@ export class BenchReport {
     const cpu = cpus();
     const measured =
       `_Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model.trim() ?? "an unknown CPU"} ` +
-      `(${cpu.length} cores), Node ${process.version}, ${process.platform} ${process.arch}._`;
+      `(${cpu.length} cores), Node ${process.version}, ${process.platform} ${process.arch}; load average ` +
+      `(1, 5, 15 min) ${loadText()} as it was written._`;
     const body = this.#lines.join("\n").trim();
     const section = [start, `## ${this.#title}`, "", measured, "", body, end].join("\n");
     const current = await readFile(REPORT_FILE, "utf8").catch((error) => {
