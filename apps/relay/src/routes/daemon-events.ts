@@ -100,10 +100,11 @@ async function storeEvent(
     const posted: EventPosted = { eventId: body.eventId, seq: outcome.seq };
     return c.json(posted, 200);
   }
-  await runtime.store.rateLimitHit(eventsKey(device.id), now, runtime.config.eventWindowMs);
   publish(runtime, [outcome.entry]);
-  // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon.
+  // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon. Both
+  // before the count of the computer's reports is written: a call rings without waiting for that write's fsync.
   runtime.push.kick();
+  await runtime.store.rateLimitHit(eventsKey(device.id), now, runtime.config.eventWindowMs);
   runtime.log.line(`event stored event=${body.eventId} source=${body.source} seq=${outcome.entry.seq}`);
   const posted: EventPosted = { eventId: body.eventId, seq: outcome.entry.seq };
   return c.json(posted, 201);
