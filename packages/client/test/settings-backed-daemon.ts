@@ -112,7 +112,9 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
               ? state.llm?.noProgressTimeoutMs
               : (given.noProgressTimeoutMs ?? undefined),
           maxOutputTokens:
-            given.maxOutputTokens === undefined ? state.llm?.maxOutputTokens : (given.maxOutputTokens ?? undefined),
+            given.maxOutputTokens === undefined
+              ? state.llm?.maxOutputTokens
+              : (given.maxOutputTokens ?? undefined),
         }
       : { ...(state.llm as LlmChannel) };
     const startedAt = performance.now();

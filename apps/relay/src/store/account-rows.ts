@@ -113,7 +113,7 @@ export const ACCOUNT_QUERIES = {
   ],
 } as const;
 
-export function toDeviceRecord(row: Row): DeviceRecord {
+function toDeviceRecord(row: Row): DeviceRecord {
   return {
     id: text(row.id),
     accountId: text(row.account_id),
@@ -125,7 +125,7 @@ export function toDeviceRecord(row: Row): DeviceRecord {
 }
 
 /** A `rate_limits` row (none: a fresh window from `now`). */
-export function toRateLimitState(row: Row | undefined, now: number): RateLimitState {
+function toRateLimitState(row: Row | undefined, now: number): RateLimitState {
   return row ? { count: integer(row.count), resetAt: integer(row.reset_at) } : { count: 0, resetAt: now };
 }
 

@@ -18,14 +18,14 @@ import type {
 import { firstOrNull, storeQuery, storeWrite } from "./store-query.js";
 
 /** The columns `toRelayedEvent` reads. */
-export const EVENT_COLUMNS =
+const EVENT_COLUMNS =
   "e.account_id, e.event_id, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id, e.sealed, e.status";
 
 /**
  * The columns `toStreamEntry` reads from a `stream_entries` row `s` joined with its event `e`. A status row's event
  * is joined for nothing sealed: only a call's own row reads its ciphertext.
  */
-export const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
+const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
   e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
 
 /** The stream's join of each entry with its event (`s` and `e`). */
@@ -207,7 +207,7 @@ export function callStatusEntry(input: CallStatusInput, seq: number): StreamEntr
   };
 }
 
-export function toRelayedEvent(row: Row): RelayedEvent {
+function toRelayedEvent(row: Row): RelayedEvent {
   return {
     seq: integer(row.seq),
     eventId: text(row.event_id),
@@ -222,7 +222,7 @@ export function toRelayedEvent(row: Row): RelayedEvent {
 }
 
 /** A call still open (ringing or answered, its ciphertext kept) as the stream entry that brings it. */
-export function toOpenCallEntry(accountId: string, row: Row): StreamEntry {
+function toOpenCallEntry(accountId: string, row: Row): StreamEntry {
   const event = toRelayedEvent(row);
   return { kind: "call", accountId, seq: event.seq, event };
 }
@@ -243,7 +243,7 @@ export function expiredCallEntry(
 }
 
 /** A stored stream row (joined with its event) as an entry; null for a call whose ciphertext was erased. */
-export function toStreamEntry(row: Row): StreamEntry | null {
+function toStreamEntry(row: Row): StreamEntry | null {
   const kind = text(row.kind);
   const accountId = text(row.account_id);
   const seq = integer(row.seq);

@@ -7,7 +7,7 @@ import { firstOrNull, storeQuery } from "./store-query.js";
 export type DeliveryEntry = StreamEntry & { kind: "call-delivery" };
 
 /** The `call_deliveries` columns `toDeliveryEntry` reads, named `d` in a query. */
-export const DELIVERY_COLUMNS =
+const DELIVERY_COLUMNS =
   "d.account_id, d.event_id, d.device_id, d.device_name, d.device_kind, d.outcome, d.seq, d.at";
 
 /**
@@ -72,18 +72,18 @@ export function recordedDelivery(
 }
 
 /** The device a delivery record names: its name when the outcome was recorded (opaque: sealed by it), its kind. */
-export interface DeliveryDevice {
+interface DeliveryDevice {
   readonly name: string;
   readonly kind: DeviceKind;
 }
 
 /** The device columns of a `devices` row as a delivery names it. */
-export function toDeliveryDevice(row: Readonly<Record<string, unknown>>): DeliveryDevice {
+function toDeliveryDevice(row: Readonly<Record<string, unknown>>): DeliveryDevice {
   return { name: text(row.name), kind: DeviceKind.parse(row.kind) };
 }
 
 /** The stream entry of a delivery outcome just recorded with `seq`, under the device's name at that time. */
-export function newDeliveryEntry(input: NewDelivery, device: DeliveryDevice, seq: number): DeliveryEntry {
+function newDeliveryEntry(input: NewDelivery, device: DeliveryDevice, seq: number): DeliveryEntry {
   const delivery: CallDelivery = {
     seq,
     eventId: input.eventId,
@@ -96,7 +96,7 @@ export function newDeliveryEntry(input: NewDelivery, device: DeliveryDevice, seq
   return { kind: "call-delivery", accountId: input.accountId, seq, delivery };
 }
 
-export function toCallDelivery(row: Row): CallDelivery {
+function toCallDelivery(row: Row): CallDelivery {
   const deviceKind = textOrNull(row.device_kind);
   return {
     seq: integer(row.seq),
@@ -109,7 +109,7 @@ export function toCallDelivery(row: Row): CallDelivery {
   };
 }
 
-export function toDeliveryEntry(row: Row): DeliveryEntry {
+function toDeliveryEntry(row: Row): DeliveryEntry {
   const delivery = toCallDelivery(row);
   return { kind: "call-delivery", accountId: text(row.account_id), seq: delivery.seq, delivery };
 }

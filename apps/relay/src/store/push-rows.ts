@@ -14,7 +14,7 @@ export function parseVapidKeys(value: string): VapidKeys {
   return { publicKey: parsed.publicKey, privateKey: parsed.privateKey };
 }
 
-export const SUBSCRIPTION_COLUMNS =
+const SUBSCRIPTION_COLUMNS =
   "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
 /** The same columns of `push_subscriptions s` in a join. */
 export const JOINED_SUBSCRIPTION_COLUMNS =

@@ -6,7 +6,7 @@ import { storeQuery, storeWrite } from "./store-query.js";
 export type ReplyEntry = StreamEntry & { kind: "reply-status" };
 
 /** The reply statements both stores run as they are (`?` placeholders); a store adds only its own clauses. */
-export const REPLY_SQL = {
+const REPLY_SQL = {
   existing: "SELECT event_id, to_device_id, status FROM replies WHERE account_id = ? AND reply_id = ?",
   /** The event row outlives its erased ciphertext, so a reply after hang-up still finds its computer. */
   target: `SELECT e.from_device_id, d.removed_at FROM events e JOIN devices d ON d.id = e.from_device_id

@@ -2,7 +2,7 @@ import { closeSync, openSync } from "node:fs";
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import type { StoreQuery } from "./store-query.js";
 
-export { integer, integerOrNull, text, textOrNull } from "./columns.js";
+export { integer, integerOrNull, text } from "./columns.js";
 
 export type Row = Record<string, SQLOutputValue>;
 

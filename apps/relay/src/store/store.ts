@@ -338,7 +338,7 @@ export interface RelayClaim extends NewAccount {
   readonly claimCodeHash: string;
 }
 
-export type ClaimOutcome = "claimed" | "invalid_claim_code" | "already_claimed";
+type ClaimOutcome = "claimed" | "invalid_claim_code" | "already_claimed";
 
 export interface DeviceRename {
   readonly accountId: string;

@@ -16,7 +16,7 @@ const LINK_PROBLEMS: Record<PairingLinkError["problem"], keyof CoreTexts> = {
 const MINUTE_MS = 60_000;
 
 /** The wait a relay asked for, rounded up to what a person plans by: seconds under a minute, else minutes. */
-export function waitText(waitMs: number, t: CoreTexts): string {
+function waitText(waitMs: number, t: CoreTexts): string {
   if (waitMs < MINUTE_MS) return t.waitSeconds(Math.max(1, Math.ceil(waitMs / 1000)));
   return t.waitMinutes(Math.ceil(waitMs / MINUTE_MS));
 }
