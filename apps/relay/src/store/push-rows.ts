@@ -14,8 +14,7 @@ export function parseVapidKeys(value: string): VapidKeys {
   return { publicKey: parsed.publicKey, privateKey: parsed.privateKey };
 }
 
-const SUBSCRIPTION_COLUMNS =
-  "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
+const SUBSCRIPTION_COLUMNS = "device_id, account_id, endpoint, p256dh, auth, repeat_seconds, updated_at";
 /** The same columns of `push_subscriptions s` in a join. */
 export const JOINED_SUBSCRIPTION_COLUMNS =
   "s.device_id, s.account_id, s.endpoint, s.p256dh, s.auth, s.repeat_seconds, s.updated_at";
