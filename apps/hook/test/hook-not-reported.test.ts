@@ -80,12 +80,15 @@ describe("turns ringback-hook does not report, exiting 0 with nothing on stdout"
     expect(debug.stderr).toContain("rollout");
   });
 
-  it("an unknown agent kind exits 0 with the usage on stderr", async () => {
+});
+
+describe("a mistyped ringback-hook command", () => {
+  it("exits 1 (an error the agent logs and passes, never 2, which blocks it) with the usage on stderr", async () => {
     const seen = await runAgainstDaemon(
       ["claude"],
       stdinFor("claude-code", await readPayload("claude-code-stop")),
     );
-    expect(seen).toMatchObject({ code: 0, stdout: "", requests: 0 });
+    expect(seen).toMatchObject({ code: 1, stdout: "", requests: 0 });
     expect(seen.stderr).toContain("usage: ringback-hook");
   });
 });
