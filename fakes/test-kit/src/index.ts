@@ -9,6 +9,13 @@ export {
 } from "./child-process.js";
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
 export { dispatchRecord } from "./dispatch-record.js";
+export {
+  type ChannelAccounts,
+  type ChannelRequest,
+  type EscalationService,
+  type FakeEscalationChannels,
+  startFakeEscalationChannels,
+} from "./escalation-channels.js";
 export { Changes, type EventuallyOptions, eventually } from "./eventually.js";
 export { freePort } from "./free-port.js";
 export { jpegSize } from "./jpeg-size.js";

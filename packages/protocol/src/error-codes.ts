@@ -55,6 +55,8 @@ export const ERROR_STATUS = {
   device_mismatch: 403,
   // Decided here: two devices rotated the account's key from the same key at once; the later one follows the first.
   key_rotation_conflict: 409,
+  // Decided here: the escalation ladder's channels.
+  invalid_escalation_settings: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -115,4 +117,6 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   device_mismatch: "The request names another device than the one the relay says sent it.",
   key_rotation_conflict:
     "Another device already replaced the account's key from this one: follow its rotation, then rotate again.",
+  invalid_escalation_settings:
+    "The escalation settings are invalid, or a channel's secret is missing: none is saved for it on this computer.",
 };

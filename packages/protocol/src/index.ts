@@ -96,6 +96,36 @@ export {
   PutBriefLanguageRequest,
 } from "./schemas/brief-language.js";
 
+// The escalation ladder: channels that reach the phone when a call is not answered, and its schedule.
+export {
+  ESCALATION_CHANNEL_KINDS,
+  ESCALATION_NEEDS_YOU_AFTER_DEFAULT_SECONDS,
+  ESCALATION_SECONDS_MAX,
+  ESCALATION_SECONDS_MIN,
+  ESCALATION_SENTENCE,
+  ESCALATION_STEP_DEFAULT_SECONDS,
+  ESCALATION_TITLE,
+  EscalationChannel,
+  type EscalationChannelKind,
+  EscalationChannelPublic,
+  EscalationChannelUpdate,
+  EscalationSchedule,
+  EscalationSettings,
+  EscalationSettingsResponse,
+  EscalationTestResponse,
+  EscalationTiming,
+  IDLE_AWAY_DEFAULT_SECONDS,
+  IDLE_AWAY_SECONDS_MAX,
+  IDLE_AWAY_SECONDS_MIN,
+  LadderRungName,
+  NtfyChannel,
+  PushoverChannel,
+  PutEscalationSettingsRequest,
+  RungAnswer,
+  TelegramChannel,
+  TwilioChannel,
+} from "./schemas/escalation.js";
+
 // The user's language model: its settings, the connection test, each endpoint's time limits.
 export {
   chatCompletionsUrl,

@@ -1,0 +1,107 @@
+import type { EscalationTestResponse, LadderRungName, RungAnswer } from "@ringback/protocol";
+import type { ConfigFile } from "../config-file.js";
+import type { Logger } from "../logger.js";
+import { relayAddress } from "../relay-address.js";
+import type { ChannelEndpoints } from "./channel-endpoints.js";
+import { channelRung } from "./channel-rungs.js";
+import { savedEscalation } from "./escalation-settings.js";
+import type { LadderRung } from "./ladder-rung.js";
+import { type RunningLadder, startLadder } from "./ladder-runner.js";
+import { type CallKind, rungTimesMs, timingOf } from "./ladder-schedule.js";
+import { pushAgainRung } from "./push-again.js";
+
+interface EscalationContext {
+  readonly config: ConfigFile;
+  readonly env: NodeJS.ProcessEnv;
+  readonly endpoints: ChannelEndpoints;
+  readonly log: Logger;
+}
+
+/** What a rung answered, in a log line: the outcome and status, never an address or a secret. */
+export function describeAnswer(answer: RungAnswer): string {
+  switch (answer.outcome) {
+    case "sent":
+      return `sent (HTTP ${answer.status})`;
+    case "refused":
+      return `refused (HTTP ${answer.status}: ${answer.reason})`;
+    case "unreachable":
+    case "skipped":
+      return `${answer.outcome} (${answer.reason})`;
+  }
+}
+
+/** The escalation ladders of this daemon's calls, from the settings in daemon.json. */
+export class EscalationRuntime {
+  readonly #context: EscalationContext;
+
+  constructor(context: EscalationContext) {
+    this.#context = context;
+  }
+
+  /** The app's address, the one link a channel carries: the relay this computer is linked to serves it. */
+  #appUrl(): string | null {
+    return relayAddress(this.#context.config, this.#context.env)?.serverUrl ?? null;
+  }
+
+  #channelRungs(): LadderRung[] {
+    const { channels } = savedEscalation(this.#context.config.raw);
+    const appUrl = this.#appUrl();
+    return channels.map((channel) => channelRung(channel, this.#context.endpoints, appUrl));
+  }
+
+  /**
+   * Starts the ladder of a call that began ringing at `startedAt`, or null when its kind never escalates. The
+   * caller stops it once the call is answered or no longer waits.
+   */
+  start(kind: CallKind, eventId: string, startedAt: Date): RunningLadder | null {
+    const { config, env, log } = this.#context;
+    const settings = savedEscalation(config.raw);
+    const relay = relayAddress(config, env);
+    const rungs = [
+      ...(relay?.deviceToken
+        ? [pushAgainRung(eventId, { serverUrl: relay.serverUrl, deviceToken: relay.deviceToken })]
+        : []),
+      ...this.#channelRungs(),
+    ];
+    const timesMs = rungTimesMs(timingOf(settings.schedule, kind), rungs.length);
+    if (!timesMs || rungs.length === 0) return null;
+    const ladder = startLadder({
+      rungs,
+      timesMs,
+      startedAtMs: startedAt.getTime(),
+      onRung: (event) =>
+        log(
+          `${eventId}: escalation rung ${event.rung} at ${Math.round(event.atMs / 1000)} s: ${describeAnswer(event.answer)}`,
+        ),
+      onWithdrawn: (rung, answer) =>
+        log(`${eventId}: escalation rung ${rung} withdrawn: ${describeAnswer(answer)}`),
+    });
+    void ladder.ended.then((end) => {
+      if (end.kind === "acknowledged")
+        log(`${eventId}: escalation acknowledged on ${end.rung}; no further rung`);
+    });
+    return ladder;
+  }
+
+  /**
+   * "Test the ladder": every channel now, in order, each saying what its service answered. A Pushover emergency
+   * alert is cancelled once taken (it rang once; its receipt was real); the phone call is left to ring. The repeat
+   * push needs a ringing call, so it is tried with every real call only.
+   */
+  async test(): Promise<EscalationTestResponse> {
+    const rungs: { rung: LadderRungName; answer: RungAnswer }[] = [
+      {
+        rung: "push",
+        answer: { outcome: "skipped", reason: "the repeat push is sent with a ringing call only" },
+      },
+    ];
+    const signal = new AbortController().signal;
+    for (const rung of this.#channelRungs()) {
+      const delivery = await rung.ring(signal);
+      if (rung.name === "pushover") await delivery.withdraw?.();
+      rungs.push({ rung: rung.name, answer: delivery.answer });
+      this.#context.log(`escalation test: ${rung.name} ${describeAnswer(delivery.answer)}`);
+    }
+    return { rungs };
+  }
+}
