@@ -278,6 +278,46 @@ describe("Web Push: ringing", () => {
     expect(callsOf(relay, tabletPush)).toHaveLength(4);
   });
 
+  it("pushes a computer's ringing call again at once, at high urgency, when that computer asks (its escalation ladder)", async () => {
+    await using relay = await pushRelay();
+    const { computer, phone, phonePush, tabletPush, computerPush } = await account(relay, 600);
+    await postEvent(relay, computer.deviceToken, "ev1");
+    await relay.pushService.waitFor(
+      () => (relay.pushService.delivered(tabletPush.id).length === 1 ? true : undefined),
+      "the first push",
+    );
+    await relay.advance(20 * SECOND_MS);
+    const again = await relay.request("POST", "/v1/daemon/events/ev1/push", { token: computer.deviceToken });
+    expect(again).toMatchObject({ status: 200, body: { eventId: "ev1", devices: 2 } });
+    await relay.pushService.waitFor(
+      () =>
+        relay.pushService.delivered(tabletPush.id).length === 2 &&
+        relay.pushService.delivered(phonePush.id).length === 2
+          ? true
+          : undefined,
+      "the push again",
+    );
+    expect(callsOf(relay, phonePush).map((message) => message.attempt)).toEqual([1, 2]);
+    expect(callsOf(relay, tabletPush).map((message) => message.attempt)).toEqual([1, 2]);
+    expect(relay.pushService.delivered(phonePush.id).map((push) => push.urgency)).toEqual(["high", "high"]);
+    expect(relay.pushService.delivered(computerPush.id)).toHaveLength(0);
+    // Only the computer that posted it, and only while it rings.
+    const byPhone = await relay.request("POST", "/v1/daemon/events/ev1/push", { token: phone.deviceToken });
+    expect(byPhone.status).toBe(403);
+    await relay.request("POST", "/v1/calls/ev1/status", {
+      token: phone.deviceToken,
+      body: { status: "answered" },
+    });
+    const afterAnswer = await relay.request("POST", "/v1/daemon/events/ev1/push", {
+      token: computer.deviceToken,
+    });
+    expect(afterAnswer).toMatchObject({ status: 404, body: { error: { code: "call_not_found" } } });
+    const unknown = await relay.request("POST", "/v1/daemon/events/nope/push", {
+      token: computer.deviceToken,
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it.each(["rejected", "acknowledged"])("stops pushing a call once it is %s", async (status) => {
     await using relay = await pushRelay();
     const { computer, tablet, phonePush } = await account(relay);

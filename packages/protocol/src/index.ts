@@ -98,6 +98,7 @@ export {
 
 // The escalation ladder: channels that reach the phone when a call is not answered, and its schedule.
 export {
+  CallPushedAgain,
   ESCALATION_CHANNEL_KINDS,
   ESCALATION_NEEDS_YOU_AFTER_DEFAULT_SECONDS,
   ESCALATION_SECONDS_MAX,

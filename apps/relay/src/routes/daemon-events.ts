@@ -1,6 +1,8 @@
 import {
+  type CallPushedAgain,
   DaemonEventPost,
   DaemonTrackerReportPost,
+  EventId,
   type EventPosted,
   RELAY_EVENT_BODY_MAX_BYTES,
   RingbackError,
@@ -42,6 +44,28 @@ export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
       );
     }
     return storeEvent(runtime, c, { ...body, taskId: null });
+  });
+
+  // The first rung of the computer's escalation ladder: its call, still ringing, is pushed again now at high urgency.
+  routes.post("/daemon/events/:eventId/push", async (c) => {
+    const eventId = EventId.safeParse(c.req.param("eventId"));
+    if (!eventId.success) throw new RingbackError("call_not_found");
+    const device = c.get("device");
+    const devices = await runtime.store.pushCallAgain({
+      accountId: device.accountId,
+      eventId: eventId.data,
+      fromDeviceId: device.id,
+      now: runtime.clock.now(),
+    });
+    if (devices === 0) {
+      throw new RingbackError(
+        "call_not_found",
+        "No device is being pushed this call: it is not ringing, it is another computer's, or no device takes pushes.",
+      );
+    }
+    runtime.push.kick();
+    runtime.log.line(`push again event=${eventId.data} devices=${devices}`);
+    return c.json({ eventId: eventId.data, devices } satisfies CallPushedAgain, 200);
   });
 
   routes.post("/daemon/tracker-reports", async (c) => {

@@ -36,3 +36,16 @@ export function removePushSubscription(
     return removed.length > 0;
   });
 }
+
+export async function pushCallAgain(
+  db: Queries,
+  input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
+): Promise<number> {
+  const rows = await db`UPDATE push_deliveries d SET next_push_at = ${input.now}
+    FROM events e
+    WHERE d.account_id = ${input.accountId} AND d.event_id = ${input.eventId}
+      AND e.account_id = d.account_id AND e.event_id = d.event_id AND e.from_device_id = ${input.fromDeviceId}
+      AND e.status = 'pending' AND e.sealed IS NOT NULL
+    RETURNING d.device_id`;
+  return rows.length;
+}

@@ -32,3 +32,19 @@ export function removePushSubscription(db: SqliteDatabase, deviceId: string, end
     return removed > 0;
   });
 }
+
+export function pushCallAgain(
+  db: SqliteDatabase,
+  input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
+): number {
+  return db.run(
+    `UPDATE push_deliveries SET next_push_at = ?
+     WHERE account_id = ? AND event_id = ? AND EXISTS (
+       SELECT 1 FROM events e WHERE e.account_id = push_deliveries.account_id AND e.event_id = push_deliveries.event_id
+         AND e.from_device_id = ? AND e.status = 'pending' AND e.sealed IS NOT NULL)`,
+    input.now,
+    input.accountId,
+    input.eventId,
+    input.fromDeviceId,
+  );
+}

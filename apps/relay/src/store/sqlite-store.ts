@@ -135,6 +135,7 @@ function pushMethods(db: SqliteDatabase) {
     findPushSubscription: async (deviceId) => db.read(PUSH_QUERIES.subscription(deviceId)),
     removePushSubscription: async (deviceId, endpoint) => push.removePushSubscription(db, deviceId, endpoint),
     claimDuePushes: async (now, exceptAccounts = []) => pushClaims.claimDuePushes(db, now, exceptAccounts),
+    pushCallAgain: async (input) => push.pushCallAgain(db, input),
     settlePush: async (key, settlement) => db.read(PUSH_QUERIES.settle(key, settlement)),
     takeSettledPushes: async (input) => pushClaims.takeSettledPushes(db, input),
   } satisfies Partial<RelayStore>;

@@ -502,6 +502,17 @@ export interface RelayStore {
   claimDuePushes(now: number, exceptAccounts?: readonly string[]): Promise<DuePush[]>;
   settlePush(key: PushKey, settlement: PushSettlement): Promise<void>;
   /**
+   * The computer that posted a call still ringing asks that it be pushed again now (its escalation ladder's first
+   * rung): every device's next push of it falls due at `now`. The number of devices it will be pushed to (0: the call
+   * is not ringing, is not this computer's, or no device has a subscription).
+   */
+  pushCallAgain(input: {
+    accountId: string;
+    eventId: string;
+    fromDeviceId: string;
+    now: number;
+  }): Promise<number>;
+  /**
    * The call stopped ringing: forgets its pushes, and returns the subscriptions of the devices it was pushed to (at
    * least one try) but `settledBy` (the device that settled it; null when it expired). Atomic: of two takes of one
    * call (answered, then ended by the answering device; two instances), only the first finds anything.

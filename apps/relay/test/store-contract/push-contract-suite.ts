@@ -188,6 +188,27 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       expect(await claimedIds(T0 + 60 * SECOND_MS)).toEqual(["ev1>phone#2", "ev1>tablet#3"]);
     });
 
+    it("pushes a ringing call again now when the computer that posted it asks, and nothing else", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription(subscription("tablet"));
+      await store.appendEvent(event());
+      expect(await claimedIds(T0)).toEqual(["ev1>phone#1", "ev1>tablet#1"]);
+      const again = { accountId: "acc1", eventId: "ev1", fromDeviceId: "pc", now: T0 + 5 * SECOND_MS };
+      expect(await store.pushCallAgain({ ...again, fromDeviceId: "phone" })).toBe(0);
+      expect(await store.pushCallAgain({ ...again, eventId: "ev9" })).toBe(0);
+      expect(await store.pushCallAgain(again)).toBe(2);
+      expect(await claimedIds(T0 + 5 * SECOND_MS)).toEqual(["ev1>phone#2", "ev1>tablet#2"]);
+      await store.setCallStatus({
+        accountId: "acc1",
+        eventId: "ev1",
+        deviceId: "tablet",
+        status: "answered",
+        now: T0 + 6 * SECOND_MS,
+        answeredExpiresAt: T0 + 120 * MINUTE_MS,
+      });
+      expect(await store.pushCallAgain({ ...again, now: T0 + 7 * SECOND_MS })).toBe(0);
+    });
+
     it("lets exactly one of two simultaneous claims take a push", async () => {
       await store.setPushSubscription(subscription("phone"));
       await store.appendEvent(event());

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EventId } from "./report.js";
 
 /*
  * The escalation ladder: when a call is not answered, the computer's daemon reaches the phone by other channels,
@@ -197,3 +198,11 @@ export const EscalationTestResponse = z.object({
   rungs: z.array(z.object({ rung: LadderRungName, answer: RungAnswer })),
 });
 export type EscalationTestResponse = z.infer<typeof EscalationTestResponse>;
+
+/** `POST /v1/daemon/events/<eventId>/push` (200): the relay pushes the computer's ringing call again now. */
+export const CallPushedAgain = z.object({
+  eventId: EventId,
+  /** The devices it is pushed to. */
+  devices: z.number().int().positive(),
+});
+export type CallPushedAgain = z.infer<typeof CallPushedAgain>;
