@@ -1,4 +1,9 @@
-import type { EscalationTestResponse, LadderRungName, RungAnswer } from "@ringback/protocol";
+import {
+  type EscalationTestResponse,
+  type LadderRungName,
+  RingbackError,
+  type RungAnswer,
+} from "@ringback/protocol";
 import type { ConfigFile } from "../config-file.js";
 import type { Logger } from "../logger.js";
 import { relayAddress } from "../relay-address.js";
@@ -9,6 +14,12 @@ import type { LadderRung } from "./ladder-rung.js";
 import { type RunningLadder, startLadder } from "./ladder-runner.js";
 import { type CallKind, rungTimesMs, timingOf } from "./ladder-schedule.js";
 import { pushAgainRung } from "./push-again.js";
+
+/**
+ * The shortest time between two ladder tests: each one sends real alerts and may place a paid phone call, so a device
+ * (or a script) pressing the button again and again gets a refusal instead.
+ */
+export const ESCALATION_TEST_INTERVAL_MS = 30_000;
 
 interface EscalationContext {
   readonly config: ConfigFile;
@@ -33,6 +44,7 @@ export function describeAnswer(answer: RungAnswer): string {
 /** The escalation ladders of this daemon's calls, from the settings in daemon.json. */
 export class EscalationRuntime {
   readonly #context: EscalationContext;
+  #lastTestAtMs: number | null = null;
 
   constructor(context: EscalationContext) {
     this.#context = context;
@@ -89,6 +101,15 @@ export class EscalationRuntime {
    * push needs a ringing call, so it is tried with every real call only.
    */
   async test(): Promise<EscalationTestResponse> {
+    const nowMs = Date.now();
+    if (this.#lastTestAtMs !== null && nowMs - this.#lastTestAtMs < ESCALATION_TEST_INTERVAL_MS) {
+      const seconds = Math.ceil((this.#lastTestAtMs + ESCALATION_TEST_INTERVAL_MS - nowMs) / 1000);
+      throw new RingbackError(
+        "rate_limited",
+        `The ladder was tested a moment ago: try again in ${seconds} s.`,
+      );
+    }
+    this.#lastTestAtMs = nowMs;
     const rungs: { rung: LadderRungName; answer: RungAnswer }[] = [
       {
         rung: "push",
