@@ -269,6 +269,12 @@ export {
   type ComputerModelView,
 } from "./computer-settings/computer-model-controller.js";
 export {
+  type EscalationClient,
+  EscalationController,
+  type EscalationView,
+  keptChannel,
+} from "./computer-settings/escalation-controller.js";
+export {
   type TrackerBusy,
   type TrackerSettingsClient,
   TrackerSettingsController,

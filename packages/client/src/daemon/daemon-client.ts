@@ -12,12 +12,15 @@ import {
   type DispatchRecord,
   DispatchResponse,
   DispatchStatusesResponse,
+  EscalationSettingsResponse,
+  EscalationTestResponse,
   type IssueReference,
   ListTrackerWorkspacesResponse,
   LlmSettingsResponse,
   type LlmTestRequest,
   LlmTestResponse,
   Presence,
+  type PutEscalationSettingsRequest,
   type PutLlmSettingsRequest,
   RefreshIssuesResponse,
   RingbackError,
@@ -181,6 +184,26 @@ export class DaemonClient {
    */
   testLlm(request: LlmTestRequest = {}): Promise<LlmTestResponse> {
     return this.call({ method: "POST", path: "/llm/test", body: request }, LlmTestResponse);
+  }
+
+  // Escalation ladder -------------------------------------------------------------------------------------------
+
+  /** `GET /escalation/settings`: the channels (secrets as hints), the schedule and the idle threshold. */
+  escalationSettings(): Promise<EscalationSettingsResponse> {
+    return this.call({ method: "GET", path: "/escalation/settings" }, EscalationSettingsResponse);
+  }
+
+  /** `PUT /escalation/settings`: the whole section; a channel's secret left out keeps the saved one. */
+  saveEscalationSettings(request: PutEscalationSettingsRequest): Promise<EscalationSettingsResponse> {
+    return this.call(
+      { method: "PUT", path: "/escalation/settings", body: request },
+      EscalationSettingsResponse,
+    );
+  }
+
+  /** `POST /escalation/test`: every channel now, each with what its service answered. */
+  testEscalation(): Promise<EscalationTestResponse> {
+    return this.call({ method: "POST", path: "/escalation/test", body: {} }, EscalationTestResponse);
   }
 
   // Presence ----------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { texts } from "../shared/use-texts.js";
 import { ComputerModelSettings } from "./computer-model-settings.js";
 import { ComputerRow } from "./computer-row.js";
 import { EncryptionSettings } from "./encryption-settings.js";
+import { EscalationSettings } from "./escalation-settings.js";
 import { TrackerSettings } from "./tracker-settings.js";
 
 interface Props {
@@ -83,6 +84,11 @@ export function ComputerSettings({ controller, view }: Props) {
           />
           <ComputerModelSettings
             key={`model-${access.computerId}`}
+            controller={controller}
+            language={view.interfaceLanguage}
+          />
+          <EscalationSettings
+            key={`escalation-${access.computerId}`}
             controller={controller}
             language={view.interfaceLanguage}
           />
