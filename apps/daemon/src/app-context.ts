@@ -1,5 +1,6 @@
 import type { AcceptResult, FinishedEntry, OutboxEntry } from "@ringback/outbox";
 import type { Report } from "@ringback/protocol";
+import type { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
 import type { ConfigFile } from "./runtime/files/config-file.js";
 import type { SessionsFile } from "./runtime/files/sessions-file.js";
 import type { Logger } from "./runtime/logger.js";
@@ -28,6 +29,8 @@ export interface AppContext {
   relay: RelayConnection;
   /** "Needs you" asks held for a phone's decision, and this computer's presence (runtime/needs-you, runtime/presence). */
   permission: PermissionRuntime;
+  /** The escalation ladder's settings and its test (runtime/escalation). */
+  escalation: EscalationRuntime;
   systemLanguage: string;
   /** Model calls at once per endpoint: briefs and connection tests take turns against a local model. */
   modelSlots: ModelSlots;

@@ -7,6 +7,7 @@ import { dispatchOptionsRoutes } from "./routes/dispatch-options.js";
 import { dispatchUploadsRoutes } from "./routes/dispatch-uploads.js";
 import { dispatchesRoutes } from "./routes/dispatches.js";
 import { e2eKeyRoutes } from "./routes/e2e-key.js";
+import { escalationRoutes } from "./routes/escalation.js";
 import { llmSettingsRoutes } from "./routes/llm-settings.js";
 import { localPairingRoutes } from "./routes/local-pairing.js";
 import { localStatusRoutes } from "./routes/local-status.js";
@@ -34,6 +35,7 @@ export function createApp(context: AppContext): Hono {
   app.route("/", reportRoutes(context));
   app.route("/", permissionRequestsRoutes(context));
   app.route("/", presenceRoutes(context));
+  app.route("/", escalationRoutes(context));
   app.route("/", localPairingRoutes(context));
   app.route("/", localStatusRoutes(context));
   app.route("/", trackerSettingsRoutes(context));

@@ -4,6 +4,8 @@ import type { AppContext } from "./app-context.js";
 import { createBriefStep } from "./runtime/briefs/brief-step.js";
 import { createReportSealer } from "./runtime/briefs/seal-report.js";
 import { systemLanguage } from "./runtime/briefs/system-language.js";
+import { channelEndpoints } from "./runtime/escalation/channel-endpoints.js";
+import { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
 import { ConfigFile } from "./runtime/files/config-file.js";
 import { ensureDataDir } from "./runtime/files/data-dir.js";
 import { SessionsFile } from "./runtime/files/sessions-file.js";
@@ -13,6 +15,7 @@ import { ModelSlots } from "./runtime/model/model-slots.js";
 import { TestsPerMinute } from "./runtime/model/model-test/tests-per-minute.js";
 import { PendingAsks } from "./runtime/needs-you/pending-asks.js";
 import { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
+import { IdleAwayReader } from "./runtime/presence/idle-away.js";
 import { relayAddress } from "./runtime/relay-address.js";
 import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
 import { createIdentitySender } from "./runtime/relay-link/relay-sender.js";
@@ -59,6 +62,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const language = systemLanguage(env);
   const pendingAsks = new PendingAsks();
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
+  const escalation = new EscalationRuntime({ config, env, endpoints: channelEndpoints(env), log });
   const permission = new PermissionRuntime({
     dataDir,
     config,
@@ -69,6 +73,8 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     now: () => new Date(),
     waitMs: options.permissionWaitMs,
     graceMs: options.permissionGraceMs,
+    escalation,
+    idleAway: IdleAwayReader.forThisComputer(config, env),
   });
   const relay = relayAddress(config, env);
   const modelSlots = new ModelSlots();
@@ -121,6 +127,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     tracker,
     relay: relayConnection,
     permission,
+    escalation,
     systemLanguage: language,
     modelSlots,
     modelTests: new TestsPerMinute(),

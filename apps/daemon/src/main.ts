@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   doctor: () => import("./cli/commands/doctor.js"),
   model: () => import("./cli/commands/model.js"),
   away: () => import("./cli/commands/away.js"),
+  escalation: () => import("./cli/commands/escalation.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

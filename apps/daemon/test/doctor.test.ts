@@ -195,9 +195,14 @@ describe("ringback doctor", () => {
       ["tracker", "ok"],
       ["last-report", "ok"],
       ["presence", "ok"],
+      ["escalation", "ok"],
       ["secret-files", "ok"],
     ]);
     expect(result.code).toBe(0);
+    // No display or session in the test's environment: doctor says idle time cannot be read, and the rule it keeps.
+    expect(result.byId("escalation")?.summary).toBe(
+      "ladder: the push again only (no channel); away by idle time: cannot read it (the daemon has no X display (DISPLAY) and no login session (XDG_SESSION_ID)); the switch and the ring modes alone set away",
+    );
     expect(result.byId("last-report")?.summary).toContain(
       `${eventId} was sent; its call is pending (Zoë's phone: shown, a browser: shown)`,
     );
@@ -211,7 +216,7 @@ describe("ringback doctor", () => {
     }
     // The text form: one line per check.
     const text = await runCli(["doctor"], env());
-    expect(text.stdout.trim().split("\n")).toHaveLength(13);
+    expect(text.stdout.trim().split("\n")).toHaveLength(14);
     // The relay's default push contact is an example address: Apple takes it, but it reaches nobody.
     expect(result.byId("push")?.summary).toContain("mailto:ringback-relay@example.org, which reaches nobody");
     expect(text.stdout).toMatch(

@@ -3,7 +3,7 @@ import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RelayClient, relayDaemonRequest } from "@ringback/client";
 import { CANNOT_DECRYPT_REPLY, Presence } from "@ringback/protocol";
-import { eventually, makeTemporaryDirectory } from "@ringback/test-kit";
+import { eventually, makeTemporaryDirectory, startFakeEscalationChannels } from "@ringback/test-kit";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { PRESENCE_FILE } from "../src/runtime/presence/presence-file.js";
@@ -314,6 +314,64 @@ describe("presence", () => {
     expect((await runCli(["away"], env)).stdout).toMatch(/^away: /);
     expect((await runCli(["away", "maybe"], env)).code).toBe(1);
     expect((await runCli(["away", "--help"], env)).stdout).toContain("ringback away [on|off]");
+  });
+});
+
+describe("ringback escalation and the phone's Escalation settings", () => {
+  it("saves a channel with its token from stdin, shows it masked here and on the phone, and tests it end to end", async () => {
+    const env = daemonEnv(home().path, { RINGBACK_PORT: String(home().daemon.port) });
+    await using ntfy = await startFakeEscalationChannels({
+      ntfyToken: "tk_clintfysecret",
+      pushover: { appToken: "-", userKey: "-" },
+      telegram: { botToken: "-", chatId: "-" },
+      twilio: { accountSid: "-", authToken: "-" },
+    });
+
+    const saved = await runCli(
+      ["escalation", "ntfy", "--server", ntfy.origin, "--topic", "ringback-test", "--token", "-"],
+      env,
+      "tk_clintfysecret\n",
+    );
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain(`2. ntfy: ${ntfy.origin}, topic ringback-test, token ****cret`);
+    expect(saved.stdout).toContain('"needs you" calls escalate after 60 s, then a rung every 30 s');
+    expect(saved.stdout).not.toContain("tk_clintfysecret");
+
+    const onPhone = await fromPhone({ method: "GET", path: "/escalation/settings" });
+    expect(onPhone.body).toMatchObject({
+      channels: [{ kind: "ntfy", serverUrl: ntfy.origin, topic: "ringback-test", tokenHint: "****cret" }],
+    });
+    expect(JSON.stringify(onPhone.body)).not.toContain("tk_clintfysecret");
+    // A phone cannot move the saved token to another server: without a token, the new one gets none.
+    const moved = await fromPhone({
+      method: "PUT",
+      path: "/escalation/settings",
+      body: { channels: [{ kind: "ntfy", serverUrl: "http://127.0.0.1:9", topic: "elsewhere" }] },
+    });
+    expect(moved.body).toMatchObject({ channels: [{ kind: "ntfy", tokenHint: null }] });
+    const noToken = await fromPhone({
+      method: "PUT",
+      path: "/escalation/settings",
+      body: { channels: [{ kind: "telegram", chatId: "42" }] },
+    });
+    expect(noToken).toMatchObject({ status: 422, body: { error: { code: "invalid_escalation_settings" } } });
+
+    const channel = {
+      kind: "ntfy",
+      serverUrl: ntfy.origin,
+      topic: "ringback-test",
+      token: "tk_clintfysecret",
+    };
+    expect((await home().local("PUT", "/escalation/settings", { channels: [channel] })).status).toBe(200);
+    const tested = await runCli(["escalation", "test"], env);
+    expect(tested.stdout).toBe(
+      "push: skipped (the repeat push is sent with a ringing call only)\nntfy: sent (HTTP 200)\n",
+    );
+    expect(ntfy.requests.at(-1)).toMatchObject({ url: "/ringback-test", headers: { priority: "5" } });
+    const again = await runCli(["escalation", "test"], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("The ladder was tested a moment ago");
+    expect((await runCli(["escalation", "remove", "ntfy"], env)).stdout).toContain("(no channel:");
   });
 });
 

@@ -1,6 +1,7 @@
 import { resolveDataDir } from "../files/data-dir.js";
 import { checkDaemon } from "./daemon-check.js";
 import type { DoctorCheck } from "./doctor-check.js";
+import { checkEscalation } from "./escalation-check.js";
 import { hookChecks } from "./hook-checks.js";
 import { checkKey } from "./key-check.js";
 import { checkLastReport } from "./last-report-check.js";
@@ -20,7 +21,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
   const serverUrl =
     daemon.status?.relay.serverUrl ?? (env.RINGBACK_SERVER_URL?.trim() || config?.serverUrl || null);
   const isLoggedIn = Boolean(daemon.status?.relay.deviceId ?? config?.relay?.deviceToken);
-  const [relay, push, key, model, tracker, lastReport, presence, secretFiles] = await Promise.all([
+  const [relay, push, key, model, tracker, lastReport, presence, escalation, secretFiles] = await Promise.all([
     checkRelay(serverUrl, daemon.status, isLoggedIn),
     checkPush(serverUrl),
     checkKey(config, facts.lastSealedMessage),
@@ -28,6 +29,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
     checkTracker(daemon.daemon),
     checkLastReport(daemon.status, config),
     checkPresence(facts.dataDir, config),
+    checkEscalation(config, env),
     checkSecretFiles(facts.dataDir),
   ]);
   return [
@@ -40,6 +42,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
     tracker,
     lastReport,
     presence,
+    escalation,
     secretFiles,
   ];
 }

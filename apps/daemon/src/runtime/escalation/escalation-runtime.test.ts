@@ -6,7 +6,7 @@ import {
   startFakeEscalationChannels,
 } from "@ringback/test-kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigFile } from "../config-file.js";
+import { ConfigFile } from "../files/config-file.js";
 import { EscalationRuntime } from "./escalation-runtime.js";
 
 const ACCOUNTS: ChannelAccounts = {

@@ -4,7 +4,7 @@ import {
   RingbackError,
   type RungAnswer,
 } from "@ringback/protocol";
-import type { ConfigFile } from "../config-file.js";
+import type { ConfigFile } from "../files/config-file.js";
 import type { Logger } from "../logger.js";
 import { relayAddress } from "../relay-address.js";
 import type { ChannelEndpoints } from "./channel-endpoints.js";
@@ -13,7 +13,7 @@ import { savedEscalation } from "./escalation-settings.js";
 import type { LadderRung } from "./ladder-rung.js";
 import { type RunningLadder, startLadder } from "./ladder-runner.js";
 import { type CallKind, rungTimesMs, timingOf } from "./ladder-schedule.js";
-import { pushAgainRung } from "./push-again.js";
+import { isCallRinging, pushAgainRung } from "./push-again.js";
 
 /**
  * The shortest time between two ladder tests: each one sends real alerts and may place a paid phone call, so a device
@@ -69,18 +69,15 @@ export class EscalationRuntime {
     const { config, env, log } = this.#context;
     const settings = savedEscalation(config.raw);
     const relay = relayAddress(config, env);
-    const rungs = [
-      ...(relay?.deviceToken
-        ? [pushAgainRung(eventId, { serverUrl: relay.serverUrl, deviceToken: relay.deviceToken })]
-        : []),
-      ...this.#channelRungs(),
-    ];
+    const linked = relay?.deviceToken ? { serverUrl: relay.serverUrl, deviceToken: relay.deviceToken } : null;
+    const rungs = [...(linked ? [pushAgainRung(eventId, linked)] : []), ...this.#channelRungs()];
     const timesMs = rungTimesMs(timingOf(settings.schedule, kind), rungs.length);
     if (!timesMs || rungs.length === 0) return null;
     const ladder = startLadder({
       rungs,
       timesMs,
       startedAtMs: startedAt.getTime(),
+      ...(linked ? { isCallRinging: (signal: AbortSignal) => isCallRinging(eventId, linked, signal) } : {}),
       onRung: (event) =>
         log(
           `${eventId}: escalation rung ${event.rung} at ${Math.round(event.atMs / 1000)} s: ${describeAnswer(event.answer)}`,

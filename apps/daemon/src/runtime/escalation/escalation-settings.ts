@@ -8,7 +8,7 @@ import {
   RingbackError,
   secretHint,
 } from "@ringback/protocol";
-import type { RawConfig } from "../config-file.js";
+import type { RawConfig } from "../files/config-file.js";
 import { isSameOrigin } from "../secrets/secret-origin.js";
 
 const DEFAULT_SETTINGS = EscalationSettings.parse({ channels: [] });

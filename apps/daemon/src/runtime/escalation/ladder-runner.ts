@@ -26,6 +26,8 @@ interface LadderOptions {
   readonly timesMs: readonly number[];
   /** When the call started ringing (Date.now() then); the rungs count from it. */
   readonly startedAtMs: number;
+  /** Asked before each rung: false once the call was answered on a phone (the relay knows before any decision). */
+  isCallRinging?(signal: AbortSignal): Promise<boolean>;
   onRung(event: RungEvent): void;
   onWithdrawn(rung: LadderRungName, answer: RungAnswer): void;
 }
@@ -64,6 +66,11 @@ export function startLadder(options: LadderOptions): RunningLadder {
   };
 
   const ring = async (index: number, rung: LadderRung) => {
+    if (options.isCallRinging && !(await options.isCallRinging(abort.signal))) {
+      await stop();
+      return;
+    }
+    if (abort.signal.aborted) return;
     const delivery = await rung.ring(abort.signal);
     options.onRung({ rung: rung.name, answer: delivery.answer, atMs: Date.now() - options.startedAtMs });
     const entry = { rung: rung.name, delivery };
@@ -102,11 +109,9 @@ export function startLadder(options: LadderOptions): RunningLadder {
     );
   };
 
-  ringAt(0);
-  return {
-    ended,
-    async stop() {
-      if (halt({ kind: "stopped" })) await withdraw(delivered);
-    },
+  const stop = async () => {
+    if (halt({ kind: "stopped" })) await withdraw(delivered);
   };
+  ringAt(0);
+  return { ended, stop };
 }

@@ -24,6 +24,26 @@ export function pushAgainRung(
   };
 }
 
+/**
+ * Whether the call still rings (`GET /v1/calls/<eventId>`: status `pending`): a phone that answered it stops the
+ * ladder before a decision comes. No answer from the relay counts as ringing: a rung too many beats one too few.
+ */
+export async function isCallRinging(
+  eventId: string,
+  relay: { serverUrl: string; deviceToken: string },
+  signal: AbortSignal,
+): Promise<boolean> {
+  const response = await channelRequest(
+    endpointUrl(relay.serverUrl, `/v1/calls/${encodeURIComponent(eventId)}`),
+    { method: "GET", headers: { Authorization: `Bearer ${relay.deviceToken}` } },
+    signal,
+  );
+  if (response.kind !== "answered") return true;
+  if (response.status === 404) return false;
+  const status = (response.body as { status?: unknown } | null)?.status;
+  return response.status !== 200 || status === undefined || status === "pending";
+}
+
 /** The relay's error envelope: `{"error":{"code","message"}}`. */
 function relayError(body: unknown): string | null {
   const message = (body as { error?: { message?: unknown } } | null)?.error?.message;

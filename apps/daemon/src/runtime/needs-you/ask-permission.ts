@@ -1,9 +1,11 @@
 import { PERMISSION_WAIT_MS, type PermissionAnswer } from "@ringback/protocol";
 import { currentBriefLanguage } from "../briefs/brief-language.js";
+import type { EscalationRuntime } from "../escalation/escalation-runtime.js";
 import type { ConfigFile } from "../files/config-file.js";
 import { currentE2eKey } from "../keys/e2e-key.js";
 import type { Logger } from "../logger.js";
-import { readPresence } from "../presence/presence-file.js";
+import { awayNow } from "../presence/away-now.js";
+import type { IdleAwayReader } from "../presence/idle-away.js";
 import { relayAddress } from "../relay-address.js";
 import { endWhenNoLongerAway } from "./back-at-away-end.js";
 import type { PendingAsks } from "./pending-asks.js";
@@ -25,6 +27,10 @@ export interface PermissionAskContext {
   waitMs?: number;
   /** How long an ask waits before it rings (PERMISSION_GRACE_DEFAULT_MS; `RINGBACK_PERMISSION_GRACE_MS`). */
   graceMs?: number;
+  /** The ladder that reaches the phone by other channels while the call is not answered. */
+  escalation?: Pick<EscalationRuntime, "start">;
+  /** Away by itself: the computer's input idle time past the user's threshold. */
+  idleAway?: Pick<IdleAwayReader, "check">;
 }
 
 /**
@@ -41,8 +47,9 @@ export async function askPermission(
   signal: AbortSignal,
 ): Promise<PermissionAnswer> {
   const { config, log } = context;
-  const presence = await readPresence(context.dataDir, log, context.now());
-  if (!presence.away) return { outcome: "present" };
+  const isAwayNow = () => awayNow(context.dataDir, context.now(), { idleAway: context.idleAway });
+  const away = await awayNow(context.dataDir, context.now(), { log, idleAway: context.idleAway });
+  if (!away.isAway) return { outcome: "present" };
   const relay = relayAddress(config, context.env);
   if (!relay?.deviceToken || !config.config.relay?.deviceId) return { outcome: "not-linked" };
   const now = context.now();
@@ -84,11 +91,17 @@ export async function askPermission(
     );
     held.end({ outcome: "failed" });
   } else {
-    log(`${eventId}: ${request.agent} asks to use ${request.toolName}; ringing the phones`);
-    if (presence.schedule) {
-      const isAway = async () => (await readPresence(context.dataDir, undefined, context.now())).away;
-      endWhenNoLongerAway(held, isAway);
+    log(
+      `${eventId}: ${request.agent} asks to use ${request.toolName}; ringing the phones${away.isAwayByIdle ? " (away by idle time)" : ""}`,
+    );
+    // Back at the keyboard after a ring mode's away time, or after input idle time: the agent's dialog shows.
+    if (away.presence.schedule || away.isAwayByIdle) {
+      endWhenNoLongerAway(held, async () => (await isAwayNow()).isAway);
     }
+    // The schedule counts from when the phones started ringing (after the grace period and the post).
+    const ladder = context.escalation?.start("needs-you", eventId, context.now());
+    // Answered anywhere, or no longer waiting: every rung stops at once (not awaited: the hook has its answer).
+    if (ladder) void held.answer.then(() => ladder.stop());
   }
   const answer = await held.answer;
   if (answer.outcome !== "decided") {

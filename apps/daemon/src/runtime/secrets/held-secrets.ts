@@ -60,6 +60,15 @@ const HELD_SECRETS: readonly HeldSecret[] = [
       "the tracker's origin it was saved for (tracker.tokenOrigin); once DAEMON_TRACKER_API_URL names another, it is not sent until a token is saved again",
   },
   {
+    name: "escalation channel secrets (ntfy token, Pushover user key and app token, Telegram bot token, Twilio auth token)",
+    file: CONFIG_FILE,
+    field: "escalation.channels",
+    mode: DATA_FILE_MODE,
+    readBy: "the daemon",
+    sentTo:
+      "each to its own service only: the ntfy token to the ntfy server it was saved with (another server needs its own), the Pushover keys to Pushover, the bot token to Telegram (in the request path, never logged), the auth token to the Twilio account it was saved with; never to the relay",
+  },
+  {
     name: "local API key",
     file: LOCAL_KEY_FILE,
     field: null,

@@ -1,5 +1,5 @@
-import type { ConfigFile } from "../config-file.js";
 import { savedEscalation } from "../escalation/escalation-settings.js";
+import type { ConfigFile } from "../files/config-file.js";
 import type { IdleReading } from "./idle-reading.js";
 import { readIdleTime } from "./read-idle-time.js";
 
@@ -19,16 +19,21 @@ export type IdleAway =
  * It adds to the switch and the ring modes; where idle time cannot be read, they alone decide (today's rule).
  */
 export class IdleAwayReader {
-  readonly #config: ConfigFile;
+  readonly #config: Pick<ConfigFile, "raw">;
   readonly #read: () => Promise<IdleReading>;
 
-  constructor(config: ConfigFile, read: () => Promise<IdleReading>) {
+  constructor(config: Pick<ConfigFile, "raw">, read: () => Promise<IdleReading>) {
     this.#config = config;
     this.#read = read;
   }
 
   static forThisComputer(config: ConfigFile, env: NodeJS.ProcessEnv): IdleAwayReader {
-    return new IdleAwayReader(config, () => readIdleTime({ platform: process.platform, env, now: Date.now }));
+    return new IdleAwayReader(config, IdleAwayReader.readerFor(env));
+  }
+
+  /** This computer's idle counter, as seen from a process with `env` (its display and session). */
+  static readerFor(env: NodeJS.ProcessEnv): () => Promise<IdleReading> {
+    return () => readIdleTime({ platform: process.platform, env, now: Date.now });
   }
 
   async check(): Promise<IdleAway> {

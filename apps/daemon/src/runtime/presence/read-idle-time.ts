@@ -64,12 +64,17 @@ function countersFor(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): Counter
               },
             ]
           : []),
-        {
-          source: "logind IdleHint",
-          program: "loginctl",
-          args: ["show-session", env.XDG_SESSION_ID || "auto", "-p", "IdleHint", "-p", "IdleSinceHint"],
-          parse: logindIdleSeconds,
-        },
+        // Only the daemon's own session: a daemon started outside one (a service) has no keyboard to be idle at.
+        ...(env.XDG_SESSION_ID
+          ? [
+              {
+                source: "logind IdleHint" as const,
+                program: "loginctl",
+                args: ["show-session", env.XDG_SESSION_ID, "-p", "IdleHint", "-p", "IdleSinceHint"],
+                parse: logindIdleSeconds,
+              },
+            ]
+          : []),
       ];
   }
 }
@@ -88,6 +93,13 @@ export async function readIdleTime(options: {
     const seconds = output === null ? null : counter.parse(output, options.now());
     if (seconds !== null) return { kind: "idle", seconds, source: counter.source };
     tried.push(counter.source);
+  }
+  if (tried.length === 0) {
+    return {
+      kind: "unavailable",
+      reason:
+        "no input idle time here (the daemon has no X display (DISPLAY) and no login session (XDG_SESSION_ID))",
+    };
   }
   return { kind: "unavailable", reason: `no input idle time here (tried ${tried.join(", ")})` };
 }

@@ -1,0 +1,197 @@
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { PermissionRequestPost } from "@ringback/protocol";
+import {
+  type ChannelAccounts,
+  listenOnLoopback,
+  makeTemporaryDirectory,
+  startFakeEscalationChannels,
+} from "@ringback/test-kit";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { EscalationRuntime } from "../src/runtime/escalation/escalation-runtime.js";
+import { ConfigFile } from "../src/runtime/files/config-file.js";
+import { askPermission } from "../src/runtime/needs-you/ask-permission.js";
+import { PendingAsks } from "../src/runtime/needs-you/pending-asks.js";
+import { savePresence } from "../src/runtime/presence/presence-file.js";
+
+/**
+ * The ladder of a "needs you" call as the daemon runs it: a real ask held for the phone, a relay stand-in that takes
+ * the call and the push again, the four channels' stand-ins, and fake time for the schedule.
+ */
+const ACCOUNTS: ChannelAccounts = {
+  ntfyToken: "tk_ladderntfy",
+  pushover: { appToken: "ladderapptoken00000000000000000", userKey: "ladderuserkey0000000000000000" },
+  telegram: { botToken: "7:ladderbot", chatId: "42" },
+  twilio: { accountSid: `AC${"c".repeat(32)}`, authToken: "laddertwilio" },
+};
+/** Text of the ask that must never reach a channel: the command, the path, the agent's words, the brief's. */
+const CANARIES = ["CANARY-COMMAND-7f3a", "canary-project-5d1e", "CANARY-WORDS-9b2c", "website", "rm -rf"];
+
+function canaryAsk() {
+  return PermissionRequestPost.parse({
+    agent: "claude-code",
+    sessionId: "session-ladder",
+    cwd: "/home/ada/canary-project-5d1e/website",
+    toolName: "Bash",
+    toolInput: { command: "rm -rf dist && echo CANARY-COMMAND-7f3a", description: "CANARY-COMMAND-7f3a" },
+    lastWords: "CANARY-WORDS-9b2c is what I need to run.",
+    shortened: [],
+  });
+}
+
+/** The relay's routes the ladder uses: the call's post, the push again, and the call's status. */
+async function relayStandIn() {
+  const pushes: { eventId: string; at: number }[] = [];
+  let callStatus = "pending";
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      const url = request.url ?? "";
+      const pushAgain = /^\/v1\/daemon\/events\/([^/]+)\/push$/.exec(url);
+      const call = /^\/v1\/calls\/([^/]+)$/.exec(url);
+      response.setHeader("content-type", "application/json");
+      if (request.method === "POST" && url === "/v1/daemon/events") {
+        response.writeHead(201).end(JSON.stringify({ eventId: "x", seq: 1 }));
+      } else if (request.method === "POST" && pushAgain?.[1]) {
+        pushes.push({ eventId: pushAgain[1], at: Date.now() });
+        response.writeHead(200).end(JSON.stringify({ eventId: pushAgain[1], devices: 2 }));
+      } else if (request.method === "GET" && call?.[1]) {
+        response.writeHead(200).end(JSON.stringify({ eventId: call[1], status: callStatus }));
+      } else {
+        response.writeHead(404).end(JSON.stringify({ error: { code: "not_found", message: "Not found." } }));
+      }
+    });
+  });
+  const listening = await listenOnLoopback(server);
+  return { ...listening, pushes, answerOnPhone: () => (callStatus = "answered") };
+}
+
+async function ladderHome(directory: string, relayOrigin: string, channelsOrigin: string) {
+  await writeFile(
+    join(directory, "daemon.json"),
+    JSON.stringify({
+      serverUrl: relayOrigin,
+      relay: { deviceToken: "computer-token", accountId: "acc", deviceId: "computer" },
+      escalation: {
+        channels: [
+          { kind: "ntfy", serverUrl: channelsOrigin, topic: "rb", token: ACCOUNTS.ntfyToken },
+          { kind: "pushover", ...ACCOUNTS.pushover },
+          { kind: "telegram", ...ACCOUNTS.telegram },
+          { kind: "twilio", ...ACCOUNTS.twilio, from: "+15005550006", to: "+15551234567" },
+        ],
+        schedule: { needsYou: { afterSeconds: 60, stepSeconds: 30 } },
+      },
+    }),
+  );
+  const log: string[] = [];
+  const config = await ConfigFile.load(directory, () => undefined);
+  await savePresence(directory, { away: true, changedBy: "a test" }, new Date());
+  const pendingAsks = new PendingAsks();
+  const escalation = new EscalationRuntime({
+    config,
+    env: {},
+    endpoints: { pushover: channelsOrigin, telegram: channelsOrigin, twilio: channelsOrigin },
+    log: (line) => log.push(line),
+  });
+  const context = {
+    dataDir: directory,
+    config,
+    env: {},
+    pendingAsks,
+    systemLanguage: "en-US",
+    log: (line: string) => log.push(line),
+    now: () => new Date(),
+    graceMs: 0,
+    escalation,
+  };
+  return { context, pendingAsks, log };
+}
+
+/** Lets loopback sockets answer: real turns of the event loop (setImmediate is not faked), no clock time. */
+async function letSocketsAnswer(): Promise<void> {
+  for (let turn = 0; turn < 40; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Moves fake time on in 100 ms steps until `done`, letting sockets answer between steps. */
+async function advanceUntil(done: () => boolean, limitMs: number): Promise<void> {
+  for (let elapsed = 0; elapsed < limitMs && !done(); elapsed += 100) {
+    await vi.advanceTimersByTimeAsync(100);
+    await letSocketsAnswer();
+  }
+}
+
+describe("the escalation ladder of a needs-you call", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("climbs push, ntfy, Pushover, Telegram, Twilio on the schedule; the phone's decision stops it all at once", async () => {
+    await using directory = await makeTemporaryDirectory();
+    await using relay = await relayStandIn();
+    await using channels = await startFakeEscalationChannels(ACCOUNTS);
+    const { context, pendingAsks, log } = await ladderHome(directory.path, relay.origin, channels.origin);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const startedAt = Date.now();
+    const answer = askPermission(canaryAsk(), context, new AbortController().signal);
+
+    await advanceUntil(() => channels.calls.length === 1, 200_000);
+    const firstAt = (service: string) => channels.requests.find((request) => request.service === service)?.at;
+    const secondsAfterStart = (at: number | undefined) => Math.round(((at ?? Number.NaN) - startedAt) / 1000);
+    expect(relay.pushes).toHaveLength(1);
+    expect(secondsAfterStart(relay.pushes[0]?.at)).toBe(60);
+    expect(secondsAfterStart(firstAt("ntfy"))).toBe(90);
+    expect(secondsAfterStart(firstAt("pushover"))).toBe(120);
+    expect(secondsAfterStart(firstAt("telegram"))).toBe(150);
+    expect(secondsAfterStart(firstAt("twilio"))).toBe(180);
+    // The receipt is read no more often than every 5 s.
+    const receiptReads = channels.requests
+      .filter((request) => request.method === "GET")
+      .map((request) => request.at);
+    expect(receiptReads.length).toBeGreaterThan(1);
+    for (const [index, at] of receiptReads.slice(1).entries()) {
+      expect(at - (receiptReads[index] ?? 0)).toBeGreaterThanOrEqual(5000);
+    }
+
+    const eventId = relay.pushes[0]?.eventId ?? "";
+    pendingAsks.decide(eventId, { outcome: "decided", verdict: "allow", reason: null, decidedOn: "a phone" });
+    expect(await answer).toMatchObject({ outcome: "decided", verdict: "allow" });
+    const requestsAtDecision = channels.requests.length;
+    await advanceUntil(
+      () => channels.calls[0]?.status === "canceled" && channels.receipts[0]?.cancelled === true,
+      5000,
+    );
+    expect(channels.receipts[0]?.cancelled).toBe(true);
+    expect(channels.calls[0]?.status).toBe("canceled");
+    await vi.advanceTimersByTimeAsync(120_000);
+    // After the decision: only the two withdrawals, no rung and no receipt read.
+    expect(channels.requests.slice(requestsAtDecision).map((request) => request.url)).toEqual(
+      expect.arrayContaining([expect.stringContaining("/cancel.json"), expect.stringContaining("/Calls/CA")]),
+    );
+    expect(channels.requests.length - requestsAtDecision).toBe(2);
+
+    for (const request of channels.requests) {
+      const sent = `${request.url}\n${JSON.stringify(request.headers)}\n${decodeURIComponent(request.body.replaceAll("+", " "))}`;
+      for (const canary of CANARIES) expect(sent, `${request.service} ${request.url}`).not.toContain(canary);
+    }
+    for (const line of log)
+      expect(line).not.toMatch(/ladderapptoken|ladderuserkey|ladderbot|laddertwilio|ladderntfy/);
+  });
+
+  it("stops before the next rung once the call was answered on a phone, before any decision", async () => {
+    await using directory = await makeTemporaryDirectory();
+    await using relay = await relayStandIn();
+    await using channels = await startFakeEscalationChannels(ACCOUNTS);
+    const { context, pendingAsks } = await ladderHome(directory.path, relay.origin, channels.origin);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const hook = new AbortController();
+    const answer = askPermission(canaryAsk(), context, hook.signal);
+    await advanceUntil(() => relay.pushes.length === 1, 100_000);
+    relay.answerOnPhone();
+    await vi.advanceTimersByTimeAsync(200_000);
+    expect(channels.requests).toHaveLength(0);
+    hook.abort();
+    expect(await answer).toEqual({ outcome: "expired" });
+    expect(pendingAsks.get(relay.pushes[0]?.eventId ?? "")).toBeUndefined();
+  });
+});
