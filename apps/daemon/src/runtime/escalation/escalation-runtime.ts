@@ -80,7 +80,7 @@ export class EscalationRuntime {
       ...(linked ? { isCallRinging: (signal: AbortSignal) => isCallRinging(eventId, linked, signal) } : {}),
       onRung: (event) =>
         log(
-          `${eventId}: escalation rung ${event.rung} at ${Math.round(event.atMs / 1000)} s: ${describeAnswer(event.answer)}`,
+          `${eventId}: escalation rung ${event.rung} at ${(event.atMs / 1000).toFixed(1)} s: ${describeAnswer(event.answer)}`,
         ),
       onWithdrawn: (rung, answer) =>
         log(`${eventId}: escalation rung ${rung} withdrawn: ${describeAnswer(answer)}`),
