@@ -272,7 +272,6 @@ export {
   type EscalationClient,
   EscalationController,
   type EscalationView,
-  keptChannel,
 } from "./computer-settings/escalation-controller.js";
 export {
   type TrackerBusy,

@@ -118,6 +118,7 @@ export {
   IDLE_AWAY_DEFAULT_SECONDS,
   IDLE_AWAY_SECONDS_MAX,
   IDLE_AWAY_SECONDS_MIN,
+  keptChannel,
   LadderRungName,
   NtfyChannel,
   PushoverChannel,

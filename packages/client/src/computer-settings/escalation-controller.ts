@@ -1,9 +1,10 @@
-import type {
-  EscalationChannelPublic,
-  EscalationChannelUpdate,
-  EscalationSettingsResponse,
-  EscalationTestResponse,
-  PutEscalationSettingsRequest,
+import {
+  type EscalationChannelPublic,
+  type EscalationChannelUpdate,
+  type EscalationSettingsResponse,
+  type EscalationTestResponse,
+  keptChannel,
+  type PutEscalationSettingsRequest,
 } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import type { DaemonClient } from "../daemon/daemon-client.js";
@@ -22,20 +23,6 @@ export interface EscalationView {
   readonly problem: ComputerProblem | null;
   readonly notice: "saved" | null;
   readonly testResult: EscalationTestResponse | null;
-}
-
-/** A saved channel as a save sends it back: its secrets left out, so the computer keeps them. */
-export function keptChannel(channel: EscalationChannelPublic): EscalationChannelUpdate {
-  switch (channel.kind) {
-    case "ntfy":
-      return { kind: "ntfy", serverUrl: channel.serverUrl, topic: channel.topic };
-    case "pushover":
-      return { kind: "pushover" };
-    case "telegram":
-      return { kind: "telegram", chatId: channel.chatId };
-    case "twilio":
-      return { kind: "twilio", accountSid: channel.accountSid, from: channel.from, to: channel.to };
-  }
 }
 
 /**

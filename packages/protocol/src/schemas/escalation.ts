@@ -105,18 +105,21 @@ export type EscalationChannel = z.infer<typeof EscalationChannel>;
 export type EscalationChannelKind = EscalationChannel["kind"];
 export const ESCALATION_CHANNEL_KINDS = ["ntfy", "pushover", "telegram", "twilio"] as const;
 
-/** Each kind once: a ladder tries every channel in turn, and one account per kind is all a person needs. */
-function eachKindOnce(channels: readonly { kind: string }[]): boolean {
-  return new Set(channels.map((channel) => channel.kind)).size === channels.length;
+/** The channels in the order they are tried, each kind once: one account per kind is all a person needs. */
+function channelList<Channel extends z.ZodType<{ kind: string }>>(channel: Channel) {
+  return z
+    .array(channel)
+    .max(ESCALATION_CHANNEL_KINDS.length)
+    .refine(
+      (channels) => new Set(channels.map((entry) => entry.kind)).size === channels.length,
+      "each channel once",
+    );
 }
 
 /** The `escalation` section of daemon.json. */
 export const EscalationSettings = z
   .object({
-    channels: z
-      .array(EscalationChannel)
-      .max(ESCALATION_CHANNEL_KINDS.length)
-      .refine(eachKindOnce, "each channel once"),
+    channels: channelList(EscalationChannel),
     schedule: EscalationSchedule.default(EscalationSchedule.parse({})),
     /** Input idle time after which the computer counts as away (null: only the switch and the ring modes decide). */
     idleAwaySeconds: z
@@ -142,10 +145,7 @@ export type EscalationChannelUpdate = z.infer<typeof EscalationChannelUpdate>;
 /** `PUT /escalation/settings` body: the whole section. */
 export const PutEscalationSettingsRequest = z
   .object({
-    channels: z
-      .array(EscalationChannelUpdate)
-      .max(ESCALATION_CHANNEL_KINDS.length)
-      .refine(eachKindOnce, "each channel once"),
+    channels: channelList(EscalationChannelUpdate),
     schedule: EscalationSchedule.optional(),
     idleAwaySeconds: EscalationSettings.shape.idleAwaySeconds.optional(),
   })
@@ -167,6 +167,20 @@ export const EscalationChannelPublic = z.discriminatedUnion("kind", [
   }),
 ]);
 export type EscalationChannelPublic = z.infer<typeof EscalationChannelPublic>;
+
+/** A saved channel as a save sends it back: its secrets left out, so the computer keeps the ones it has. */
+export function keptChannel(channel: EscalationChannelPublic): EscalationChannelUpdate {
+  switch (channel.kind) {
+    case "ntfy":
+      return { kind: "ntfy", serverUrl: channel.serverUrl, topic: channel.topic };
+    case "pushover":
+      return { kind: "pushover" };
+    case "telegram":
+      return { kind: "telegram", chatId: channel.chatId };
+    case "twilio":
+      return { kind: "twilio", accountSid: channel.accountSid, from: channel.from, to: channel.to };
+  }
+}
 
 /** `GET` and `PUT /escalation/settings` (200). */
 export const EscalationSettingsResponse = z.object({

@@ -5,6 +5,7 @@ import {
   EscalationSettingsResponse,
   EscalationTestResponse,
   type EscalationTiming,
+  keptChannel,
   type PutEscalationSettingsRequest,
 } from "@ringback/protocol";
 import { LocalDaemon, readDataDir } from "../../runtime/doctor/local-daemon.js";
@@ -78,20 +79,6 @@ function describe(settings: EscalationSettingsResponse): string {
       : ["  (no channel: ringback escalation ntfy|pushover|telegram|twilio)"]),
     `away by itself after ${settings.idleAwaySeconds === null ? "(off)" : `${settings.idleAwaySeconds} s`} of input idle time`,
   ].join("\n");
-}
-
-/** The saved channels as a PUT takes them: their secrets left out, so the daemon keeps them. */
-function keptChannel(channel: EscalationChannelPublic): EscalationChannelUpdate {
-  switch (channel.kind) {
-    case "ntfy":
-      return { kind: "ntfy", serverUrl: channel.serverUrl, topic: channel.topic };
-    case "pushover":
-      return { kind: "pushover" };
-    case "telegram":
-      return { kind: "telegram", chatId: channel.chatId };
-    case "twilio":
-      return { kind: "twilio", accountSid: channel.accountSid, from: channel.from, to: channel.to };
-  }
 }
 
 async function secret(value: string | undefined): Promise<string | undefined> {
