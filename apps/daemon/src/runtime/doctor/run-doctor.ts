@@ -21,17 +21,19 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> 
   const serverUrl =
     daemon.status?.relay.serverUrl ?? (env.RINGBACK_SERVER_URL?.trim() || config?.serverUrl || null);
   const isLoggedIn = Boolean(daemon.status?.relay.deviceId ?? config?.relay?.deviceToken);
-  const [relay, push, key, model, tracker, lastReport, presence, escalation, secretFiles] = await Promise.all([
-    checkRelay(serverUrl, daemon.status, isLoggedIn),
-    checkPush(serverUrl),
-    checkKey(config, facts.lastSealedMessage),
-    checkModel(daemon.daemon),
-    checkTracker(daemon.daemon),
-    checkLastReport(daemon.status, config),
-    checkPresence(facts.dataDir, config),
-    checkEscalation(config, env),
-    checkSecretFiles(facts.dataDir),
-  ]);
+  const [relay, push, key, model, tracker, lastReport, presence, escalation, secretFiles] = await Promise.all(
+    [
+      checkRelay(serverUrl, daemon.status, isLoggedIn),
+      checkPush(serverUrl),
+      checkKey(config, facts.lastSealedMessage),
+      checkModel(daemon.daemon),
+      checkTracker(daemon.daemon),
+      checkLastReport(daemon.status, config),
+      checkPresence(facts.dataDir, config),
+      checkEscalation(config, env),
+      checkSecretFiles(facts.dataDir),
+    ],
+  );
   return [
     ...hookChecks(env),
     daemon.check,

@@ -62,6 +62,8 @@ export const ERROR_CODE_TEXTS = defineTexts<Record<ErrorCode, string>>({
     device_mismatch: "The relay named another device than this one. Pair this device again.",
     key_rotation_conflict:
       "Another device already replaced the account's key. Follow its change, then try again.",
+    invalid_escalation_settings:
+      "The escalation settings were not saved: a field is invalid, or a channel's token is missing.",
   },
   zh: {
     not_relayed: "这项只能在电脑本机上修改。请到电脑上操作。",
@@ -109,5 +111,6 @@ export const ERROR_CODE_TEXTS = defineTexts<Record<ErrorCode, string>>({
     model_address_refused: "你的电脑从不连接该地址。请输入模型的真实地址。",
     device_mismatch: "中继服务器报告的设备不是本设备。请重新配对本设备。",
     key_rotation_conflict: "另一台设备已经更换了账户的密钥。请先跟随它的更换，再重试。",
+    invalid_escalation_settings: "升级提醒设置未保存：某个字段无效，或某个渠道缺少令牌。",
   },
 });
