@@ -19,11 +19,6 @@ export function savedEscalation(raw: Readonly<RawConfig>): EscalationSettings {
   return parsed.success ? parsed.data : DEFAULT_SETTINGS;
 }
 
-/** Whether daemon.json has an `escalation` section that does not parse (doctor says so). */
-export function isEscalationSectionBroken(raw: Readonly<RawConfig>): boolean {
-  return raw.escalation !== undefined && !EscalationSettings.safeParse(raw.escalation).success;
-}
-
 /** The settings as the interface returns them: every secret as a hint only. */
 export function publicEscalation(settings: EscalationSettings): EscalationSettingsResponse {
   return {
