@@ -38,6 +38,7 @@ export {
   customLimit,
   type ModelLimitDefaults,
   type ModelLimitField,
+  type ModelOutputCapField,
   modelLimitDefaults,
 } from "./computer-settings/computer-model-form.js";
 export {

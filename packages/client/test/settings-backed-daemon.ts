@@ -89,6 +89,7 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
             ...(llm.noProgressTimeoutMs === undefined
               ? {}
               : { noProgressTimeoutMs: llm.noProgressTimeoutMs }),
+            ...(llm.maxOutputTokens === undefined ? {} : { maxOutputTokens: llm.maxOutputTokens }),
           }
         : null,
     };
@@ -155,12 +156,16 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
         const body = parse(PutLlmSettingsRequest, request.body, "invalid_llm_settings");
         const apiKey = body.apiKey ?? state.llm?.apiKey;
         if (!apiKey) throw new RingbackError("llm_key_required");
-        // A limit left out keeps the saved one; null is back to the endpoint kind's default, as on the computer.
+        // A limit (or the output cap) left out keeps the saved one; null is back to the endpoint kind's default, as on the computer.
         const timeoutMs = body.timeoutMs === undefined ? state.llm?.timeoutMs : (body.timeoutMs ?? undefined);
         const noProgressTimeoutMs =
           body.noProgressTimeoutMs === undefined
             ? state.llm?.noProgressTimeoutMs
             : (body.noProgressTimeoutMs ?? undefined);
+        const maxOutputTokens =
+          body.maxOutputTokens === undefined
+            ? state.llm?.maxOutputTokens
+            : (body.maxOutputTokens ?? undefined);
         state.llm = {
           baseUrl: body.baseUrl,
           model: body.model,
@@ -168,6 +173,7 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
           structuredOutput: body.structuredOutput ?? "json_schema",
           ...(timeoutMs === undefined ? {} : { timeoutMs }),
           ...(noProgressTimeoutMs === undefined ? {} : { noProgressTimeoutMs }),
+          ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
         };
         return publicChannel();
       }

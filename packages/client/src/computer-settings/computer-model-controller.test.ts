@@ -56,6 +56,7 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     structuredOutput: "json_schema" as const,
     timeout: { useDefault: true, seconds: "" },
     noProgress: { useDefault: true, seconds: "" },
+    outputCap: { useDefault: true, tokens: "" },
   };
 
   it("saves the channel with its key once; afterwards only the key's hint comes back", async () => {
@@ -72,6 +73,7 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
         structuredOutput: "json_object",
         timeoutMs: null,
         noProgressTimeoutMs: null,
+        maxOutputTokens: null,
       },
     });
     expect(controller.view.channel).toEqual({
@@ -132,6 +134,35 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
     expect(computer.requests.at(-1)?.body).toMatchObject({ timeoutMs: 900_000, noProgressTimeoutMs: null });
     expect(state.llm?.noProgressTimeoutMs).toBeUndefined();
     expect(computerModelForm(controller.view.channel).noProgress).toEqual({ useDefault: true, seconds: "" });
+  });
+
+  it("saves the output cap in tokens, opens it again, keeps it with the limits, and puts it back to the default", async () => {
+    state.llm = { ...SAVED_CHANNEL };
+    await controller.load();
+    const capped = { ...form, outputCap: { useDefault: false, tokens: "3072" } };
+    expect(await controller.save(capped)).toBe(true);
+    expect(computer.requests.at(-1)?.body).toMatchObject({ maxOutputTokens: 3072 });
+    expect(state.llm).toMatchObject({ maxOutputTokens: 3072 });
+    expect(controller.view.channel).toMatchObject({ maxOutputTokens: 3072 });
+    expect(computerModelForm(controller.view.channel).outputCap).toEqual({
+      useDefault: false,
+      tokens: "3072",
+    });
+
+    expect(await controller.save({ ...capped, outputCap: { useDefault: true, tokens: "3072" } })).toBe(true);
+    expect(computer.requests.at(-1)?.body).toMatchObject({ maxOutputTokens: null });
+    expect(state.llm?.maxOutputTokens).toBeUndefined();
+    expect(computerModelForm(controller.view.channel).outputCap).toEqual({ useDefault: true, tokens: "" });
+  });
+
+  it("refuses an output cap outside 256 to 32768 tokens without asking the computer", async () => {
+    state.llm = { ...SAVED_CHANNEL };
+    await controller.load();
+    for (const tokens of ["100", "40000", "2k", ""]) {
+      expect(await controller.save({ ...form, outputCap: { useDefault: false, tokens } })).toBe(false);
+      expect(controller.view.problem?.kind).toBe("model-output-cap");
+    }
+    expect(computer.requests.map((request) => request.method)).toEqual(["GET"]);
   });
 
   it("refuses a time limit outside 1 s to 1 h without asking the computer", async () => {
@@ -198,6 +229,7 @@ describe("Settings › Language model for briefs, relayed to a stand-in computer
         structuredOutput: "json_schema",
         timeoutMs: null,
         noProgressTimeoutMs: null,
+        maxOutputTokens: null,
       },
     });
     expect(controller.view.testResult).toMatchObject({ ok: true, model: "fake-model" });

@@ -21,6 +21,7 @@ const typed: ComputerModelForm = {
   structuredOutput: "json_schema",
   timeout: { useDefault: true, seconds: "" },
   noProgress: { useDefault: true, seconds: "" },
+  outputCap: { useDefault: true, tokens: "" },
 };
 
 describe("the form of Settings › Language model for briefs: the two time limits", () => {
@@ -63,6 +64,7 @@ describe("the form of Settings › Language model for briefs: the two time limit
         structuredOutput: "json_schema",
         timeoutMs: null,
         noProgressTimeoutMs: null,
+        maxOutputTokens: null,
       },
     });
     const limited = computerModelRequest(
@@ -94,5 +96,42 @@ describe("the form of Settings › Language model for briefs: the two time limit
     expect(
       computerModelRequest({ ...typed, timeout: { useDefault: true, seconds: "not a number" } }, SAVED),
     ).toMatchObject({ request: { timeoutMs: null } });
+  });
+});
+
+describe("the form of Settings › Language model for briefs: the output cap", () => {
+  it("opens a channel without a cap on the default, and a saved cap in tokens", () => {
+    expect(computerModelForm(null).outputCap).toEqual({ useDefault: true, tokens: "" });
+    expect(computerModelForm(SAVED).outputCap).toEqual({ useDefault: true, tokens: "" });
+    expect(computerModelForm({ ...SAVED, maxOutputTokens: 2048 }).outputCap).toEqual({
+      useDefault: false,
+      tokens: "2048",
+    });
+  });
+
+  it("sends null on the default and the tokens typed, from 256 to 32768", () => {
+    expect(computerModelRequest(typed, SAVED)).toMatchObject({ request: { maxOutputTokens: null } });
+    for (const [tokens, sent] of [
+      [" 4096 ", 4096],
+      ["256", 256],
+      ["32768", 32_768],
+    ] as const) {
+      expect(
+        computerModelRequest({ ...typed, outputCap: { useDefault: false, tokens } }, SAVED),
+      ).toMatchObject({
+        request: { maxOutputTokens: sent },
+      });
+    }
+  });
+
+  it("refuses a cap outside 256 to 32768 or not a whole number, and ignores what a field on the default holds", () => {
+    for (const tokens of ["255", "32769", "0", "-512", "1024.5", "1e3", "many", ""]) {
+      expect(computerModelRequest({ ...typed, outputCap: { useDefault: false, tokens } }, SAVED)).toEqual({
+        problem: { kind: "model-output-cap", detail: null },
+      });
+    }
+    expect(
+      computerModelRequest({ ...typed, outputCap: { useDefault: true, tokens: "not a number" } }, SAVED),
+    ).toMatchObject({ request: { maxOutputTokens: null } });
   });
 });

@@ -2,6 +2,8 @@ import {
   type LlmChannelPublic,
   MODEL_CALL_LIMIT_MAX_MS,
   MODEL_CALL_LIMIT_MIN_MS,
+  MODEL_OUTPUT_TOKENS_MAX,
+  MODEL_OUTPUT_TOKENS_MIN,
   type ModelEndpointKind,
   modelCallLimits,
   PutLlmSettingsRequest,
@@ -16,6 +18,13 @@ export interface ModelLimitField {
   readonly seconds: string;
 }
 
+/** The output cap as typed: the endpoint kind's default (no number: sized to each report, or none), or tokens. */
+export interface ModelOutputCapField {
+  readonly useDefault: boolean;
+  /** Tokens as typed; read only when `useDefault` is false. */
+  readonly tokens: string;
+}
+
 /** Settings › Language model for briefs, as typed: the key is write-only and never filled in. */
 export interface ComputerModelForm {
   readonly baseUrl: string;
@@ -27,6 +36,8 @@ export interface ComputerModelForm {
   readonly timeout: ModelLimitField;
   /** The longest wait for the next token once the model answers (`noProgressTimeoutMs`). */
   readonly noProgress: ModelLimitField;
+  /** The output cap (`max_tokens`) of every brief call (`maxOutputTokens`). */
+  readonly outputCap: ModelOutputCapField;
 }
 
 const MS_PER_SECOND = 1000;
@@ -37,7 +48,13 @@ function limitField(savedMs: number | undefined): ModelLimitField {
     : { useDefault: false, seconds: String(savedMs / MS_PER_SECOND) };
 }
 
-/** The form as it opens: the saved address, model, structured output and limits; never a key. */
+function outputCapField(savedTokens: number | undefined): ModelOutputCapField {
+  return savedTokens === undefined
+    ? { useDefault: true, tokens: "" }
+    : { useDefault: false, tokens: String(savedTokens) };
+}
+
+/** The form as it opens: the saved address, model, structured output, limits and output cap; never a key. */
 export function computerModelForm(saved: LlmChannelPublic | null): ComputerModelForm {
   return {
     baseUrl: saved?.baseUrl ?? "",
@@ -46,6 +63,7 @@ export function computerModelForm(saved: LlmChannelPublic | null): ComputerModel
     structuredOutput: saved?.structuredOutput ?? "json_schema",
     timeout: limitField(saved?.timeoutMs),
     noProgress: limitField(saved?.noProgressTimeoutMs),
+    outputCap: outputCapField(saved?.maxOutputTokens),
   };
 }
 
@@ -80,10 +98,20 @@ function limitMs(field: ModelLimitField): number | null | undefined {
   return ms >= MODEL_CALL_LIMIT_MIN_MS && ms <= MODEL_CALL_LIMIT_MAX_MS ? ms : undefined;
 }
 
+/** The output cap the request carries: null for the default, else tokens; undefined when not a whole 256 to 32,768. */
+function outputCapTokens(field: ModelOutputCapField): number | null | undefined {
+  if (field.useDefault) return null;
+  const text = field.tokens.trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const tokens = Number(text);
+  return tokens >= MODEL_OUTPUT_TOKENS_MIN && tokens <= MODEL_OUTPUT_TOKENS_MAX ? tokens : undefined;
+}
+
 /**
  * The `PUT /llm/settings` body the form stands for, or the problem that keeps it from being sent: no address or
- * model, an address that is not http(s), a limit that is not 1 to 3600 seconds, or no key while none is saved on
- * the computer. Both limits are always sent: a number, or null for the endpoint kind's default.
+ * model, an address that is not http(s), a limit that is not 1 to 3600 seconds, an output cap that is not a whole
+ * 256 to 32,768 tokens, or no key while none is saved on the computer. Both limits and the output cap are always
+ * sent: a number, or null for the endpoint kind's default.
  */
 export function computerModelRequest(
   form: ComputerModelForm,
@@ -97,6 +125,8 @@ export function computerModelRequest(
   const noProgressTimeoutMs = limitMs(form.noProgress);
   if (timeoutMs === undefined || noProgressTimeoutMs === undefined)
     return { problem: formProblem("model-limit") };
+  const maxOutputTokens = outputCapTokens(form.outputCap);
+  if (maxOutputTokens === undefined) return { problem: formProblem("model-output-cap") };
   if (apiKey === "" && !saved) return { problem: formProblem("llm-key-required") };
   const parsed = PutLlmSettingsRequest.safeParse({
     baseUrl,
@@ -104,6 +134,7 @@ export function computerModelRequest(
     structuredOutput: form.structuredOutput,
     timeoutMs,
     noProgressTimeoutMs,
+    maxOutputTokens,
     ...(apiKey === "" ? {} : { apiKey }),
   });
   if (!parsed.success) return { problem: formProblem("model-address") };

@@ -26,6 +26,7 @@ export type ComputerProblemKind =
   | "model-incomplete"
   | "model-address"
   | "model-limit"
+  | "model-output-cap"
   | "phrase-too-short"
   | "other";
 
@@ -100,6 +101,8 @@ export function computerProblemText(problem: ComputerProblem, t: ComputerTexts):
       return t.problemModelAddress;
     case "model-limit":
       return t.problemModelLimit;
+    case "model-output-cap":
+      return t.problemModelOutputCap;
     case "phrase-too-short":
       return t.problemPhraseTooShort;
     case "other":

@@ -23,8 +23,8 @@ interface Props {
 
 /**
  * Settings › Language model for briefs: the chosen computer's channel (address, model, write-only key, structured
- * output, the two time limits), and a connection test of what is typed, made by the computer itself, with how long
- * a typical and a long report would take against the limit.
+ * output, the two time limits, the output cap), and a connection test of what is typed, made by the computer
+ * itself, with how long a typical and a long report would take against the limit.
  */
 export function ComputerModelSettings({ controller, language }: Props) {
   const t = texts(COMPUTER_TEXTS, language);

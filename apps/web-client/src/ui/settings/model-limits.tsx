@@ -1,6 +1,7 @@
 import type { ComputerTexts } from "@ringback/client/texts";
 import { type ComputerModelForm, modelLimitDefaults } from "@ringback/client/views";
 import { LimitField } from "./model-limit-field.js";
+import { OutputCapField } from "./output-cap-field.js";
 
 interface Props {
   readonly form: ComputerModelForm;
@@ -8,7 +9,10 @@ interface Props {
   readonly onChange: (form: ComputerModelForm) => void;
 }
 
-/** The two time limits of a brief, with the defaults the typed address gets (a local model's or a hosted one's). */
+/**
+ * The two time limits and the output cap of a brief, with the defaults the typed address gets (a local model's or
+ * a hosted one's).
+ */
 export function ModelLimits({ form, t, onChange }: Props) {
   const defaults = modelLimitDefaults(form.baseUrl);
   const isLocal = defaults.endpoint === "local";
@@ -33,6 +37,12 @@ export function ModelLimits({ form, t, onChange }: Props) {
         isLocal={isLocal}
         t={t}
         onChange={(noProgress) => onChange({ ...form, noProgress })}
+      />
+      <OutputCapField
+        field={form.outputCap}
+        isLocal={isLocal}
+        t={t}
+        onChange={(outputCap) => onChange({ ...form, outputCap })}
       />
     </>
   );

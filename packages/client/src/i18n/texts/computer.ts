@@ -69,13 +69,17 @@ export const COMPUTER_TEXTS = defineTexts({
       "Tests what is typed above without saving it; an empty key uses the one saved on your computer.",
     modelWorks: (model: string, latencyMs: number) => `Works: ${model}, ${latencyMs} ms`,
     modelFails: (reason: string) => `Does not work: ${reason}`,
-    limitsTitle: "Time limits",
+    limitsTitle: "Limits",
     limitsHint:
-      "How long your computer waits for the model on each brief. A model on your computer or home network gets more time by default than a hosted one.",
+      "How long your computer waits for the model on each brief, and how long its answer may be. A model on your computer or home network gets more time by default than a hosted one.",
     timeoutLimit: "Overall limit per brief, in seconds",
     noProgressLimit: "Give up when no word comes for, in seconds",
     useDefaultLimit: (seconds: string, local: boolean) =>
       `Use the default: ${seconds} s for ${local ? "a model on your computer or network" : "a hosted model"}`,
+    outputCapLimit: "Output cap per answer, in tokens",
+    outputCapDefault: (local: boolean): string => (local ? "sized to each report" : "none"),
+    useDefaultOutputCap: (local: boolean) =>
+      `Use the default: ${local ? "sized to each report for a model on your computer or network" : "none for a hosted model"}`,
     modelSpeeds: (prompt: string, output: string) =>
       `It reads ${prompt} prompt tokens/s and writes ${output} tokens/s.`,
     modelSpeedsUnknown:
@@ -126,6 +130,7 @@ export const COMPUTER_TEXTS = defineTexts({
     problemModelIncomplete: "Fill in the address and the model (and a key the first time).",
     problemModelAddress: "The address must start with http:// or https://.",
     problemModelLimit: "Each time limit is a number of seconds from 1 to 3600.",
+    problemModelOutputCap: "The output cap is a whole number of tokens from 256 to 32768.",
     problemPhraseTooShort: "The phrase needs at least 12 characters.",
     problemOther: (reason: string) => `Your computer could not do it: ${reason}`,
   },
@@ -189,13 +194,17 @@ export const COMPUTER_TEXTS = defineTexts({
     testModelHint: "测试上面填写的内容，不会保存；密钥留空则使用电脑上保存的密钥。",
     modelWorks: (model: string, latencyMs: number) => `可用：${model}，${latencyMs} 毫秒`,
     modelFails: (reason: string) => `不可用：${reason}`,
-    limitsTitle: "时间限制",
+    limitsTitle: "限制",
     limitsHint:
-      "你的电脑为每份简报等待模型的时间。默认情况下，你电脑上或家庭网络中的模型比托管模型有更多时间。",
+      "你的电脑为每份简报等待模型的时间，以及模型回答的最大长度。默认情况下，你电脑上或家庭网络中的模型比托管模型有更多时间。",
     timeoutLimit: "每份简报的总时限（秒）",
     noProgressLimit: "多久没有输出就放弃（秒）",
     useDefaultLimit: (seconds: string, local: boolean) =>
       `使用默认值：${local ? "你电脑上或网络中的模型" : "托管模型"}为 ${seconds} 秒`,
+    outputCapLimit: "每次回答的输出上限（词元）",
+    outputCapDefault: (local: boolean): string => (local ? "按每份报告调整" : "不限"),
+    useDefaultOutputCap: (local: boolean) =>
+      `使用默认值：${local ? "你电脑上或网络中的模型按每份报告调整" : "托管模型不限"}`,
     modelSpeeds: (prompt: string, output: string) =>
       `它每秒读取 ${prompt} 个提示词元，每秒写出 ${output} 个词元。`,
     modelSpeedsUnknown: "无法测出它的速度（它没有以流式返回答案），因此不知道一份报告的简报需要多久。",
@@ -241,6 +250,7 @@ export const COMPUTER_TEXTS = defineTexts({
     problemModelIncomplete: "请填写地址和模型（第一次还需要密钥）。",
     problemModelAddress: "地址必须以 http:// 或 https:// 开头。",
     problemModelLimit: "每个时间限制都必须是 1 到 3600 之间的秒数。",
+    problemModelOutputCap: "输出上限必须是 256 到 32768 之间的整数（词元）。",
     problemPhraseTooShort: "口令至少需要 12 个字符。",
     problemOther: (reason: string) => `你的电脑未能完成：${reason}`,
   },
