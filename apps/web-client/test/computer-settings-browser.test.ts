@@ -311,6 +311,60 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     expect(await page.content()).not.toContain(TESTED_MODEL_KEY);
   });
 
+  it("sets the output cap in tokens, shows the default's words for the address, and goes back to it", async () => {
+    const cap = page.getByTestId("computer-model-output-cap-tokens");
+    const useDefault = page.getByTestId("computer-model-output-cap-default");
+    await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
+    // Nothing set: a model on this computer gets a cap sized to each report, said in words, not editable.
+    expect(await useDefault.isChecked()).toBe(true);
+    expect(await cap.isDisabled()).toBe(true);
+    expect(await cap.inputValue()).toBe("");
+    expect(await cap.getAttribute("placeholder")).toBe("sized to each report");
+    expect(await page.getByTestId("computer-model-output-cap").textContent()).toContain(
+      "Use the default: sized to each report for a model on your computer or network",
+    );
+    // A hosted model gets none.
+    await page.getByTestId("computer-model-base-url").fill("https://models.example/v1");
+    expect(await cap.getAttribute("placeholder")).toBe("none");
+    expect(await page.getByTestId("computer-model-output-cap").textContent()).toContain(
+      "none for a hosted model",
+    );
+    await page.getByTestId("computer-model-base-url").fill(model.url);
+
+    // A cap outside 256 to 32768 tokens is refused before asking the computer.
+    await useDefault.uncheck();
+    expect(await cap.isDisabled()).toBe(false);
+    await cap.fill("100000");
+    const before = requests.length;
+    await page.getByTestId("save-computer-model").click();
+    await page.locator('[data-testid="computer-model-problem"][data-kind="model-output-cap"]').waitFor(WAIT);
+    expect(await page.getByTestId("computer-model-problem").textContent()).toBe(
+      "The output cap is a whole number of tokens from 256 to 32768.",
+    );
+    expect(requests.length).toBe(before);
+
+    // A number in the range reaches the computer's settings and comes back after a reload.
+    await cap.fill("2048");
+    await page.getByTestId("save-computer-model").click();
+    await expect.poll(() => state.llm?.maxOutputTokens, WAIT).toBe(2048);
+    expect(requests.at(-1)).toMatchObject({
+      method: "PUT",
+      path: "/llm/settings",
+      body: { maxOutputTokens: 2048 },
+    });
+    await page.reload();
+    await openSettingsSection(page, "computer");
+    await page.locator('[data-testid="computer-model-settings"][data-state="saved"]').waitFor(WAIT);
+    expect(await cap.inputValue()).toBe("2048");
+    expect(await useDefault.isChecked()).toBe(false);
+
+    // "Use the default" sends null: the computer forgets the cap.
+    await useDefault.check();
+    await page.getByTestId("save-computer-model").click();
+    await expect.poll(() => state.llm?.maxOutputTokens ?? "default", WAIT).toBe("default");
+    expect(requests.at(-1)?.body).toMatchObject({ maxOutputTokens: null });
+  });
+
   it("refuses an encryption phrase under 12 characters, and reports a computer with another key", async () => {
     await page.getByTestId("encryption-phrase").fill("too short!!");
     await page.getByTestId("change-key").click();
