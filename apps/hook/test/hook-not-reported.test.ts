@@ -79,7 +79,6 @@ describe("turns ringback-hook does not report, exiting 0 with nothing on stdout"
     expect(debug).toMatchObject({ code: 0, stdout: "", requests: 0 });
     expect(debug.stderr).toContain("rollout");
   });
-
 });
 
 describe("a mistyped ringback-hook command", () => {
