@@ -8,7 +8,7 @@ export interface ChannelEndpoints {
   readonly twilio: string;
 }
 
-export const VENDOR_ENDPOINTS: ChannelEndpoints = {
+const VENDOR_ENDPOINTS: ChannelEndpoints = {
   pushover: "https://api.pushover.net",
   telegram: "https://api.telegram.org",
   twilio: "https://api.twilio.com",

@@ -1,7 +1,7 @@
 import type { RungAnswer } from "@ringback/protocol";
 
 /** How long a channel's service has to answer one request; a ladder's next rung must not wait on a silent one. */
-export const CHANNEL_REQUEST_TIMEOUT_MS = 10_000;
+const CHANNEL_REQUEST_TIMEOUT_MS = 10_000;
 
 /** A service's answer: its status and JSON body (null when the body is not JSON). */
 export type ChannelResponse =

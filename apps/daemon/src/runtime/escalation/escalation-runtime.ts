@@ -19,7 +19,7 @@ import { isCallRinging, pushAgainRung } from "./push-again.js";
  * The shortest time between two ladder tests: each one sends real alerts and may place a paid phone call, so a device
  * (or a script) pressing the button again and again gets a refusal instead.
  */
-export const ESCALATION_TEST_INTERVAL_MS = 30_000;
+const ESCALATION_TEST_INTERVAL_MS = 30_000;
 
 interface EscalationContext {
   readonly config: ConfigFile;

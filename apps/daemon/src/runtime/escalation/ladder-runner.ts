@@ -5,7 +5,7 @@ import type { LadderRung, RungDelivery } from "./ladder-rung.js";
 export const RECEIPT_POLL_MS = 5_000;
 
 /** How a ladder ended: the call answered (or no longer waiting), or the person acknowledged a channel. */
-export type LadderEnd = { kind: "stopped" } | { kind: "acknowledged"; rung: LadderRungName };
+type LadderEnd = { kind: "stopped" } | { kind: "acknowledged"; rung: LadderRungName };
 
 /** A rung as it happened: its answer, and when (ms after the call started ringing). */
 export interface RungEvent {

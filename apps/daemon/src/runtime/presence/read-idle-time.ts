@@ -16,7 +16,7 @@ public static class RingbackIdle {
 '@
 [RingbackIdle]::Milliseconds()`;
 
-export const runProgram: RunProgram = (program, args) =>
+const runProgram: RunProgram = (program, args) =>
   new Promise((resolve, reject) => {
     execFile(program, [...args], { timeout: IDLE_READ_TIMEOUT_MS, windowsHide: true }, (error, stdout) =>
       error ? reject(error) : resolve(stdout),
