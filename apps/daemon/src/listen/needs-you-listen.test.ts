@@ -43,8 +43,7 @@ async function terminal(joined?: Parameters<typeof startListeningTerminal>[2]) {
   return started;
 }
 
-async function raiseAsk(eventId: string): Promise<void> {
-  const occurredAt = new Date();
+async function raiseAsk(eventId: string, occurredAt = new Date()): Promise<void> {
   relay.publish(await needsYouEvent(key, eventId, occurredAt, askFor(occurredAt), "computer"));
 }
 
@@ -196,7 +195,8 @@ describe("a needs-you call in the terminal", () => {
 
   it("a terminal that has just joined does not ring the calls raised before, decided or not", async () => {
     await raiseReport("report_before", new Date(Date.now() - 60_000));
-    await raiseAsk("needs_before");
+    // A second before joining: raised in the same millisecond as the join, a call is not "before" it.
+    await raiseAsk("needs_before", new Date(Date.now() - 1_000));
     const pairing = joinedNow({
       identity: {
         accountId: "a",
