@@ -136,10 +136,10 @@ describe("the built web app in Chromium", () => {
     await page.getByTestId("in-call-screen").waitFor();
     await page.getByTestId("hang-up-button").click();
     await page.getByTestId("idle-screen").waitFor();
-    const answered = relay.statusWrites
-      .filter((write) => write.status === "answered")
-      .map((write) => write.eventId);
-    expect(answered).toEqual(expect.arrayContaining(["e-clicked", "e-messaged"]));
+    // The status write travels after the screen changed: wait for it rather than read it at once.
+    const answered = () =>
+      relay.statusWrites.filter((write) => write.status === "answered").map((write) => write.eventId);
+    await expect.poll(answered).toEqual(expect.arrayContaining(["e-clicked", "e-messaged"]));
   });
 
   it("keeps working offline from the service worker's cache", async () => {
