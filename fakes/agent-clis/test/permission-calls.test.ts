@@ -104,8 +104,9 @@ describe.each([CLAUDE, CODEX])(
         expect(markerExists(setup)).toBe(false);
         expectOwnRefusal(agent, setup, turn);
 
-        // The phone answers after all: the computer refuses the decision, nothing runs.
-        await setup.device.answer(opened.event.eventId);
+        // The agent stopped waiting: the computer ended the call on every device, so picking it up is refused.
+        await expect(setup.device.answer(opened.event.eventId)).rejects.toThrow(/already ended \(ended\)/);
+        // An allow sent all the same: the computer refuses the decision, nothing runs.
         const replyId = await setup.device.decide(opened, "allow");
         const late = await setup.device.waitForReplyStatus(replyId);
         expect(late.status).toBe("failed");
