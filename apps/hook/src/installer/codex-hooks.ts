@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import { type AgentHookChange, type EventHandlers, editOurHandlers } from "./claude-code-hooks.js";
 import { editCodexTrust } from "./codex-trust-entries.js";
 import { codexTrustHash } from "./codex-trust-hash.js";
-import { readJsonSettingsFile, writeJsonSettingsEdit } from "./json-settings-file.js";
+import { readJsonSettingsFile, readText, writeJsonSettingsEdit } from "./json-settings-file.js";
 
 export interface CodexHome {
   path: string;
@@ -15,15 +15,6 @@ export interface CodexHome {
 export interface CodexHookChange extends AgentHookChange {
   configFile: string;
   configChanged: boolean;
-}
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
-    throw error;
-  }
 }
 
 /**

@@ -12,7 +12,8 @@ export interface JsonSettingsFile {
   document: Shape;
 }
 
-function readText(path: string): string {
+/** A file's text, empty when it is missing. */
+export function readText(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
