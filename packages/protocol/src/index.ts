@@ -128,6 +128,32 @@ export {
   TwilioChannel,
 } from "./schemas/escalation.js";
 
+// The fleet: each computer's agents as they work, sealed and padded; and the rules for finished calls (gathering,
+// a choice per project, the quiet summary).
+export {
+  FLEET_AGENTS_MAX,
+  FLEET_ENDED_KEPT_MS,
+  FLEET_HEADLINE_MAX_CHARS,
+  FLEET_PAD_STEP_BYTES,
+  FLEET_SEALED_PLAINTEXT_MAX_BYTES,
+  FLEET_UPDATE_MIN_INTERVAL_MS,
+  FleetAgent,
+  FleetAgentState,
+  FleetState,
+  FleetStatePut,
+  RelayedFleet,
+  RelayedFleetState,
+} from "./schemas/fleet.js";
+export {
+  CallRing,
+  CallRules,
+  GATHER_SECONDS_DEFAULT,
+  GATHER_SECONDS_MAX,
+  PROJECT_NAME_MAX_CHARS,
+  PROJECT_RULES_MAX,
+  ProjectRing,
+} from "./schemas/call-rules.js";
+
 // The user's language model: its settings, the connection test, each endpoint's time limits.
 export {
   chatCompletionsUrl,

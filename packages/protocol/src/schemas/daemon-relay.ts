@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { REPLY_TEXT_MAX_CHARS } from "../limits.js";
 import { Brief } from "./brief.js";
+import { CallRing } from "./call-rules.js";
 import { E2eKeySource } from "./e2e.js";
 import { PermissionAsk } from "./permission.js";
 import { EventId, Report, ReportSource } from "./report.js";
@@ -44,6 +45,8 @@ export const DaemonEventPost = z.object({
   occurredAt: z.iso.datetime({ offset: true }),
   /** `e2e1.<keyId>.<iv>.<ciphertext>` of a SealedReportPayload. */
   sealed: z.string().startsWith("e2e1."),
+  /** `quiet`: keep and list the call, but do not push or ring it (a round-up-only or silent project). */
+  ring: CallRing.optional(),
 });
 export type DaemonEventPost = z.infer<typeof DaemonEventPost>;
 

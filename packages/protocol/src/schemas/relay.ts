@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../error-codes.js";
 import { PAIRING_CODE_DIGITS } from "../limits.js";
+import { CallRing } from "./call-rules.js";
 import { EventId, ReportSource } from "./report.js";
 
 /*
@@ -194,6 +195,8 @@ export const RelayedEvent = z.object({
   /** The sealed report and brief (AAD `ringback/v1/report/<eventId>`). */
   sealed: SealedText,
   status: CallStatus,
+  /** `quiet`: listed, not rung (see `CallRing`); absent from older relays, which ring every call. */
+  ring: CallRing.optional(),
 });
 export type RelayedEvent = z.infer<typeof RelayedEvent>;
 
@@ -306,6 +309,8 @@ export const RELAY_SSE_EVENTS = {
   synced: "synced",
   /** Sent to a removed device just before its stream closes; it then gets 401 `device_removed`. */
   deviceRemoved: "device-removed",
+  /** A computer's sealed fleet state (`RelayedFleetState`), no `id`; every current one follows `synced` on connect. */
+  fleet: "fleet",
 } as const;
 export type RelaySseEventName = (typeof RELAY_SSE_EVENTS)[keyof typeof RELAY_SSE_EVENTS];
 
