@@ -45,7 +45,7 @@ PASSPHRASE_V2_SALT_PREFIX = "ringback/e2e/v2/passphrase/"
 SCRYPT_COST = 2 ** 17
 SCRYPT_BLOCK_SIZE = 8
 SCRYPT_PARALLELISM = 1
-AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result", "key-rotation"]
+AAD_PURPOSES = ["report", "reply", "reply-error", "settings-request", "settings-result", "key-rotation", "fleet"]
 # Messages a device sends to one computer, which it runs: the associated data names the computer too.
 ADDRESSED_AAD_PURPOSES = ["settings-request", "reply", "permission-decision"]
 # A device's name: the purpose alone (the device seals it before the relay gives it an id), padded to one length.
@@ -234,6 +234,8 @@ SEAL_CASES = [
     ("key rotation notice as JSON", "key-rotation", REQUEST_ID, KEY_A, KEY_ROTATION_VALUE),
     ("long report text over many AES blocks", "report", "tracker:task-8731", KEY_B,
      "Line of a long report, with tabs\tand newlines.\n" * 20),
+    ("fleet state as JSON", "fleet", "dev_3f9a1c2b7e5d", KEY_A,
+     {"version": 1, "updatedAt": "2026-12-07T03:00:00.000Z", "agents": []}),
 ]
 
 COMPUTER_ID = "dev_3f9a1c2b7e5d"
@@ -409,6 +411,51 @@ def make_device_name_vectors():
     return vectors
 
 
+# A computer's fleet state: its JSON text and spaces up to the next multiple of the step (protocol's
+# FLEET_PAD_STEP_BYTES), so the relay learns only the number of steps.
+FLEET_PAD_STEP_BYTES = 1024
+
+
+def fleet_agent(index: int, state: str, project: str, headline) -> dict:
+    return {"agentId": f"claude:0198f3a2-{index}", "source": "claude", "project": project, "state": state,
+            "since": "2026-12-07T02:48:00.000Z", "eventId": None if state == "working" else f"claude:0198f3a2-{index}:t",
+            "headline": headline}
+
+
+FLEET_CASES = [
+    # name, key, computer id, JSON value
+    ("no agents: one step", KEY_A, COMPUTER_ID, {"version": 0, "updatedAt": "2026-12-07T03:00:00.000Z", "agents": []}),
+    ("three agents, non-ASCII", KEY_B, COMPUTER_ID,
+     {"version": 7, "updatedAt": "2026-12-07T03:01:00.000Z", "agents": [
+         fleet_agent(1, "needs-you", "paiements", "Il veut lancer la migration — d'accord ?"),
+         fleet_agent(2, "finished", "文档", "链接已修复。"),
+         fleet_agent(3, "working", "search", None)]}),
+    ("twelve agents: more than one step", KEY_A, "dev_9b8a7c6d5e4f",
+     {"version": 42, "updatedAt": "2026-12-07T03:02:00.000Z",
+      "agents": [fleet_agent(index, "finished", f"project-{index}", "Tests pass, the docs are updated.")
+                 for index in range(12)]}),
+]
+
+
+def make_fleet_vectors():
+    vectors = []
+    for name, key, computer_id, value in FLEET_CASES:
+        text = json_text(value)
+        size = len(text.encode("utf-8"))
+        plaintext = text + " " * (-(-size // FLEET_PAD_STEP_BYTES) * FLEET_PAD_STEP_BYTES - size)
+        aad = aad_for("fleet", computer_id)
+        iv = iv_for(f"fleet/{name}")
+        sealed = seal(key, aad, plaintext, iv)
+        assert json.loads(open_sealed(key, aad, sealed)) == value
+        plaintext_bytes = len(b64url_decode(sealed.split(".")[3])) - TAG_BYTES
+        assert plaintext_bytes == len(plaintext.encode("utf-8")) and plaintext_bytes % FLEET_PAD_STEP_BYTES == 0
+        vectors.append({"name": name, "computerId": computer_id, "aad": aad, "key": key,
+                        "keyId": key_id(parse_key(key)), "iv": b64url_encode(iv), "padStepBytes": FLEET_PAD_STEP_BYTES,
+                        "plaintext": plaintext, "plaintextBytes": plaintext_bytes, "json": value, "sealed": sealed})
+    assert len({vector["plaintextBytes"] for vector in vectors}) > 1
+    return vectors
+
+
 # A tracker task id as the relay sees it: HMAC-SHA256 under HKDF-SHA256(e2e key, no salt, info).
 TASK_ID_DIGEST_INFO = b"ringback/e2e/v1/task-id"
 TASK_ID_CASES = [
@@ -539,6 +586,7 @@ def make_vectors():
                           for name, key, task_id in TASK_ID_CASES],
         "paddedLengths": [{"bytes": size, "padded": padded_length(size)} for size in PADDED_LENGTHS],
         "sealDeviceNames": device_name_vectors,
+        "sealFleetStates": make_fleet_vectors(),
         "openFailures": make_open_failures(seal_vectors, addressed_vectors, device_name_vectors),
         "passphrases": passphrases,
         "passphraseFailures": short,

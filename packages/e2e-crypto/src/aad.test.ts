@@ -12,6 +12,7 @@ describe("associated data", () => {
     expect(aad.settingsRequest("req-1")).toBe("ringback/v1/settings-request/req-1");
     expect(aad.settingsResult("req-1")).toBe("ringback/v1/settings-result/req-1");
     expect(aad.keyRotation("rot-1")).toBe("ringback/v1/key-rotation/rot-1");
+    expect(aad.fleet("dev_laptop")).toBe("ringback/v1/fleet/dev_laptop");
     expect(aadFor("reply-error", "claude:session:prompt")).toBe(
       "ringback/v1/reply-error/claude:session:prompt",
     );

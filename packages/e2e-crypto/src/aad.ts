@@ -22,6 +22,7 @@ export const AAD_PURPOSES = [
   "settings-request",
   "settings-result",
   "key-rotation",
+  "fleet",
 ] as const;
 export type AadPurpose = (typeof AAD_PURPOSES)[number];
 
@@ -114,6 +115,11 @@ export const aad = {
    * notice for all, so it names no computer; it only ever moves a holder of the old key to a fresh one).
    */
   keyRotation: (rotationId: string): Aad => aadFor("key-rotation", rotationId),
+  /**
+   * A computer's fleet state (what its agents are doing), for the account's devices; the id is the computer's relay
+   * device id, so one computer's state cannot pass for another's.
+   */
+  fleet: (computerId: string): Aad => aadFor("fleet", computerId),
   /** A device's name as the relay stores and lists it (`ringback/v1/device-name`, no id). */
   deviceName: (): Aad => DEVICE_NAME_AAD as Aad,
 } as const;

@@ -3,6 +3,7 @@ export { AAD_PURPOSES, ADDRESSED_AAD_PURPOSES, aad, aadFor, aadTo, DEVICE_NAME_A
 export { DEVICE_NAME_PADDED_BYTES, openDeviceName, sealDeviceName } from "./device-name.js";
 export type { E2eErrorCode } from "./e2e-error.js";
 export { E2eError, isE2eError } from "./e2e-error.js";
+export { openFleetState, sealFleetState } from "./fleet-state.js";
 export {
   IV_BYTES,
   KEY_BYTES,
@@ -27,5 +28,5 @@ export { PAD_LINEAR_FROM_BYTES, PAD_MIN_BYTES, paddedLength } from "./padding.js
 export { checkPassphrase, deriveKeyFromPassphrase, deriveKeyFromPassphraseV1 } from "./passphrase.js";
 export type { SealJsonOptions, SealOptions } from "./seal.js";
 export { sealJson, sealString } from "./seal.js";
-export { sealedKeyId } from "./sealed-format.js";
+export { sealedKeyId, sealedPlaintextBytes } from "./sealed-format.js";
 export { TASK_ID_DIGEST_INFO, taskIdDigest } from "./task-id-digest.js";

@@ -4,7 +4,7 @@ import { isE2eError } from "./e2e-error.js";
 import { generateKey } from "./key.js";
 import { keyId } from "./key-id.js";
 import { sealJson, sealString } from "./seal.js";
-import { sealedKeyId } from "./sealed-format.js";
+import { sealedKeyId, sealedPlaintextBytes } from "./sealed-format.js";
 
 function codeOf(read: () => unknown): unknown {
   try {
@@ -38,5 +38,22 @@ describe("sealedKeyId", () => {
 
   it("says corrupted for a value that is not a string", () => {
     expect(codeOf(() => sealedKeyId(42 as unknown as string))).toBe("corrupted");
+  });
+});
+
+describe("sealedPlaintextBytes", () => {
+  it("reads the plaintext's UTF-8 length without the key", async () => {
+    const key = generateKey();
+    for (const text of ["", "a", "café", " ".repeat(1024)]) {
+      const sealed = await sealString(key, aad.fleet("dev_a"), text);
+      expect(sealedPlaintextBytes(sealed)).toBe(new TextEncoder().encode(text).length);
+    }
+  });
+
+  it("says corrupted for a text that is not sealed", () => {
+    expect(codeOf(() => sealedPlaintextBytes("hello"))).toBe("corrupted");
+    expect(codeOf(() => sealedPlaintextBytes("e2e1.0123456789abcdef.AAAAAAAAAAAAAAAA.AAAA"))).toBe(
+      "corrupted",
+    );
   });
 });

@@ -43,6 +43,14 @@ export function sealedKeyId(sealed: string): string {
   return parseSealed(sealed).keyId;
 }
 
+/**
+ * The UTF-8 length of the plaintext a sealed string holds (its ciphertext without the tag), read without a key: what
+ * the relay checks a padded text's size against. A string that is not a well-formed sealed one is `corrupted`.
+ */
+export function sealedPlaintextBytes(sealed: string): number {
+  return parseSealed(sealed).ciphertext.length - TAG_BYTES;
+}
+
 function corrupted(message: string): E2eError {
   return new E2eError("corrupted", message);
 }

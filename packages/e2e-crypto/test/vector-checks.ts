@@ -38,6 +38,22 @@ interface DeviceNameVector {
   sealed: string;
 }
 
+/** `sealFleetState`: `plaintext` is the JSON text and the spaces up to a multiple of `padStepBytes`. */
+interface FleetStateVector {
+  name: string;
+  computerId: string;
+  aad: string;
+  key: string;
+  keyId: string;
+  iv: string;
+  padStepBytes: number;
+  plaintext: string;
+  /** What `sealedPlaintextBytes` reads from `sealed` without the key. */
+  plaintextBytes: number;
+  json: unknown;
+  sealed: string;
+}
+
 interface FailureVector {
   name: string;
   expect: E2e.E2eErrorCode;
@@ -72,6 +88,7 @@ export interface TestVectors {
   taskIdDigests: { name: string; key: string; taskId: string; digest: string }[];
   /** `sealDeviceName`: `plaintext` is `{"name":…}` and the spaces up to `format.deviceNamePaddedBytes`. */
   sealDeviceNames: DeviceNameVector[];
+  sealFleetStates: FleetStateVector[];
   openFailures: (FailureVector & { key: string; aad: string; sealed: string })[];
   passphrases: { name: string; passphrase: string; key: string }[];
   passphraseFailures: (FailureVector & { passphrase: string })[];
@@ -129,6 +146,10 @@ export function vectorChecks(vectors: TestVectors): VectorCheck[] {
     ...vectors.sealDeviceNames.map((vector) => ({
       name: `seal device name: ${vector.name}`,
       run: (library: E2eLibrary) => checkDeviceName(library, vector),
+    })),
+    ...vectors.sealFleetStates.map((vector) => ({
+      name: `seal fleet state: ${vector.name}`,
+      run: (library: E2eLibrary) => checkFleetState(library, vector),
     })),
     ...vectors.openFailures.map((vector) => ({
       name: `open failure: ${vector.name}`,
@@ -229,6 +250,22 @@ async function checkDeviceName(library: E2eLibrary, vector: DeviceNameVector): P
   same("sealDeviceName", await library.sealDeviceName(key, vector.deviceName, { iv }), vector.sealed);
   same("openString", await library.openString(key, aad, vector.sealed), vector.plaintext);
   same("openDeviceName", await library.openDeviceName(key, vector.sealed), vector.deviceName);
+}
+
+async function checkFleetState(library: E2eLibrary, vector: FleetStateVector): Promise<void> {
+  const key = library.parseKey(vector.key);
+  const aad = library.aad.fleet(vector.computerId);
+  same("aad", aad, vector.aad);
+  same("key id", await library.keyId(key), vector.keyId);
+  const iv = fromBase64url(vector.iv);
+  const sealed = await library.sealFleetState(key, vector.computerId, vector.json, vector.padStepBytes, {
+    iv,
+  });
+  same("sealFleetState", sealed, vector.sealed);
+  same("openString", await library.openString(key, aad, vector.sealed), vector.plaintext);
+  const opened = await library.openFleetState(key, vector.computerId, vector.sealed);
+  same("openFleetState", JSON.stringify(opened), JSON.stringify(vector.json));
+  same("sealedPlaintextBytes", library.sealedPlaintextBytes(vector.sealed), vector.plaintextBytes);
 }
 
 async function checkPadded(library: E2eLibrary, vector: SealVector & { json: unknown }): Promise<void> {

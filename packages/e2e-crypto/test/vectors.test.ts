@@ -34,6 +34,9 @@ describe("test-vectors.json", () => {
     // Device names of every length are sealed to one length.
     expect(vectors.sealDeviceNames.length).toBeGreaterThan(1);
     expect(new Set(vectors.sealDeviceNames.map((vector) => vector.sealed.length)).size).toBe(1);
+    // Fleet states are sealed to whole steps, and states of more than one step are covered.
+    for (const vector of vectors.sealFleetStates) expect(vector.plaintextBytes % vector.padStepBytes).toBe(0);
+    expect(new Set(vectors.sealFleetStates.map((vector) => vector.plaintextBytes)).size).toBeGreaterThan(1);
     const expected = new Set(vectors.openFailures.map((vector) => vector.expect));
     expect(expected).toEqual(new Set(["corrupted", "key_mismatch"]));
   });
