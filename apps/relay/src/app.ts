@@ -9,6 +9,7 @@ import { accountRoutes } from "./routes/accounts.js";
 import { callRoutes } from "./routes/calls.js";
 import { daemonEventRoutes } from "./routes/daemon-events.js";
 import { deviceRoutes } from "./routes/devices.js";
+import { fleetRoutes } from "./routes/fleet.js";
 import { keyRotationRoutes } from "./routes/key-rotations.js";
 import { pairingRoutes } from "./routes/pairing.js";
 import { pushRoutes } from "./routes/push.js";
@@ -54,6 +55,7 @@ export function createRelayApp(runtime: RelayRuntime): Hono<RelayEnv> {
     .route("/", deviceRoutes(runtime))
     .route("/", keyRotationRoutes(runtime))
     .route("/", daemonEventRoutes(runtime))
+    .route("/", fleetRoutes(runtime))
     .route("/", callRoutes(runtime))
     .route("/", streamRoutes(runtime))
     .route("/", pushRoutes(runtime));

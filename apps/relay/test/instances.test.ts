@@ -1,4 +1,5 @@
-import { LINK_CLOSE_CODES } from "@ringback/protocol";
+import { generateKey, sealFleetState } from "@ringback/e2e-crypto";
+import { FLEET_PAD_STEP_BYTES, LINK_CLOSE_CODES } from "@ringback/protocol";
 import { expect, it } from "vitest";
 import { DaemonClient } from "./support/daemon-client.js";
 import { eventBody } from "./support/in-process-relay.js";
@@ -286,6 +287,42 @@ describePostgres("several relay instances on one PostgreSQL database", () => {
     const { relays, b } = await twoInstances();
     await using _ = relays;
     const health = await b.request("GET", "/v1/health");
-    expect(health.body).toEqual({ ok: true, store: "postgres", migrationVersion: 8, disk: null });
+    expect(health.body).toEqual({ ok: true, store: "postgres", migrationVersion: 9, disk: null });
+  });
+  it("passes a computer's fleet state stored on one instance to streams on the other, once a second at most", async () => {
+    const { relays, a, b, computer, phone, browser } = await twoInstances();
+    await using _ = relays;
+    using onA = new SseClient(a.url, phone.deviceToken);
+    using onB = new SseClient(b.url, browser.deviceToken);
+    await Promise.all([onA.waitForSynced(), onB.waitForSynced()]);
+    const key = generateKey();
+    const put = async (via: typeof a, version: number) =>
+      via.request("PUT", "/v1/daemon/fleet", {
+        token: computer.deviceToken,
+        body: {
+          sealed: await sealFleetState(
+            key,
+            computer.deviceId,
+            { version, updatedAt: "2026-01-01T09:00:00.000Z", agents: [] },
+            FLEET_PAD_STEP_BYTES,
+          ),
+        },
+      });
+    const first = await put(a, 1);
+    expect(first.status).toBe(200);
+    for (const stream of [onA, onB])
+      await stream.waitFor("fleet", (data) => data.sealed === first.body.sealed);
+    // The second is checked against the first across instances: one statement on the shared row.
+    expect((await put(b, 2)).status).toBe(429);
+    relays.clock.advance(1000);
+    const third = await put(b, 3);
+    expect(third.status).toBe(200);
+    for (const stream of [onA, onB])
+      await stream.waitFor("fleet", (data) => data.sealed === third.body.sealed);
+    expect(onA.of("fleet")).toHaveLength(2);
+    const listed = await a.request("GET", "/v1/fleet", { token: phone.deviceToken });
+    expect(listed.body.computers.map((state: { sealed: string }) => state.sealed)).toEqual([
+      third.body.sealed,
+    ]);
   });
 });

@@ -55,6 +55,8 @@ export async function startPostgresCluster(
     holdLink: (deviceId, onReplaced): LinkLease => leases.hold(deviceId, onReplaced),
     linksHeldElsewhere: (deviceIds) => leases.heldElsewhere(deviceIds),
     announceReply: (deviceId, replyId) => notify(pg.sql, pg.channel, { t: "reply", d: deviceId, r: replyId }),
+    announceFleet: (accountId, computerId) =>
+      notify(pg.sql, pg.channel, { t: "fleet", a: accountId, d: computerId, i: instanceId }),
     relaySettings: (deviceId, requestId, sealed, timeoutMs, stamp) =>
       settings.relay(deviceId, requestId, sealed, timeoutMs, stamp),
     answerSettings: (deviceId, requestId, answer: SettingsAnswer) =>
@@ -98,6 +100,10 @@ function clusterMessageReceiver(parts: {
           const stamp = message.s === undefined ? {} : { senderDeviceId: message.s };
           if (sealed !== null) handlers()?.settingsRequested(message.d, message.r, sealed, stamp);
         }, reportFailure("reading a relayed settings request"));
+        return;
+      case "fleet":
+        // This instance's own streams had it when it was stored.
+        if (message.i !== instanceId) handlers()?.fleetChanged(message.a, message.d);
         return;
       case "settings-answer":
         if (message.i !== instanceId) return;

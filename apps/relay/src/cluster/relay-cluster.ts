@@ -17,6 +17,8 @@ export interface ClusterHandlers {
   replyQueued(deviceId: string, replyId: string): void;
   /** Another instance relays a settings request to the link held here; answer with `answerSettings`. */
   settingsRequested(deviceId: string, requestId: string, sealed: string, stamp: SenderStamp): void;
+  /** Another instance stored a computer's fleet state: pass it on to the account's streams here. */
+  fleetChanged(accountId: string, computerId: string): void;
   /** Announcements may have been missed (the LISTEN connection was lost): read the store again. */
   resync(): void;
 }
@@ -49,6 +51,8 @@ export interface RelayCluster {
   holdLink(deviceId: string, onReplaced: () => void): LinkLease;
   /** The devices (of `deviceIds`) whose link another live instance holds. */
   linksHeldElsewhere(deviceIds: readonly string[]): Promise<Set<string>>;
+  /** This instance stored a computer's fleet state (and passed it on to its own streams): the others pass it on. */
+  announceFleet(accountId: string, computerId: string): Promise<void>;
   /** A reply was queued for a computer whose link is not on this instance. */
   announceReply(deviceId: string, replyId: string): Promise<void>;
   /**
@@ -76,6 +80,7 @@ export function singleInstanceCluster(): RelayCluster {
     holdLink: () => ({ release: async () => {} }),
     linksHeldElsewhere: async () => new Set(),
     announceReply: async () => {},
+    announceFleet: async () => {},
     relaySettings: () => Promise.reject(new RingbackError("computer_offline")),
     answerSettings: async () => {},
     close: async () => {},

@@ -22,17 +22,20 @@ import type { DeviceRecord } from "../store/store.js";
 export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
   // Who may post, and whether anything more may be stored, are settled before a byte of the body is read.
-  routes.use(
-    "/daemon/*",
-    requireDevice(runtime.store, runtime.clock),
-    async (c, next) => {
-      if (c.get("device").kind !== "computer") throw new RingbackError("computer_only");
-      runtime.disk.assertRoom();
-      await assertEventAllowance(runtime, c.get("device"));
-      await next();
-    },
-    boundedBody(runtime, RELAY_EVENT_BODY_MAX_BYTES),
-  );
+  // Only these paths: the other `/daemon/*` routes (the fleet state) have their own bounds.
+  for (const path of ["/daemon/events/*", "/daemon/tracker-reports"]) {
+    routes.use(
+      path,
+      requireDevice(runtime.store, runtime.clock),
+      async (c, next) => {
+        if (c.get("device").kind !== "computer") throw new RingbackError("computer_only");
+        runtime.disk.assertRoom();
+        await assertEventAllowance(runtime, c.get("device"));
+        await next();
+      },
+      boundedBody(runtime, RELAY_EVENT_BODY_MAX_BYTES),
+    );
+  }
 
   routes.post("/daemon/events", async (c) => {
     const body = await readJson(c, DaemonEventPost);

@@ -4,6 +4,7 @@ import { requireDevice } from "../http/auth.js";
 import { clientAddress } from "../http/client-address.js";
 import type { RelayEnv } from "../relay-env.js";
 import { RateLimitedError } from "../runtime/code-attempts.js";
+import { relayedFleetState } from "../runtime/fleet-states.js";
 import type { RelayRuntime } from "../runtime/relay-runtime.js";
 import { retryFrame } from "../runtime/sse-frames.js";
 import { sseResponse } from "../runtime/sse-response.js";
@@ -16,7 +17,8 @@ const STREAM_ADDRESS_RETRY_MS = 30_000;
 
 /**
  * `GET /v1/stream`: SSE. With `Last-Event-ID` (header, or `?lastEventId=` for a first connect) it first sends
- * everything after that seq; without, every call still open. Then `synced`, then live entries.
+ * everything after that seq; without, every call still open. Then `synced`, every computer's fleet state, then live
+ * entries and fleet states.
  */
 export function streamRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
@@ -79,12 +81,13 @@ async function openBacklog(
     store.streamPage(accountId, afterSeq, STREAM_PAGE_ENTRIES, STREAM_PAGE_MAX_BYTES);
   const openCallsPage = (afterSeq: number) =>
     store.pendingCallsPage(accountId, afterSeq, STREAM_PAGE_ENTRIES, STREAM_PAGE_MAX_BYTES);
+  const fleet = async () => (await store.fleetStates(accountId)).map(relayedFleetState);
   if (lastEventId !== null) {
     const first = await streamPage(lastEventId);
     // An id beyond the account's head belongs to another relay or a wiped one: start over from the open calls.
-    if (lastEventId <= first.headSeq) return { first, next: streamPage };
+    if (lastEventId <= first.headSeq) return { first, next: streamPage, fleet };
   }
-  return { first: await openCallsPage(0), next: openCallsPage };
+  return { first: await openCallsPage(0), next: openCallsPage, fleet };
 }
 
 function parseLastEventId(value: string | undefined): number | null {

@@ -1,5 +1,6 @@
 import { LINK_CLOSE_CODES } from "@ringback/protocol";
 import type { ClusterHandlers } from "../cluster/relay-cluster.js";
+import { passOnFleetStates, passOnStoredFleetState } from "./fleet-states.js";
 import type { RelayRuntime } from "./relay-runtime.js";
 import { sendQueuedReply } from "./reply-delivery.js";
 
@@ -22,6 +23,12 @@ export function clusterHandlers(runtime: RelayRuntime): ClusterHandlers {
         .answerRelayed(deviceId, requestId, sealed, stamp)
         .catch(reportFailure("answering a relayed settings request"));
     },
-    resync: () => runtime.hub.resync(),
+    fleetChanged: (accountId, computerId) => {
+      passOnStoredFleetState(runtime, accountId, computerId).catch(reportFailure("passing on a fleet state"));
+    },
+    resync: () => {
+      runtime.hub.resync();
+      passOnFleetStates(runtime).catch(reportFailure("passing on fleet states"));
+    },
   };
 }

@@ -29,6 +29,7 @@ export class SseConnection {
   #sink: SseSink | null = null;
   #early: Uint8Array[] | null = [];
   #isLive = false;
+  #isFleetLive = false;
   #lastSeq = 0;
   #lastPending = 0;
   #lastDrainAt: number;
@@ -92,6 +93,22 @@ export class SseConnection {
   /** From now on live entries are written as they come (until now the hub read them from the store). */
   goLive(): void {
     this.#isLive = true;
+  }
+
+  /**
+   * From now on fleet states are written as they come; the hub then reads the current ones for it. Set before that
+   * read, so a state stored meanwhile is never missed (at worst the client gets one twice, or an older one after it,
+   * which it drops by the state's own version).
+   */
+  goFleetLive(): void {
+    this.#isFleetLive = true;
+  }
+
+  /** A fleet state's frame, once the stream takes them; a client that leaves more than the bound unread is dropped. */
+  deliverFleet(frame: Uint8Array): void {
+    if (this.#isClosed || !this.#isFleetLive) return;
+    this.#write(frame);
+    this.#dropIfBackedUp();
   }
 
   /** Resolves once the client has taken what was written (at once without a sink yet, or once it is closed). */

@@ -1,4 +1,4 @@
-import { RELAY_SSE_EVENTS } from "@ringback/protocol";
+import { RELAY_SSE_EVENTS, type RelayedFleetState } from "@ringback/protocol";
 import type { StreamEntry } from "../store/store.js";
 
 const encoder = new TextEncoder();
@@ -35,6 +35,11 @@ export function entryFrames(entries: readonly StreamEntry[]): Uint8Array {
 /** Ends the backlog; its id lets a later resume skip everything already considered. */
 export function syncedFrame(seq: number): Uint8Array {
   return frame(seq, RELAY_SSE_EVENTS.synced, { seq });
+}
+
+/** A computer's fleet state: no id (a state, not an entry of the stream; a resume never skips it). */
+export function fleetFrame(state: RelayedFleetState): Uint8Array {
+  return frame(null, RELAY_SSE_EVENTS.fleet, state);
 }
 
 export function deviceRemovedFrame(deviceId: string): Uint8Array {

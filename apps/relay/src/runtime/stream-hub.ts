@@ -1,7 +1,8 @@
+import type { RelayedFleetState } from "@ringback/protocol";
 import type { Clock } from "../clock.js";
 import type { DeviceRecord, StreamEntry, StreamPage, StreamSnapshot } from "../store/store.js";
 import { SSE_PENDING_MAX_BYTES, type SseCloseReason, SseConnection } from "./sse-connection.js";
-import { deviceRemovedFrame, entryFrames } from "./sse-frames.js";
+import { deviceRemovedFrame, entryFrames, fleetFrame } from "./sse-frames.js";
 
 /** Reads an account's stream after a seq (the store's `streamSince`). */
 export type StreamReader = (accountId: string, afterSeq: number) => Promise<StreamSnapshot>;
@@ -38,6 +39,8 @@ export interface StreamBacklog {
   readonly first: StreamPage;
   /** The page after `afterSeq` (of the stream, or of the open calls). */
   next(afterSeq: number): Promise<StreamPage>;
+  /** The account's current fleet states, sent after `synced`. */
+  fleet(): Promise<readonly RelayedFleetState[]>;
 }
 
 /** The streams of one account on this instance, and how far they have been sent. */
@@ -152,7 +155,7 @@ export class StreamHub {
 
   /**
    * Sends the stream its backlog up to the head it was first read at, a page at a time, each once the client has
-   * taken the last; then `synced`; then, from the store too, what went out live meanwhile (up to the hub's cursor);
+   * taken the last; then `synced`; then every current fleet state (live ones from then on); then, from the store too, what went out live meanwhile (up to the hub's cursor);
    * then, once the client has taken all that, the stream is live. Nothing of the backlog beyond the page being sent,
    * and nothing published while it is sent, is held in memory, and the account's streams stay within their bound.
    */
@@ -175,6 +178,8 @@ export class StreamHub {
       page = await backlog.next(after);
     }
     connection.sendSynced(headSeq);
+    connection.goFleetLive();
+    for (const state of await backlog.fleet()) connection.deliverFleet(fleetFrame(state));
     for (;;) {
       await connection.drained();
       if (connection.isClosed) return;
@@ -206,6 +211,25 @@ export class StreamHub {
         this.#catchUp(account);
       }
     }
+  }
+
+  /** A computer's fleet state, to every stream of its account here that takes them; the frame is built once. */
+  publishFleet(accountId: string, state: RelayedFleetState): void {
+    const account = this.#byAccount.get(accountId);
+    if (!account) return;
+    const frame = fleetFrame(state);
+    for (const connection of [...account.connections]) connection.deliverFleet(frame);
+    this.#keepWithinBound(account);
+  }
+
+  /** Whether the account has a stream here. */
+  hasAccount(accountId: string): boolean {
+    return this.#byAccount.has(accountId);
+  }
+
+  /** The accounts with a stream here. */
+  accountIds(): string[] {
+    return [...this.#byAccount.keys()];
   }
 
   /** Another instance (or this one's transaction) announced the account's stream up to `seq`. */

@@ -36,6 +36,7 @@ export const ACCOUNT_SQL = {
   removeDevice: "UPDATE devices SET removed_at = ? WHERE id = ? AND account_id = ? AND removed_at IS NULL",
   deleteCodesBy: "DELETE FROM pairing_codes WHERE created_by = ?",
   deleteRotationsBy: "DELETE FROM key_rotations WHERE account_id = ? AND posted_by = ?",
+  deleteFleetStateOf: "DELETE FROM fleet_states WHERE account_id = ? AND computer_id = ?",
   /** One live code per device: a new code replaces the device's last, so no device can fill the code space. */
   replaceCodes: "DELETE FROM pairing_codes WHERE expires_at <= ? OR created_by = ?",
   insertCode: `INSERT INTO pairing_codes (code_hash, account_id, created_by, expires_at) VALUES (?, ?, ?, ?)
@@ -99,6 +100,8 @@ export const ACCOUNT_QUERIES = {
     storeWrite(ACCOUNT_SQL.deleteCodesBy, [deviceId]),
     // Nor may a rotation notice it posted (one that does not open, say) hold the slot of the rotation removing it.
     storeWrite(ACCOUNT_SQL.deleteRotationsBy, [accountId, deviceId]),
+    // A removed computer's agents leave the account's fleet with it.
+    storeWrite(ACCOUNT_SQL.deleteFleetStateOf, [accountId, deviceId]),
   ],
   rateLimitState: (key: string, now: number) =>
     storeQuery(ACCOUNT_SQL.rateLimit, [key, now], ([row]) => toRateLimitState(row, now)),

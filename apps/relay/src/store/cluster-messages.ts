@@ -29,6 +29,9 @@ const SettingsAnswered = z.object({
   r: z.string(),
 });
 
+/** Instance `i` stored computer `d`'s fleet state (account `a`): the others pass on the row they read. */
+const FleetChanged = z.object({ t: z.literal("fleet"), a: z.string(), d: z.string(), i: z.string() });
+
 export const ClusterMessage = z.discriminatedUnion("t", [
   EntriesCommitted,
   DeviceRemoved,
@@ -36,6 +39,7 @@ export const ClusterMessage = z.discriminatedUnion("t", [
   ReplyQueued,
   SettingsRequested,
   SettingsAnswered,
+  FleetChanged,
 ]);
 export type ClusterMessage = z.infer<typeof ClusterMessage>;
 

@@ -1,5 +1,6 @@
 import { ACCOUNT_QUERIES } from "./account-rows.js";
 import { CALL_QUERIES } from "./call-rows.js";
+import { FLEET_QUERIES, fleetPutOutcome } from "./fleet-rows.js";
 import { GroupCommit } from "./group-commit.js";
 import * as accounts from "./postgres-accounts.js";
 import * as callStatus from "./postgres-call-status.js";
@@ -68,6 +69,14 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
 
     addKeyRotation: (input) => keyRotations.addKeyRotation(pg, input),
     keyRotations: (accountId) => keyRotations.keyRotations(sql, accountId),
+
+    putFleetState: async (input) => {
+      const isStored = await read(sql, FLEET_QUERIES.put(input));
+      const last = isStored ? null : await read(sql, FLEET_QUERIES.receivedAt(input.computerId));
+      return fleetPutOutcome(input, isStored, last);
+    },
+    fleetStates: (accountId) => read(sql, FLEET_QUERIES.ofAccount(accountId)),
+    fleetState: (accountId, computerId) => read(sql, FLEET_QUERIES.ofComputer(accountId, computerId)),
 
     createPairingCode: (input) => accounts.createPairingCode(pg, input),
     redeemPairingCode: (input) => accounts.redeemPairingCode(pg, input),

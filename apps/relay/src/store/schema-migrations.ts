@@ -204,4 +204,18 @@ export const schemaMigrations = (dialect: SchemaDialect): readonly Migration[] =
       CREATE UNIQUE INDEX key_rotations_by_old_key ON key_rotations(account_id, from_key_id);
     `,
   },
+  {
+    // Each computer's latest fleet state (sealed and padded: what its agents are doing), passed on to the account's
+    // devices; it goes with the computer.
+    version: 9,
+    sql: `
+      CREATE TABLE fleet_states (
+        computer_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        received_at ${dialect.bigint} NOT NULL
+      )${dialect.keyedTable};
+      CREATE INDEX fleet_states_by_account ON fleet_states(account_id);
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { isFinalCallStatus } from "@ringback/protocol";
 import { ACCOUNT_QUERIES } from "./account-rows.js";
 import { CALL_QUERIES } from "./call-rows.js";
+import { FLEET_QUERIES, fleetPutOutcome } from "./fleet-rows.js";
 import { GroupCommit } from "./group-commit.js";
 import { PUSH_QUERIES } from "./push-rows.js";
 import { REPLY_QUERIES } from "./reply-rows.js";
@@ -55,7 +56,7 @@ function sqliteStore(db: SqliteDatabase): RelayStore {
   };
 }
 
-/** Accounts, devices, pairing codes, key rotations and rate limits. */
+/** Accounts, devices, pairing codes, key rotations, fleet states and rate limits. */
 function accountMethods(db: SqliteDatabase) {
   return {
     hasAccounts: async () => db.read(ACCOUNT_QUERIES.hasAccounts()),
@@ -82,6 +83,17 @@ function accountMethods(db: SqliteDatabase) {
 
     addKeyRotation: async (input) => keyRotations.addKeyRotation(db, input),
     keyRotations: async (accountId) => keyRotations.keyRotations(db, accountId),
+
+    putFleetState: async (input) => {
+      const isStored = db.read(FLEET_QUERIES.put(input));
+      return fleetPutOutcome(
+        input,
+        isStored,
+        isStored ? null : db.read(FLEET_QUERIES.receivedAt(input.computerId)),
+      );
+    },
+    fleetStates: async (accountId) => db.read(FLEET_QUERIES.ofAccount(accountId)),
+    fleetState: async (accountId, computerId) => db.read(FLEET_QUERIES.ofComputer(accountId, computerId)),
 
     createPairingCode: async (input) => accounts.createPairingCode(db, input),
     redeemPairingCode: async (input) => accounts.redeemPairingCode(db, input),

@@ -321,6 +321,27 @@ export type AddKeyRotationOutcome =
   /** The account already has a notice from this key (another device rotated first), or this id for another one. */
   | { readonly kind: "conflict" };
 
+/** A computer's latest fleet state as the relay keeps it: opaque (sealed and padded by the computer). */
+export interface FleetStateRecord {
+  readonly computerId: string;
+  readonly sealed: string;
+  readonly receivedAt: number;
+}
+
+/** A computer's new fleet state; it replaces the last one only when that one is `minIntervalMs` old or older. */
+export interface NewFleetState {
+  readonly accountId: string;
+  readonly computerId: string;
+  readonly sealed: string;
+  readonly now: number;
+  readonly minIntervalMs: number;
+}
+
+export type PutFleetStateOutcome =
+  | { readonly kind: "stored"; readonly record: FleetStateRecord }
+  /** The computer's last state is younger than the interval: nothing changed; another may replace it from `retryAt`. */
+  | { readonly kind: "too-soon"; readonly retryAt: number };
+
 export interface RateLimitState {
   readonly count: number;
   readonly resetAt: number;
@@ -392,8 +413,8 @@ export interface RelayStore {
   /** Replaces a live device's name (an opaque string: sealed by the device); false when there is no such device. */
   renameDevice(input: DeviceRename): Promise<boolean>;
   /**
-   * Removes a device for good (its token is refused forever); its undelivered replies fail, and the key rotation
-   * notices it posted go (a device about to be removed cannot hold the slot of the rotation that removes it).
+   * Removes a device for good (its token is refused forever); its undelivered replies fail, its fleet state and the
+   * key rotation notices it posted go (a device about to be removed cannot hold the slot of the rotation that removes it).
    */
   removeDevice(input: DeviceRemoval): Promise<{
     removed: boolean;
@@ -423,6 +444,17 @@ export interface RelayStore {
   addKeyRotation(input: NewKeyRotation): Promise<AddKeyRotationOutcome>;
   /** The account's notices, oldest first. */
   keyRotations(accountId: string): Promise<KeyRotationRecord[]>;
+
+  // Fleet states.
+  /**
+   * Keeps a computer's latest fleet state: at most one per `minIntervalMs` per computer, checked and written in one
+   * statement, so it holds across relay processes.
+   */
+  putFleetState(input: NewFleetState): Promise<PutFleetStateOutcome>;
+  /** The latest state of each live computer of the account. */
+  fleetStates(accountId: string): Promise<FleetStateRecord[]>;
+  /** One computer's latest state, while the computer is live. */
+  fleetState(accountId: string, computerId: string): Promise<FleetStateRecord | null>;
 
   // Rate limits (fixed windows, shared by every relay process).
   rateLimitState(key: string, now: number): Promise<RateLimitState>;

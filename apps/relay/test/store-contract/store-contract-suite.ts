@@ -10,6 +10,7 @@ import {
   T0,
 } from "./contract-fixtures.js";
 import { describeDeliveryStoreContract } from "./delivery-contract-suite.js";
+import { describeFleetStoreContract } from "./fleet-contract-suite.js";
 import { describePushStoreContract } from "./push-contract-suite.js";
 
 function device(id: string, kind: DeviceKind = "computer"): NewDevice {
@@ -834,4 +835,5 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
   });
   describePushStoreContract(name, makeStore);
   describeDeliveryStoreContract(name, makeStore);
+  describeFleetStoreContract(name, makeStore);
 }
