@@ -7,7 +7,7 @@ describe("health and setup", () => {
     await using relay = await inProcessRelay();
     const health = await relay.request("GET", "/v1/health");
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ ok: true, store: "sqlite", migrationVersion: 9, disk: null });
+    expect(health.body).toEqual({ ok: true, store: "sqlite", migrationVersion: 10, disk: null });
   });
 
   it("tells the web app whether a claim code is needed", async () => {

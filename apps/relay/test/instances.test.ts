@@ -287,7 +287,7 @@ describePostgres("several relay instances on one PostgreSQL database", () => {
     const { relays, b } = await twoInstances();
     await using _ = relays;
     const health = await b.request("GET", "/v1/health");
-    expect(health.body).toEqual({ ok: true, store: "postgres", migrationVersion: 9, disk: null });
+    expect(health.body).toEqual({ ok: true, store: "postgres", migrationVersion: 10, disk: null });
   });
   it("passes a computer's fleet state stored on one instance to streams on the other, once a second at most", async () => {
     const { relays, a, b, computer, phone, browser } = await twoInstances();

@@ -318,6 +318,48 @@ describe("Web Push: ringing", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("keeps and streams a quiet call without pushing it, until its computer rings it (the quiet summary)", async () => {
+    await using relay = await pushRelay();
+    const { computer, phone, phonePush, tabletPush, computerPush } = await account(relay, 600);
+    using stream = new SseClient(relay.url, phone.deviceToken);
+    await stream.waitForSynced();
+    const quiet = await relay.request("POST", "/v1/daemon/events", {
+      token: computer.deviceToken,
+      body: eventBody("quiet1", { ring: "quiet" }),
+    });
+    expect(quiet.status).toBe(201);
+    const streamed = await stream.waitFor("call", (data) => data.eventId === "quiet1");
+    expect(streamed.data).toMatchObject({ eventId: "quiet1", status: "pending", ring: "quiet" });
+    const listed = await relay.request("GET", "/v1/calls/quiet1", { token: phone.deviceToken });
+    expect(listed.body).toMatchObject({ eventId: "quiet1", ring: "quiet" });
+
+    // A ringing call posted after it is pushed; the quiet one before it never was.
+    await postEvent(relay, computer.deviceToken, "loud1");
+    await relay.pushService.waitFor(
+      () => (callsOf(relay, phonePush).some((message) => message.eventId === "loud1") ? true : undefined),
+      "the ringing call's push",
+    );
+    const loud = await stream.waitFor("call", (data) => data.eventId === "loud1");
+    expect(loud.data.ring).toBeUndefined();
+    await relay.advance(2 * MINUTE_MS);
+    for (const subscription of [phonePush, tabletPush]) {
+      expect(callsOf(relay, subscription).map((message) => message.eventId)).not.toContain("quiet1");
+    }
+
+    const rung = await relay.request("POST", "/v1/daemon/events/quiet1/push", {
+      token: computer.deviceToken,
+    });
+    expect(rung).toMatchObject({ status: 200, body: { eventId: "quiet1", devices: 2 } });
+    for (const subscription of [phonePush, tabletPush]) {
+      await relay.pushService.waitFor(
+        () =>
+          callsOf(relay, subscription).some((message) => message.eventId === "quiet1") ? true : undefined,
+        "the quiet call's push",
+      );
+    }
+    expect(callsOf(relay, computerPush)).toHaveLength(0);
+  });
+
   it.each(["rejected", "acknowledged"])("stops pushing a call once it is %s", async (status) => {
     await using relay = await pushRelay();
     const { computer, tablet, phonePush } = await account(relay);

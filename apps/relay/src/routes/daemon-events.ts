@@ -50,6 +50,7 @@ export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
   });
 
   // The first rung of the computer's escalation ladder: its call, still ringing, is pushed again now at high urgency.
+  // A quiet call still pending is pushed now for the first time: the computer's quiet summary rings it.
   routes.post("/daemon/events/:eventId/push", async (c) => {
     const eventId = EventId.safeParse(c.req.param("eventId"));
     if (!eventId.success) throw new RingbackError("call_not_found");
@@ -63,7 +64,7 @@ export function daemonEventRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
     if (devices === 0) {
       throw new RingbackError(
         "call_not_found",
-        "No device is being pushed this call: it is not ringing, it is another computer's, or no device takes pushes.",
+        "No device is being pushed this call: it is not pending, it is another computer's, or no device takes pushes.",
       );
     }
     runtime.push.kick();
@@ -106,6 +107,7 @@ async function storeEvent(
     taskId: body.taskId,
     fromDeviceId: device.id,
     sealed: body.sealed,
+    ring: body.ring ?? "ring",
     receivedAt: now,
     expiresAt: now + runtime.config.callExpiryMs,
     limits: {
@@ -132,7 +134,9 @@ async function storeEvent(
   // before the count of the computer's reports is written: a call rings without waiting for that write's fsync.
   runtime.push.kick();
   await runtime.store.rateLimitHit(eventsKey(device.id), now, runtime.config.eventWindowMs);
-  runtime.log.line(`event stored event=${body.eventId} source=${body.source} seq=${outcome.entry.seq}`);
+  runtime.log.line(
+    `event stored event=${body.eventId} source=${body.source} seq=${outcome.entry.seq} ring=${body.ring ?? "ring"}`,
+  );
   const posted: EventPosted = { eventId: body.eventId, seq: outcome.entry.seq };
   return c.json(posted, 201);
 }

@@ -1,4 +1,5 @@
 import {
+  CallRing,
   CallStatus,
   CallStatusChange,
   type RelayedEvent,
@@ -19,14 +20,14 @@ import { firstOrNull, storeQuery, storeWrite } from "./store-query.js";
 
 /** The columns `toRelayedEvent` reads. */
 const EVENT_COLUMNS =
-  "e.account_id, e.event_id, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id, e.sealed, e.status";
+  "e.account_id, e.event_id, e.seq, e.source, e.occurred_at, e.received_at, e.task_id, e.from_device_id, e.sealed, e.status, e.ring";
 
 /**
  * The columns `toStreamEntry` reads from a `stream_entries` row `s` joined with its event `e`. A status row's event
  * is joined for nothing sealed: only a call's own row reads its ciphertext.
  */
 const STREAM_COLUMNS = `s.account_id, s.seq, s.kind, s.change, e.event_id, e.source, e.occurred_at, e.received_at,
-  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status`;
+  e.task_id, e.from_device_id, CASE WHEN s.kind = 'call' THEN e.sealed END AS sealed, e.status, e.ring`;
 
 /** The stream's join of each entry with its event (`s` and `e`). */
 const STREAM_JOIN =
@@ -43,7 +44,8 @@ export const CALL_SQL = {
   existingEvent: "SELECT seq, from_device_id FROM events WHERE account_id = ? AND event_id = ?",
   sameTask: "SELECT 1 AS found FROM events WHERE account_id = ? AND task_id = ?",
   insertEvent: `INSERT INTO events (account_id, event_id, seq, source, occurred_at, received_at, task_id,
-      from_device_id, sealed, sealed_bytes, status, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      from_device_id, sealed, sealed_bytes, status, expires_at, ring)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
   insertCallEntry: `INSERT INTO stream_entries (account_id, seq, kind, event_id, change, created_at)
     VALUES (?, ?, 'call', ?, NULL, ?)`,
   call: `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.account_id = ? AND e.event_id = ? AND e.sealed IS NOT NULL`,
@@ -123,6 +125,7 @@ export function eventParameters(input: NewEvent, seq: number): (string | number 
     input.sealed,
     Buffer.byteLength(input.sealed),
     input.expiresAt,
+    input.ring ?? "ring",
   ];
 }
 
@@ -187,6 +190,7 @@ export function newCallEntry(input: NewEvent, seq: number): StreamEntry & { kind
     fromDeviceId: input.fromDeviceId,
     sealed: input.sealed,
     status: "pending",
+    ...quietMark(input.ring),
   };
   return { kind: "call", accountId: input.accountId, seq, event };
 }
@@ -218,7 +222,13 @@ function toRelayedEvent(row: Row): RelayedEvent {
     fromDeviceId: text(row.from_device_id),
     sealed: text(row.sealed),
     status: CallStatus.parse(row.status),
+    ...quietMark(CallRing.parse(row.ring)),
   };
+}
+
+/** A quiet call says so; a ringing one carries no mark, as from relays older than quiet calls. */
+function quietMark(ring: CallRing | undefined): Pick<RelayedEvent, "ring"> {
+  return ring === "quiet" ? { ring: "quiet" } : {};
 }
 
 /** A call still open (ringing or answered, its ciphertext kept) as the stream entry that brings it. */

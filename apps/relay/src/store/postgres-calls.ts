@@ -63,7 +63,7 @@ async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promi
   // Rolls the seq back too, so a refused event leaves no gap.
   if (inserted.length === 0) throw new EventExists();
   await read(tx, CALL_QUERIES.insertCallEntry(input, seq));
-  await read(tx, PUSH_QUERIES.schedule(input));
+  for (const write of PUSH_QUERIES.schedule(input)) await read(tx, write);
   const entry = newCallEntry(input, seq);
   await notifyEntries(tx, channel, [entry]);
   return { kind: "created" as const, entry };

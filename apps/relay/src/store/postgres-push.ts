@@ -1,5 +1,11 @@
-import { type PostgresDatabase, type Queries, query, text } from "./postgres-database.js";
-import { PUSH_SQL, parseVapidKeys, subscriptionParameters, VAPID_KEYS_SETTING } from "./push-rows.js";
+import { type PostgresDatabase, type Queries, query, read, text } from "./postgres-database.js";
+import {
+  PUSH_QUERIES,
+  PUSH_SQL,
+  parseVapidKeys,
+  subscriptionParameters,
+  VAPID_KEYS_SETTING,
+} from "./push-rows.js";
 import type { PushSubscriptionRecord, VapidKeys } from "./store.js";
 
 /** Of several instances starting together, the first insert wins and every one reads the same pair back. */
@@ -37,15 +43,18 @@ export function removePushSubscription(
   });
 }
 
-export async function pushCallAgain(
-  db: Queries,
+export function pushCallAgain(
+  pg: PostgresDatabase,
   input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
 ): Promise<number> {
-  const rows = await db`UPDATE push_deliveries d SET next_push_at = ${input.now}
+  return pg.transaction(async (db) => {
+    await read(db, PUSH_QUERIES.scheduleQuiet(input));
+    const rows = await db`UPDATE push_deliveries d SET next_push_at = ${input.now}
     FROM events e
     WHERE d.account_id = ${input.accountId} AND d.event_id = ${input.eventId}
       AND e.account_id = d.account_id AND e.event_id = d.event_id AND e.from_device_id = ${input.fromDeviceId}
       AND e.status = 'pending' AND e.sealed IS NOT NULL
     RETURNING d.device_id`;
-  return rows.length;
+    return rows.length;
+  });
 }

@@ -103,7 +103,7 @@ function postgresStore(pg: PostgresDatabase): PostgresStore {
     findPushSubscription: (deviceId) => read(sql, PUSH_QUERIES.subscription(deviceId)),
     removePushSubscription: (deviceId, endpoint) => push.removePushSubscription(pg, deviceId, endpoint),
     claimDuePushes: (now, exceptAccounts = []) => pushClaims.claimDuePushes(sql, now, exceptAccounts),
-    pushCallAgain: (input) => push.pushCallAgain(sql, input),
+    pushCallAgain: (input) => push.pushCallAgain(pg, input),
     settlePush: (key, settlement) => read(sql, PUSH_QUERIES.settle(key, settlement)),
     takeSettledPushes: (input) => pushClaims.takeSettledPushes(sql, input),
 

@@ -1,6 +1,13 @@
 import { ReportSource } from "@ringback/protocol";
 import { integer, type Row, text, textOrNull } from "./columns.js";
-import type { DuePush, PushKey, PushSettlement, PushSubscriptionRecord, VapidKeys } from "./store.js";
+import type {
+  DuePush,
+  NewEvent,
+  PushKey,
+  PushSettlement,
+  PushSubscriptionRecord,
+  VapidKeys,
+} from "./store.js";
 import { firstOrNull, storeQuery, storeWrite } from "./store-query.js";
 
 /** The `relay_settings` row holding the VAPID key pair (JSON), in both stores. */
@@ -36,6 +43,16 @@ export const PUSH_SQL = {
   /** The first push of a new event (event, now, account, posting device) to every other subscribed device. */
   schedule: `INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
     SELECT account_id, ?, device_id, ? FROM push_subscriptions WHERE account_id = ? AND device_id <> ?`,
+  /**
+   * The pushes of a quiet call its computer now rings (now, account, event, posting device): to every other subscribed
+   * device, while the call is pending.
+   */
+  scheduleQuiet: `INSERT INTO push_deliveries (account_id, event_id, device_id, next_push_at)
+    SELECT s.account_id, e.event_id, s.device_id, ?1 FROM push_subscriptions s
+      JOIN events e ON e.account_id = s.account_id
+    WHERE e.account_id = ?2 AND e.event_id = ?3 AND e.from_device_id = ?4 AND e.ring = 'quiet'
+      AND e.status = 'pending' AND e.sealed IS NOT NULL AND s.device_id <> ?4
+    ON CONFLICT DO NOTHING`,
   sent: "UPDATE push_deliveries SET failures = 0 WHERE account_id = ? AND event_id = ? AND device_id = ?",
   retry: `UPDATE push_deliveries SET failures = failures + 1, next_push_at = ?
     WHERE account_id = ? AND event_id = ? AND device_id = ?`,
@@ -46,9 +63,21 @@ export const PUSH_SQL = {
 export const PUSH_QUERIES = {
   subscription: (deviceId: string) =>
     storeQuery(PUSH_SQL.subscription, [deviceId], firstOrNull(toSubscription)),
-  /** Schedules the first push of a new event; run inside the event's insert transaction. */
-  schedule: (input: { accountId: string; eventId: string; fromDeviceId: string; receivedAt: number }) =>
-    storeWrite(PUSH_SQL.schedule, [input.eventId, input.receivedAt, input.accountId, input.fromDeviceId]),
+  /** Schedules the first push of a new event (none for a quiet one); run inside the event's insert transaction. */
+  schedule: (input: NewEvent) =>
+    input.ring === "quiet"
+      ? []
+      : [
+          storeWrite(PUSH_SQL.schedule, [
+            input.eventId,
+            input.receivedAt,
+            input.accountId,
+            input.fromDeviceId,
+          ]),
+        ],
+  /** Schedules the pushes of a pending quiet call its computer rings now (nothing for any other call). */
+  scheduleQuiet: (input: { accountId: string; eventId: string; fromDeviceId: string; now: number }) =>
+    storeWrite(PUSH_SQL.scheduleQuiet, [input.now, input.accountId, input.eventId, input.fromDeviceId]),
   /** What became of a claimed push: sent (its failures start again), a retry at a time, or dropped. */
   settle: (key: PushKey, settlement: PushSettlement) => {
     const keyParameters = [key.accountId, key.eventId, key.deviceId];

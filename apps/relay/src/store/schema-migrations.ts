@@ -218,4 +218,9 @@ export const schemaMigrations = (dialect: SchemaDialect): readonly Migration[] =
       CREATE INDEX fleet_states_by_account ON fleet_states(account_id);
     `,
   },
+  {
+    // Whether a call rings (pushed) or is only kept and listed (`quiet`: read later in a round-up).
+    version: 10,
+    sql: "ALTER TABLE events ADD COLUMN ring TEXT NOT NULL DEFAULT 'ring';",
+  },
 ];

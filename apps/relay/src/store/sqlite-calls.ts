@@ -18,7 +18,7 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
     const seq = nextSeq(db, input.accountId);
     db.run(CALL_SQL.insertEvent, ...eventParameters(input, seq));
     db.read(CALL_QUERIES.insertCallEntry(input, seq));
-    db.read(PUSH_QUERIES.schedule(input));
+    for (const write of PUSH_QUERIES.schedule(input)) db.read(write);
     return { kind: "created", entry: newCallEntry(input, seq) };
   });
 }

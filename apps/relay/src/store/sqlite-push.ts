@@ -1,4 +1,10 @@
-import { PUSH_SQL, parseVapidKeys, subscriptionParameters, VAPID_KEYS_SETTING } from "./push-rows.js";
+import {
+  PUSH_QUERIES,
+  PUSH_SQL,
+  parseVapidKeys,
+  subscriptionParameters,
+  VAPID_KEYS_SETTING,
+} from "./push-rows.js";
 import { type SqliteDatabase, text } from "./sqlite-database.js";
 import type { PushSubscriptionRecord, VapidKeys } from "./store.js";
 
@@ -37,14 +43,17 @@ export function pushCallAgain(
   db: SqliteDatabase,
   input: { accountId: string; eventId: string; fromDeviceId: string; now: number },
 ): number {
-  return db.run(
-    `UPDATE push_deliveries SET next_push_at = ?
+  return db.transaction(() => {
+    db.read(PUSH_QUERIES.scheduleQuiet(input));
+    return db.run(
+      `UPDATE push_deliveries SET next_push_at = ?
      WHERE account_id = ? AND event_id = ? AND EXISTS (
        SELECT 1 FROM events e WHERE e.account_id = push_deliveries.account_id AND e.event_id = push_deliveries.event_id
          AND e.from_device_id = ? AND e.status = 'pending' AND e.sealed IS NOT NULL)`,
-    input.now,
-    input.accountId,
-    input.eventId,
-    input.fromDeviceId,
-  );
+      input.now,
+      input.accountId,
+      input.eventId,
+      input.fromDeviceId,
+    );
+  });
 }

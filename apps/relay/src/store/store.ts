@@ -1,5 +1,6 @@
 import type {
   CallDelivery,
+  CallRing,
   CallStatus,
   CallStatusChange,
   CallStatusWrite,
@@ -88,6 +89,8 @@ export interface NewEvent {
   readonly taskId: string | null;
   readonly fromDeviceId: string;
   readonly sealed: string;
+  /** `quiet`: kept and streamed, never pushed (until its computer asks, `pushCallAgain`); absent: `ring`. */
+  readonly ring?: CallRing;
   readonly receivedAt: number;
   /** When an unanswered call expires and is erased. */
   readonly expiresAt: number;
@@ -535,7 +538,8 @@ export interface RelayStore {
   settlePush(key: PushKey, settlement: PushSettlement): Promise<void>;
   /**
    * The computer that posted a call still ringing asks that it be pushed again now (its escalation ladder's first
-   * rung): every device's next push of it falls due at `now`. The number of devices it will be pushed to (0: the call
+   * rung, or the quiet summary ringing a quiet call, whose pushes are scheduled now): every device's next push of it
+   * falls due at `now`. The number of devices it will be pushed to (0: the call
    * is not ringing, is not this computer's, or no device has a subscription).
    */
   pushCallAgain(input: {

@@ -138,6 +138,27 @@ export function describePushStoreContract(name: string, makeStore: () => Promise
       expect(await claimedIds(T0)).toEqual(["ev1>phone#1"]);
     });
 
+    it("pushes a quiet event to nobody until its computer rings it, and then to every device but the sender", async () => {
+      await store.setPushSubscription(subscription("phone"));
+      await store.setPushSubscription({ ...subscription("pc"), deviceId: "pc" });
+      await store.appendEvent(event({ eventId: "quiet", ring: "quiet" }));
+      expect(await store.claimDuePushes(T0 + MINUTE_MS)).toEqual([]);
+      expect((await store.getCall("acc1", "quiet"))?.ring).toBe("quiet");
+      // Only its own computer rings it.
+      expect(
+        await store.pushCallAgain({ accountId: "acc1", eventId: "quiet", fromDeviceId: "phone", now: T0 }),
+      ).toBe(0);
+      const now = T0 + 2 * MINUTE_MS;
+      expect(
+        await store.pushCallAgain({ accountId: "acc1", eventId: "quiet", fromDeviceId: "pc", now }),
+      ).toBe(1);
+      expect(await claimedIds(now)).toEqual(["quiet>phone#1"]);
+      // Asked again, it is pushed again, not scheduled twice.
+      expect(
+        await store.pushCallAgain({ accountId: "acc1", eventId: "quiet", fromDeviceId: "pc", now: now + 1 }),
+      ).toBe(1);
+    });
+
     it("pushes a new event at once to every subscribed device but the sender", async () => {
       await store.setPushSubscription(subscription("phone"));
       await store.setPushSubscription({ ...subscription("pc"), deviceId: "pc" });
