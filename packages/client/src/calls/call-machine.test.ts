@@ -74,6 +74,18 @@ describe("call lifecycle: report received", () => {
     expect(ringingCall(phone.model)).toBeUndefined();
   });
 
+  it("keeps in the record that its computer posted the call quiet, and nothing for a call that rings", () => {
+    const phone = device();
+    phone.dispatch({
+      type: "report-received",
+      routing: { ...routingFor({ eventId: "q1" }), ring: "quiet" },
+      payload: payloadFor({ eventId: "q1" }),
+    });
+    phone.receive({ eventId: "e1" });
+    expect(phone.model.records.q1?.ring).toBe("quiet");
+    expect(phone.model.records.e1).not.toHaveProperty("ring");
+  });
+
   it("preparing -> ringing when the voice is ready and ringing is allowed now", () => {
     const phone = device();
     phone.ring({ eventId: "e1" });

@@ -1,4 +1,5 @@
 import type {
+  CallRing,
   CallStatusWrite,
   DeviceDeliveryOutcome,
   PermissionVerdict,
@@ -152,6 +153,8 @@ export interface CallRecord {
   readonly replies: readonly SentReply[];
   /** This device's decision on a "needs you" call (Allow once or Deny); absent until one is sent. */
   readonly verdict?: SentVerdict;
+  /** `quiet`: its computer posted it not to ring (a round-up-only or silent project). Absent: it rings. */
+  readonly ring?: CallRing;
   readonly status: CallStatusFields;
 }
 
@@ -161,6 +164,8 @@ export interface CallRouting {
   readonly source: ReportSource;
   readonly occurredAt: string;
   readonly fromDeviceId?: string | null;
+  /** The relay's `ring` (absent from older relays and for calls that ring). */
+  readonly ring?: CallRing;
 }
 
 const INITIAL_STATUS: CallStatusFields = {
@@ -202,6 +207,7 @@ export function newCallRecord(
     conversation: [],
     decisions: [],
     replies: [],
+    ...(routing.ring === undefined ? {} : { ring: routing.ring }),
     status: INITIAL_STATUS,
   };
 }

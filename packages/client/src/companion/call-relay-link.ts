@@ -155,6 +155,7 @@ export class CallRelayLink {
       source: event.source,
       occurredAt: event.occurredAt,
       fromDeviceId: event.fromDeviceId,
+      ...(event.ring === undefined ? {} : { ring: event.ring }),
     };
     this.#options.dispatch({ type: "report-received", routing, payload });
     // A replayed call that was already answered, rejected or acknowledged elsewhere: the relay does not say by

@@ -1,4 +1,4 @@
-import type { CallDelivery, CallStatusChange, RelayedEvent } from "@ringback/protocol";
+import type { CallDelivery, CallStatusChange, RelayedEvent, RelayedFleetState } from "@ringback/protocol";
 import { eventually } from "@ringback/test-kit";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
@@ -141,6 +141,58 @@ describe("call stream", () => {
     sendSse(second.response, "synced", { seq: 8 }, 8);
     await eventually(() => synced.length === 2);
     expect(synced[1]).toEqual({ resumedFrom: "8", backlogEventIds: [] });
+  });
+
+  it("hands each computer's fleet state over after synced and live, again after a reconnect, without moving the resume id", async () => {
+    const fleet: RelayedFleetState[] = [];
+    const calls: RelayedEvent[] = [];
+    const { log, synced, handlers } = recorder();
+    stream = new CallStream({
+      serverUrl: relay.origin,
+      deviceToken: TOKEN,
+      lastEventId: null,
+      handlers: {
+        ...handlers,
+        onCall: (event) => {
+          calls.push(event);
+        },
+        onFleet: (state) => {
+          fleet.push(state);
+        },
+      },
+    });
+    stream.start();
+    const state = (computerId: string, sealed: string): RelayedFleetState => ({
+      computerId,
+      sealed,
+      receivedAt: "2026-03-02T10:00:00.000Z",
+    });
+    const first = await relay.request(0);
+    openSse(first.response);
+    sendSse(first.response, "call", { ...relayedEvent("quiet1", 1), ring: "quiet" }, 1);
+    sendSse(first.response, "synced", { seq: 1 }, 1);
+    sendSse(first.response, "fleet", state("laptop", "e2e1.0011223344556677.aaaa.v1"));
+    sendSse(first.response, "fleet", state("desktop", "e2e1.0011223344556677.aaaa.d1"));
+    sendSse(first.response, "fleet", state("laptop", "e2e1.0011223344556677.aaaa.v2"));
+    await eventually(() => fleet.length === 3);
+    expect(fleet.map((received) => `${received.computerId} ${received.sealed.slice(-2)}`)).toEqual([
+      "laptop v1",
+      "desktop d1",
+      "laptop v2",
+    ]);
+    expect(calls[0]?.ring).toBe("quiet");
+    expect(stream.lastEventId).toBe("1");
+    expect(log.filter((line) => line.startsWith("id "))).toEqual(["id 1", "id 1"]);
+
+    first.response.end();
+    const second = await relay.request(1);
+    expect(second.headers["last-event-id"]).toBe("1");
+    openSse(second.response);
+    sendSse(second.response, "synced", { seq: 1 }, 1);
+    sendSse(second.response, "fleet", state("laptop", "e2e1.0011223344556677.aaaa.v2"));
+    await eventually(() => fleet.length === 4 && synced.length === 2);
+    expect(fleet[3]?.sealed.endsWith("v2")).toBe(true);
+    expect(stream.lastEventId).toBe("1");
   });
 
   it("stops reconnecting on 401 and reports the device removed", async () => {

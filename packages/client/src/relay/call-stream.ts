@@ -7,6 +7,8 @@ import {
   RELAY_SSE_HEARTBEAT_MS,
   type RelayedEvent,
   RelayedEvent as RelayedEventSchema,
+  type RelayedFleetState,
+  RelayedFleetState as RelayedFleetStateSchema,
   type ReplyStatusChange,
   ReplyStatusChange as ReplyStatusChangeSchema,
   StreamSynced,
@@ -45,6 +47,11 @@ export interface CallStreamHandlers {
   onCallDelivery?(delivery: CallDelivery): void | Promise<void>;
   onReplyStatus?(change: ReplyStatusChange): void | Promise<void>;
   onSynced?(context: SyncedContext): void | Promise<void>;
+  /**
+   * A computer's sealed fleet state: every current one after each `synced`, then each new one. It has no id (a state,
+   * not an event), so it may come again or older than one already held: keep the newest by its sealed `version`.
+   */
+  onFleet?(state: RelayedFleetState): void | Promise<void>;
   /** The SSE id of the last event handled, to keep for a resume after a restart. */
   onLastEventId?(id: string): void | Promise<void>;
   onConnection?(state: StreamConnection): void;
@@ -170,6 +177,11 @@ export class CallStream {
           backlogEventIds: [...this.#backlog],
         });
       }),
+    );
+    source.addEventListener(RELAY_SSE_EVENTS.fleet, (event) =>
+      this.#enqueue("", () =>
+        this.#options.handlers.onFleet?.(RelayedFleetStateSchema.parse(JSON.parse(event.data))),
+      ),
     );
     source.addEventListener(RELAY_SSE_EVENTS.deviceRemoved, () => this.#deviceRemoved());
   }

@@ -74,6 +74,22 @@ describe("relay client", () => {
     ]);
   });
 
+  it("reads every computer's fleet state, as the stream relays each", async () => {
+    const computers = [
+      {
+        computerId: "laptop",
+        sealed: "e2e1.0011223344556677.aaaa.bbbb",
+        receivedAt: "2026-03-02T10:00:00.000Z",
+      },
+    ];
+    relay.answer({ status: 200, body: { computers } });
+    const client = new RelayClient({ serverUrl: relay.origin, deviceToken: "tok" });
+    expect(await client.fleet()).toEqual({ computers });
+    expect(relay.requests).toMatchObject([{ method: "GET", url: "/v1/fleet", authorization: "Bearer tok" }]);
+    relay.answer({ status: 200, body: { computers: [{ computerId: "laptop" }] } });
+    await expect(client.fleet()).rejects.toBeDefined();
+  });
+
   it("sends no Authorization header before the device has joined", async () => {
     relay.answer({ status: 200, body: { claimRequired: true, openSignup: false } });
     expect(await new RelayClient({ serverUrl: relay.origin }).setup()).toEqual({

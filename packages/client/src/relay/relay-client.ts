@@ -24,6 +24,8 @@ import {
   type RedeemPairingCodeRequest,
   type RelayedEvent,
   RelayedEvent as RelayedEventSchema,
+  type RelayedFleet,
+  RelayedFleet as RelayedFleetSchema,
   type RelaySetup,
   RelaySetup as RelaySetupSchema,
   type ReplyAccepted,
@@ -103,6 +105,11 @@ export class RelayClient {
    */
   postKeyRotation(notice: KeyRotationNotice): Promise<KeyRotationPosted> {
     return this.#request("POST", "/v1/key-rotations", KeyRotationPostedSchema, notice);
+  }
+
+  /** `GET /v1/fleet`: every computer's latest sealed fleet state, as the stream relays each (`onFleet`). */
+  fleet(): Promise<RelayedFleet> {
+    return this.#request("GET", "/v1/fleet", RelayedFleetSchema);
   }
 
   /** `GET /v1/calls/<eventId>`: one event, as the stream would relay it. */
