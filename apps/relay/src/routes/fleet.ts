@@ -65,7 +65,7 @@ export function fleetRoutes(runtime: RelayRuntime): Hono<RelayEnv> {
           `A computer puts its fleet state at most once per ${FLEET_PUT_MIN_INTERVAL_MS} ms; send the latest later.`,
         );
       }
-      await passOnFleetState(runtime, device.accountId, outcome.record);
+      passOnFleetState(runtime, device.accountId, outcome.record);
       runtime.log.line(`fleet state stored computer=${device.id} bytes=${body.sealed.length}`);
       return c.json(relayedFleetState(outcome.record) satisfies RelayedFleetState, 200);
     },

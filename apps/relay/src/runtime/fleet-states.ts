@@ -11,14 +11,17 @@ export function relayedFleetState(record: FleetStateRecord): RelayedFleetState {
   };
 }
 
-/** A state this instance just stored: to its own streams of the account at once, and to the other instances. */
-export async function passOnFleetState(
-  runtime: RelayRuntime,
-  accountId: string,
-  record: FleetStateRecord,
-): Promise<void> {
+/**
+ * A state this instance just stored: to its own streams of the account at once, and to the other instances. A failed
+ * announcement fails nothing: the state is kept, and the other instances' streams get it on their next connect.
+ */
+export function passOnFleetState(runtime: RelayRuntime, accountId: string, record: FleetStateRecord): void {
   runtime.hub.publishFleet(accountId, relayedFleetState(record));
-  await runtime.cluster.announceFleet(accountId, record.computerId);
+  runtime.cluster.announceFleet(accountId, record.computerId).catch((error: unknown) => {
+    runtime.log.line(
+      `announcing a fleet state failed: ${error instanceof Error ? error.name : "unknown error"}`,
+    );
+  });
 }
 
 /** A state another instance stored: read as it is now (a newer one may have replaced it) and passed on here. */
