@@ -6,6 +6,7 @@ import { createReportSealer } from "./runtime/briefs/seal-report.js";
 import { systemLanguage } from "./runtime/briefs/system-language.js";
 import { channelEndpoints } from "./runtime/escalation/channel-endpoints.js";
 import { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
+import { FinishedCallLadders } from "./runtime/escalation/finished-call-ladders.js";
 import { ConfigFile } from "./runtime/files/config-file.js";
 import { ensureDataDir } from "./runtime/files/data-dir.js";
 import { SessionsFile } from "./runtime/files/sessions-file.js";
@@ -15,6 +16,7 @@ import { ModelSlots } from "./runtime/model/model-slots.js";
 import { TestsPerMinute } from "./runtime/model/model-test/tests-per-minute.js";
 import { PendingAsks } from "./runtime/needs-you/pending-asks.js";
 import { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
+import { awayNow } from "./runtime/presence/away-now.js";
 import { IdleAwayReader } from "./runtime/presence/idle-away.js";
 import { relayAddress } from "./runtime/relay-address.js";
 import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
@@ -63,6 +65,14 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const pendingAsks = new PendingAsks();
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
   const escalation = new EscalationRuntime({ config, env, endpoints: channelEndpoints(env), log });
+  const idleAway = IdleAwayReader.forThisComputer(config, env);
+  const finishedLadders = new FinishedCallLadders({
+    escalation,
+    isAway: async () => (await awayNow(dataDir, new Date(), { log, idleAway })).isAway,
+    isCallRinging: (eventId, signal) => escalation.isCallRinging(eventId, signal),
+    log,
+    now: () => new Date(),
+  });
   const permission = new PermissionRuntime({
     dataDir,
     config,
@@ -74,20 +84,22 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     waitMs: options.permissionWaitMs,
     graceMs: options.permissionGraceMs,
     escalation,
-    idleAway: IdleAwayReader.forThisComputer(config, env),
+    idleAway,
   });
   const relay = relayAddress(config, env);
   const modelSlots = new ModelSlots();
+  const sendFinishedCalls = () =>
+    finishedLadders.escalatingAfter(
+      createIdentitySender(config, env, createReportSealer(config, trackerQuestions)),
+    );
   const outbox = new Outbox({
     directory: dataDir,
     generateBrief: createBriefStep(config, language, modelSlots, trackerQuestions),
-    send: relay ? createIdentitySender(config, env, createReportSealer(config, trackerQuestions)) : undefined,
+    send: relay ? sendFinishedCalls() : undefined,
     log,
   });
   // A daemon started before `ringback login` sends its waiting reports as soon as the login goes through it.
-  relayConnection.afterLogin(() =>
-    outbox.startSending(createIdentitySender(config, env, createReportSealer(config, trackerQuestions))),
-  );
+  relayConnection.afterLogin(() => outbox.startSending(sendFinishedCalls()));
   if (!relay) {
     log("no relay configured (serverUrl in daemon.json or RINGBACK_SERVER_URL): reports wait in the outbox");
   }
@@ -144,6 +156,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     },
     stop: async () => {
       permission.stop();
+      await finishedLadders.stopAll();
       await relayConnection.stop();
       await tracker.stop();
       await outbox.stop();

@@ -10,9 +10,11 @@ import {
 } from "@ringback/test-kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EscalationRuntime } from "../src/runtime/escalation/escalation-runtime.js";
+import { FinishedCallLadders } from "../src/runtime/escalation/finished-call-ladders.js";
 import { ConfigFile } from "../src/runtime/files/config-file.js";
 import { askPermission } from "../src/runtime/needs-you/ask-permission.js";
 import { PendingAsks } from "../src/runtime/needs-you/pending-asks.js";
+import { awayNow } from "../src/runtime/presence/away-now.js";
 import { savePresence } from "../src/runtime/presence/presence-file.js";
 
 /**
@@ -45,6 +47,7 @@ async function relayStandIn() {
   const pushes: { eventId: string; at: number }[] = [];
   const posts: string[] = [];
   let callStatus = "pending";
+  let callRing = "ring";
   const server = createServer((request, response) => {
     request.resume();
     request.on("end", () => {
@@ -59,17 +62,29 @@ async function relayStandIn() {
         pushes.push({ eventId: pushAgain[1], at: Date.now() });
         response.writeHead(200).end(JSON.stringify({ eventId: pushAgain[1], devices: 2 }));
       } else if (request.method === "GET" && call?.[1]) {
-        response.writeHead(200).end(JSON.stringify({ eventId: call[1], status: callStatus }));
+        response.writeHead(200).end(JSON.stringify({ eventId: call[1], status: callStatus, ring: callRing }));
       } else {
         response.writeHead(404).end(JSON.stringify({ error: { code: "not_found", message: "Not found." } }));
       }
     });
   });
   const listening = await listenOnLoopback(server);
-  return { ...listening, pushes, posts, answerOnPhone: () => (callStatus = "answered") };
+  return {
+    ...listening,
+    pushes,
+    posts,
+    answerOnPhone: () => (callStatus = "answered"),
+    endOnPhone: () => (callStatus = "ended"),
+    makeQuiet: () => (callRing = "quiet"),
+  };
 }
 
-async function ladderHome(directory: string, relayOrigin: string, channelsOrigin: string) {
+async function ladderHome(
+  directory: string,
+  relayOrigin: string,
+  channelsOrigin: string,
+  finished: { afterSeconds: number | null; stepSeconds: number } = { afterSeconds: null, stepSeconds: 30 },
+) {
   await writeFile(
     join(directory, "daemon.json"),
     JSON.stringify({
@@ -82,7 +97,7 @@ async function ladderHome(directory: string, relayOrigin: string, channelsOrigin
           { kind: "telegram", ...ACCOUNTS.telegram },
           { kind: "twilio", ...ACCOUNTS.twilio, from: "+15005550006", to: "+15551234567" },
         ],
-        schedule: { needsYou: { afterSeconds: 60, stepSeconds: 30 } },
+        schedule: { needsYou: { afterSeconds: 60, stepSeconds: 30 }, finished },
       },
     }),
   );
@@ -107,7 +122,7 @@ async function ladderHome(directory: string, relayOrigin: string, channelsOrigin
     graceMs: 0,
     escalation,
   };
-  return { context, pendingAsks, log };
+  return { context, pendingAsks, log, escalation };
 }
 
 /** Lets loopback sockets answer: real turns of the event loop (setImmediate is not faked), no clock time. */
@@ -211,5 +226,122 @@ describe("the escalation ladder of a needs-you call", () => {
     hook.abort();
     expect(await answer).toEqual({ outcome: "expired" });
     expect(pendingAsks.get(relay.pushes[0]?.eventId ?? "")).toBeUndefined();
+  });
+});
+
+describe("the escalation ladder of a finished call", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The daemon's wiring: the outbox's sender, a ladder after each post, away read from presence.json. */
+  async function finishedHome(finished: { afterSeconds: number | null; stepSeconds: number }) {
+    const directory = await makeTemporaryDirectory();
+    const relay = await relayStandIn();
+    const channels = await startFakeEscalationChannels(ACCOUNTS);
+    const home = await ladderHome(directory.path, relay.origin, channels.origin, finished);
+    let presenceReads = 0;
+    const ladders = new FinishedCallLadders({
+      escalation: home.escalation,
+      isAway: async () => {
+        presenceReads += 1;
+        return (await awayNow(directory.path, new Date(), {})).isAway;
+      },
+      isCallRinging: (eventId, signal) => home.escalation.isCallRinging(eventId, signal),
+      log: home.context.log,
+      now: () => new Date(),
+    });
+    const send = ladders.escalatingAfter(async () => ({ kind: "sent" }));
+    const post = (eventId: string) =>
+      send({ report: { eventId } } as Parameters<typeof send>[0], new AbortController().signal);
+    const posted = (service: string) =>
+      channels.requests.filter((request) => request.service === service && request.method === "POST").length;
+    return {
+      directory,
+      relay,
+      channels,
+      ladders,
+      post,
+      posted,
+      log: home.log,
+      presenceReads: () => presenceReads,
+      async [Symbol.asyncDispose]() {
+        await ladders.stopAll();
+        await channels[Symbol.asyncDispose]();
+        await relay[Symbol.asyncDispose]();
+        await directory[Symbol.asyncDispose]();
+      },
+    };
+  }
+
+  it("climbs on the finished schedule while the person is away, and stops once the call ends on a phone", async () => {
+    await using home = await finishedHome({ afterSeconds: 20, stepSeconds: 10 });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const startedAt = Date.now();
+    expect(await home.post("ev-finished-1")).toEqual({ kind: "sent" });
+    await untilSocketsAnswer(() => home.log.some((line) => line.includes("the finished call escalates")));
+    const schedule = [
+      ["push", 20],
+      ["ntfy", 30],
+      ["pushover", 40],
+      ["telegram", 50],
+      ["twilio", 60],
+    ] as const;
+    for (const [rung, dueSeconds] of schedule) {
+      const sent = () => (rung === "push" ? home.relay.pushes.length : home.posted(rung));
+      await vi.advanceTimersByTimeAsync(startedAt + dueSeconds * 1000 - 1 - Date.now());
+      await letSocketsAnswer();
+      expect(sent(), `${rung} before ${dueSeconds} s`).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      await untilSocketsAnswer(() => sent() === 1);
+    }
+    expect(home.relay.pushes[0]?.eventId).toBe("ev-finished-1");
+
+    // Ended on a phone after the last rung: no hook waits, so the daemon's watch of the call is what stops it.
+    home.relay.endOnPhone();
+    await advanceUntil(
+      () => home.channels.calls[0]?.status === "canceled" && home.channels.receipts[0]?.cancelled === true,
+      10_000,
+    );
+    expect(home.channels.receipts[0]?.cancelled).toBe(true);
+    expect(home.channels.calls[0]?.status).toBe("canceled");
+    const requestsAfterStop = home.channels.requests.length;
+    await vi.advanceTimersByTimeAsync(120_000);
+    await letSocketsAnswer();
+    expect(home.channels.requests.length).toBe(requestsAfterStop);
+  });
+
+  it("starts no ladder when finished calls never escalate (the default), without reading presence", async () => {
+    await using home = await finishedHome({ afterSeconds: null, stepSeconds: 30 });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    await home.post("ev-finished-2");
+    await vi.advanceTimersByTimeAsync(600_000);
+    await letSocketsAnswer();
+    expect(home.presenceReads()).toBe(0);
+    expect(home.relay.pushes).toHaveLength(0);
+    expect(home.channels.requests).toHaveLength(0);
+  });
+
+  it("starts no ladder when the person is at the computer", async () => {
+    await using home = await finishedHome({ afterSeconds: 10, stepSeconds: 10 });
+    await savePresence(home.directory.path, { away: false, changedBy: "a test" }, new Date());
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    await home.post("ev-finished-3");
+    await untilSocketsAnswer(() => home.presenceReads() === 1);
+    await vi.advanceTimersByTimeAsync(600_000);
+    await letSocketsAnswer();
+    expect(home.relay.pushes).toHaveLength(0);
+    expect(home.channels.requests).toHaveLength(0);
+  });
+
+  it("rings no rung for a call kept quiet (listed at the relay, never rung)", async () => {
+    await using home = await finishedHome({ afterSeconds: 10, stepSeconds: 10 });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    await home.post("ev-finished-4");
+    await untilSocketsAnswer(() => home.log.some((line) => line.includes("the finished call escalates")));
+    home.relay.makeQuiet();
+    await advanceUntil(() => false, 100_000);
+    expect(home.relay.pushes).toHaveLength(0);
+    expect(home.channels.requests).toHaveLength(0);
   });
 });

@@ -61,17 +61,38 @@ export class EscalationRuntime {
     return channels.map((channel) => channelRung(channel, this.#context.endpoints, appUrl));
   }
 
+  /** The linked relay, the rungs in order (the repeat push when linked, then the user's channels) and their times. */
+  #ladderOf(kind: CallKind, eventId: string) {
+    const relay = relayAddress(this.#context.config, this.#context.env);
+    const linked = relay?.deviceToken ? { serverUrl: relay.serverUrl, deviceToken: relay.deviceToken } : null;
+    const rungs = [...(linked ? [pushAgainRung(eventId, linked)] : []), ...this.#channelRungs()];
+    const timesMs = rungTimesMs(
+      timingOf(savedEscalation(this.#context.config.raw).schedule, kind),
+      rungs.length,
+    );
+    return { linked, rungs, timesMs };
+  }
+
+  /** When the last rung of a `kind` call falls due (ms after it starts ringing), or null when it never escalates. */
+  lastRungAtMs(kind: CallKind): number | null {
+    const { timesMs } = this.#ladderOf(kind, "");
+    return timesMs?.at(-1) ?? null;
+  }
+
+  /** False once the call no longer rings at the relay (answered, acknowledged, rejected, ended, expired, quiet). */
+  async isCallRinging(eventId: string, signal: AbortSignal): Promise<boolean> {
+    const relay = relayAddress(this.#context.config, this.#context.env);
+    if (!relay?.deviceToken) return true;
+    return isCallRinging(eventId, { serverUrl: relay.serverUrl, deviceToken: relay.deviceToken }, signal);
+  }
+
   /**
    * Starts the ladder of a call that began ringing at `startedAt`, or null when its kind never escalates. The
    * caller stops it once the call is answered or no longer waits.
    */
   start(kind: CallKind, eventId: string, startedAt: Date): RunningLadder | null {
-    const { config, env, log } = this.#context;
-    const settings = savedEscalation(config.raw);
-    const relay = relayAddress(config, env);
-    const linked = relay?.deviceToken ? { serverUrl: relay.serverUrl, deviceToken: relay.deviceToken } : null;
-    const rungs = [...(linked ? [pushAgainRung(eventId, linked)] : []), ...this.#channelRungs()];
-    const timesMs = rungTimesMs(timingOf(settings.schedule, kind), rungs.length);
+    const { log } = this.#context;
+    const { linked, rungs, timesMs } = this.#ladderOf(kind, eventId);
     if (!timesMs || rungs.length === 0) return null;
     const ladder = startLadder({
       rungs,

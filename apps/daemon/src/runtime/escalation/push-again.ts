@@ -25,8 +25,9 @@ export function pushAgainRung(
 }
 
 /**
- * Whether the call still rings (`GET /v1/calls/<eventId>`: status `pending`): a phone that answered it stops the
- * ladder before a decision comes. No answer from the relay counts as ringing: a rung too many beats one too few.
+ * Whether the call still rings (`GET /v1/calls/<eventId>`: status `pending`, and not a quiet call, which is listed
+ * and never rung): a phone that answered it stops the ladder before a decision comes. No answer from the relay
+ * counts as ringing: a rung too many beats one too few.
  */
 export async function isCallRinging(
   eventId: string,
@@ -40,8 +41,10 @@ export async function isCallRinging(
   );
   if (response.kind !== "answered") return true;
   if (response.status === 404) return false;
-  const status = (response.body as { status?: unknown } | null)?.status;
-  return response.status !== 200 || status === undefined || status === "pending";
+  if (response.status !== 200) return true;
+  const call = response.body as { status?: unknown; ring?: unknown } | null;
+  if (call?.ring === "quiet") return false;
+  return call?.status === undefined || call.status === "pending";
 }
 
 /** The relay's error envelope: `{"error":{"code","message"}}`. */
