@@ -262,4 +262,20 @@ describe("ringback run (a real daemon process)", () => {
     expect(badOption.code).toBe(1);
     expect(badOption.stderr).toContain("--colour");
   });
+
+  it("refuses a system port or a port that is no number with the reason, before anything starts", async () => {
+    for (const [args, env, reason] of [
+      [["run", "--port", "1"], {}, "ringback: --port 1 is one of the system's ports"],
+      [["run", "--port", "70000"], {}, "ringback: --port must be a port number from 1024 to 65535"],
+      [["run"], { RINGBACK_PORT: "eighty" }, "RINGBACK_PORT must be a port number from 1024 to 65535"],
+    ] as const) {
+      const result = await runCli([...args], daemonEnv(home.path, env));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(reason);
+      expect(result.stdout).not.toContain("listening");
+    }
+    // Nothing started: the data dir holds no file the daemon writes at its start.
+    await expect(stat(join(home.path, "outbox.lock"))).rejects.toThrow();
+    await expect(stat(join(home.path, CONFIG_FILE))).rejects.toThrow();
+  });
 });

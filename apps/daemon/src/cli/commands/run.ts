@@ -5,13 +5,14 @@ import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
 import { PERMISSION_GRACE_DEFAULT_MS, PERMISSION_GRACE_MAX_MS } from "../../runtime/needs-you/ring-grace.js";
 import { StartError } from "../../runtime/start-error.js";
+import { parseDaemonPort } from "../daemon-port.js";
 
 export const summary = "run the daemon: the local interface on 127.0.0.1 and the outbox";
 export const usage = `ringback run [--port <port>]
 
-  --port <port>   listen on this port and save it as localPort in daemon.json, the one place the installed hooks,
-                  pnpm ring and ringback doctor read it from (default: the saved localPort, else 8790; 0: any free
-                  port, for this run only, which the hooks do not find); RINGBACK_PORT does the same
+  --port <port>   listen on this port (1024 to 65535) and save it as localPort in daemon.json, the one place the
+                  installed hooks, pnpm ring and ringback doctor read it from (default: the saved localPort, else
+                  8790; 0: any free port, for this run only, which the hooks do not find); RINGBACK_PORT does the same
 Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL (relay address),
 RINGBACK_PERMISSION_WAIT_MS (how long an agent's permission ask waits for a phone; at most and by default
 ${PERMISSION_WAIT_MS / 60_000} minutes), RINGBACK_PERMISSION_GRACE_MS (how long an ask waits before the phones ring,
@@ -21,7 +22,10 @@ at most ${PERMISSION_GRACE_MAX_MS} ms).`;
 /** `ringback run`: runs until SIGTERM or SIGINT, then stops gracefully. */
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { port: { type: "string" } }, strict: true });
-  const port = parsePort(values.port ?? process.env.RINGBACK_PORT);
+  const port =
+    values.port !== undefined
+      ? parseDaemonPort(values.port, "--port")
+      : parseDaemonPort(process.env.RINGBACK_PORT, "RINGBACK_PORT");
   const log = createLogger();
   const daemon = await startDaemon({
     dataDir: resolveDataDir(process.env),
@@ -43,15 +47,6 @@ export async function run(args: string[]): Promise<void> {
   log(`${signal}: stopping`);
   await daemon.stop();
   log("stopped");
-}
-
-function parsePort(text: string | undefined): number | undefined {
-  if (text === undefined || text === "") return undefined;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new StartError(`the port must be a number from 0 to 65535, not "${text}"`);
-  }
-  return port;
 }
 
 /**
