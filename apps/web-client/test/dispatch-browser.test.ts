@@ -105,6 +105,28 @@ describe("dispatch from the built web app in Chromium", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it("a failed dispatch says what happened in words to act on, the agent's raw error only behind Details", async () => {
+    const raw = "RAW-ERROR-5c1: claude exited with status 137 (SIGKILL)";
+    await page.getByTestId("dispatch-new").click();
+    await page.locator('[data-testid="dispatch-blocker"][data-blocker="empty"]').waitFor();
+    await page.getByTestId("dispatch-words").fill("Move the footer links.");
+    await page.getByTestId("dispatch-button").click();
+    await page.locator('[data-testid="dispatch-calling"][data-stage="calling"]').waitFor();
+    await expect.poll(() => fake.state.quickCreateRequests.size, { timeout: WAIT_MS }).toBe(3);
+    const taskId = [...fake.state.quickCreateRequests.keys()][2]!;
+    fake.state.failTask(taskId, { error: raw });
+    await page.locator('[data-testid="dispatch-calling"][data-stage="failed"]').waitFor();
+    const failure = page.getByTestId("dispatch-failure");
+    expect(await failure.getByTestId("problem-reason").textContent()).toBe(
+      "The agent stopped before it made the issue. Try again, or open the task in the tracker to see why.",
+    );
+    expect(await failure.getByTestId("problem-detail").isVisible()).toBe(false);
+    await failure.getByText("Details").click();
+    expect(await failure.getByTestId("problem-detail").textContent()).toBe(raw);
+    await page.screenshot({ path: `${ARTIFACTS}dispatch-failed.png`, fullPage: true });
+    expect(consoleErrors).toEqual([]);
+  });
+
   it("states that the selected agent is offline once the options are read again", async () => {
     await page.getByTestId("dispatch-new").click();
     await page.getByTestId("dispatch-words").fill("Anything.");

@@ -305,6 +305,7 @@ export {
   type DispatchView,
 } from "./dispatch/dispatch-controller.js";
 export type { DispatchBlocker } from "./dispatch/dispatch-blocker.js";
+export type { DispatchProblem } from "./dispatch/dispatch-problem.js";
 export { type DispatchClient, type DispatchDaemon, dispatchDaemonOf } from "./dispatch/dispatch-daemon.js";
 export type { DraftImage } from "./dispatch/draft-images.js";
 export type { ImagePreparer, PreparedImage } from "./dispatch/prepared-image.js";

@@ -26,13 +26,28 @@ describe("whether the computer can take a dispatch", () => {
     expect((await availabilityOf(daemon, null)).availability).toBe("relay-unreachable");
   });
 
-  it("passes any other refusal on with its message", async () => {
+  it("passes any other refusal on with its code, for the screen to word, and the computer's message", async () => {
     const daemon = new FakeDispatchDaemon();
     daemon.refusal = new RingbackError("undecryptable_request", "Another key.");
     expect(await availabilityOf(daemon, null)).toMatchObject({
       availability: "unavailable",
-      message: "Another key.",
+      problem: { code: "undecryptable_request", isRelayUnreachable: false, message: "Another key." },
       options: null,
+    });
+  });
+
+  it("keeps the relay's own protocol code, and says when the relay was out of reach", async () => {
+    const daemon = new FakeDispatchDaemon();
+    daemon.computer = () => Promise.reject(new RelayError(429, "rate_limited", "Slow down."));
+    expect((await availabilityOf(daemon, null)).problem).toEqual({
+      code: "rate_limited",
+      isRelayUnreachable: false,
+      message: "Slow down.",
+    });
+    daemon.computer = () => Promise.reject(new RelayError(null, null, "fetch failed"));
+    expect((await availabilityOf(daemon, null)).problem).toMatchObject({
+      code: null,
+      isRelayUnreachable: true,
     });
   });
 });

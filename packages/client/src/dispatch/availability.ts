@@ -3,11 +3,12 @@ import { NoComputerError } from "../daemon/computer-choice.js";
 import { hasDaemonCode, isComputerOffline, isDaemonUnreachable } from "../daemon/daemon-error.js";
 import type { Availability } from "./dispatch-blocker.js";
 import type { DispatchClient, DispatchDaemon } from "./dispatch-daemon.js";
-import { dispatchProblem } from "./dispatch-problem.js";
+import { type DispatchProblem, dispatchProblem } from "./dispatch-problem.js";
 
 export interface AvailabilityResult {
   readonly availability: Availability;
-  readonly message: string | null;
+  /** Why the computer refused or could not be asked; null when nothing went wrong. */
+  readonly problem: DispatchProblem | null;
   readonly options: DispatchOptions | null;
   readonly client: DispatchClient | null;
 }
@@ -21,9 +22,12 @@ export async function availabilityOf(
   daemon: DispatchDaemon,
   workspaceId: string | null,
 ): Promise<AvailabilityResult> {
-  const refused = (availability: Availability, message: string | null = null): AvailabilityResult => ({
+  const refused = (
+    availability: Availability,
+    problem: DispatchProblem | null = null,
+  ): AvailabilityResult => ({
     availability,
-    message,
+    problem,
     options: null,
     client: null,
   });
@@ -35,15 +39,15 @@ export async function availabilityOf(
     client = await daemon.client();
   } catch (error) {
     if (error instanceof NoComputerError) return refused("no-computer");
-    return refused("relay-unreachable", dispatchProblem(error).message);
+    return refused("relay-unreachable", dispatchProblem(error));
   }
   try {
     const options = await client.dispatchOptions(workspaceId ?? undefined);
-    return { availability: "ready", message: null, options, client };
+    return { availability: "ready", problem: null, options, client };
   } catch (error) {
     if (isComputerOffline(error)) return refused("daemon-not-running");
     if (hasDaemonCode(error, "tracker_not_configured")) return refused("tracker-not-configured");
-    if (isDaemonUnreachable(error)) return refused("relay-unreachable", dispatchProblem(error).message);
-    return refused("unavailable", dispatchProblem(error).message);
+    if (isDaemonUnreachable(error)) return refused("relay-unreachable", dispatchProblem(error));
+    return refused("unavailable", dispatchProblem(error));
   }
 }

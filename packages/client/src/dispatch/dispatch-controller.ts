@@ -206,7 +206,7 @@ export class DispatchController extends Observable<DispatchView> {
       const lastUsed = this.#lastUsed;
       this.#set({
         availability: result.availability,
-        availabilityMessage: result.message,
+        availabilityProblem: result.problem,
         ...(result.options && {
           projects: result.options.projects,
           agents: result.options.agents,

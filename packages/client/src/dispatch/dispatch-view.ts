@@ -9,8 +9,8 @@ type DispatchStage = "compose" | "sending" | CallStage;
 
 export interface DispatchView {
   readonly availability: Availability;
-  /** The refusal's message when availability is "unavailable". */
-  readonly availabilityMessage: string | null;
+  /** Why the computer could not be asked or refused, when availability is "relay-unreachable" or "unavailable". */
+  readonly availabilityProblem: DispatchProblem | null;
   /** Watched workspaces; the workspace row shows only when there are several. */
   readonly workspaces: readonly { readonly id: string; readonly name: string }[];
   /** The chosen workspace; null: the first watched one. */
@@ -38,7 +38,7 @@ export interface DispatchView {
 
 export const INITIAL_DISPATCH_VIEW: DispatchView = {
   availability: "checking",
-  availabilityMessage: null,
+  availabilityProblem: null,
   workspaces: [],
   workspaceId: null,
   projects: [],

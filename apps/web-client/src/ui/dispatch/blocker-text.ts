@@ -5,7 +5,7 @@ import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 
 /** The sentence under the disabled dispatch button. */
-export function blockerText(t: DispatchTexts, blocker: DispatchBlocker, message: string | null): string {
+export function blockerText(t: DispatchTexts, blocker: DispatchBlocker): string {
   switch (blocker) {
     case "checking":
       return t.blockerChecking;
@@ -20,7 +20,7 @@ export function blockerText(t: DispatchTexts, blocker: DispatchBlocker, message:
     case "relay-unreachable":
       return t.blockerRelayUnreachable;
     case "unavailable":
-      return t.blockerUnavailable(message ?? "");
+      return t.blockerUnavailable;
     case "no-project":
       return t.blockerNoProject;
     case "no-agent":

@@ -1,6 +1,7 @@
 import type { DispatchController, DispatchView } from "@ringback/client";
-import type { DISPATCH_TEXTS } from "@ringback/client/texts";
+import type { DISPATCH_TEXTS, InterfaceLanguage } from "@ringback/client/texts";
 import type { DispatchRecord } from "@ringback/protocol";
+import { ProblemNote, RequestProblem } from "./problem-note.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 
@@ -17,8 +18,9 @@ export function CallingScreen(props: {
   controller: DispatchController;
   view: DispatchView;
   t: DispatchTexts;
+  language: InterfaceLanguage;
 }) {
-  const { controller, view, t } = props;
+  const { controller, view, t, language } = props;
   const record = view.current;
   if (!record) return null;
   const heading = {
@@ -42,9 +44,19 @@ export function CallingScreen(props: {
             <span data-testid="dispatched-title">{record.title}</span>
           </p>
         ))}
-      {view.stage === "failed" && record.error && <p class="error">{record.error}</p>}
-      {view.lookupProblem && <p class="notice">{t.lookupProblem(view.lookupProblem.message)}</p>}
-      {view.problem && <p class="error">{view.problem.message}</p>}
+      {view.stage === "failed" && (
+        <ProblemNote reason={t.taskFailed} detail={record.error} testId="dispatch-failure" t={t} />
+      )}
+      {view.lookupProblem && (
+        <RequestProblem
+          problem={view.lookupProblem}
+          language={language}
+          lead={t.lookupProblem}
+          tone="notice"
+          t={t}
+        />
+      )}
+      {view.problem && <RequestProblem problem={view.problem} language={language} t={t} />}
       <div class="row">
         {view.stage === "calling" && (
           <button

@@ -1,9 +1,11 @@
 import type { DispatchController, DispatchView } from "@ringback/client";
-import type { DISPATCH_TEXTS } from "@ringback/client/texts";
+import type { DISPATCH_TEXTS, InterfaceLanguage } from "@ringback/client/texts";
 import { DISPATCH_WORDS_MAX } from "@ringback/protocol";
 import { blockerText } from "./blocker-text.js";
 import { DispatchTarget } from "./dispatch-target.js";
 import { ImageAttachments, imageFilesOf } from "./image-attachments.js";
+import { RequestProblem } from "./problem-note.js";
+import { problemText } from "./problem-text.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 
@@ -12,8 +14,9 @@ export function DispatchForm(props: {
   controller: DispatchController;
   view: DispatchView;
   t: DispatchTexts;
+  language: InterfaceLanguage;
 }) {
-  const { controller, view, t } = props;
+  const { controller, view, t, language } = props;
   const isSending = view.stage === "sending";
   const takeImages = (data: DataTransfer | null, event: Event) => {
     const files = imageFilesOf(data);
@@ -33,7 +36,7 @@ export function DispatchForm(props: {
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => takeImages(event.dataTransfer, event)}
     >
-      <DispatchTarget controller={controller} view={view} t={t} />
+      <DispatchTarget controller={controller} view={view} t={t} language={language} />
       <label class="field">
         {t.words}
         <textarea
@@ -48,9 +51,7 @@ export function DispatchForm(props: {
       </label>
       <ImageAttachments controller={controller} images={view.images} t={t} />
       {view.problem && (
-        <p class="error" data-testid="dispatch-problem">
-          {view.problem.message}
-        </p>
+        <RequestProblem problem={view.problem} language={language} testId="dispatch-problem" t={t} />
       )}
       <button
         type="submit"
@@ -63,7 +64,10 @@ export function DispatchForm(props: {
       </button>
       {view.blocker !== null && !isSending && (
         <p class="hint" id="dispatch-blocker" data-testid="dispatch-blocker" data-blocker={view.blocker}>
-          {blockerText(t, view.blocker, view.availabilityMessage)}
+          {blockerText(t, view.blocker)}
+          {view.availabilityProblem && view.blocker === "unavailable" && (
+            <> {problemText(view.availabilityProblem, language)}</>
+          )}
           {view.availability !== "ready" && view.availability !== "checking" && (
             <button type="button" data-testid="dispatch-retry" onClick={() => controller.refresh()}>
               {t.retry}

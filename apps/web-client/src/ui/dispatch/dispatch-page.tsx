@@ -31,7 +31,7 @@ export function DispatchPage({ controller, view }: { controller: AppController; 
             {t.setupNeededCheck}
           </button>
         </div>
-        <MyDispatches controller={dispatch} view={state} t={t} />
+        <MyDispatches controller={dispatch} view={state} t={t} language={view.interfaceLanguage} />
       </section>
     );
   }
@@ -39,11 +39,11 @@ export function DispatchPage({ controller, view }: { controller: AppController; 
     <section class="dispatch-page" data-testid="dispatch-screen">
       <h1>{t.title}</h1>
       {isCalling ? (
-        <CallingScreen controller={dispatch} view={state} t={t} />
+        <CallingScreen controller={dispatch} view={state} t={t} language={view.interfaceLanguage} />
       ) : (
-        <DispatchForm controller={dispatch} view={state} t={t} />
+        <DispatchForm controller={dispatch} view={state} t={t} language={view.interfaceLanguage} />
       )}
-      <MyDispatches controller={dispatch} view={state} t={t} />
+      <MyDispatches controller={dispatch} view={state} t={t} language={view.interfaceLanguage} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { DispatchController, DispatchView } from "@ringback/client";
-import type { DISPATCH_TEXTS } from "@ringback/client/texts";
+import type { DISPATCH_TEXTS, InterfaceLanguage } from "@ringback/client/texts";
 import { IssuePicker } from "./issue-picker.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
@@ -8,10 +8,11 @@ interface Props {
   readonly controller: DispatchController;
   readonly view: DispatchView;
   readonly t: DispatchTexts;
+  readonly language: InterfaceLanguage;
 }
 
 /** Where the work goes: the workspace (when there are several), the project, and a new issue's agent or an issue. */
-export function DispatchTarget({ controller, view, t }: Props) {
+export function DispatchTarget({ controller, view, t, language }: Props) {
   return (
     <>
       {view.workspaces.length > 1 && (
@@ -68,7 +69,7 @@ export function DispatchTarget({ controller, view, t }: Props) {
           </select>
         </label>
       ) : (
-        <IssuePicker controller={controller} view={view} t={t} />
+        <IssuePicker controller={controller} view={view} t={t} language={language} />
       )}
     </>
   );

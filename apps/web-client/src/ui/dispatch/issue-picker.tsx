@@ -1,6 +1,7 @@
 import type { DispatchController, DispatchView } from "@ringback/client";
-import type { DISPATCH_TEXTS } from "@ringback/client/texts";
+import type { DISPATCH_TEXTS, InterfaceLanguage } from "@ringback/client/texts";
 import { useState } from "preact/hooks";
+import { RequestProblem } from "./problem-note.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 
@@ -8,8 +9,13 @@ type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 const QUERY_MAX_CHARS = 200;
 
 /** The comment form's issue choice: search by words or number, a status filter, and the matching issues. */
-export function IssuePicker(props: { controller: DispatchController; view: DispatchView; t: DispatchTexts }) {
-  const { controller, view, t } = props;
+export function IssuePicker(props: {
+  controller: DispatchController;
+  view: DispatchView;
+  t: DispatchTexts;
+  language: InterfaceLanguage;
+}) {
+  const { controller, view, t, language } = props;
   const { search } = view;
   const [query, setQuery] = useState(search.query);
   const run = (statusFilter = search.statusFilter) => {
@@ -55,7 +61,7 @@ export function IssuePicker(props: { controller: DispatchController; view: Dispa
         ))}
         {search.statusFilter.length === 0 && <span class="hint">{t.anyStatus}</span>}
       </div>
-      {search.problem && <p class="error">{search.problem.message}</p>}
+      {search.problem && <RequestProblem problem={search.problem} language={language} t={t} />}
       {search.issues.length === 0 && !search.isSearching ? (
         <p class="empty">{t.noIssues}</p>
       ) : (

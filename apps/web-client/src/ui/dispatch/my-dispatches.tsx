@@ -1,7 +1,8 @@
 import type { DispatchController, DispatchView } from "@ringback/client";
-import type { DISPATCH_TEXTS } from "@ringback/client/texts";
+import type { DISPATCH_TEXTS, InterfaceLanguage } from "@ringback/client/texts";
 import type { DispatchRecord } from "@ringback/protocol";
 import { issueLabel } from "./calling-screen.js";
+import { RequestProblem } from "./problem-note.js";
 
 type DispatchTexts = (typeof DISPATCH_TEXTS)["en"];
 
@@ -10,8 +11,9 @@ export function MyDispatches(props: {
   controller: DispatchController;
   view: DispatchView;
   t: DispatchTexts;
+  language: InterfaceLanguage;
 }) {
-  const { controller, view, t } = props;
+  const { controller, view, t, language } = props;
   const stateText: Record<DispatchRecord["state"], string> = {
     creating: t.stateCreating,
     created: t.stateCreated,
@@ -26,7 +28,7 @@ export function MyDispatches(props: {
           {t.refresh}
         </button>
       </header>
-      {view.listProblem && <p class="error">{view.listProblem.message}</p>}
+      {view.listProblem && <RequestProblem problem={view.listProblem} language={language} t={t} />}
       {view.dispatches?.length === 0 && <p class="empty">{t.noDispatches}</p>}
       <ul class="device-list">
         {(view.dispatches ?? []).map((record) => (
