@@ -5,6 +5,10 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
+import {
+  type EscalationBackedComputer,
+  startEscalationBackedComputer,
+} from "./escalation-backed-computer.js";
 import { type SettingsBackedState, settingsBackedDaemon, trackerAccount } from "./settings-backed-daemon.js";
 import { openSettingsSection } from "./settings-sections.js";
 import { accountKeyFrom, startTestRelayServer } from "./test-relay-server.js";
@@ -14,6 +18,13 @@ const MODEL_KEY = "sk-brief-model-secret-9876";
 /** The key the fake model accepts for the connection test; any other gets its 401. */
 const TESTED_MODEL_KEY = "sk-tested-model-secret-5432";
 const LAPTOP_ID = "dev_laptop";
+/** The channels' accounts the stand-ins know; the Telegram bot token typed on the phone is not this one. */
+const CHANNEL_ACCOUNTS = {
+  pushover: { appToken: "escapptoken0000000000000000000", userKey: "escuserkey00000000000000000000" },
+  telegram: { botToken: "7:realbottoken", chatId: "42" },
+  twilio: { accountSid: `AC${"d".repeat(32)}`, authToken: "escalationtwilio" },
+};
+const WRONG_BOT_TOKEN = "7:typedwrongbot";
 /** Generous: the machine is shared and busy; nothing here is timed. */
 const WAIT = { timeout: 45_000 };
 
@@ -42,6 +53,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
   let state: SettingsBackedState;
   let token: string;
   let workspaces: { ring: string; docs: string };
+  let computer: EscalationBackedComputer;
   const requests: SettingsRequestPlaintext[] = [];
   const pageErrors: string[] = [];
 
@@ -51,12 +63,13 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     ({ token, workspaceIds: workspaces } = trackerAccount(fake));
     const backed = settingsBackedDaemon({ trackerUrl: fake.url });
     state = backed.state;
+    computer = await startEscalationBackedComputer(CHANNEL_ACCOUNTS);
     server = await startDispatchRelayServer(
       DIST,
       accountKeyFrom(PHRASE),
       (request) => {
         requests.push(request);
-        return backed.daemon(request);
+        return computer.answer(request) ?? backed.daemon(request);
       },
       // Listed first and offline: the app still picks the computer that is online.
       { otherComputers: [{ id: LAPTOP_ID, name: "Laptop", online: false }] },
@@ -77,6 +90,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await server?.close();
     await fake?.close();
     await model?.close();
+    await computer?.[Symbol.asyncDispose]();
   });
 
   it("lists the account's computers with their online state and talks to the one online", async () => {
@@ -363,6 +377,81 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await page.getByTestId("save-computer-model").click();
     await expect.poll(() => state.llm?.maxOutputTokens ?? "default", WAIT).toBe("default");
     expect(requests.at(-1)?.body).toMatchObject({ maxOutputTokens: null });
+  });
+
+  it("sets the escalation channels and schedule from the phone; the computer saves them, and only hints come back", async () => {
+    const section = page.getByTestId("escalation-settings");
+    await section.getByTestId("escalation-channels").waitFor({ state: "attached", ...WAIT });
+    const channelForm = section.getByTestId("escalation-channel-form");
+    await section.getByTestId("escalation-kind").selectOption("pushover");
+    await section.getByTestId("escalation-userKey").fill(CHANNEL_ACCOUNTS.pushover.userKey);
+    await section.getByTestId("escalation-appToken").fill(CHANNEL_ACCOUNTS.pushover.appToken);
+    await channelForm.locator('button[type="submit"]').click();
+    await section.locator('[data-testid="escalation-channels"] li[data-kind="pushover"]').waitFor(WAIT);
+    await section.getByTestId("escalation-kind").selectOption("telegram");
+    await section.getByTestId("escalation-botToken").fill(WRONG_BOT_TOKEN);
+    await section.getByTestId("escalation-chatId").fill(CHANNEL_ACCOUNTS.telegram.chatId);
+    await channelForm.locator('button[type="submit"]').click();
+    await section.locator('[data-testid="escalation-channels"] li[data-kind="telegram"]').waitFor(WAIT);
+
+    await section.getByTestId("escalation-needsYou").fill("45");
+    await section.getByTestId("escalation-finished").fill("120");
+    await section.getByTestId("escalation-step").fill("20");
+    await section.getByTestId("escalation-idle").fill("300");
+    await section.getByTestId("escalation-timing-form").locator('button[type="submit"]').click();
+    await expect
+      .poll(async () => (await computer.savedEscalation()) as { schedule?: unknown } | undefined, WAIT)
+      .toMatchObject({ schedule: { finished: { afterSeconds: 120 } } });
+
+    // What the daemon wrote to daemon.json: the secrets as typed, in the order the channels are tried.
+    expect(await computer.savedEscalation()).toEqual({
+      channels: [
+        { kind: "pushover", ...CHANNEL_ACCOUNTS.pushover },
+        { kind: "telegram", botToken: WRONG_BOT_TOKEN, chatId: CHANNEL_ACCOUNTS.telegram.chatId },
+      ],
+      schedule: {
+        needsYou: { afterSeconds: 45, stepSeconds: 20 },
+        finished: { afterSeconds: 120, stepSeconds: 20 },
+      },
+      idleAwaySeconds: 300,
+    });
+    const secrets = [CHANNEL_ACCOUNTS.pushover.userKey, CHANNEL_ACCOUNTS.pushover.appToken, WRONG_BOT_TOKEN];
+    const answers = requests.filter((request) => request.path.startsWith("/escalation/"));
+    expect(answers.length).toBeGreaterThanOrEqual(4);
+
+    // Opened again: the schedule and the channels come back, each secret only as its hint.
+    await page.reload();
+    await openSettingsSection(page, "computer");
+    const reopened = page.getByTestId("escalation-settings");
+    const pushover = reopened.locator('[data-testid="escalation-channels"] li[data-kind="pushover"]');
+    await pushover.waitFor(WAIT);
+    expect(await pushover.textContent()).toContain("saved: ****0000, saved: ****0000");
+    expect(
+      await reopened.locator('[data-testid="escalation-channels"] li[data-kind="telegram"]').textContent(),
+    ).toContain("42, saved: ****bot");
+    await expect.poll(() => reopened.getByTestId("escalation-finished").inputValue(), WAIT).toBe("120");
+    expect(await reopened.getByTestId("escalation-needsYou").inputValue()).toBe("45");
+    expect(await reopened.getByTestId("escalation-step").inputValue()).toBe("20");
+    expect(await reopened.getByTestId("escalation-idle").inputValue()).toBe("300");
+    const content = await page.content();
+    for (const secret of secrets) expect(content).not.toContain(secret);
+    await reopened.screenshot({ path: `${ARTIFACTS}computer-escalation-saved.png` });
+  });
+
+  it("tests the ladder through the computer and shows what each channel answered", async () => {
+    const section = page.getByTestId("escalation-settings");
+    await section.getByTestId("escalation-test").click();
+    const rungs = section.locator('[data-testid="escalation-test-result"] li');
+    await expect.poll(() => rungs.count(), WAIT).toBe(3);
+    expect(await rungs.allTextContents()).toEqual([
+      "push: skipped (the repeat push is sent with a ringing call only)",
+      "pushover: sent (HTTP 200)",
+      "telegram: refused (Unauthorized)",
+    ]);
+    expect(await rungs.nth(2).getAttribute("data-outcome")).toBe("refused");
+    // The Pushover alert really went out, and was cancelled right after (a test rings once).
+    expect(computer.channels.receipts[0]?.cancelled).toBe(true);
+    await section.screenshot({ path: `${ARTIFACTS}computer-escalation-tested.png` });
   });
 
   it("refuses an encryption phrase under 12 characters, and reports a computer with another key", async () => {

@@ -133,9 +133,11 @@ export function EscalationSettings({ controller, language }: Props) {
       <ol class="device-list" data-testid="escalation-channels">
         {channels.map((channel) => (
           <li key={channel.kind} data-kind={channel.kind}>
-            <strong>{kindName(channel.kind, t)}</strong> {channelSummary(channel, t)}{" "}
+            <span class="name">{kindName(channel.kind, t)}</span>
+            <span class="meta">{channelSummary(channel, t)}</span>
             <button
               type="button"
+              class="remove"
               disabled={isBusy}
               onClick={() => void escalation.removeChannel(channel.kind)}
             >
