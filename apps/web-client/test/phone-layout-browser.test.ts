@@ -163,6 +163,89 @@ async function expectCallFitsOneScreen(
   );
 }
 
+/** The main text of a call: who calls, the brief's title, and the spoken text. */
+const CALL_MAIN_TEXT = [".call-header .caller", ".call-header h1", ".reading .sentence"] as const;
+/** WCAG 2's least contrast for body text (level AA). */
+const TEXT_CONTRAST_MIN = 4.5;
+
+/**
+ * The contrast ratio (WCAG 2) of each selector's first element's text against what is behind it: its own background
+ * and its ancestors' composited, over the canvas of the colour scheme. Colours are read through a canvas, so any CSS
+ * colour form counts as the browser paints it.
+ */
+function contrastOf(page: Page, selectors: readonly string[]): Promise<Record<string, number | null>> {
+  return page.evaluate((wanted) => {
+    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
+    if (!context) throw new Error("no 2d canvas");
+    const rgba = (color: string): [number, number, number, number] => {
+      context.clearRect(0, 0, 1, 1);
+      context.fillStyle = color;
+      context.fillRect(0, 0, 1, 1);
+      const [r = 0, g = 0, b = 0, a = 0] = context.getImageData(0, 0, 1, 1).data;
+      return [r, g, b, a / 255];
+    };
+    const over = (top: number[], below: number[]) =>
+      [0, 1, 2].map((index) => (top[index] ?? 0) * (top[3] ?? 1) + (below[index] ?? 0) * (1 - (top[3] ?? 1)));
+    const luminance = (rgb: number[]) => {
+      const [r = 0, g = 0, b = 0] = rgb.map((channel) => {
+        const value = channel / 255;
+        return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const isDark = matchMedia("(prefers-color-scheme: dark)").matches;
+    const result: Record<string, number | null> = {};
+    for (const selector of wanted) {
+      const element = document.querySelector(selector);
+      if (!element) {
+        result[selector] = null;
+        continue;
+      }
+      const layers: number[][] = [];
+      for (let node: Element | null = element; node; node = node.parentElement) {
+        const layer = rgba(getComputedStyle(node).backgroundColor);
+        if ((layer[3] ?? 0) > 0) layers.push(layer);
+        if (layer[3] === 1) break;
+      }
+      let background = isDark ? [18, 18, 18] : [255, 255, 255];
+      for (const layer of layers.reverse()) background = over(layer, background);
+      const text = over(rgba(getComputedStyle(element).color), background);
+      const [lighter, darker] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+      result[selector] = Math.round((((lighter ?? 0) + 0.05) / ((darker ?? 0) + 0.05)) * 100) / 100;
+    }
+    return result;
+  }, selectors);
+}
+
+/**
+ * The call at 390 px in the light and the dark colour scheme, a screenshot of each, and the contrast of its main
+ * text at least `TEXT_CONTRAST_MIN` in both.
+ */
+async function expectCallReadableInBothSchemes(page: Page, screen: string): Promise<void> {
+  const size = CALL_SCREENS[1];
+  await page.setViewportSize({ width: size.width, height: size.height });
+  const found: Record<string, Record<string, number | null>> = {};
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.waitForFunction(
+      (dark) => matchMedia("(prefers-color-scheme: dark)").matches === dark,
+      colorScheme === "dark",
+      WAIT,
+    );
+    await page.screenshot({ path: `${ARTIFACTS}call-${screen}-${size.name}-${colorScheme}.png` });
+    found[colorScheme] = await contrastOf(page, CALL_MAIN_TEXT);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  const tooFaint = Object.entries(found).flatMap(([colorScheme, ratios]) =>
+    Object.entries(ratios)
+      .filter(([, ratio]) => ratio === null || ratio < TEXT_CONTRAST_MIN)
+      .map(([selector, ratio]) => `${colorScheme} ${selector}: ${ratio}`),
+  );
+  expect(tooFaint).toEqual([]);
+  // The schemes differ: a dark screenshot that looks like the light one would pass the ratio and prove nothing.
+  expect(found.dark).not.toEqual(found.light);
+}
+
 /** The controls of a report's call, whatever the speaker's state. */
 const REPORT_CALL_CONTROLS = ["back-button", "skip-button", "reply-control", "hang-up-button"] as const;
 
@@ -360,6 +443,7 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     await page.getByTestId("answer-button").tap();
     await expectFitsEveryWidth(page, "in-call", page.getByTestId("in-call-screen"));
     await expectCallFitsOneScreen(page, "report", REPORT_CALL_CONTROLS);
+    await expectCallReadableInBothSchemes(page, "report");
     // Reply brings the reply box up, its Send within the first screen of the narrowest phone.
     await page.setViewportSize({ width: WIDTHS[0], height: CALL_SCREENS[0].height });
     await page.getByTestId("reply-control").tap();
