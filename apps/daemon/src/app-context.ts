@@ -5,6 +5,7 @@ import type { ConfigFile } from "./runtime/files/config-file.js";
 import type { SessionsFile } from "./runtime/files/sessions-file.js";
 import type { Logger } from "./runtime/logger.js";
 import type { ModelSlots } from "./runtime/model/model-slots.js";
+import type { ModelTestProgress } from "./runtime/model/model-test/test-progress.js";
 import type { TestsPerMinute } from "./runtime/model/model-test/tests-per-minute.js";
 import type { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
 import type { RelayConnection } from "./runtime/relay-link/relay-connection.js";
@@ -31,6 +32,8 @@ export interface AppContext {
   permission: PermissionRuntime;
   /** The escalation ladder's settings and its test (runtime/escalation). */
   escalation: EscalationRuntime;
+  /** The latest model test's step, for `ringback model test` (`GET /local/llm-test-progress`). */
+  modelTestProgress: ModelTestProgress;
   systemLanguage: string;
   /** Model calls at once per endpoint: briefs and connection tests take turns against a local model. */
   modelSlots: ModelSlots;

@@ -13,6 +13,7 @@ import { SessionsFile } from "./runtime/files/sessions-file.js";
 import { loadLocalKey } from "./runtime/keys/local-key.js";
 import type { Logger } from "./runtime/logger.js";
 import { ModelSlots } from "./runtime/model/model-slots.js";
+import { ModelTestProgress } from "./runtime/model/model-test/test-progress.js";
 import { TestsPerMinute } from "./runtime/model/model-test/tests-per-minute.js";
 import { PendingAsks } from "./runtime/needs-you/pending-asks.js";
 import { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
@@ -143,6 +144,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     systemLanguage: language,
     modelSlots,
     modelTests: new TestsPerMinute(),
+    modelTestProgress: new ModelTestProgress(),
     log,
     now: () => new Date(),
   };

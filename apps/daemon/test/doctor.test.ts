@@ -142,6 +142,25 @@ describe("ringback model, on the same computer", () => {
       expect(`${output.stdout}${output.stderr}`).not.toContain(OTHER_KEY);
   });
 
+  it("`ringback model test` says each step the daemon reached while it waits: the server answered, the first token", async () => {
+    const slow = await startFakeModel({ apiKey: MODEL_KEY });
+    onTestFinished(() => slow.close());
+    // Each step lasts seconds, longer than the command's one-second question to the daemon.
+    slow.setDefaultAnswer(answers.streamed({ firstPieceMs: 2500, pieceMs: 700, pieceChars: 150 }));
+    await runCli(["model", "set", "--address", slow.url, "--model", "slow-model"], env(), MODEL_KEY);
+
+    const result = await runCli(["model", "test"], env());
+
+    expect(result.code).toBe(0);
+    const answered = result.stderr.search(
+      /slow-model's server answered after \d+\.\d s; waiting for its first token/,
+    );
+    const firstToken = result.stderr.search(/first token after \d+\.\d s: slow-model is writing the brief/);
+    expect(answered, result.stderr).toBeGreaterThan(-1);
+    expect(firstToken, result.stderr).toBeGreaterThan(answered);
+    expect(result.stdout).toContain("slow-model wrote a test brief");
+  });
+
   it("`ringback model test` waits for the daemon's own limit and shows its verdict on a model that hangs", async () => {
     const hanging = await startFakeModel({ apiKey: MODEL_KEY });
     onTestFinished(() => hanging.close());

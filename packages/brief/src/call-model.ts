@@ -34,6 +34,9 @@ export type ModelCallResult<T> =
   | { ok: true; value: T; stats: ModelCallStats }
   | { ok: false; error: string; failure: ModelCallFailure; stats: ModelCallStats };
 
+/** How far a call got: the server answered the request (`connected`), then its first token came (`first-token`). */
+export type ModelCallStep = "connected" | "first-token";
+
 export interface ModelCallOptions<T> {
   channel: LlmChannel;
   messages: ChatMessage[];
@@ -47,6 +50,8 @@ export interface ModelCallOptions<T> {
   fetch?: typeof fetch | undefined;
   /** The clock of the measurements, in milliseconds (default `performance.now`). */
   now?: (() => number) | undefined;
+  /** Told each step once, as it happens (a server that does not stream has no first token to tell). */
+  onProgress?: ((step: ModelCallStep) => void) | undefined;
 }
 
 /** The address named in errors: no credentials, no query string (either may carry a secret). */
@@ -209,6 +214,7 @@ export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelC
   const combined = signal ? AbortSignal.any([signal, limits.controller.signal]) : limits.controller.signal;
   const onToken = () => {
     lastTokenAt = now();
+    if (firstTokenAt === null) options.onProgress?.("first-token");
     firstTokenAt ??= lastTokenAt;
     streamedTokens++;
     limits.tokenArrived();
@@ -229,6 +235,7 @@ export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelC
       if (response.status < 200 || response.status > 299) {
         return { kind: "http_error", status: response.status, text: await response.text() };
       }
+      options.onProgress?.("connected");
       return {
         kind: "answer",
         answer: await readAnswer(response, { maxTokens: options.maxTokens, onToken }),

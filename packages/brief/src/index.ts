@@ -6,7 +6,7 @@ export {
   briefRewriteJsonSchema,
   type JsonSchema,
 } from "./brief-schema.js";
-export { BRIEF_SCHEMA_NAME, type ModelCallFailure } from "./call-model.js";
+export { BRIEF_SCHEMA_NAME, type ModelCallFailure, type ModelCallStep } from "./call-model.js";
 export { type ModelCallStats, outputTokensPerSecond, promptTokensPerSecond } from "./call-stats.js";
 export { type BriefCheck, characterCount, checkBrief, maxSpokenChars, type UncoveredFact } from "./checks.js";
 export { type BriefTimeEstimate, type ConnectionTiming, connectionTiming } from "./connection-estimate.js";

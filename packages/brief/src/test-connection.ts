@@ -1,7 +1,7 @@
 import { BriefDraft, type LlmChannel, type Report } from "@ringback/protocol";
 import { briefPlan } from "./brief-budget.js";
 import { cachedBriefJsonSchema } from "./brief-schema.js";
-import { callModel } from "./call-model.js";
+import { callModel, type ModelCallStep } from "./call-model.js";
 import type { ModelCallStats } from "./call-stats.js";
 import { type ConnectionTiming, connectionTiming } from "./connection-estimate.js";
 import { briefMessages } from "./prompt.js";
@@ -39,6 +39,8 @@ export async function testConnection(options: {
   fetch?: typeof fetch;
   signal?: AbortSignal;
   language?: string;
+  /** How far the call got, step by step (`callModel`'s). */
+  onProgress?: (step: ModelCallStep) => void;
 }): Promise<ConnectionTestResult> {
   const { channel } = options;
   const language = options.language ?? CONNECTION_TEST_LANGUAGE;
@@ -52,6 +54,7 @@ export async function testConnection(options: {
     maxTokens,
     signal: options.signal,
     fetch: options.fetch,
+    onProgress: options.onProgress,
   });
   return result.ok
     ? {

@@ -21,6 +21,29 @@ describe("testConnection", () => {
     expect(messagesOf(fake)[1]?.content).toContain(CONNECTION_TEST_REPORT.text);
   });
 
+  it("tells each step as it happens: the server answered, then the first token came", async () => {
+    await using fake = await startFakeModel();
+    fake.script(answers.streamed({ firstPieceMs: 0, pieceMs: 0, pieceChars: 200 }));
+    const steps: string[] = [];
+
+    const result = await testConnection({
+      channel: channelFor(fake),
+      onProgress: (step) => steps.push(step),
+    });
+
+    expect(result.ok).toBe(true);
+    expect(steps).toEqual(["connected", "first-token"]);
+  });
+
+  it("tells no step past a refusal", async () => {
+    await using fake = await startFakeModel({ apiKey: "the-right-key-123" });
+    const steps: string[] = [];
+
+    await testConnection({ channel: channelFor(fake), onProgress: (step) => steps.push(step) });
+
+    expect(steps).toEqual([]);
+  });
+
   it("reports the error of a model that does not answer with a brief", async () => {
     await using fake = await startFakeModel();
     fake.script(answers.invalidJson());

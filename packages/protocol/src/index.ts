@@ -167,8 +167,10 @@ export {
 export {
   BriefTimeEstimate,
   LlmTestFailureCode,
+  LlmTestProgress,
   LlmTestRequest,
   LlmTestResponse,
+  LlmTestStep,
   LlmTestTiming,
 } from "./schemas/llm-test.js";
 export {

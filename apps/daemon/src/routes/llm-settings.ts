@@ -54,7 +54,7 @@ export function llmSettingsRoutes(app: AppContext): Hono {
       const channel = testedChannel(app.config.raw, request);
       await refuseForbiddenAddress(channel.baseUrl);
       const language = currentBriefLanguage(app.config.raw, app.systemLanguage).language;
-      const result = await runLlmTest(channel, app.modelSlots, language);
+      const result = await runLlmTest(channel, app.modelSlots, language, app.modelTestProgress);
       const host = new URL(channel.baseUrl).host;
       app.log(
         result.ok

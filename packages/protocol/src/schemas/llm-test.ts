@@ -61,3 +61,20 @@ export const LlmTestResponse = z.discriminatedUnion("ok", [
   }),
 ]);
 export type LlmTestResponse = z.infer<typeof LlmTestResponse>;
+
+/**
+ * How far the computer's latest model test got: waiting for a brief in progress on the same model, sent, the
+ * server answered (`connected`), its first token came, or `done` (its verdict is the test's own answer).
+ */
+export const LlmTestStep = z.enum(["waiting-for-slot", "sent", "connected", "first-token", "done"]);
+export type LlmTestStep = z.infer<typeof LlmTestStep>;
+
+/**
+ * `GET /local/llm-test-progress` (local only: what a relayed device must not learn, how long an address took to
+ * answer, stays on the computer): the latest test's step and the time since it began; `step` null before any test.
+ */
+export const LlmTestProgress = z.object({
+  step: LlmTestStep.nullable(),
+  elapsedMs: z.number().int().nonnegative(),
+});
+export type LlmTestProgress = z.infer<typeof LlmTestProgress>;

@@ -1,4 +1,10 @@
-import { type LlmChannelPublic, LlmTestResponse, modelCallLimits } from "@ringback/protocol";
+import {
+  type LlmChannelPublic,
+  LlmTestProgress,
+  LlmTestResponse,
+  type LlmTestStep,
+  modelCallLimits,
+} from "@ringback/protocol";
 import {
   type LocalDaemon,
   MODEL_TEST_VERDICT_GRACE_MS,
@@ -9,15 +15,58 @@ import { daemonRefusal } from "./daemon-answer.js";
 
 /** How often the command says it is still waiting. */
 const PROGRESS_INTERVAL_MS = 5_000;
+/** How often the command asks the daemon how far the test got. */
+const STEP_POLL_MS = 1_000;
 
-/** Says on stderr, while the daemon runs the test, how long it has been going and how long it may go. */
-function reportProgress(channel: LlmChannelPublic): () => void {
+/** A step as the waiting person reads it; null for none to say (the verdict follows `done`). */
+function stepLine(step: LlmTestStep, elapsedMs: number, model: string): string | null {
+  const seconds = (elapsedMs / 1000).toFixed(1);
+  switch (step) {
+    case "waiting-for-slot":
+      return `waiting for a brief in progress on ${model} to finish first`;
+    case "sent":
+      return `sent to ${model} after ${seconds} s: it is reading the test report`;
+    case "connected":
+      return `${model}'s server answered after ${seconds} s; waiting for its first token`;
+    case "first-token":
+      return `first token after ${seconds} s: ${model} is writing the brief`;
+    case "done":
+      return null;
+  }
+}
+
+/**
+ * Says on stderr, while the daemon runs the test, each step it reaches (asked of the daemon every second: its verdict
+ * is proven as a whole, so it is not streamed) and, every few seconds, how long it has been going of how long it may.
+ */
+function reportProgress(daemon: LocalDaemon, channel: LlmChannelPublic): () => void {
   const limitSeconds = modelCallLimits(channel).timeoutMs / 1000;
   const startedAt = Date.now();
   const isTerminal = process.stderr.isTTY === true;
+  const say = (line: string) => process.stderr.write(isTerminal ? `\r\u001b[K${line}\n` : `${line}\n`);
   process.stderr.write(
     `testing ${channel.model} at ${channel.baseUrl}: the same call as a brief, within its overall limit of ${limitSeconds} s\n`,
   );
+  let lastStep: LlmTestStep | null = null;
+  let isAsking = false;
+  const steps = setInterval(() => {
+    if (isAsking) return;
+    isAsking = true;
+    void daemon
+      .ask("GET", "/local/llm-test-progress", undefined, STEP_POLL_MS)
+      .then((answer) => {
+        const progress = LlmTestProgress.safeParse(answer?.body);
+        // A daemon older than the route answers 404: the elapsed time alone is said, as before.
+        if (!progress.success || progress.data.step === null || progress.data.step === lastStep) return;
+        lastStep = progress.data.step;
+        const line = stepLine(progress.data.step, progress.data.elapsedMs, channel.model);
+        if (line) say(line);
+      })
+      .finally(() => {
+        isAsking = false;
+      });
+  }, STEP_POLL_MS);
+  steps.unref();
   const timer = setInterval(() => {
     const elapsed = Math.round((Date.now() - startedAt) / 1000);
     const line = `still waiting for ${channel.model}: ${elapsed} s of at most ${limitSeconds} s`;
@@ -25,6 +74,7 @@ function reportProgress(channel: LlmChannelPublic): () => void {
   }, PROGRESS_INTERVAL_MS);
   timer.unref();
   return () => {
+    clearInterval(steps);
     clearInterval(timer);
     if (isTerminal) process.stderr.write("\r\u001b[K");
   };
@@ -54,7 +104,7 @@ function successLines(result: Extract<LlmTestResponse, { ok: true }>): string[] 
  */
 export async function testModel(daemon: LocalDaemon, channel: LlmChannelPublic): Promise<void> {
   const waitMs = modelTestWaitMs(channel);
-  const stopProgress = reportProgress(channel);
+  const stopProgress = reportProgress(daemon, channel);
   const answer = await daemon.ask("POST", "/llm/test", {}, waitMs).finally(stopProgress);
   if (!answer)
     throw new StartError(

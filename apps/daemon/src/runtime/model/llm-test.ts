@@ -3,6 +3,7 @@ import { testConnection } from "@ringback/brief";
 import type { LlmChannel, LlmTestResponse } from "@ringback/protocol";
 import { modelFetch } from "./model-fetch/model-fetch.js";
 import type { ModelSlots } from "./model-slots.js";
+import type { ModelTestProgress } from "./model-test/test-progress.js";
 
 /**
  * The least time a failed test takes to answer. A closed port fails in a millisecond, an open one that is not a
@@ -20,11 +21,21 @@ export async function runLlmTest(
   channel: LlmChannel,
   slots: ModelSlots,
   language: string,
+  progress?: ModelTestProgress,
 ): Promise<LlmTestResponse> {
   const startedAt = performance.now();
-  const result = await slots.run(channel.baseUrl, undefined, () =>
-    testConnection({ channel, language, fetch: modelFetch }),
-  );
+  progress?.started();
+  const result = await slots
+    .run(channel.baseUrl, undefined, () => {
+      progress?.reached("sent");
+      return testConnection({
+        channel,
+        language,
+        fetch: modelFetch,
+        onProgress: (step) => progress?.reached(step),
+      });
+    })
+    .finally(() => progress?.reached("done"));
   if (!result.ok) await sleep(Math.max(0, startedAt + LLM_TEST_FAILURE_MIN_MS - performance.now()));
   if (result.ok) {
     return {
