@@ -28,7 +28,8 @@ export const usage = `ringback model [set|limits|test]
                                  to each report; a hosted one: ${MODEL_CALL_LIMITS_DEFAULT_MS.hosted.timeoutMs / 1000} s, ${MODEL_CALL_LIMITS_DEFAULT_MS.hosted.noProgressTimeoutMs / 1000} s and no cap)
   ringback model test            the same structured call as a brief: the model's speeds, how long a typical and a
                                  long report take against the limit, and what to change. Waits as long as the
-                                 daemon's own limit for the call (and ${MODEL_TEST_VERDICT_GRACE_MS / 1000} s more), saying on stderr how long so far
+                                 daemon's own limit for the call (and ${MODEL_TEST_VERDICT_GRACE_MS / 1000} s more), saying on stderr each step
+                                 (the model's server answered, its first token) and how long so far
 Talks to the running daemon (ringback run). The app sets the same: Settings › Your computer › Language model for briefs.`;
 
 const SET_ONE =
