@@ -444,7 +444,8 @@ describe("ringback doctor", () => {
       expect((await runCli(["install", "--no-service"], env())).code).toBe(0);
     }
     expect((await doctor()).byId("hook-codex")?.status).toBe("ok");
-  });
+    // Eight CLI processes (five doctors, two installs, an uninstall): about 26 s on a busy 2-core machine.
+  }, 60_000);
 
   it("fails on the relay when it is down, naming the address", async () => {
     await relay.stop();
