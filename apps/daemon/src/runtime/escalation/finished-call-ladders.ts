@@ -4,13 +4,13 @@ import type { RunningLadder } from "./ladder-runner.js";
 import type { CallKind } from "./ladder-schedule.js";
 
 /** How often a finished call's ladder asks the relay whether the call still rings: as often as a Pushover receipt. */
-export const FINISHED_CALL_WATCH_MS = 5_000;
+const FINISHED_CALL_WATCH_MS = 5_000;
 
 /**
  * The longest a finished call's ladder runs past its last rung: Pushover's repeats stop by themselves then, and a
  * call nobody answered in that time is not worth the relay's questions until it expires (a day).
  */
-export const FINISHED_CALL_WATCH_AFTER_LAST_RUNG_MS = 15 * 60_000;
+const FINISHED_CALL_WATCH_AFTER_LAST_RUNG_MS = 15 * 60_000;
 
 interface FinishedCallLaddersOptions {
   readonly escalation: {
