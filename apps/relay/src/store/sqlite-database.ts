@@ -8,6 +8,8 @@ export type Row = Record<string, SQLOutputValue>;
 
 /** How long a statement waits for another process's write lock before failing. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** A 201 to the daemon means the event survives a power cut, so it is never lost after the daemon drops it. */
+const DURABLE_SYNCHRONOUS = "FULL";
 
 /** One `node:sqlite` connection with cached statements and a write-transaction helper. */
 export class SqliteDatabase {
@@ -20,8 +22,7 @@ export class SqliteDatabase {
     if (path !== ":memory:") closeSync(openSync(path, "a", 0o600));
     this.#db = new DatabaseSync(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     this.#db.exec("PRAGMA journal_mode = WAL");
-    // FULL: a 201 to the daemon means the event survives a power cut, so it is never lost after the daemon drops it.
-    this.#db.exec("PRAGMA synchronous = FULL");
+    this.#db.exec(`PRAGMA synchronous = ${DURABLE_SYNCHRONOUS}`);
     // Erased report and brief ciphertext is overwritten in the file, not left in free pages.
     this.#db.exec("PRAGMA secure_delete = ON");
     this.#db.exec("PRAGMA foreign_keys = ON");
@@ -62,6 +63,21 @@ export class SqliteDatabase {
       throw error;
     } finally {
       this.#inTransaction = false;
+    }
+  }
+
+  /**
+   * `transaction`, committed without waiting for the disk (WAL with `synchronous = NORMAL`): other connections see
+   * it at once and a crash of the process keeps it, but a power cut may undo it, until the next commit that waits
+   * for the disk (every other one) takes it along. Only for writes whose loss repeats work and loses nothing else.
+   */
+  transactionWithoutSync<T>(work: () => T): T {
+    if (this.#inTransaction) return work();
+    this.#db.exec("PRAGMA synchronous = NORMAL");
+    try {
+      return this.transaction(work);
+    } finally {
+      this.#db.exec(`PRAGMA synchronous = ${DURABLE_SYNCHRONOUS}`);
     }
   }
 
