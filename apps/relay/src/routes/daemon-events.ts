@@ -114,6 +114,7 @@ async function storeEvent(
       openCallsMax: runtime.config.openCallsPerAccountMax,
       sealedBytesMax: runtime.config.sealedBytesPerAccountMax,
     },
+    countsIn: { key: eventsKey(device.id), windowMs: runtime.config.eventWindowMs },
   });
   if (outcome.kind === "duplicate_task") throw new RingbackError("duplicate_task");
   if (outcome.kind === "full") {
@@ -130,10 +131,8 @@ async function storeEvent(
     return c.json(posted, 200);
   }
   publish(runtime, [outcome.entry]);
-  // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon. Both
-  // before the count of the computer's reports is written: a call rings without waiting for that write's fsync.
+  // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon.
   runtime.push.kick();
-  await runtime.store.rateLimitHit(eventsKey(device.id), now, runtime.config.eventWindowMs);
   runtime.log.line(
     `event stored event=${body.eventId} source=${body.source} seq=${outcome.entry.seq} ring=${body.ring ?? "ring"}`,
   );

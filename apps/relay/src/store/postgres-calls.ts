@@ -1,3 +1,4 @@
+import { ACCOUNT_QUERIES } from "./account-rows.js";
 import { CALL_QUERIES, CALL_SQL, eventParameters, newCallEntry } from "./call-rows.js";
 import { eventFits } from "./event-quota.js";
 import { integer, type PostgresDatabase, type Queries, query, read } from "./postgres-database.js";
@@ -64,6 +65,9 @@ async function insertEvent(tx: Queries, channel: string, input: NewEvent): Promi
   if (inserted.length === 0) throw new EventExists();
   await read(tx, CALL_QUERIES.insertCallEntry(input, seq));
   for (const write of PUSH_QUERIES.schedule(input)) await read(tx, write);
+  const { countsIn } = input;
+  if (countsIn)
+    await read(tx, ACCOUNT_QUERIES.rateLimitHit(countsIn.key, input.receivedAt, countsIn.windowMs));
   const entry = newCallEntry(input, seq);
   await notifyEntries(tx, channel, [entry]);
   return { kind: "created" as const, entry };

@@ -1,3 +1,4 @@
+import { ACCOUNT_QUERIES } from "./account-rows.js";
 import { CALL_QUERIES, CALL_SQL, eventParameters, newCallEntry } from "./call-rows.js";
 import { eventFits } from "./event-quota.js";
 import { PUSH_QUERIES } from "./push-rows.js";
@@ -19,6 +20,8 @@ export function appendEvent(db: SqliteDatabase, input: NewEvent): AppendEventRes
     db.run(CALL_SQL.insertEvent, ...eventParameters(input, seq));
     db.read(CALL_QUERIES.insertCallEntry(input, seq));
     for (const write of PUSH_QUERIES.schedule(input)) db.read(write);
+    const { countsIn } = input;
+    if (countsIn) db.read(ACCOUNT_QUERIES.rateLimitHit(countsIn.key, input.receivedAt, countsIn.windowMs));
     return { kind: "created", entry: newCallEntry(input, seq) };
   });
 }

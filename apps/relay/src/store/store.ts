@@ -96,6 +96,17 @@ export interface NewEvent {
   readonly expiresAt: number;
   /** What the account may hold (its quota), checked in the insert's transaction. */
   readonly limits: EventLimits;
+  /**
+   * The rate-limit window a stored event counts in (its computer's reports): hit in the insert's transaction, so the
+   * event and its count are one commit (one fsync before the call rings, not two). Not hit for a repeat or a refusal.
+   */
+  readonly countsIn?: RateWindow;
+}
+
+/** A fixed rate-limit window a write counts in (as `rateLimitHit`). */
+export interface RateWindow {
+  readonly key: string;
+  readonly windowMs: number;
 }
 
 /** An account's quota for a new call: its open calls, and the bytes of its open calls' and queued replies' ciphertext. */

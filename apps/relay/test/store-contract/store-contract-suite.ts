@@ -491,6 +491,16 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         expect((await store.streamSince("acc1", 0)).entries.map((e) => e.seq)).toEqual([1, 2]);
       });
 
+      it("counts a stored event in its window in the same commit, and neither a repeat nor one the quota refused", async () => {
+        const countsIn = { key: "events:pc", windowMs: MINUTE_MS };
+        await store.appendEvent(event({ countsIn }));
+        await store.appendEvent(event({ eventId: "ev2", countsIn }));
+        await store.appendEvent(event({ countsIn }));
+        const full = { openCallsMax: 2, sealedBytesMax: 1024 * 1024 };
+        expect((await store.appendEvent(event({ eventId: "ev3", countsIn, limits: full }))).kind).toBe("full");
+        expect(await store.rateLimitState("events:pc", T0)).toEqual({ count: 2, resetAt: T0 + MINUTE_MS });
+      });
+
       it("refuses a tracker task another computer already reported", async () => {
         const tracker = { source: "tracker" as const, taskId: "task-1", eventId: "task-1" };
         expect((await store.appendEvent(event(tracker))).kind).toBe("created");
