@@ -14,6 +14,7 @@ import type { PushKeys } from "./push-keys.js";
 import { pushPayload } from "./push-payload.js";
 import { pushRetryDelayMs } from "./push-retry.js";
 import { type PushOutcome, type PushTransport, sendPush } from "./push-sender.js";
+import { VapidTokens } from "./vapid-tokens.js";
 
 /** Pushes in flight at once per relay process, so a burst to many devices does not open a socket per device. */
 export const PUSH_SENDS_AT_ONCE_MAX = 32;
@@ -97,6 +98,7 @@ export class PushDelivery {
   readonly #log: RelayLog;
   readonly #keys: PushKeys;
   readonly #transport: PushTransport;
+  readonly #tokens = new VapidTokens();
   readonly #onPushed: (key: PushKey) => Promise<unknown>;
   readonly #appUrl: string | null;
   #active = 0;
@@ -236,14 +238,18 @@ export class PushDelivery {
     const who = `event=${message.eventId} device=${subscription.deviceId}`;
     try {
       const outcome = await this.#limited(accountId, () =>
-        sendPush(this.#transport, {
-          subscription,
-          payload: pushPayload(message, this.#appUrl),
-          keys,
-          ttlSeconds: PUSH_SETTLED_TTL_SECONDS,
-          topic: pushTopic(message.eventId),
-          urgency: "normal",
-        }),
+        sendPush(
+          this.#transport,
+          {
+            subscription,
+            payload: pushPayload(message, this.#appUrl),
+            keys,
+            ttlSeconds: PUSH_SETTLED_TTL_SECONDS,
+            topic: pushTopic(message.eventId),
+            urgency: "normal",
+          },
+          this.#tokens,
+        ),
       );
       const hasTimedOut = outcome.kind === "busy" && outcome.timedOut !== null;
       if (this.#timedOut(subscription.deviceId, subscription.endpoint, hasTimedOut)) {
@@ -271,14 +277,18 @@ export class PushDelivery {
       // The send holds one of the relay's sends and one of the account's; what is written after its answer does not,
       // so the next push goes out while this one is recorded.
       const outcome = await this.#limited(push.accountId, () =>
-        sendPush(this.#transport, {
-          subscription: push.subscription,
-          payload: pushPayload(pushMessage(push), this.#appUrl),
-          keys,
-          ttlSeconds: Math.max(0, Math.floor((push.expiresAt - this.#clock.now()) / 1000)),
-          topic: pushTopic(push.eventId),
-          urgency: "high",
-        }),
+        sendPush(
+          this.#transport,
+          {
+            subscription: push.subscription,
+            payload: pushPayload(pushMessage(push), this.#appUrl),
+            keys,
+            ttlSeconds: Math.max(0, Math.floor((push.expiresAt - this.#clock.now()) / 1000)),
+            topic: pushTopic(push.eventId),
+            urgency: "high",
+          },
+          this.#tokens,
+        ),
       );
       const who = `event=${push.eventId} device=${push.deviceId}`;
       const hasTimedOut = outcome.kind === "busy" && outcome.timedOut !== null;

@@ -17,6 +17,7 @@ import {
   PushEndpointRefused,
   parsePushEndpoint,
 } from "./push-endpoint.js";
+import type { VapidTokens } from "./vapid-tokens.js";
 
 /** A push service's answer body is read up to this (it is only logged by status); the rest is discarded. */
 const PUSH_ANSWER_BODY_MAX_BYTES = 64 * 1024;
@@ -75,12 +76,16 @@ export interface PushRequest {
 
 /**
  * Sends one Web Push: RFC 8291 aes128gcm payload encryption to the browser's keys and RFC 8292 VAPID authorisation
- * (the `web-push` library's), in a request built here from the endpoint's one checked parse, to the address its
+ * (the `web-push` library's; the token from `tokens`), in a request built here from the endpoint's one checked parse, to the address its
  * name resolved to right before connecting, and only if that address is public (or the origin is trusted): a name
  * that resolves (or rebinds) into the relay's own network gets no connection. Never throws: every answer (or its
  * absence) is an outcome.
  */
-export async function sendPush(transport: PushTransport, request: PushRequest): Promise<PushOutcome> {
+export async function sendPush(
+  transport: PushTransport,
+  request: PushRequest,
+  tokens: VapidTokens,
+): Promise<PushOutcome> {
   const { subscription } = request;
   let endpoint: PushEndpoint;
   try {
@@ -93,13 +98,7 @@ export async function sendPush(transport: PushTransport, request: PushRequest): 
   let authorization: string;
   try {
     body = webpush.encrypt(subscription.p256dh, subscription.auth, request.payload, "aes128gcm").cipherText;
-    authorization = webpush.getVapidHeaders(
-      endpoint.origin,
-      transport.subject,
-      request.keys.publicKey,
-      request.keys.privateKey,
-      "aes128gcm",
-    ).Authorization;
+    authorization = tokens.authorization(endpoint.origin, transport.subject, request.keys);
   } catch {
     return { kind: "refused", status: null };
   }
