@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   type CallPushedAgain,
   DaemonEventPost,
@@ -133,6 +134,10 @@ async function storeEvent(
   publish(runtime, [outcome.entry]);
   // After the streams have it, and without waiting: a slow push service holds up neither them nor the daemon.
   runtime.push.kick();
+  // The answer waits one turn of the event loop, never for a push service: the pushes just claimed are encrypted and
+  // on their sockets first, since the phone ringing is what a person waits for, and the 201 only lets the daemon
+  // drop its copy.
+  await nextTurn();
   runtime.log.line(
     `event stored event=${body.eventId} source=${body.source} seq=${outcome.entry.seq} ring=${body.ring ?? "ring"}`,
   );
