@@ -37,3 +37,4 @@ export {
   type TestPushService,
   type TestSubscription,
 } from "./test-push-service.js";
+export { readVapid } from "./web-push-receiving.js";
