@@ -1,3 +1,4 @@
+import { runTurnStartHook } from "./activity/run-turn-start-hook.js";
 import type { AgentAdapter } from "./agent/agent-adapter.js";
 import { parseHookInput } from "./agent/hook-input.js";
 import { claudeCodeAdapter } from "./agent/payload-claude-code.js";
@@ -44,7 +45,8 @@ function budgetSignal(timeoutMs: number): AbortSignal {
 
 /**
  * `ringback-hook <claude-code|codex>`: reads the agent's payload from stdin. A Stop is posted as a report to the
- * daemon; a PermissionRequest is posted as an ask, and a person's decision is printed for the agent. Never throws
+ * daemon; a PermissionRequest is posted as an ask, and a person's decision is printed for the agent; a
+ * UserPromptSubmit tells the daemon the agent started a turn. Never throws
  * and writes nothing else to stdout (Codex marks a hook that prints text as failed), except with `dryRun`.
  * Reasons go to stderr only with `RINGBACK_HOOK_DEBUG=1` (always with `dryRun`).
  */
@@ -74,6 +76,16 @@ export async function runHook(kind: AgentKind, options: RunHookOptions = {}): Pr
         deadline,
         waitMs: options.permissionWaitMs ?? PERMISSION_HOOK_WAIT_MS,
         ...(options.onPermissionWait ? { onWait: options.onPermissionWait } : {}),
+      });
+    if (hookInput.event === "UserPromptSubmit")
+      return await runTurnStartHook(hookInput.fields, {
+        kind,
+        env,
+        log,
+        stdout: options.stdout ?? process.stdout,
+        dryRun: options.dryRun === true,
+        budget,
+        budgetMs: timeoutMs,
       });
     const parsed = stopPayloadFrom(hookInput.fields);
     if (!parsed.ok) return log(`not reported: ${parsed.reason}`);

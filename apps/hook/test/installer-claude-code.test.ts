@@ -62,23 +62,28 @@ function withoutRingback(settings: Record<string, unknown>): unknown {
         hooks: group.hooks.filter((handler) => !handler.command.includes("ringback-hook")),
       }))
       .filter((group) => group.hooks.length > 0);
+    // An event only Ringback registers goes with it.
+    if ((copy.hooks ?? {})[event]?.length === 0) delete (copy.hooks ?? {})[event];
   }
   return copy;
 }
 
 describe("ringback-hook install: Claude Code's settings.json", () => {
-  it("creates settings.json with our Stop and PermissionRequest hooks on a fresh machine", async () => {
+  it("creates settings.json with our Stop, PermissionRequest and UserPromptSubmit hooks on a fresh machine", async () => {
     await using home = await makeTemporaryDirectory();
     const result = await runInstaller("install", home.path);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Claude Code: added the Ringback Stop hook");
     expect(result.stdout).toContain("Claude Code: added the Ringback PermissionRequest hook");
+    expect(result.stdout).toContain("Claude Code: added the Ringback UserPromptSubmit hook");
     const command = expectedCommand(HOOK_BUNDLE, "claude-code");
     expect(await readSettings(home.path)).toEqual({
       hooks: {
         Stop: [{ hooks: [{ type: "command", command, timeout: 10 }] }],
         // No matcher: every tool's request; the timeout outlasts the daemon's wait for a person.
         PermissionRequest: [{ hooks: [{ type: "command", command, timeout: 330 }] }],
+        // A turn's start: the fleet shows the agent working.
+        UserPromptSubmit: [{ hooks: [{ type: "command", command, timeout: 10 }] }],
       },
     });
     expect((await stat(settingsPath(home.path))).mode & 0o777).toBe(0o600);
@@ -112,7 +117,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     const result = await runInstaller("install", home.path, { bundle: otherBundle });
     expect(result.stdout).toContain("replaced the Ringback Stop hook");
     const settings = await readSettings(home.path);
-    for (const event of ["Stop", "PermissionRequest"] as const) {
+    for (const event of ["Stop", "PermissionRequest", "UserPromptSubmit"] as const) {
       expect(eventCommands(settings, event).filter((command) => command.includes("ringback-hook"))).toEqual([
         expectedCommand(otherBundle, "claude-code"),
       ]);
@@ -146,6 +151,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("removed 1 Ringback Stop hook(s)");
     expect(result.stdout).toContain("removed 1 Ringback PermissionRequest hook(s)");
+    expect(result.stdout).toContain("removed 1 Ringback UserPromptSubmit hook(s)");
     expect(await readSettings(home.path)).toEqual(EXISTING_SETTINGS);
   });
 

@@ -129,12 +129,16 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
       hooks: {
         Stop: [{ hooks: [{ type: "command", command, timeout: 10 }] }],
         PermissionRequest: [{ hooks: [{ type: "command", command, timeout: 330 }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command, timeout: 10 }] }],
       },
     });
     expect(await trustState(files)).toEqual({
       [`${files.hooksJson}:stop:0:0`]: { trusted_hash: referenceTrustHash(command, 10) },
       [`${files.hooksJson}:permission_request:0:0`]: {
         trusted_hash: referenceTrustHash(command, 330, "permission_request"),
+      },
+      [`${files.hooksJson}:user_prompt_submit:0:0`]: {
+        trusted_hash: referenceTrustHash(command, 10, "user_prompt_submit"),
       },
     });
     expect((await stat(files.configToml)).mode & 0o777).toBe(0o600);
@@ -167,6 +171,9 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
       [`${seeded.hooksJson}:permission_request:1:0`]: {
         trusted_hash: referenceTrustHash(expectedCommand(HOOK_BUNDLE, "codex"), 330, "permission_request"),
       },
+      [`${seeded.hooksJson}:user_prompt_submit:0:0`]: {
+        trusted_hash: referenceTrustHash(expectedCommand(HOOK_BUNDLE, "codex"), 10, "user_prompt_submit"),
+      },
     });
   });
 
@@ -195,17 +202,20 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     await runInstaller("install", home.path, { bundle: otherBundle });
 
     const hooks = await readHooks(seeded);
-    for (const event of ["Stop", "PermissionRequest"] as const) {
+    for (const event of ["Stop", "PermissionRequest", "UserPromptSubmit"] as const) {
       const ours = eventCommands(hooks, event).filter((command) => command.includes("ringback-hook"));
       expect(ours).toEqual([expectedCommand(otherBundle, "codex")]);
     }
     const state = await trustState(seeded);
-    expect(Object.keys(state)).toHaveLength(5);
+    expect(Object.keys(state)).toHaveLength(6);
     expect(state[`${seeded.hooksJson}:stop:2:0`]).toEqual({
       trusted_hash: referenceTrustHash(expectedCommand(otherBundle, "codex"), 10),
     });
     expect(state[`${seeded.hooksJson}:permission_request:1:0`]).toEqual({
       trusted_hash: referenceTrustHash(expectedCommand(otherBundle, "codex"), 330, "permission_request"),
+    });
+    expect(state[`${seeded.hooksJson}:user_prompt_submit:0:0`]).toEqual({
+      trusted_hash: referenceTrustHash(expectedCommand(otherBundle, "codex"), 10, "user_prompt_submit"),
     });
   });
 
@@ -282,6 +292,10 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
       Object.keys(
         await trustState({ hooksJson: resolved, configToml: join(home.path, "real-codex", "config.toml") }),
       ),
-    ).toEqual([`${resolved}:stop:0:0`, `${resolved}:permission_request:0:0`]);
+    ).toEqual([
+      `${resolved}:stop:0:0`,
+      `${resolved}:permission_request:0:0`,
+      `${resolved}:user_prompt_submit:0:0`,
+    ]);
   });
 });

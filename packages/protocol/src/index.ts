@@ -8,6 +8,7 @@ export { ErrorBody, errorBody, isErrorCode, isRingbackError, RingbackError } fro
 
 // Limits: every number of the specification's Limits table, default ports, reply and pairing-code limits.
 export {
+  AGENT_ACTIVITY_BODY_MAX_BYTES,
   ANSWERED_IDS_MAX,
   BRIEF_GENERATION_TYPICAL_MS,
   BRIEF_LANGUAGE_RETRY_MS,
@@ -128,6 +129,8 @@ export {
   TwilioChannel,
 } from "./schemas/escalation.js";
 
+// What an agent does between its reports (a turn started), as the hook posts it to the daemon.
+export { AgentActivity, AgentActivityPost } from "./schemas/agent-activity.js";
 // The fleet: each computer's agents as they work, sealed and padded; and the rules for finished calls (gathering,
 // a choice per project, the quiet summary).
 export {

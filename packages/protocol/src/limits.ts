@@ -24,6 +24,8 @@ export const UPLOAD_BODY_MAX_BYTES = 140 * MIB;
 export const DISPATCH_WORDS_MAX = 8000;
 /** `POST /report` body: "about 0.8 MB". */
 export const REPORT_BODY_MAX_BYTES = 800 * KIB;
+/** The largest `POST /agent-activity` body the daemon reads (a turn's start: agent, session, cwd). */
+export const AGENT_ACTIVITY_BODY_MAX_BYTES = 8 * KIB;
 /** The hook's whole budget, from reading stdin to the daemon's answer. */
 export const HOOK_TIMEOUT_MS = 5 * SECOND_MS;
 /** What a brief usually takes; informational, not enforced. */

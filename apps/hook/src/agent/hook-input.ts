@@ -1,7 +1,9 @@
 import { isShape, type Shape } from "./agent-adapter.js";
 
 /** The agents' hook events this hook answers. A payload naming no event is taken for a Stop, as before. */
-type HookEvent = "Stop" | "PermissionRequest";
+type HookEvent = "Stop" | "PermissionRequest" | "UserPromptSubmit";
+
+const NAMED_EVENTS: ReadonlySet<string> = new Set<HookEvent>(["PermissionRequest", "UserPromptSubmit"]);
 
 /** What the agent wrote on stdin, as a JSON object and the event it is about, or why it is not one. */
 export type HookInput = { ok: true; event: HookEvent; fields: Shape } | { ok: false; reason: string };
@@ -18,6 +20,7 @@ export function parseHookInput(text: string): HookInput {
     return { ok: false, reason: "stdin is not JSON" };
   }
   if (!isShape(raw)) return { ok: false, reason: "stdin is not a JSON object" };
-  const event = raw.hook_event_name === "PermissionRequest" ? "PermissionRequest" : "Stop";
+  const named = raw.hook_event_name;
+  const event = typeof named === "string" && NAMED_EVENTS.has(named) ? (named as HookEvent) : "Stop";
   return { ok: true, event, fields: raw };
 }

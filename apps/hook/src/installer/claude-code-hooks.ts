@@ -50,7 +50,7 @@ export function editOurHandlers(
   return { document: edited, events };
 }
 
-/** Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in Claude Code's `settings.json`. */
+/** Writes (or, with `undefined`, removes) our Stop, PermissionRequest and UserPromptSubmit hooks in Claude Code's `settings.json`. */
 export function writeClaudeCodeHooks(claudeHome: string, handlers: EventHandlers): AgentHookChange {
   const file = join(claudeHome, "settings.json");
   const settings = readJsonSettingsFile(file);

@@ -18,7 +18,7 @@ export interface CodexHookChange extends AgentHookChange {
 }
 
 /**
- * Writes (or, with `undefined`, removes) our Stop and PermissionRequest hooks in `$CODEX_HOME/hooks.json` and
+ * Writes (or, with `undefined`, removes) our Stop, PermissionRequest and UserPromptSubmit hooks in `$CODEX_HOME/hooks.json` and
  * their trust records in `config.toml`: Codex skips an untrusted user hook silently, so a hook without one would
  * never run. Both files are checked before either is written.
  */

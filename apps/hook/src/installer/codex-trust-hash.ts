@@ -5,6 +5,7 @@ import type { CommandHandler, HookEventName } from "./hook-command.js";
 export const CODEX_EVENT_LABELS: Record<HookEventName, string> = {
   Stop: "stop",
   PermissionRequest: "permission_request",
+  UserPromptSubmit: "user_prompt_submit",
 };
 
 /** JSON with object keys sorted at every depth and no whitespace: the form Codex hashes. */

@@ -2,22 +2,23 @@ import type { AgentKind } from "../agent-kind.js";
 import { PERMISSION_HOOK_TIMEOUT_SECONDS } from "./protocol-constants.js";
 
 /** The agents' hook events the installer registers our command for. */
-export type HookEventName = "Stop" | "PermissionRequest";
+export type HookEventName = "Stop" | "PermissionRequest" | "UserPromptSubmit";
 
 /** Seconds each agent gives our Stop hook; the hook itself gives up after 5 s. */
 const HOOK_HANDLER_TIMEOUT_SECONDS = 10;
 
 /**
- * Seconds each agent gives our handler for an event: a Stop hook is quick; a permission hook waits for a person
- * (the daemon's wait, and the hook's margin, within this).
+ * Seconds each agent gives our handler for an event: a Stop hook and a turn's start are quick; a permission hook
+ * waits for a person (the daemon's wait, and the hook's margin, within this).
  */
 const HANDLER_TIMEOUT_SECONDS: Record<HookEventName, number> = {
   Stop: HOOK_HANDLER_TIMEOUT_SECONDS,
   PermissionRequest: PERMISSION_HOOK_TIMEOUT_SECONDS,
+  UserPromptSubmit: HOOK_HANDLER_TIMEOUT_SECONDS,
 };
 
 /** The events the installer registers our command for, in the order it writes them. */
-export const HOOK_EVENTS: readonly HookEventName[] = ["Stop", "PermissionRequest"];
+export const HOOK_EVENTS: readonly HookEventName[] = ["Stop", "PermissionRequest", "UserPromptSubmit"];
 
 /** One handler as both agents' hook files write it. */
 export interface CommandHandler {

@@ -74,7 +74,7 @@ function describe(agent: string, change: AgentHookChange, installing: boolean): 
 }
 
 /**
- * `ringback install`: writes the Stop and PermissionRequest hooks of both agents (replacing any older Ringback
+ * `ringback install`: writes the Stop, PermissionRequest and UserPromptSubmit (a turn's start) hooks of both agents (replacing any older Ringback
  * hook, so an event runs it once), Codex's trust records for them, and the daemon's user service.
  */
 export function install(options: InstallOptions = {}): InstallSummary {
@@ -86,6 +86,7 @@ export function install(options: InstallOptions = {}): InstallSummary {
   const handlersFor = (kind: AgentKind): EventHandlers => ({
     Stop: hookHandler(nodePath, hookPath, kind, "Stop"),
     PermissionRequest: hookHandler(nodePath, hookPath, kind, "PermissionRequest"),
+    UserPromptSubmit: hookHandler(nodePath, hookPath, kind, "UserPromptSubmit"),
   });
 
   const claude = writeClaudeCodeHooks(
@@ -120,7 +121,7 @@ function nodeInsideNodeModules(nodePath: string): string | null {
 }
 
 /**
- * `ringback uninstall`: removes every Ringback Stop and PermissionRequest hook, their Codex trust records and the
+ * `ringback uninstall`: removes every Ringback Stop, PermissionRequest and UserPromptSubmit hook, their Codex trust records and the
  * user service.
  */
 export function uninstall(options: InstallOptions = {}): InstallSummary {

@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import type { HookEventName } from "../../src/installer/hook-command.js";
 import { HOOK_BUNDLE, type ProcessResult, runBundle } from "./hook-process.js";
 
 /** Runs `ringback-hook install|uninstall` from the given bundle with temp agent homes and no service. */
@@ -45,7 +46,7 @@ export function stopCommands(document: Shape): string[] {
 }
 
 /** Every handler command of one event in a hook settings document, in order. */
-export function eventCommands(document: Shape, event: "Stop" | "PermissionRequest"): string[] {
+export function eventCommands(document: Shape, event: HookEventName): string[] {
   const groups = (document.hooks as Shape | undefined)?.[event];
   if (!Array.isArray(groups)) return [];
   return groups.flatMap((group: Shape) =>
