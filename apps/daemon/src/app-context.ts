@@ -3,6 +3,7 @@ import type { Report } from "@ringback/protocol";
 import type { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
 import type { ConfigFile } from "./runtime/files/config-file.js";
 import type { SessionsFile } from "./runtime/files/sessions-file.js";
+import type { FleetRuntime } from "./runtime/fleet/fleet-runtime.js";
 import type { Logger } from "./runtime/logger.js";
 import type { ModelSlots } from "./runtime/model/model-slots.js";
 import type { ModelTestProgress } from "./runtime/model/model-test/test-progress.js";
@@ -30,6 +31,8 @@ export interface AppContext {
   relay: RelayConnection;
   /** "Needs you" asks held for a phone's decision, and this computer's presence (runtime/needs-you, runtime/presence). */
   permission: PermissionRuntime;
+  /** What this computer's agents are doing now, sealed for the account's devices (runtime/fleet). */
+  fleet: FleetRuntime;
   /** The escalation ladder's settings and its test (runtime/escalation). */
   escalation: EscalationRuntime;
   /** The latest model test's step, for `ringback model test` (`GET /local/llm-test-progress`). */

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppContext } from "./app-context.js";
 import { renderError, renderNotFound } from "./http/errors.js";
 import { localOnly } from "./http/guards.js";
+import { agentActivityRoutes } from "./routes/agent-activity.js";
 import { briefLanguageRoutes } from "./routes/brief-language.js";
 import { dispatchOptionsRoutes } from "./routes/dispatch-options.js";
 import { dispatchUploadsRoutes } from "./routes/dispatch-uploads.js";
@@ -33,6 +34,7 @@ export function createApp(context: AppContext): Hono {
   app.route("/", briefLanguageRoutes(context));
   app.route("/", e2eKeyRoutes(context));
   app.route("/", reportRoutes(context));
+  app.route("/", agentActivityRoutes(context));
   app.route("/", permissionRequestsRoutes(context));
   app.route("/", presenceRoutes(context));
   app.route("/", escalationRoutes(context));

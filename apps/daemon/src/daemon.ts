@@ -10,6 +10,9 @@ import { FinishedCallLadders } from "./runtime/escalation/finished-call-ladders.
 import { ConfigFile } from "./runtime/files/config-file.js";
 import { ensureDataDir } from "./runtime/files/data-dir.js";
 import { SessionsFile } from "./runtime/files/sessions-file.js";
+import { FleetRuntime } from "./runtime/fleet/fleet-runtime.js";
+import { briefChange, failedTaskChange } from "./runtime/fleet/report-changes.js";
+import { fleetWatchedQueue } from "./runtime/fleet/watched-queue.js";
 import { loadLocalKey } from "./runtime/keys/local-key.js";
 import type { Logger } from "./runtime/logger.js";
 import { ModelSlots } from "./runtime/model/model-slots.js";
@@ -37,6 +40,8 @@ export interface DaemonOptions {
   permissionWaitMs?: number;
   /** How long a permission ask waits before it rings (PERMISSION_GRACE_DEFAULT_MS unless set). */
   permissionGraceMs?: number;
+  /** The least time between two fleet updates to the relay (FLEET_UPDATE_MIN_INTERVAL_MS unless set, for tests). */
+  fleetUpdateIntervalMs?: number;
 }
 
 export interface PreparedDaemon {
@@ -64,6 +69,14 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const trackerQuestions = await TrackerQuestions.load(dataDir, log);
   const language = systemLanguage(env);
   const pendingAsks = new PendingAsks();
+  const fleet = await FleetRuntime.load({
+    dataDir,
+    config,
+    env,
+    log,
+    now: () => new Date(),
+    ...(options.fleetUpdateIntervalMs === undefined ? {} : { minIntervalMs: options.fleetUpdateIntervalMs }),
+  });
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
   const escalation = new EscalationRuntime({ config, env, endpoints: channelEndpoints(env), log });
   const idleAway = IdleAwayReader.forThisComputer(config, env);
@@ -86,6 +99,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     graceMs: options.permissionGraceMs,
     escalation,
     idleAway,
+    fleet,
   });
   const relay = relayAddress(config, env);
   const modelSlots = new ModelSlots();
@@ -93,9 +107,15 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     finishedLadders.escalatingAfter(
       createIdentitySender(config, env, createReportSealer(config, trackerQuestions)),
     );
+  const briefStep = createBriefStep(config, language, modelSlots, trackerQuestions);
   const outbox = new Outbox({
     directory: dataDir,
-    generateBrief: createBriefStep(config, language, modelSlots, trackerQuestions),
+    // A written brief gives the fleet's entry of its turn a headline.
+    generateBrief: async (report, signal) => {
+      const brief = await briefStep(report, signal);
+      fleet.record(briefChange(report, brief));
+      return brief;
+    },
     send: relay ? sendFinishedCalls() : undefined,
     log,
   });
@@ -117,14 +137,25 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       throw new StartError(error.message, { cause: error });
     throw error;
   });
+  // Every report the outbox keeps moves its agent in the fleet.
+  const fleetOutbox = fleetWatchedQueue(
+    outbox,
+    fleet,
+    (eventId) => trackerQuestions.get(eventId) !== undefined,
+  );
   const tracker = await createTrackerRuntime({
     dataDir,
     config,
     env,
     log,
-    outbox,
+    outbox: fleetOutbox,
     questions: trackerQuestions,
+    onTaskFailed: (report) => {
+      const change = failedTaskChange(report);
+      if (change) fleet.record(change);
+    },
   });
+  relayConnection.onLinkOpen(() => fleet.linkOpened());
   relayConnection.answerTrackerQuestionsWith(tracker.questionReplies);
   await tracker.start();
   const port = options.port ?? config.config.localPort;
@@ -134,13 +165,14 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     localKey,
     port: () => listeningPort,
     // Hook reports pass a check for tracker-task turns the hook could not recognise (hook-turns.ts).
-    outbox: tracker.hookTurns.observe(relayConnection.rememberingReports(outbox)),
+    outbox: tracker.hookTurns.observe(relayConnection.rememberingReports(fleetOutbox)),
     outboxState: outbox,
     sessions,
     tracker,
     relay: relayConnection,
     permission,
     escalation,
+    fleet,
     systemLanguage: language,
     modelSlots,
     modelTests: new TestsPerMinute(),
@@ -164,6 +196,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       await outbox.stop();
       await sessions.flush();
       await trackerQuestions.flush();
+      await fleet.stop();
     },
   };
 }

@@ -2,6 +2,8 @@ import { PERMISSION_WAIT_MS, type PermissionAnswer } from "@ringback/protocol";
 import { currentBriefLanguage } from "../briefs/brief-language.js";
 import type { EscalationRuntime } from "../escalation/escalation-runtime.js";
 import type { ConfigFile } from "../files/config-file.js";
+import { askEndedChange, askRangChange } from "../fleet/ask-changes.js";
+import type { FleetRuntime } from "../fleet/fleet-runtime.js";
 import { currentE2eKey } from "../keys/e2e-key.js";
 import type { Logger } from "../logger.js";
 import { awayNow } from "../presence/away-now.js";
@@ -31,6 +33,8 @@ export interface PermissionAskContext {
   escalation?: Pick<EscalationRuntime, "start">;
   /** Away by itself: the computer's input idle time past the user's threshold. */
   idleAway?: Pick<IdleAwayReader, "check">;
+  /** The fleet shows an agent whose ask rang as needing the person, until the ask ends. */
+  fleet?: Pick<FleetRuntime, "record">;
 }
 
 /**
@@ -98,6 +102,8 @@ export async function askPermission(
     if (away.presence.schedule || away.isAwayByIdle) {
       endWhenNoLongerAway(held, async () => (await isAwayNow()).isAway);
     }
+    context.fleet?.record(askRangChange(request, eventId));
+    void held.answer.then(() => context.fleet?.record(askEndedChange(request, eventId)));
     // The schedule counts from when the phones started ringing (after the grace period and the post).
     const ladder = context.escalation?.start("needs-you", eventId, context.now());
     // Answered anywhere, or no longer waiting: every rung stops at once (not awaited: the hook has its answer).

@@ -59,6 +59,7 @@ export class RelayConnection {
   readonly #guard: ReplayGuard;
   /** What a login through the running daemon sets going (the outbox's sending); none: a restart is needed. */
   #afterLogin: (() => void) | null = null;
+  readonly #linkOpenListeners: (() => void)[] = [];
   #localInterface: LocalInterfaceAccess | null = null;
   #questionReplies: QuestionReplies | null = null;
   #link: RelayLink | null = null;
@@ -141,6 +142,11 @@ export class RelayConnection {
     this.#afterLogin = listener;
   }
 
+  /** `listener` runs each time the link to the relay opens (first time and after every reconnect). */
+  onLinkOpen(listener: () => void): void {
+    this.#linkOpenListeners.push(listener);
+  }
+
   /** `ringback login` through the running daemon: writes the identity, then reopens the link with it. */
   async login(request: LocalLoginRequest): Promise<LocalLoginResult> {
     const result = await loginToRelay(this.#options.config, request, {
@@ -209,6 +215,7 @@ export class RelayConnection {
       },
       onOpen: () => {
         keyFollowed = follower.follow();
+        for (const listener of this.#linkOpenListeners) listener();
       },
     });
     this.#link = link;

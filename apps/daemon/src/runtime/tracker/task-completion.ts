@@ -1,4 +1,5 @@
 import { setTimeout as wait } from "node:timers/promises";
+import type { Report } from "@ringback/protocol";
 import type { TaskFinished, TrackerClient } from "@ringback/tracker-client";
 import type { Logger } from "../logger.js";
 import type { HookTurns, ReportQueue } from "./hook-turns.js";
@@ -23,6 +24,8 @@ export interface TaskCompletionOptions {
   now(): Date;
   /** Aborted when the daemon stops: pending retries end. */
   signal: AbortSignal;
+  /** Told of a task the tracker says failed, with its report, once the report is queued. */
+  onTaskFailed?(report: Report): void;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createTaskCompletionHandler(options: TaskCompletionOptions): Tas
       return;
     }
     const result = await outbox.enqueue(read.report);
+    if (event.status === "failed") options.onTaskFailed?.(read.report);
     log(
       `tracker: task ${event.taskId} (${issue}, ${event.status}) ${result === "accepted" ? "queued" : "already queued"} as ${trackerEventId(event.taskId)}`,
     );

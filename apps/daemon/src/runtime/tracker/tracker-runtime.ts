@@ -7,7 +7,7 @@ import { HookTurns, type ReportQueue } from "./hook-turns.js";
 import { QuestionCalls } from "./question-calls.js";
 import { TrackerQuestionReplies } from "./question-replies.js";
 import { ResumePoints } from "./resume-points.js";
-import { createTaskCompletionHandler } from "./task-completion.js";
+import { createTaskCompletionHandler, type TaskCompletionOptions } from "./task-completion.js";
 import { TrackerAccess } from "./tracker-access.js";
 import type { TrackerQuestions } from "./tracker-questions.js";
 import { TrackerSettings } from "./tracker-settings.js";
@@ -27,6 +27,8 @@ export interface TrackerRuntimeOptions {
   sleep?: Sleep;
   /** How long a move to blocked waits for the agent's explanation (question-explanation.ts); tests shorten it. */
   explanationWaitMs?: number;
+  /** Told of each task the tracker says failed, once its report is queued (the fleet shows it failed). */
+  onTaskFailed?: TaskCompletionOptions["onTaskFailed"];
 }
 
 /** Everything the daemon does with the tracker: settings, watchers, task reports, dispatches. */
@@ -70,6 +72,7 @@ export async function createTrackerRuntime(options: TrackerRuntimeOptions): Prom
       log,
       now,
       signal: stopping.signal,
+      ...(options.onTaskFailed ? { onTaskFailed: options.onTaskFailed } : {}),
     }),
     onIssueActivity: (client, activity) => questionCalls.onActivity(client, activity),
     onCatchUp: (client, workspaceId, since) => questionCalls.catchUp(client, workspaceId, since),
