@@ -5,6 +5,7 @@ import {
   DaemonToRelayMessage,
   ERROR_STATUS,
   errorBody,
+  FleetStatePut,
   type RelayToDaemonMessage,
   ReplyRequest,
   SettingsRelayRequest,
@@ -32,10 +33,14 @@ export interface HostileRelay extends AsyncDisposable {
   answerPostsWith(status: number): void;
   /** The call status writes (`POST /v1/calls/<eventId>/status`) as they came: the daemon ends a call that stopped waiting. */
   readonly statusWrites: { eventId: string; status: string; deviceId: string | undefined }[];
+  /** The daemon's fleet states (`PUT /v1/daemon/fleet`) as they came, sealed, with when each came. */
+  readonly fleetPuts: { sealed: string; receivedAt: number }[];
   /** Notified on every link, post and answer. */
   readonly changes: Changes;
   /** Resolves once `count` links have been opened (1: the first) and the latest is open. */
   linked(count?: number): Promise<void>;
+  /** Cuts the daemon's link, as a network drop does (the daemon reconnects). */
+  dropLink(): void;
   /** Sends a message over the daemon's link (a copy of an earlier one: a replay) and resolves with its answer. */
   send(message: RelayToDaemonMessage): Promise<LinkAnswer>;
   close(): Promise<void>;
@@ -68,6 +73,7 @@ export async function startHostileRelay(): Promise<HostileRelay> {
   const postedEvents: string[] = [];
   const posts: DaemonEventPost[] = [];
   const statusWrites: HostileRelay["statusWrites"] = [];
+  const fleetPuts: HostileRelay["fleetPuts"] = [];
   let postStatus = 201;
   const changes = new Changes();
   const waiting: { message: RelayToDaemonMessage; resolve(answer: LinkAnswer): void }[] = [];
@@ -121,6 +127,12 @@ export async function startHostileRelay(): Promise<HostileRelay> {
       respond(response, postStatus, { eventId: post.eventId, seq: postedEvents.length });
       return;
     }
+    if (request.method === "PUT" && path === "/v1/daemon/fleet") {
+      fleetPuts.push({ sealed: FleetStatePut.parse(body).sealed, receivedAt: Date.now() });
+      changes.notify();
+      response.writeHead(204).end();
+      return;
+    }
     const settings = /^\/v1\/devices\/[^/]+\/settings$/.test(path);
     if (request.method === "POST" && settings) {
       const { requestId, sealed } = SettingsRelayRequest.parse(body);
@@ -170,6 +182,7 @@ export async function startHostileRelay(): Promise<HostileRelay> {
     postedEvents,
     posts,
     statusWrites,
+    fleetPuts,
     answerPostsWith: (status) => {
       postStatus = status;
     },
@@ -181,6 +194,7 @@ export async function startHostileRelay(): Promise<HostileRelay> {
         checks: 750,
       });
     },
+    dropLink: () => openLink()?.terminate(),
     send,
     close,
     [Symbol.asyncDispose]: close,
