@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   model: () => import("./cli/commands/model.js"),
   away: () => import("./cli/commands/away.js"),
   escalation: () => import("./cli/commands/escalation.js"),
+  status: () => import("./cli/commands/status.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -35,6 +35,8 @@ with --passphrase-stdin). The device is kept in --dir (default {data_dir}/listen
 A terminal that has just joined rings only for calls raised after it joined (older ones, decided or not, are missed).
 A call that needs you rings first: a ringing call steps aside for it (here only) and waits; whenever the calls that
 wait change, one line lists them in the order they come ("Waiting (2): ...").
+With no call ringing or in progress, it shows every computer's agents, and again whenever one changes ("payments ·
+Claude Code on laptop: working 12 min", "needs you: run npm test", "finished 2 min ago — <headline>").
 
 While listening, type a command and Enter:
   a, answer        answer the ringing call (the brief in full, then h to hang up); with none ringing, the first call
@@ -45,6 +47,7 @@ While listening, type a command and Enter:
   reply <text>     reply to the agent of the last call (resumes the agent)
   allow            a "needs you" call (an agent waits for permission): allow it once
   deny [reason]    a "needs you" call: deny it; the reason, if any, goes to the agent
+  s, status        every computer's agents now (as ringback status prints them)
   q, quit          stop listening`;
 
 export function parseListenOptions(args: string[], env: NodeJS.ProcessEnv): ListenOptions {

@@ -32,6 +32,8 @@ export interface ListenSessionOptions {
   readonly write: (text: string) => void;
   readonly notifier: DesktopNotifier | null;
   readonly quit: () => void;
+  /** `s` / `status`: the account's agents now (the fleet list). */
+  readonly onStatus?: () => void;
 }
 
 /**
@@ -45,6 +47,7 @@ export class ListenSession {
   readonly #write: (text: string) => void;
   readonly #notifier: DesktopNotifier | null;
   readonly #quit: () => void;
+  readonly #onStatus: (() => void) | undefined;
   #ringingId: string | null = null;
   #activeId: string | null = null;
   /** The last call answered here: `reply` goes to its agent after hang-up too. */
@@ -60,13 +63,31 @@ export class ListenSession {
   readonly #setAside = new Set<string>();
   /** The queue line last printed ("" before any). */
   #queueLine = "";
+  /** The fleet's list, when it changed during a call: shown once no call rings or is in progress. */
+  #fleetWaiting: string[] | null = null;
 
   constructor(options: ListenSessionOptions) {
     this.#center = options.center;
     this.#write = options.write;
     this.#notifier = options.notifier;
     this.#quit = options.quit;
+    this.#onStatus = options.onStatus;
     this.#center.subscribe((view) => this.#follow(view));
+  }
+
+  /**
+   * The account's agents (working, needs you, finished), shown at once when no call rings or is in progress, else
+   * when the call is over: a list printed in the middle of a call would bury the call's words.
+   */
+  showFleet(lines: string[]): void {
+    if (this.#isIdle()) {
+      this.#fleetWaiting = null;
+      this.#write(`${lines.join("\n")}\n`);
+    } else this.#fleetWaiting = lines;
+  }
+
+  #isIdle(): boolean {
+    return this.#ringingId === null && this.#activeId === null;
   }
 
   /** One typed line. */
@@ -119,13 +140,16 @@ export class ListenSession {
         return this.#decide("allow", null);
       case "deny":
         return this.#decide("deny", rest.join(" ").trim() || null);
+      case "s":
+      case "status":
+        return this.#onStatus?.();
       case "q":
       case "quit":
         this.#quit();
         return;
       default:
         this.#write(
-          `Unknown command "${word}": a answer, r reject, k acknowledge, h hang up, reply <text>, q quit.\n`,
+          `Unknown command "${word}": a answer, r reject, k acknowledge, h hang up, reply <text>, s status, q quit.\n`,
         );
     }
   }
@@ -191,6 +215,7 @@ export class ListenSession {
     this.#followQueue(view);
     this.#followDecisions(view);
     this.#followReplies(view);
+    if (this.#fleetWaiting && this.#isIdle()) this.showFleet(this.#fleetWaiting);
   }
 
   /** How each reply sent from this terminal ended (delivered, or failed and why), once the computer says. */

@@ -11,6 +11,7 @@ import {
 } from "@ringback/client";
 import { openFileStore } from "@ringback/client/node";
 import { findDesktopNotifier } from "../../listen/desktop-notifier.js";
+import { FleetWatch } from "../../listen/fleet-watch.js";
 import { joinedNow } from "../../listen/joined-now.js";
 import { LineQueue } from "../../listen/line-queue.js";
 import { LISTEN_USAGE, type ListenOptions, parseListenOptions } from "../../listen/listen-options.js";
@@ -49,6 +50,7 @@ export async function run(args: string[]): Promise<void> {
     if (isQuitting) return;
     isQuitting = true;
     center.stop();
+    fleet.stop();
     await center.persisted();
     lines.close();
     process.exit(code);
@@ -65,6 +67,10 @@ export async function run(args: string[]): Promise<void> {
         .catch(() => undefined);
     },
   });
+  const fleet = new FleetWatch({
+    relay: { serverUrl, deviceToken: pairing.identity.deviceToken, key: pairing.key },
+    onChange: (fleetNow) => session.showFleet(fleetNow),
+  });
   const session = new ListenSession({
     center,
     write: (text) => process.stdout.write(text),
@@ -72,6 +78,7 @@ export async function run(args: string[]): Promise<void> {
     quit: () => {
       quit(0).catch(() => undefined);
     },
+    onStatus: () => process.stdout.write(`${fleet.lines().join("\n")}\n`),
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => {
@@ -79,6 +86,7 @@ export async function run(args: string[]): Promise<void> {
     });
   await center.load();
   center.connect();
+  fleet.start();
   lines.consume((line) => session.command(line));
 }
 

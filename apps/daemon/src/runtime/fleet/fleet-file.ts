@@ -40,6 +40,14 @@ export class FleetFile {
     return { file, state: empty };
   }
 
+  /** The state in `{data_dir}/fleet.json` as it is now, for a reader that changes nothing; null without one. */
+  static async read(dataDir: string): Promise<FleetState | null> {
+    const text = await readTextIfExists(join(dataDir, FLEET_FILE));
+    if (text === null) return null;
+    const parsed = FleetState.safeParse(safeJsonParse(text));
+    return parsed.success ? parsed.data : null;
+  }
+
   save(state: FleetState): void {
     this.#latest = state;
     this.#writing ??= this.#writeWhileNewer();

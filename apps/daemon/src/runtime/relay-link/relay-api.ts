@@ -8,6 +8,7 @@ import {
   KeyRotationList,
   PairingCodeCreated,
   type RedeemPairingCodeRequest,
+  RelayedFleet,
   RelaySetup,
   RingbackError,
 } from "@ringback/protocol";
@@ -57,6 +58,11 @@ export class RelayApi {
   }
 
   /** `POST /v1/pairing-codes`: a 12-digit code another device can join with. */
+  /** `GET /v1/fleet`: every computer's latest fleet state, sealed. */
+  fleet(deviceToken: string): Promise<RelayedFleet> {
+    return this.#call("GET", "/v1/fleet", RelayedFleet, { deviceToken });
+  }
+
   createPairingCode(deviceToken: string): Promise<PairingCodeCreated> {
     return this.#call("POST", "/v1/pairing-codes", PairingCodeCreated, { deviceToken });
   }
