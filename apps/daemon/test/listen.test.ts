@@ -143,7 +143,7 @@ describe("the terminal's commands", () => {
       "No call is in progress.\n",
       "No missed calls.\n",
       "Answer a call first: a reply goes to the agent of the call answered here.\n",
-      'Unknown command "dance": a answer, r reject, k acknowledge, h hang up, reply <text>, q quit.\n',
+      'Unknown command "dance": a answer, r reject, k acknowledge, h hang up, reply <text>, s status, q quit.\n',
     ]);
   });
 });
