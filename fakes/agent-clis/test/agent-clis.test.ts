@@ -68,8 +68,25 @@ describe.each(AGENTS)("$kind, the genuine CLI from npm, with the installed Stop 
         }),
       ]);
       expect(existsSync(setup.daemon.reports()[0]?.transcriptPath ?? "")).toBe(true);
+      // The turn's start (UserPromptSubmit), then its end (Stop): the fleet shows it working, then finished.
       expect(setup.daemon.requests).toEqual([
-        expect.objectContaining({ status: 202, answer: '{"accepted":true}', hasOrigin: false }),
+        expect.objectContaining({
+          path: "/agent-activity",
+          body: {
+            agent: agent.kind,
+            sessionId: first.sessionId,
+            cwd: setup.home.project,
+            activity: "turn-started",
+          },
+          status: 202,
+          hasOrigin: false,
+        }),
+        expect.objectContaining({
+          path: "/report",
+          status: 202,
+          answer: '{"accepted":true}',
+          hasOrigin: false,
+        }),
       ]);
       // What lets the daemon resume this session with the user's reply.
       await eventually(() => setup.daemon.sessions()[first.sessionId], {
@@ -96,7 +113,12 @@ describe.each(AGENTS)("$kind, the genuine CLI from npm, with the installed Stop 
       });
       expect(reports[1]?.turnId).toEqual(expect.any(String));
       expect(reports[1]?.turnId).not.toBe(reports[0]?.turnId);
-      expect(setup.daemon.requests.map((request) => request.status)).toEqual([202, 202]);
+      expect(setup.daemon.requests.map((request) => [request.path, request.status])).toEqual([
+        ["/agent-activity", 202],
+        ["/report", 202],
+        ["/agent-activity", 202],
+        ["/report", 202],
+      ]);
       expect(setup.trap.attempts).toEqual([]);
     },
     TEST_TIMEOUT_MS,

@@ -1,5 +1,6 @@
-import { PairingResult } from "@ringback/protocol";
-import { startChild } from "@ringback/test-kit";
+import { basename } from "node:path";
+import { type FleetAgent, PairingResult } from "@ringback/protocol";
+import { eventually, startChild } from "@ringback/test-kit";
 import { describe, expect, it } from "vitest";
 import type { AgentTurn } from "./support/agent-runs.js";
 import { daemonMainPath } from "./support/installed-bins.js";
@@ -162,9 +163,24 @@ function expectOwnRefusal(agent: AgentUnderTest, setup: RelayedAgentSetup, turn:
   expect(turn.finalText).toContain(result.text);
 }
 
+/** The phone's fleet entry of the agent in `setup`'s project, once it matches `entry`. */
+function fleetEntry(setup: RelayedAgentSetup, entry: Partial<FleetAgent>): Promise<FleetAgent> {
+  return eventually(
+    async () =>
+      (await setup.device.fleetStates())
+        .flatMap((state) => state.agents)
+        .find(
+          (agent) =>
+            agent.project === basename(setup.home.project) &&
+            Object.entries(entry).every(([key, value]) => agent[key as keyof FleetAgent] === value),
+        ),
+    { what: `the phone's fleet entry ${JSON.stringify(entry)}`, checks: TERMINAL_CHECKS },
+  );
+}
+
 describe("claude-code, the genuine CLI, and the terminal companion (ringback listen)", () => {
   it(
-    "rings in the terminal with the exact command; typing `allow` lets the command run, the phone stops ringing",
+    "rings in the terminal with the exact command; typing `allow` lets the command run, the phone stops ringing; the fleet shows the turn working, then needing you, then finished",
     async () => {
       await using setup = await startRelayedAgentSetup();
       await setup.ringback("away", "on");
@@ -183,6 +199,10 @@ describe("claude-code, the genuine CLI, and the terminal companion (ringback lis
       );
       const running = startTurn(CLAUDE, setup);
 
+      // The turn's start (UserPromptSubmit) reaches the phone's fleet, sealed, before the turn ends.
+      const working = await whileRunning(running, fleetEntry(setup, { state: "working" }));
+      expect(working).toMatchObject({ source: "claude-code", eventId: null, headline: null });
+      expect(working.agentId).toMatch(/^claude-code:/);
       await whileRunning(
         running,
         terminal.waitFor(
@@ -192,10 +212,14 @@ describe("claude-code, the genuine CLI, and the terminal companion (ringback lis
         ),
       );
       const opened = await setup.device.waitForAsk();
+      const needsYou = await whileRunning(running, fleetEntry(setup, { state: "needs-you" }));
+      expect(needsYou).toMatchObject({ agentId: working.agentId, eventId: opened.event.eventId });
+      expect(needsYou.headline).toContain(ASK.command);
       terminal.type("allow");
       const turn = await running;
 
       expectTheAllowRan(setup, turn.finalText);
+      expect(await fleetEntry(setup, { state: "finished" })).toMatchObject({ agentId: working.agentId });
       // The terminal answered the call first: the phone sees it answered by another device.
       const answered = await setup.device.waitForCallStatus(opened.event.eventId, "answered");
       expect(answered.deviceId).not.toBeNull();

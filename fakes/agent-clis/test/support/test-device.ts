@@ -5,13 +5,15 @@ import {
   RelayClient,
   sealPermissionDecision,
 } from "@ringback/client";
-import { aad, type E2eKey, openJson, parseKey } from "@ringback/e2e-crypto";
+import { aad, type E2eKey, openFleetState, openJson, parseKey } from "@ringback/e2e-crypto";
 import {
   type CallStatusChange,
+  FleetState,
   type PairingResult,
   type PermissionAsk,
   type PermissionVerdict,
   type RelayedEvent,
+  RelayedFleet,
   ReplyErrorPlaintext,
   type ReplyStatusChange,
   type SealedReportPayload,
@@ -59,7 +61,12 @@ export class TestDevice implements AsyncDisposable {
   readonly #changes = new Changes();
   #synced = false;
 
+  readonly #serverUrl: string;
+  readonly #deviceToken: string;
+
   private constructor(serverUrl: string, deviceToken: string, key: E2eKey, checks: number) {
+    this.#serverUrl = serverUrl;
+    this.#deviceToken = deviceToken;
     this.#key = key;
     this.#checks = checks;
     this.#relay = new RelayClient({ serverUrl, deviceToken });
@@ -104,6 +111,19 @@ export class TestDevice implements AsyncDisposable {
       on: device.#changes,
     });
     return device;
+  }
+
+  /** Every computer's fleet state as the relay keeps it (`GET /v1/fleet`), opened with this device's key. */
+  async fleetStates(): Promise<FleetState[]> {
+    const response = await fetch(`${this.#serverUrl}/v1/fleet`, {
+      headers: { authorization: `Bearer ${this.#deviceToken}` },
+    });
+    const fleet = RelayedFleet.parse(await response.json());
+    return Promise.all(
+      fleet.computers.map(async ({ computerId, sealed }) =>
+        FleetState.parse(await openFleetState(this.#key, computerId, sealed)),
+      ),
+    );
   }
 
   /** `find()`, unless a call could not be opened: then that is the failure, at once. */
