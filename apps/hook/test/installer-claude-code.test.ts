@@ -63,7 +63,7 @@ function withoutRingback(settings: Record<string, unknown>): unknown {
       }))
       .filter((group) => group.hooks.length > 0);
     // An event only Ringback registers goes with it.
-    if ((copy.hooks ?? {})[event]?.length === 0) delete (copy.hooks ?? {})[event];
+    if (copy.hooks && copy.hooks[event]?.length === 0) delete copy.hooks[event];
   }
   return copy;
 }

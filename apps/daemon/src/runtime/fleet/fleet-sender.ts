@@ -100,15 +100,17 @@ export class FleetSender {
         return;
       case "refused":
         this.#retryMs = 0;
-        return this.#options.log(`fleet: the relay refused this computer's agent state (${outcome.reason})`);
+        this.#options.log(`fleet: the relay refused this computer's agent state (${outcome.reason})`);
+        return;
       case "retry": {
         this.#retryMs = Math.min(FLEET_RETRY_MAX_MS, Math.max(this.#minIntervalMs, this.#retryMs * 2));
         const waitMs = outcome.retryAfterMs ?? this.#retryMs;
         this.#notBefore = this.#now() + waitMs;
         this.#hasUnsent = true;
-        return this.#options.log(
+        this.#options.log(
           `fleet: the agent state did not reach the relay (${outcome.reason}); trying again in ${Math.round(waitMs / 1000)} s`,
         );
+        return;
       }
     }
   }
