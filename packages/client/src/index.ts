@@ -322,3 +322,31 @@ export { blobToBase64 } from "./dispatch/blob-base64.js";
 export { PushRelay } from "./push/push-relay.js";
 export { logPushStep, type PushLogEntry, readPushLog } from "./push/push-log.js";
 export { PUSH_REPEAT_CHOICES_SECONDS } from "./push/push-texts.js";
+
+// Fleet: every computer's agents, opened with the account key, the newest state of each kept, and the app badge.
+export { OpenFleetError, type OpenFleetProblem, openFleetState } from "./fleet/open-fleet-state.js";
+export { EMPTY_FLEET_BOOK, type FleetBook, withComputersOnly, withFleetState } from "./fleet/fleet-book.js";
+export { type FleetEntry, fleetList, needsYouEntries } from "./fleet/fleet-list.js";
+export { badgeCount } from "./fleet/badge-count.js";
+
+// Round-up: several waiting calls read as one call, its opening built from each call's checked headline, then each
+// call in turn (Next, Skip, Answer), a call arriving meanwhile joining its end, and the voice commands.
+export {
+  isRoundUpCall,
+  type RoundUpItem,
+  type RoundUpKind,
+  roundUpCalls,
+  roundUpItem,
+} from "./round-up/round-up-calls.js";
+export { type RoundUpOpening, roundUpOpening } from "./round-up/round-up-opening.js";
+export {
+  currentRoundUpCall,
+  isRoundUpOver,
+  type RoundUp,
+  type RoundUpAction,
+  type RoundUpStep,
+  type RoundUpTransition,
+  reduceRoundUp,
+  startRoundUp,
+} from "./round-up/round-up-sequence.js";
+export { type VoiceCommand, voiceCommandOf } from "./round-up/voice-command.js";

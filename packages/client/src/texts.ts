@@ -14,6 +14,7 @@ export { CORE_TEXTS, type CoreTexts } from "./i18n/texts/core.js";
 export { DISPATCH_TEXTS } from "./i18n/texts/dispatch.js";
 export { ERROR_CODE_TEXTS } from "./i18n/texts/error-codes.js";
 export { ESCALATION_TEXTS, type EscalationTexts } from "./i18n/texts/escalation.js";
+export { FLEET_TEXTS, type FleetTexts } from "./i18n/texts/fleet.js";
 export { IN_CALL_TEXTS, type InCallTexts } from "./i18n/texts/in-call.js";
 export { NEEDS_YOU_TEXTS, type NeedsYouTexts } from "./i18n/texts/needs-you.js";
 export { NOTIFICATION_TEXTS, type NotificationTexts } from "./i18n/texts/notifications.js";

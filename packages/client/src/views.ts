@@ -57,6 +57,7 @@ export {
   workspaceStateText,
 } from "./computer-settings/watched-workspaces.js";
 export { deviceLabel } from "./devices/device-label.js";
+export { durationText, fleetEntryWords } from "./fleet/fleet-words.js";
 export { type PushLogLine, pushLogLines } from "./push/push-log-lines.js";
 export { modelProblemText } from "./questions/model-problem.js";
 export { channelForm, channelFromForm, type QuestionChannelForm } from "./questions/question-channel-form.js";

@@ -791,3 +791,43 @@ describe("record changes: what a record says, never a lifecycle step", () => {
     expect(phone.model).toBe(before);
   });
 });
+
+describe("call lifecycle: quiet calls and the round-up", () => {
+  it("a quiet call never rings: it waits among the missed calls for a round-up, with nothing sent", () => {
+    const phone = device();
+    phone.dispatch({
+      type: "report-received",
+      routing: { ...routingFor({ eventId: "e_quiet" }), ring: "quiet" },
+      payload: payloadFor({ eventId: "e_quiet" }),
+    });
+    expect(phone.status("e_quiet")).toMatchObject({ state: "missed", missedReason: "quiet" });
+    expect(phone.takeEffects()).toEqual([]);
+    expect(ringingCall(phone.model)).toBeUndefined();
+  });
+
+  it("moves on: the call in progress ends heard, a queued one is answered at once, none rings between", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.ring({ eventId: "e2" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    expect(phone.state("e2")).toBe("queued");
+    phone.takeEffects();
+    phone.dispatch({ type: "round-up-step", leave: "heard", nextEventId: "e2" });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered" });
+    expect(phone.state("e2")).toBe("in-call");
+    expect(phone.takeEffects()).toEqual([
+      { type: "write-status", eventId: "e1", status: "ended" },
+      { type: "write-status", eventId: "e2", status: "answered" },
+      { type: "report-delivery", eventId: "e2", outcome: "opened" },
+    ]);
+  });
+
+  it("a skipped call goes back among the missed calls; the last step leaves nothing in progress", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "round-up-step", leave: "skipped", nextEventId: null });
+    expect(phone.status("e1")).toMatchObject({ state: "missed", missedReason: "skipped" });
+    expect(phone.model.records.e1?.status.state).not.toBe("in-call");
+  });
+});

@@ -81,6 +81,16 @@ export type CallLifecycleAction =
   | { readonly type: "answer"; readonly eventId: string }
   | { readonly type: "answer-lost"; readonly eventId: string; readonly status: RemoteCallStatus }
   | { readonly type: "reject"; readonly eventId: string }
+  | {
+      /**
+       * A round-up moves on: the call in progress here (if any) is left heard (ended as answered) or skipped (back
+       * among the missed calls), and the next call of the round-up, if any, is answered at once, whether it rang,
+       * waited in the queue or was missed.
+       */
+      readonly type: "round-up-step";
+      readonly leave: "heard" | "skipped";
+      readonly nextEventId: string | null;
+    }
   | { readonly type: "hang-up"; readonly eventId: string }
   | { readonly type: "acknowledge-all"; readonly eventIds: readonly string[] }
   | {
@@ -263,6 +273,8 @@ function applyAction(draft: Draft, action: CallLifecycleAction) {
         draft.end(record, "rejected");
         draft.writeStatus(record, "rejected");
       });
+    case "round-up-step":
+      return roundUpStep(draft, action.leave, action.nextEventId);
     case "hang-up":
       return onlyIn(draft, action.eventId, ["in-call"], (record) => {
         draft.end(record, "answered");
@@ -306,7 +318,17 @@ function receiveReport(draft: Draft, routing: CallRouting, payload: SealedReport
     draft.effects.push({ type: "write-status", eventId: routing.eventId, status: "ended" });
     return;
   }
-  draft.set(newCallRecord(routing, payload, draft.env.now));
+  const record = newCallRecord(routing, payload, draft.env.now);
+  draft.set(record);
+  if (
+    routing.ring === "quiet" &&
+    !isNeedsYou(record) &&
+    !isRaisedBeforeJoining(record.occurredAt, draft.env.joinedAt)
+  ) {
+    // A quiet call never rings: it waits among the missed calls and is read in the next round-up.
+    draft.miss(record, "quiet");
+    return;
+  }
   admit(draft, routing.eventId);
 }
 
@@ -360,18 +382,35 @@ function voiceReady(draft: Draft, eventId: string): void {
 function answer(draft: Draft, eventId: string): void {
   // ringing | Answer -> in call; missed | Answer from calls page -> in call. One call at a time.
   if (draft.all().some((record) => record.status.state === "in-call")) return;
-  onlyIn(draft, eventId, ["ringing", "missed"], (record) => {
-    for (const other of draft.all()) {
-      // A missed call answered while another rings: the ringing one waits its turn again.
-      if (other.status.state === "ringing" && other.eventId !== eventId)
-        draft.update(other, { state: "queued" });
+  onlyIn(draft, eventId, ["ringing", "missed"], (record) => answerHere(draft, record));
+}
+
+function answerHere(draft: Draft, record: CallRecord): void {
+  for (const other of draft.all()) {
+    // A missed call answered while another rings: the ringing one waits its turn again.
+    if (other.status.state === "ringing" && other.eventId !== record.eventId)
+      draft.update(other, { state: "queued" });
+  }
+  draft.update(record, { state: "in-call", answeredAt: draft.at });
+  draft.rememberAnswered(record.eventId);
+  draft.writeStatus(record, "answered");
+  // The call screen opens: the relay hears it after the answer, which must not wait for it.
+  draft.reportDelivery(record, "opened");
+}
+
+function roundUpStep(draft: Draft, leave: "heard" | "skipped", nextEventId: string | null): void {
+  const current = draft.all().find((record) => record.status.state === "in-call");
+  if (current) {
+    if (leave === "heard") {
+      draft.end(current, "answered");
+      draft.writeStatus(current, "ended");
+    } else {
+      // The relay keeps it answered (the other devices stopped ringing); here it waits for later.
+      draft.miss(current, "skipped");
     }
-    draft.update(record, { state: "in-call", answeredAt: draft.at });
-    draft.rememberAnswered(eventId);
-    draft.writeStatus(record, "answered");
-    // The call screen opens: the relay hears it after the answer, which must not wait for it.
-    draft.reportDelivery(record, "opened");
-  });
+  }
+  if (nextEventId === null) return;
+  onlyIn(draft, nextEventId, ["queued", "ringing", "missed"], (next) => answerHere(draft, next));
 }
 
 function acknowledgeAll(draft: Draft, eventIds: readonly string[]): void {

@@ -51,7 +51,11 @@ export type MissedReason =
   | "set-aside"
   | "expired"
   /** A "needs you" call whose agent stopped waiting (its ask's `expiresAt` passed) before it was answered here. */
-  | "stopped-waiting";
+  | "stopped-waiting"
+  /** A quiet call (its project rings only in a round-up, or is silent): it waits for the next round-up. */
+  | "quiet"
+  /** Skipped in a round-up: it waits among the missed calls for later. */
+  | "skipped";
 
 /** A decision this device sent on a "needs you" call; its delivery is `status.replyDeliveries[replyId]`. */
 export interface SentVerdict {

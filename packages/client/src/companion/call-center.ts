@@ -202,6 +202,14 @@ export class CallCenter extends Observable<CallCenterView> {
     this.#dispatch({ type: "answer", eventId });
   }
 
+  /**
+   * A round-up moves on: the call in progress is left heard or skipped, and `nextEventId` (any waiting or missed
+   * call) is answered at once; null at the round-up's end.
+   */
+  roundUpStep(leave: "heard" | "skipped", nextEventId: string | null): void {
+    this.#dispatch({ type: "round-up-step", leave, nextEventId });
+  }
+
   reject(eventId: string): void {
     this.#dispatch({ type: "reject", eventId });
   }

@@ -50,6 +50,8 @@ const MISSED_KEY: Record<MissedReason, keyof CoreTexts> = {
   "set-aside": "missedSetAside",
   expired: "missedExpired",
   "stopped-waiting": "missedStoppedWaiting",
+  quiet: "missedQuiet",
+  skipped: "missedSkipped",
 };
 
 /** The history's status text of a call. */

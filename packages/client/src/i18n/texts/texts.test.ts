@@ -3,6 +3,7 @@ import { COMPUTER_TEXTS } from "./computer.js";
 import { CORE_TEXTS } from "./core.js";
 import { ERROR_CODE_TEXTS } from "./error-codes.js";
 import { ESCALATION_TEXTS } from "./escalation.js";
+import { FLEET_TEXTS } from "./fleet.js";
 import { IN_CALL_TEXTS } from "./in-call.js";
 import { NEEDS_YOU_TEXTS } from "./needs-you.js";
 import { NOTIFICATION_TEXTS } from "./notifications.js";
@@ -18,6 +19,7 @@ const SETS = {
   settings: SETTINGS_TEXTS,
   computer: COMPUTER_TEXTS,
   escalation: ESCALATION_TEXTS,
+  fleet: FLEET_TEXTS,
   notifications: NOTIFICATION_TEXTS,
   problems: PROBLEM_TEXTS,
   relayReach: RELAY_REACH_TEXTS,
