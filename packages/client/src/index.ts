@@ -350,3 +350,4 @@ export {
   startRoundUp,
 } from "./round-up/round-up-sequence.js";
 export { type VoiceCommand, voiceCommandOf } from "./round-up/voice-command.js";
+export { FleetWatch } from "./fleet/fleet-watch.js";

@@ -1,4 +1,4 @@
-import type { PermissionVerdict } from "@ringback/protocol";
+import type { PermissionVerdict, RelayedFleetState } from "@ringback/protocol";
 import {
   type CallAction,
   type CallEffect,
@@ -65,6 +65,8 @@ export interface CallCenterOptions {
   readonly onSettled?: (eventId: string) => void;
   /** 401, or the relay said the device is removed: the stream is closed for good. */
   readonly onDeviceRemoved: () => void;
+  /** A computer's sealed fleet state arrived on the stream (see `FleetWatch`). */
+  readonly onFleet?: (state: RelayedFleetState) => void | Promise<void>;
   /** Follows the account's key rotations; true when this device's key changed (see `CallRelayLink`). */
   readonly catchUpKey?: () => Promise<boolean>;
   /** Where a record that could not be saved is told (the console by default). */
@@ -145,6 +147,7 @@ export class CallCenter extends Observable<CallCenterView> {
         reach.connection(connection);
       },
       onSettled: (eventId) => this.#options.onSettled?.(eventId),
+      onFleet: (state) => this.#options.onFleet?.(state),
       onDeviceRemoved: () => this.#options.onDeviceRemoved(),
       catchUpKey: this.#options.catchUpKey,
     });

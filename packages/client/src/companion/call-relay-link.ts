@@ -3,6 +3,7 @@ import type {
   CallStatusWrite,
   DeviceDeliveryOutcome,
   RelayedEvent,
+  RelayedFleetState,
   ReplyStatusChange,
 } from "@ringback/protocol";
 import { pendingDeliveryReports } from "../calls/call-deliveries.js";
@@ -44,6 +45,8 @@ export interface CallRelayLinkOptions {
   readonly onConnection: (connection: StreamConnection) => void;
   /** The call was answered, rejected, acknowledged, ended or expired, here or on another device. */
   readonly onSettled?: (eventId: string) => void;
+  /** A computer's sealed fleet state arrived (handled in stream order: the next event waits for its promise). */
+  readonly onFleet?: (state: RelayedFleetState) => void | Promise<void>;
   /** 401, or the relay said the device is removed. */
   readonly onDeviceRemoved: () => void;
   /**
@@ -90,6 +93,7 @@ export class CallRelayLink {
       handlers: {
         onCall: (event) => this.#onCall(event),
         onReplyStatus: (change) => this.#onReplyStatus(change),
+        onFleet: (state) => options.onFleet?.(state),
         onCallStatus: (change) => this.#onCallStatus(change),
         // The device's name is sealed: read with the key now (it may have been replaced since the connect).
         onCallDelivery: async (delivery) =>

@@ -7,6 +7,7 @@ import { FLEET_TEXTS } from "../i18n/texts/fleet.js";
 import { badgeCount } from "./badge-count.js";
 import { EMPTY_FLEET_BOOK, withComputersOnly, withFleetState } from "./fleet-book.js";
 import { type FleetEntry, fleetList } from "./fleet-list.js";
+import { FleetWatch } from "./fleet-watch.js";
 import { durationText, fleetEntryWords } from "./fleet-words.js";
 import { OpenFleetError, openFleetState } from "./open-fleet-state.js";
 
@@ -160,5 +161,19 @@ describe("the app badge", () => {
     ];
     expect(badgeCount(entries, calls)).toBe(3);
     expect(badgeCount([], { records: {}, answeredIds: [] })).toBe(0);
+  });
+});
+
+describe("following the fleet from the stream", () => {
+  it("keeps the newest readable state of each computer and leaves out one that does not open", async () => {
+    const key = await generateKey();
+    const watch = new FleetWatch(() => key);
+    const seen: number[] = [];
+    watch.subscribe(({ book }) => seen.push(book.dev_a?.version ?? -1));
+    await watch.receive(await sealedBy(key, "dev_a", state(2, [agent("a")])));
+    await watch.receive(await sealedBy(key, "dev_a", state(1, [])));
+    await watch.receive(await sealedBy(await generateKey(), "dev_a", state(3, [])));
+    expect(seen).toEqual([2]);
+    expect(fleetList(watch.view.book).map((entry) => entry.agentId)).toEqual(["a"]);
   });
 });
