@@ -491,6 +491,38 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
     await page.getByTestId("idle-screen").waitFor(WAIT);
   });
 
+  it("a round-up: three calls ring once, then its call screen with Next, Skip and Answer within reach", async () => {
+    await sendCall(stream, "e-round-1", { ageMs: 30_000 });
+    await sendCall(stream, "e-round-2", { ageMs: 20_000 });
+    await sendAsk(stream, "needs_round");
+    await expect.poll(() => page.getByTestId("round-up-list").locator("li").count(), WAIT).toBe(3);
+    await expectFitsEveryWidth(page, "round-up-ringing", page.getByTestId("round-up-list"));
+    await page.getByTestId("answer-button").tap();
+    await expectFitsEveryWidth(page, "round-up-in-call", page.getByTestId("round-up-bar"));
+    await expectCallFitsOneScreen(page, "round-up", [
+      "round-up-skip",
+      "round-up-answer",
+      "round-up-next",
+      "deny-button",
+      "allow-button",
+      "back-button",
+      "skip-button",
+      "hang-up-button",
+    ]);
+    // Next goes on to a report of the round-up: its reply is in reach too.
+    await page.getByTestId("round-up-next").tap();
+    await page.locator('[data-testid="in-call-screen"][data-event-id="e-round-1"]').waitFor(WAIT);
+    await expectCallFitsOneScreen(page, "round-up-report", [
+      "round-up-skip",
+      "round-up-answer",
+      "round-up-next",
+      ...REPORT_CALL_CONTROLS,
+    ]);
+    // Hanging up ends the round-up: the call not reached waits among the missed calls, not ringing again.
+    await page.getByTestId("hang-up-button").tap();
+    await page.getByTestId("idle-screen").waitFor(WAIT);
+  });
+
   it("the calls page: missed calls and the history, with a reply being written", async () => {
     await page.getByTestId("nav-calls").tap();
     await expectFitsEveryWidth(page, "calls", page.getByTestId("missed-row"));

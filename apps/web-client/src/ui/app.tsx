@@ -45,6 +45,7 @@ export function App({ controller }: { controller: AppController }) {
         record={ringing}
         isSoundBlocked={view.isSoundBlocked}
         language={view.interfaceLanguage}
+        calls={view.calls}
       />
     );
   }

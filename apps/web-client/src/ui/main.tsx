@@ -3,9 +3,11 @@ import { callIdOfAddress, createMemoryStore, hasPairingFragment } from "@ringbac
 import { render } from "preact";
 import { createCallNotifier } from "../app/audio/call-notifications.js";
 import { createWebAudioRinger } from "../app/audio/ringer.js";
+import { appBadge } from "../app/badge/app-badge.js";
 import { AppController } from "../app/controller/app-controller.js";
 import { createIdbStore } from "../app/storage/idb-key-value.js";
 import { createBrowserSpeech } from "../app/voice/browser-speech.js";
+import { createSpeechInput, type RecognitionScope } from "../app/voice/speech-input.js";
 import { App } from "./app.js";
 import { registerServiceWorker } from "./register-service-worker.js";
 import "./tokens.css";
@@ -29,6 +31,8 @@ const controller = new AppController({
   preferredLanguages: navigator.languages,
   isPageHidden: () => document.hidden,
   navigate: (url) => location.assign(url),
+  setBadge: appBadge(navigator),
+  speechInput: () => createSpeechInput(window as RecognitionScope),
 });
 
 render(<App controller={controller} />, document.getElementById("app")!);

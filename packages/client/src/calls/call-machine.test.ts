@@ -831,3 +831,20 @@ describe("call lifecycle: quiet calls and the round-up", () => {
     expect(phone.model.records.e1?.status.state).not.toBe("in-call");
   });
 });
+
+describe("call lifecycle: hang-up in a round-up", () => {
+  it("ends the call in progress and leaves the calls not reached among the missed, none ringing", () => {
+    const phone = device();
+    phone.ring({ eventId: "e1" });
+    phone.ring({ eventId: "e2" });
+    phone.ring({ eventId: "e3" });
+    phone.dispatch({ type: "answer", eventId: "e1" });
+    phone.dispatch({ type: "round-up-hang-up", laterEventIds: ["e2", "e3"] });
+    expect(phone.status("e1")).toMatchObject({ state: "ended", outcome: "answered" });
+    expect([phone.status("e2")?.missedReason, phone.status("e3")?.missedReason]).toEqual([
+      "skipped",
+      "skipped",
+    ]);
+    expect(ringingCall(phone.model)).toBeUndefined();
+  });
+});

@@ -91,6 +91,11 @@ export type CallLifecycleAction =
       readonly leave: "heard" | "skipped";
       readonly nextEventId: string | null;
     }
+  | {
+      /** Hang-up in a round-up: the call in progress ends heard, and the calls not reached wait for later. */
+      readonly type: "round-up-hang-up";
+      readonly laterEventIds: readonly string[];
+    }
   | { readonly type: "hang-up"; readonly eventId: string }
   | { readonly type: "acknowledge-all"; readonly eventIds: readonly string[] }
   | {
@@ -275,6 +280,12 @@ function applyAction(draft: Draft, action: CallLifecycleAction) {
       });
     case "round-up-step":
       return roundUpStep(draft, action.leave, action.nextEventId);
+    case "round-up-hang-up":
+      roundUpStep(draft, "heard", null);
+      // Not rung again at once: the person just ended the round-up.
+      for (const eventId of action.laterEventIds)
+        onlyIn(draft, eventId, ["queued", "ringing"], (record) => draft.miss(record, "skipped"));
+      return;
     case "hang-up":
       return onlyIn(draft, action.eventId, ["in-call"], (record) => {
         draft.end(record, "answered");

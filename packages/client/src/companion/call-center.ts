@@ -213,6 +213,11 @@ export class CallCenter extends Observable<CallCenterView> {
     this.#dispatch({ type: "round-up-step", leave, nextEventId });
   }
 
+  /** Hang-up in a round-up: the call in progress ends, and `laterEventIds` (not reached) wait among the missed. */
+  roundUpHangUp(laterEventIds: readonly string[]): void {
+    this.#dispatch({ type: "round-up-hang-up", laterEventIds });
+  }
+
   reject(eventId: string): void {
     this.#dispatch({ type: "reject", eventId });
   }

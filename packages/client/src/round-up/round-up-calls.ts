@@ -1,6 +1,6 @@
 import { FLEET_HEADLINE_MAX_CHARS } from "@ringback/protocol";
 import type { CallsModel } from "../calls/call-machine.js";
-import type { CallRecord } from "../calls/call-record.js";
+import type { CallRecord, MissedReason } from "../calls/call-record.js";
 import { askProject, hasStoppedWaiting, isNeedsYou } from "../calls/needs-you.js";
 import { isTestCall } from "../calls/test-call.js";
 import { ringsAsNeedsYou } from "../calls/tracker-question-call.js";
@@ -21,16 +21,32 @@ export interface RoundUpItem {
 }
 
 /**
- * Whether a call waits for the person and belongs in a round-up: waiting to ring, ringing, missed, or quiet (kept
- * for a round-up), from any computer. A needs-you call whose agent stopped waiting has nothing left to decide; a
- * call raised before this device joined was meant for the devices there then; a test call is no agent's.
+ * The missed calls a round-up reads: those left for one (a quiet call, one skipped or hung up on in a round-up, one
+ * set aside with Later) and those the ring modes kept silent. A call missed for another reason (learned late, its
+ * ringing interrupted, expired, raised before this device joined) stays on the calls page: a round-up says what waits
+ * now, not the whole backlog.
+ */
+const ROUND_UP_MISSED_REASONS: readonly MissedReason[] = [
+  "quiet",
+  "skipped",
+  "set-aside",
+  "outside-ringing-period",
+  "ringing-period-ended",
+];
+
+/**
+ * Whether a call waits for the person and belongs in a round-up: waiting to ring, ringing, or missed for a reason
+ * above, from any computer. A needs-you call whose agent stopped waiting has nothing left to decide; a test call is
+ * no agent's.
  */
 export function isRoundUpCall(record: CallRecord, now: Date): boolean {
   if (isTestCall(record.eventId)) return false;
   const { state, missedReason } = record.status;
-  if (state === "missed" && missedReason === "before-joining") return false;
-  if (!["queued", "ringing", "missed"].includes(state)) return false;
-  return !hasStoppedWaiting(record, now);
+  const isWaitingHere =
+    state === "queued" ||
+    state === "ringing" ||
+    (state === "missed" && missedReason !== null && ROUND_UP_MISSED_REASONS.includes(missedReason));
+  return isWaitingHere && !hasStoppedWaiting(record, now);
 }
 
 /** The calls a round-up reads, needs-you first, then the oldest first. */

@@ -52,14 +52,15 @@ const fleet = [
 ];
 
 describe("the calls of a round-up", () => {
-  it("are the waiting, ringing, missed and quiet calls of any computer, needs-you first, then the oldest first", () => {
+  it("are the waiting, ringing, quiet and set-aside calls of any computer, needs-you first, then the oldest first", () => {
     const quiet = recordFor(
       { eventId: "e_quiet", occurredAt: secondsAfter(T0, 1).toISOString() },
       { state: "missed", missedReason: "quiet" },
     );
     const ended = recordFor({ eventId: "e_ended" }, { state: "ended", outcome: "answered" });
     const before = recordFor({ eventId: "e_before" }, { state: "missed", missedReason: "before-joining" });
-    const calls = model(docs, search, payments, quiet, ended, before);
+    const late = recordFor({ eventId: "e_late" }, { state: "missed", missedReason: "learned-late" });
+    const calls = model(docs, search, payments, quiet, ended, before, late);
     expect(roundUpCalls(calls, NOW).map((record) => record.eventId)).toEqual([
       "e_pay",
       "e_quiet",
@@ -70,8 +71,7 @@ describe("the calls of a round-up", () => {
 
   it("leave out a needs-you call whose agent stopped waiting", () => {
     const expired = recordFor(needsYouFixture("e_gone", T0, askFor(T0, { expiresAt: T0.toISOString() })), {
-      state: "missed",
-      missedReason: "expired",
+      state: "queued",
     });
     expect(roundUpCalls(model(docs, expired), NOW).map((record) => record.eventId)).toEqual(["e_docs"]);
   });

@@ -28,6 +28,8 @@ export interface VoiceSettings {
    */
   readonly voicesByLanguage: Readonly<Record<string, string>>;
   readonly endpoint: SpeechEndpoint | null;
+  /** During a round-up, listen for "next", "skip", "answer" and "repeat" (where the platform recognises speech). */
+  readonly roundUpVoiceCommands?: boolean;
 }
 
 export const DEFAULT_VOICE_SETTINGS: VoiceSettings = {

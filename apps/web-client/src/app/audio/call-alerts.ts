@@ -25,6 +25,9 @@ export interface CallAlertsOptions {
   readonly changeView: ChangeView;
 }
 
+/** How long the call-waiting tone plays when a call joins a round-up: the default tone's one beep, not a ring. */
+export const CALL_WAITING_TONE_PLAYED_MS = 1_500;
+
 /**
  * How this page alerts the person to calls: the ringtone follows the ringing call, with a system notification when
  * the page cannot ring out loud or is not in front; the browser's sound is unlocked by the person's gestures.
@@ -34,6 +37,7 @@ export class CallAlerts {
   #ringingId: string | null = null;
   /** The ringing call's tone: a "needs you" call rings its own. */
   #ringingItem: RingtoneItem = "incoming";
+  #callWaitingTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: CallAlertsOptions) {
     this.#options = options;
@@ -68,6 +72,14 @@ export class CallAlerts {
    */
   closeSettled(eventId: string): void {
     this.#options.notifier.close(eventId).catch(() => undefined);
+  }
+
+  /** A call joined a round-up in progress: the call-waiting tone, for as long as one cadence of it. */
+  callWaiting(): void {
+    const { waitingRinger, ringtones } = this.#options;
+    waitingRinger.start(ringtones.sound("callWaiting"));
+    clearTimeout(this.#callWaitingTimer);
+    this.#callWaitingTimer = setTimeout(() => waitingRinger.stop(), CALL_WAITING_TONE_PLAYED_MS);
   }
 
   /** Any tap or key on the page: browsers allow sound from then on, so a later call rings out loud. */

@@ -1,5 +1,6 @@
 import {
   awayScheduleOf,
+  badgeCount,
   CallCenter,
   type CallRecord,
   callerName,
@@ -9,6 +10,8 @@ import {
   DispatchController,
   decideOpen,
   dispatchDaemonOf,
+  FleetWatch,
+  fleetList,
   inviteDevice,
   isTestCall,
   KeyRotator,
@@ -34,7 +37,9 @@ import { prepareImageForUpload } from "../dispatch/image-preparation.js";
 import { DevicePairing } from "../pairing/device-pairing.js";
 import { Preferences } from "../preferences/preferences.js";
 import { rejoinPlace } from "../rejoin/rejoin-place.js";
+import { RoundUpController } from "../round-up/round-up-controller.js";
 import { CallReading } from "../voice/call-reading.js";
+import type { SpeechInput } from "../voice/speech-input.js";
 import { type AppView, initialView, type WelcomeNotice } from "./app-view.js";
 
 export type { AppView, WelcomeNotice } from "./app-view.js";
@@ -58,6 +63,10 @@ export interface AppDependencies {
   readonly isPageHidden?: () => boolean;
   /** Opens another address in this window (`location.assign`): a new pairing link for the web app elsewhere. */
   readonly navigate: (url: string) => void;
+  /** The browser's speech recognition (null where it has none), for a round-up's voice commands. */
+  readonly speechInput?: () => SpeechInput | null;
+  /** Shows what needs the person on the app's icon (`navigator.setAppBadge` where the browser has it). */
+  readonly setBadge?: (count: number) => void;
 }
 
 /** The language a test call is read in: the interface's, as a brief's language tag. */
@@ -88,11 +97,16 @@ export class AppController extends Observable<AppView> {
   readonly computerKey: ComputerKey;
   /** Removing another device replaces the account's key; this device follows replacements made elsewhere. */
   readonly keyRotator: KeyRotator;
+  /** Every computer's agents, from the relay's stream, for the fleet card and the badge. */
+  readonly fleet: FleetWatch;
+  /** Several waiting calls read as one call: its opening, then Next, Skip and Answer. */
+  readonly roundUp: RoundUpController;
   /** The calls of the paired device; none before pairing. */
   #center: CallCenter | null = null;
   #unsubscribeCenter: (() => void) | null = null;
   /** A call the user asked to open from a notification, answered once it rings here. */
   #callToOpen: string | null = null;
+  #badge: number | null = null;
 
   constructor(deps: AppDependencies) {
     const preferredLanguages = deps.preferredLanguages ?? [];
@@ -135,6 +149,21 @@ export class AppController extends Observable<AppView> {
       prepareImage: prepareImageForUpload,
     });
     this.reading = new CallReading(deps.voice, () => this.view);
+    this.fleet = new FleetWatch(() => this.#requirePairing().key);
+    this.fleet.subscribe(() => this.#followBadge());
+    this.roundUp = new RoundUpController({
+      calls: () => this.calls,
+      fleet: () => fleetList(this.fleet.view.book),
+      prepareVoice: (sentences, language) =>
+        deps.voice.prepare(sentences, language, this.view.voice).catch(() => null),
+      playCallWaiting: () => this.sound.callWaiting(),
+      voiceCommands: () => {
+        if (!this.view.voice.roundUpVoiceCommands) return null;
+        const input = deps.speechInput?.() ?? null;
+        return input ? (language) => input.listen(language) : null;
+      },
+      now: deps.now,
+    });
     this.sound = new CallAlerts({
       ringer: deps.ringer,
       waitingRinger: deps.waitingRinger,
@@ -342,6 +371,7 @@ export class AppController extends Observable<AppView> {
         this.deviceRemoved("device-removed").catch(() => undefined);
       },
       catchUpKey: () => this.keyRotator.catchUp(),
+      onFleet: (state) => this.fleet.receive(state),
     });
     this.#center = center;
     await center.load();
@@ -354,9 +384,10 @@ export class AppController extends Observable<AppView> {
       rejoin: null,
       isSoundBlocked: this.#deps.ringer.isSoundBlocked,
     });
-    this.#unsubscribeCenter = center.subscribe(({ calls, connection, relayUnreachableSince, unreadable }) =>
-      this.update({ calls, connection, relayUnreachableSince, unreadable }),
-    );
+    this.#unsubscribeCenter = center.subscribe(({ calls, connection, relayUnreachableSince, unreadable }) => {
+      this.update({ calls, connection, relayUnreachableSince, unreadable });
+      this.#followBadge();
+    });
     center.connect();
     // A removal whose key rotation the page did not finish (closed, or the relay failed) finishes now.
     this.keyRotator.finishOwedRotation().catch(() => undefined);
@@ -367,8 +398,17 @@ export class AppController extends Observable<AppView> {
   /** After every step of the calls: the page's alerts, the voices kept and a call asked to open follow them. */
   #followCalls(): void {
     this.sound.followCalls(this.view.calls);
+    this.roundUp.followCalls(this.view.calls);
     this.#followOpenRequest();
     this.reading.followCalls(this.view.calls);
+  }
+
+  /** The app's badge: agents that need the person and calls not yet answered; set only when it changes. */
+  #followBadge(): void {
+    const count = badgeCount(fleetList(this.fleet.view.book), this.view.calls);
+    if (count === this.#badge) return;
+    this.#badge = count;
+    this.#deps.setBadge?.(count);
   }
 
   #followOpenRequest(): void {

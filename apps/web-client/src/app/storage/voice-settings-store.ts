@@ -18,6 +18,7 @@ const StoredVoiceSettings = z.object({
     .nullable()
     .catch(null)
     .default(null),
+  roundUpVoiceCommands: z.boolean().catch(false).default(false),
 });
 
 /** The browser voice's settings, kept beside the device's local settings (the voice is this app's, not the client's). */

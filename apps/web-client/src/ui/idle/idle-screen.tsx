@@ -6,6 +6,7 @@ import { type VoiceProblem, voiceFailureText } from "../../app/voice/voice-probl
 import { formatTime } from "../shared/format.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
+import { FleetCard } from "./fleet-card.js";
 import { PresenceSwitches } from "./presence-switches.js";
 
 interface Props {
@@ -16,7 +17,8 @@ interface Props {
 
 /**
  * The idle page: connection state, how to get a first call (until one came: a test call that rings here now), ring
- * mode, reports whose voice could not be prepared, missed calls, and the "I'm away" switch of each computer.
+ * mode, every computer's agents (the fleet card), reports whose voice could not be prepared, missed calls, and the
+ * "I'm away" switch of each computer.
  */
 export function IdleScreen({ controller, view, onShowCalls }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
@@ -69,6 +71,7 @@ export function IdleScreen({ controller, view, onShowCalls }: Props) {
           {controller.reading.script(record).title}: {needsYouStatusText(status, nt)}
         </p>
       ))}
+      <FleetCard controller={controller} view={view} onShowCalls={onShowCalls} />
       {missed > 0 && (
         <button type="button" class="missed-banner" data-testid="missed-banner" onClick={onShowCalls}>
           {t.missedCalls(missed)}

@@ -1,9 +1,10 @@
 import type { CallRecord } from "@ringback/client";
 import { isNeedsYou, ringsAsNeedsYou } from "@ringback/client";
-import { CORE_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, FLEET_TEXTS, IN_CALL_TEXTS } from "@ringback/client/texts";
 import { useRef } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { ReplyBox } from "../calls/reply-box.js";
+import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
 import { BriefCards } from "./brief-cards.js";
 import { CallControl } from "./call-control.js";
@@ -14,6 +15,7 @@ import { OpenQuestions } from "./open-questions.js";
 import { QuestionsPanel } from "./questions-panel.js";
 import { ReaderButtons } from "./reader-buttons.js";
 import { ReadingSection } from "./reading-section.js";
+import { RoundUpBar } from "./round-up-bar.js";
 import { useDecision } from "./use-decision.js";
 import { useInCallReader } from "./use-in-call-reader.js";
 import { useQuestionSession } from "./use-question-session.js";
@@ -31,12 +33,19 @@ interface Props {
  * reply box up) and Hang up. Without a brief the agent's report is what is read, shown once. A permission ask shows
  * the exact request in the scrolling area and Allow once and Deny among the controls, replaced by what happened once
  * decided; it takes no reply: the agent waits for a decision, not for words. A tracker agent's question is "needs
- * you" too, but it waits for words: it keeps its card and the reply, which is posted as a comment on the issue.
+ * you" too, but it waits for words: it keeps its card and the reply, which is posted as a comment on the issue. In a
+ * round-up its opening is shown and read first, and Next, Skip and Answer go through its calls.
  */
 export function InCallScreen({ controller, view, record }: Props) {
   const t = texts(CORE_TEXTS, view.interfaceLanguage);
   const it = texts(IN_CALL_TEXTS, view.interfaceLanguage);
-  const { reader, reading } = useInCallReader(controller, record);
+  const ft = texts(FLEET_TEXTS, view.interfaceLanguage);
+  const roundUpView = useObservable(controller.roundUp);
+  const roundUp = roundUpView.roundUp?.eventIds.includes(record.eventId) ? roundUpView.roundUp : null;
+  const { reader, reading } = useInCallReader(controller, record, {
+    isHeld: roundUp !== null && roundUp.position < 0,
+    readings: roundUp?.readings,
+  });
   const session = useQuestionSession(controller, record, reader, reading);
   const decision = useDecision(controller, record, view.interfaceLanguage);
   const replySection = useRef<HTMLElement>(null);
@@ -45,7 +54,8 @@ export function InCallScreen({ controller, view, record }: Props) {
   const isNeedsYouCall = ringsAsNeedsYou(record);
   const hangUp = () => {
     session.stop();
-    controller.calls.hangUp(record.eventId);
+    if (roundUp) controller.roundUp.hangUp();
+    else controller.calls.hangUp(record.eventId);
   };
   const showReply = () => {
     const section = replySection.current;
@@ -62,6 +72,11 @@ export function InCallScreen({ controller, view, record }: Props) {
       <CallHeader caller={controller.callerName(record)} script={script} record={record} it={it} />
 
       <div class="call-body" data-testid="call-body">
+        {roundUp && roundUp.position < 0 && roundUpView.opening && (
+          <p class="reading" data-testid="round-up-opening" lang={roundUpView.opening.language}>
+            {roundUpView.opening.text}
+          </p>
+        )}
         {isAsk && decision && <DecisionBox decision={decision} speechLanguage={script.language} />}
 
         <ReadingSection script={script} reading={reading} language={view.interfaceLanguage} />
@@ -96,6 +111,16 @@ export function InCallScreen({ controller, view, record }: Props) {
       </div>
 
       <footer class="call-controls" data-testid="call-controls">
+        {roundUp && (
+          <RoundUpBar
+            controller={controller}
+            roundUpView={roundUpView}
+            ft={ft}
+            onAnswer={() => {
+              if (!isAsk) showReply();
+            }}
+          />
+        )}
         {isAsk && decision && (
           <div class="decision">
             <DecisionButtons decision={decision} />

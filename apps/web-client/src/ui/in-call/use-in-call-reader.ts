@@ -3,11 +3,21 @@ import { useEffect, useState } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { InCallReader, type InCallReading } from "../../app/voice/in-call-reader.js";
 
+/** When the reading waits, and when it starts again from the beginning. */
+interface ReadingTurn {
+  /** A round-up's opening is read first: the call's reading waits until it is done. */
+  readonly isHeld?: boolean;
+  /** A new number reads the call again from its start (a round-up's Repeat). */
+  readonly readings?: number;
+}
+
 /** Starts reading the call when the screen opens and stops when it closes (hang-up or the call ended elsewhere). */
-export function useInCallReader(controller: AppController, record: CallRecord) {
+export function useInCallReader(controller: AppController, record: CallRecord, turn: ReadingTurn = {}) {
   const [reader, setReader] = useState<InCallReader | null>(null);
   const [reading, setReading] = useState<InCallReading | null>(null);
+  const isHeld = turn.isHeld ?? false;
   useEffect(() => {
+    if (isHeld) return undefined;
     let active: InCallReader | null = null;
     let isCurrent = true;
     controller.reading
@@ -25,7 +35,7 @@ export function useInCallReader(controller: AppController, record: CallRecord) {
       isCurrent = false;
       active?.stop();
     };
-    // Only a new call restarts the reading; status changes of the same record do not.
-  }, [controller, record.eventId]);
+    // Only a new call (or reading it again) restarts the reading; status changes of the same record do not.
+  }, [controller, record.eventId, isHeld, turn.readings]);
   return { reader, reading };
 }

@@ -1,6 +1,13 @@
-import { askProject, type CallRecord, isNeedsYou, ringsAsNeedsYou, ringtoneItemOf } from "@ringback/client";
+import {
+  askProject,
+  type CallRecord,
+  type CallsModel,
+  isNeedsYou,
+  ringsAsNeedsYou,
+  ringtoneItemOf,
+} from "@ringback/client";
 import type { InterfaceLanguage } from "@ringback/client/texts";
-import { CORE_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
+import { CORE_TEXTS, FLEET_TEXTS, NEEDS_YOU_TEXTS } from "@ringback/client/texts";
 import { useEffect } from "preact/hooks";
 import type { AppController } from "../../app/controller/app-controller.js";
 import { formatTime } from "../shared/format.js";
@@ -11,16 +18,21 @@ interface Props {
   readonly record: CallRecord;
   readonly isSoundBlocked: boolean;
   readonly language: InterfaceLanguage;
+  /** Every call, to ring once for all that wait (a round-up). */
+  readonly calls: CallsModel;
 }
 
 /**
  * An incoming call: who is calling and the first line, Answer and Reject. Visible even when sound is blocked. A
  * "needs you" call (an agent waits for permission, or a tracker agent asks a question) says so, with the agent and
- * the project of a permission ask, and rings its own tone.
+ * the project of a permission ask, and rings its own tone. When more calls wait, it rings once for them all and
+ * lists them; Answer starts their round-up.
  */
-export function RingingScreen({ controller, record, isSoundBlocked, language }: Props) {
+export function RingingScreen({ controller, record, isSoundBlocked, language, calls }: Props) {
   const t = texts(CORE_TEXTS, language);
   const nt = texts(NEEDS_YOU_TEXTS, language);
+  const ft = texts(FLEET_TEXTS, language);
+  const roundUpItems = controller.roundUp.waitingItems(calls);
   useEffect(() => controller.calls.ringShown(record.eventId), [controller, record.eventId]);
   const script = controller.reading.script(record);
   const isAsk = ringsAsNeedsYou(record);
@@ -36,7 +48,11 @@ export function RingingScreen({ controller, record, isSoundBlocked, language }: 
       data-tone={sound.kind === "tone" ? sound.tone.id : sound.kind}
     >
       <p class="ringing-label" data-testid="ringing-label">
-        {isAsk ? nt.needsYou : t.incomingCall}
+        {roundUpItems.length > 1
+          ? ft.roundUpAgents(roundUpItems.length)
+          : isAsk
+            ? nt.needsYou
+            : t.incomingCall}
       </p>
       <h1 class="caller" data-testid="caller">
         {controller.callerName(record)}
@@ -50,6 +66,15 @@ export function RingingScreen({ controller, record, isSoundBlocked, language }: 
         {script.title}
       </p>
       <p class="time">{formatTime(record.occurredAt)}</p>
+      {roundUpItems.length > 1 && (
+        <ol class="round-up-list" data-testid="round-up-list">
+          {roundUpItems.map((item) => (
+            <li key={item.eventId} data-event-id={item.eventId} data-kind={item.kind}>
+              {item.headline ? `${item.project}: ${item.headline}` : item.project}
+            </li>
+          ))}
+        </ol>
+      )}
       {isSoundBlocked && (
         <button type="button" class="sound-blocked" onClick={() => controller.sound.enable()}>
           {t.soundBlocked}
@@ -68,7 +93,7 @@ export function RingingScreen({ controller, record, isSoundBlocked, language }: 
           type="button"
           class="answer"
           data-testid="answer-button"
-          onClick={() => controller.calls.answer(record.eventId)}
+          onClick={() => controller.roundUp.answer(record.eventId)}
         >
           {t.answer}
         </button>

@@ -1,6 +1,6 @@
 import type { VoiceOption } from "@ringback/client";
 import { SPEECH_SPEED_MAX, SPEECH_SPEED_MIN } from "@ringback/client";
-import { SETTINGS_TEXTS } from "@ringback/client/texts";
+import { FLEET_TEXTS, SETTINGS_TEXTS } from "@ringback/client/texts";
 import { useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { texts } from "../shared/use-texts.js";
@@ -12,9 +12,14 @@ interface Props {
 
 const SPEED_STEP = 0.1;
 
-/** Settings › Voice: the browser's own voices and the speed, 0.5x to 2x. */
+/**
+ * Settings › Voice: the browser's own voices and the speed, 0.5x to 2x, and voice commands in a round-up where the
+ * browser recognises speech.
+ */
 export function VoiceSettingsPanel({ controller, view }: Props) {
   const t = texts(SETTINGS_TEXTS, view.interfaceLanguage);
+  const ft = texts(FLEET_TEXTS, view.interfaceLanguage);
+  const hasSpeechRecognition = "SpeechRecognition" in window || "webkitSpeechRecognition" in window;
   // The sample is spoken in the report language, whatever the interface language is.
   const [options, setOptions] = useState<VoiceOption[] | null>(null);
   useEffect(() => {
@@ -67,6 +72,25 @@ export function VoiceSettingsPanel({ controller, view }: Props) {
       >
         {t.testVoice}
       </button>
+      {hasSpeechRecognition && (
+        <label class="field">
+          <span>
+            <input
+              type="checkbox"
+              data-testid="round-up-voice-commands"
+              checked={voice.roundUpVoiceCommands ?? false}
+              onChange={(event) =>
+                controller.preferences.saveVoice({
+                  ...voice,
+                  roundUpVoiceCommands: event.currentTarget.checked,
+                })
+              }
+            />{" "}
+            {ft.voiceCommands}
+          </span>
+          <span class="hint">{ft.voiceCommandsHint}</span>
+        </label>
+      )}
     </section>
   );
 }
