@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { aad, sealString } from "@ringback/e2e-crypto";
+import { sealFleetState } from "@ringback/e2e-crypto";
 import { type CallStatusChange, FLEET_PAD_STEP_BYTES, type FleetState } from "@ringback/protocol";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -310,15 +310,12 @@ describe("several agents at once in the built web app in Chromium: one ringing c
 
   it("the fleet card lists every computer's agents from their sealed states, newest change first, and follows a change", async () => {
     const key = await accountKey();
-    const sealedState = async (computerId: string, state: FleetState) => {
-      const json = JSON.stringify(state);
-      const padded = json.padEnd(Math.ceil(json.length / FLEET_PAD_STEP_BYTES) * FLEET_PAD_STEP_BYTES, " ");
-      return {
-        computerId,
-        sealed: await sealString(key, aad.fleet(computerId), padded),
-        receivedAt: new Date().toISOString(),
-      };
-    };
+    // As a computer's daemon seals it: padded to whole steps, for its own relay device id.
+    const sealedState = async (computerId: string, state: FleetState) => ({
+      computerId,
+      sealed: await sealFleetState(key, computerId, state, FLEET_PAD_STEP_BYTES),
+      receivedAt: new Date().toISOString(),
+    });
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
     const agent = (agentId: string, project: string, since: string) => ({
       agentId,

@@ -324,7 +324,7 @@ export { logPushStep, type PushLogEntry, readPushLog } from "./push/push-log.js"
 export { PUSH_REPEAT_CHOICES_SECONDS } from "./push/push-texts.js";
 
 // Fleet: every computer's agents, opened with the account key, the newest state of each kept, and the app badge.
-export { OpenFleetError, type OpenFleetProblem, openFleetState } from "./fleet/open-fleet-state.js";
+export { OpenFleetError, type OpenFleetProblem, openRelayedFleetState } from "./fleet/open-fleet-state.js";
 export { EMPTY_FLEET_BOOK, type FleetBook, withComputersOnly, withFleetState } from "./fleet/fleet-book.js";
 export { type FleetEntry, fleetList, needsYouEntries } from "./fleet/fleet-list.js";
 export { badgeCount } from "./fleet/badge-count.js";

@@ -2,7 +2,7 @@ import type { E2eKey } from "@ringback/e2e-crypto";
 import type { RelayedFleetState } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import { EMPTY_FLEET_BOOK, type FleetBook, withFleetState } from "./fleet-book.js";
-import { OpenFleetError, openFleetState } from "./open-fleet-state.js";
+import { OpenFleetError, openRelayedFleetState } from "./open-fleet-state.js";
 
 /**
  * The fleet as this device follows it: each computer's sealed state from the relay's stream is opened with the
@@ -20,7 +20,7 @@ export class FleetWatch extends Observable<{ readonly book: FleetBook }> {
   /** One relayed state; resolves once it is opened and kept (or left out). */
   async receive(relayed: RelayedFleetState): Promise<void> {
     try {
-      const state = await openFleetState(this.#key(), relayed);
+      const state = await openRelayedFleetState(this.#key(), relayed);
       const book = withFleetState(this.view.book, relayed.computerId, state);
       if (book !== this.view.book) this.update({ book });
     } catch (error) {

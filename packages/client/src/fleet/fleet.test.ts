@@ -1,4 +1,4 @@
-import { aad, generateKey, sealString } from "@ringback/e2e-crypto";
+import { generateKey, sealFleetState } from "@ringback/e2e-crypto";
 import type { FleetAgent, FleetState, RelayedFleetState } from "@ringback/protocol";
 import { FLEET_PAD_STEP_BYTES } from "@ringback/protocol";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { EMPTY_FLEET_BOOK, withComputersOnly, withFleetState } from "./fleet-boo
 import { type FleetEntry, fleetList } from "./fleet-list.js";
 import { FleetWatch } from "./fleet-watch.js";
 import { durationText, fleetEntryWords } from "./fleet-words.js";
-import { OpenFleetError, openFleetState } from "./open-fleet-state.js";
+import { OpenFleetError, openRelayedFleetState } from "./open-fleet-state.js";
 
 function agent(agentId: string, change: Partial<FleetAgent> = {}): FleetAgent {
   return {
@@ -28,13 +28,11 @@ function state(version: number, agents: FleetAgent[]): FleetState {
   return { version, updatedAt: T0.toISOString(), agents };
 }
 
-/** As a daemon seals it: the JSON padded with spaces to the step, under the computer's fleet associated data. */
+/** As a daemon seals it: padded to the step, under the computer's fleet associated data. */
 async function sealedBy(key: Awaited<ReturnType<typeof generateKey>>, computerId: string, plain: unknown) {
-  const json = JSON.stringify(plain);
-  const padded = json.padEnd(Math.ceil(json.length / FLEET_PAD_STEP_BYTES) * FLEET_PAD_STEP_BYTES, " ");
   return {
     computerId,
-    sealed: await sealString(key, aad.fleet(computerId), padded),
+    sealed: await sealFleetState(key, computerId, plain, FLEET_PAD_STEP_BYTES),
     receivedAt: T0.toISOString(),
   } satisfies RelayedFleetState;
 }
@@ -43,30 +41,32 @@ describe("opening a computer's fleet state", () => {
   it("opens a state sealed for that computer with the account key", async () => {
     const key = await generateKey();
     const sent = state(3, [agent("claude-code:s1")]);
-    expect(await openFleetState(key, await sealedBy(key, "dev_laptop", sent))).toEqual(sent);
+    expect(await openRelayedFleetState(key, await sealedBy(key, "dev_laptop", sent))).toEqual(sent);
   });
 
   it("refuses a state the relay passes on under another computer's id", async () => {
     const key = await generateKey();
     const relayed = await sealedBy(key, "dev_laptop", state(1, []));
     const moved = { ...relayed, computerId: "dev_desktop" };
-    await expect(openFleetState(key, moved)).rejects.toMatchObject({ code: "corrupted" });
+    await expect(openRelayedFleetState(key, moved)).rejects.toMatchObject({ code: "corrupted" });
   });
 
   it("says key_mismatch for a state sealed with another key, invalid_payload for one that is no fleet state", async () => {
     const key = await generateKey();
     const other = await generateKey();
-    await expect(openFleetState(key, await sealedBy(other, "dev_a", state(1, [])))).rejects.toBeInstanceOf(
-      OpenFleetError,
-    );
-    await expect(openFleetState(key, await sealedBy(other, "dev_a", state(1, [])))).rejects.toMatchObject({
+    await expect(
+      openRelayedFleetState(key, await sealedBy(other, "dev_a", state(1, []))),
+    ).rejects.toBeInstanceOf(OpenFleetError);
+    await expect(
+      openRelayedFleetState(key, await sealedBy(other, "dev_a", state(1, []))),
+    ).rejects.toMatchObject({
       code: "key_mismatch",
     });
-    await expect(openFleetState(key, await sealedBy(key, "dev_a", { agents: "none" }))).rejects.toMatchObject(
-      {
-        code: "invalid_payload",
-      },
-    );
+    await expect(
+      openRelayedFleetState(key, await sealedBy(key, "dev_a", { agents: "none" })),
+    ).rejects.toMatchObject({
+      code: "invalid_payload",
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { aad, type E2eKey, isE2eError, openJson } from "@ringback/e2e-crypto";
+import { type E2eKey, isE2eError, openFleetState as openSealedFleetState } from "@ringback/e2e-crypto";
 import { FleetState, type RelayedFleetState } from "@ringback/protocol";
 import { ClientError } from "../errors/client-error.js";
 
@@ -20,10 +20,10 @@ export class OpenFleetError extends ClientError<OpenFleetProblem> {
  * Opens one computer's sealed fleet state with the account key. The associated data names the computer, so a state
  * the relay passes on under another computer's id does not open.
  */
-export async function openFleetState(key: E2eKey, relayed: RelayedFleetState): Promise<FleetState> {
+export async function openRelayedFleetState(key: E2eKey, relayed: RelayedFleetState): Promise<FleetState> {
   let value: unknown;
   try {
-    value = await openJson(key, aad.fleet(relayed.computerId), relayed.sealed);
+    value = await openSealedFleetState(key, relayed.computerId, relayed.sealed);
   } catch (cause) {
     throw new OpenFleetError(isE2eError(cause, "key_mismatch") ? "key_mismatch" : "corrupted", { cause });
   }

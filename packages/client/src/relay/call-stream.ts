@@ -46,8 +46,6 @@ export interface CallStreamHandlers {
   /** A call's delivery outcome on one device (replayed on a resume like every other event). */
   onCallDelivery?(delivery: CallDelivery): void | Promise<void>;
   onReplyStatus?(change: ReplyStatusChange): void | Promise<void>;
-  /** A computer's sealed fleet state (a state, not an event: it carries no id to resume from). */
-  onFleet?(state: RelayedFleetState): void | Promise<void>;
   onSynced?(context: SyncedContext): void | Promise<void>;
   /**
    * A computer's sealed fleet state: every current one after each `synced`, then each new one. It has no id (a state,
@@ -168,11 +166,6 @@ export class CallStream {
     source.addEventListener(RELAY_SSE_EVENTS.replyStatus, (event) =>
       this.#enqueue(event.lastEventId, () =>
         this.#options.handlers.onReplyStatus?.(ReplyStatusChangeSchema.parse(JSON.parse(event.data))),
-      ),
-    );
-    source.addEventListener(RELAY_SSE_EVENTS.fleet, (event) =>
-      this.#enqueue("", () =>
-        this.#options.handlers.onFleet?.(RelayedFleetStateSchema.parse(JSON.parse(event.data))),
       ),
     );
     source.addEventListener(RELAY_SSE_EVENTS.synced, (event) =>
