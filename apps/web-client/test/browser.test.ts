@@ -201,7 +201,6 @@ describe("several agents at once in the built web app in Chromium: one ringing c
   let page: Page;
   let stream: ServerResponse;
   /** How long ago a call raised `ms` after the page joined was raised, so the calls keep their order. */
-  const ageOf = (ms: number) => Date.now() - (raisedFrom + ms);
   /** When the calls start to be raised: no earlier than the page joined and than the test began. */
   let raisedFrom = 0;
   const consoleErrors: string[] = [];
@@ -232,12 +231,12 @@ describe("several agents at once in the built web app in Chromium: one ringing c
     raisedFrom = Math.max(Date.parse(await storedJoinedAt(page)), Date.now());
     await sendCall(stream, "e-docs", "Fixed the links.", {
       projectName: "Docs",
-      ageMs: ageOf(1),
+      occurredAt: new Date(raisedFrom + 1),
       brief: { title: "Links fixed" },
     });
     await sendCall(stream, "e-search", "Tuned the ranking.", {
       projectName: "Search",
-      ageMs: ageOf(2),
+      occurredAt: new Date(raisedFrom + 2),
       brief: { title: "Ranking tuned" },
     });
     seq += 1;

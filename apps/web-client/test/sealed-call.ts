@@ -8,6 +8,8 @@ export interface TrackerCallOptions {
   readonly isBriefFailed?: boolean;
   /** How long ago the task finished (0: now). */
   readonly ageMs?: number;
+  /** When the task finished, exactly (in place of `ageMs`): calls whose order a test checks. */
+  readonly occurredAt?: Date;
   /** The task's project ("Billing" unless given). */
   readonly projectName?: string;
   /** The brief's fields that differ from the fixture's. */
@@ -23,7 +25,7 @@ export async function sealedTrackerCall(
   options: TrackerCallOptions = {},
 ): Promise<RelayedEvent> {
   const key = await deriveKeyFromPassphrase(phrase, TEST_ACCOUNT_ID);
-  const occurredAt = new Date(Date.now() - (options.ageMs ?? 0)).toISOString();
+  const occurredAt = (options.occurredAt ?? new Date(Date.now() - (options.ageMs ?? 0))).toISOString();
   const payload = payloadFor({
     eventId,
     occurredAt,
