@@ -29,7 +29,9 @@ const REDRAW_MS = 30_000;
  */
 export function FleetCard({ controller, view, onShowCalls }: Props) {
   const { book } = useObservable(controller.fleet);
-  const now = useNowEvery(REDRAW_MS);
+  useRedrawEvery(REDRAW_MS);
+  // Read at each drawing, not kept from the last tick: a state that arrives between ticks is aged right at once.
+  const now = new Date();
   const ft = texts(FLEET_TEXTS, view.interfaceLanguage);
   const entries = fleetList(book);
   if (entries.length === 0) return null;
@@ -91,11 +93,10 @@ function FleetRow(props: { entry: FleetEntry; words: string; label: string; onOp
   );
 }
 
-function useNowEvery(intervalMs: number): Date {
-  const [now, setNow] = useState(() => new Date());
+function useRedrawEvery(intervalMs: number): void {
+  const [, setTicks] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), intervalMs);
+    const timer = setInterval(() => setTicks((ticks) => ticks + 1), intervalMs);
     return () => clearInterval(timer);
   }, [intervalMs]);
-  return now;
 }
