@@ -12,13 +12,7 @@ import {
   runShellCommand,
   writeRingbackHome,
 } from "./support/hook-process.js";
-import {
-  bundleCopyIn,
-  eventCommands,
-  expectedCommand,
-  runInstaller,
-  stopCommands,
-} from "./support/installer.js";
+import { bundleCopyIn, eventCommands, expectedCommand, runInstaller } from "./support/installer.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -95,7 +89,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     await runInstaller("install", home.path);
     const settings = await readSettings(home.path);
     expect(withoutRingback(settings)).toEqual(EXISTING_SETTINGS);
-    expect(stopCommands(settings)).toEqual([
+    expect(eventCommands(settings, "Stop")).toEqual([
       "afplay /System/Library/Sounds/Glass.aiff",
       "notify-send 'Claude is done'",
       expectedCommand(HOOK_BUNDLE, "claude-code"),
@@ -135,7 +129,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     );
     await writeSettings(home.path, older);
     await runInstaller("install", home.path);
-    expect(stopCommands(await readSettings(home.path))).toEqual([
+    expect(eventCommands(await readSettings(home.path), "Stop")).toEqual([
       "afplay /System/Library/Sounds/Glass.aiff",
       "notify-send 'Claude is done'",
       expectedCommand(HOOK_BUNDLE, "claude-code"),
@@ -197,7 +191,7 @@ describe("ringback-hook install: Claude Code's settings.json", () => {
     await using daemon = await startFakeDaemon(202);
     await writeRingbackHome(join(home.path, ".ringback"), daemon.port);
     await runInstaller("install", home.path);
-    const [command] = stopCommands(await readSettings(home.path));
+    const [command] = eventCommands(await readSettings(home.path), "Stop");
     const payload = { ...(await readPayload("claude-code-stop")), transcript_path: null };
 
     const result = await runShellCommand(command ?? "", {

@@ -5,13 +5,7 @@ import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { parse as parseToml } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBundleBuilt, HOOK_BUNDLE, runBundle } from "./support/hook-process.js";
-import {
-  bundleCopyIn,
-  eventCommands,
-  expectedCommand,
-  runInstaller,
-  stopCommands,
-} from "./support/installer.js";
+import { bundleCopyIn, eventCommands, expectedCommand, runInstaller } from "./support/installer.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -150,7 +144,7 @@ describe("ringback-hook install: Codex's hooks.json and its trust record", () =>
     await runInstaller("install", home.path);
 
     const hooks = await readHooks(seeded);
-    expect(stopCommands(hooks)).toEqual([
+    expect(eventCommands(hooks, "Stop")).toEqual([
       "~/bin/say-done.sh",
       "~/bin/log-turn.sh",
       "~/bin/beep.sh",

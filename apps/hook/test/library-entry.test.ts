@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { beforeAll, expect, it } from "vitest";
 import { assertBundleBuilt, HOOK_BUNDLE } from "./support/hook-process.js";
-import { expectedCommand, stopCommands } from "./support/installer.js";
+import { eventCommands, expectedCommand } from "./support/installer.js";
 
 beforeAll(assertBundleBuilt);
 
@@ -23,7 +23,7 @@ it("the library entry installs and uninstalls as plain functions, pointing agent
   const installed = install(homes);
   expect(installed.lines.join("\n")).toContain("added the Ringback Stop hook");
   const settings = JSON.parse(await readFile(join(homes.claudeHome, "settings.json"), "utf8"));
-  expect(stopCommands(settings)).toEqual([expectedCommand(HOOK_BUNDLE, "claude-code")]);
+  expect(eventCommands(settings, "Stop")).toEqual([expectedCommand(HOOK_BUNDLE, "claude-code")]);
 
   uninstall(homes);
   // Nothing else was in it: the file goes, as it was not there before.

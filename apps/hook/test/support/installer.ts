@@ -40,11 +40,6 @@ export function expectedCommand(bundle: string, kind: "claude-code" | "codex"): 
 
 type Shape = Record<string, unknown>;
 
-/** Every Stop handler command in a hook settings document, in order. */
-export function stopCommands(document: Shape): string[] {
-  return eventCommands(document, "Stop");
-}
-
 /** Every handler command of one event in a hook settings document, in order. */
 export function eventCommands(document: Shape, event: HookEventName): string[] {
   const groups = (document.hooks as Shape | undefined)?.[event];
