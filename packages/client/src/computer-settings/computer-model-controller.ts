@@ -1,8 +1,9 @@
 import type { LlmChannelPublic, LlmTestResponse } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import type { DaemonClient } from "../daemon/daemon-client.js";
+import { askComputer } from "./ask-computer.js";
 import { type ComputerModelForm, computerModelRequest } from "./computer-model-form.js";
-import { type ComputerProblem, computerProblemOf } from "./computer-problem.js";
+import type { ComputerProblem } from "./computer-problem.js";
 
 /** The relayed daemon requests of Settings › Language model for briefs. */
 export type ComputerModelClient = Pick<
@@ -77,19 +78,8 @@ export class ComputerModelController extends Observable<ComputerModelView> {
     });
   }
 
-  async #run(
-    busy: ComputerModelBusy,
-    action: (client: ComputerModelClient) => Promise<void>,
-  ): Promise<boolean> {
-    this.update({ busy, problem: null, notice: null, testResult: null });
-    try {
-      await action(await this.client());
-      return true;
-    } catch (error) {
-      this.update({ problem: computerProblemOf(error) });
-      return false;
-    } finally {
-      this.update({ busy: null });
-    }
+  #run(busy: ComputerModelBusy, action: (client: ComputerModelClient) => Promise<void>): Promise<boolean> {
+    const start = { busy, problem: null, notice: null, testResult: null };
+    return askComputer((change) => this.update(change), start, this.client, action);
   }
 }

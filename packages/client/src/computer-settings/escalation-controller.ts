@@ -8,7 +8,8 @@ import {
 } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import type { DaemonClient } from "../daemon/daemon-client.js";
-import { type ComputerProblem, computerProblemOf } from "./computer-problem.js";
+import { askComputer } from "./ask-computer.js";
+import type { ComputerProblem } from "./computer-problem.js";
 
 /** The relayed daemon requests of Settings › Escalation. */
 export type EscalationClient = Pick<
@@ -73,16 +74,11 @@ export class EscalationController extends Observable<EscalationView> {
     });
   }
 
-  async #run(busy: NonNullable<EscalationView["busy"]>, action: (client: EscalationClient) => Promise<void>) {
-    this.update({ busy, problem: null, notice: null, ...(busy === "testing" ? { testResult: null } : {}) });
-    try {
-      await action(await this.client());
-      return true;
-    } catch (error) {
-      this.update({ problem: computerProblemOf(error) });
-      return false;
-    } finally {
-      this.update({ busy: null });
-    }
+  #run(
+    busy: NonNullable<EscalationView["busy"]>,
+    action: (client: EscalationClient) => Promise<void>,
+  ): Promise<boolean> {
+    const start = { busy, problem: null, notice: null, ...(busy === "testing" ? { testResult: null } : {}) };
+    return askComputer((change) => this.update(change), start, this.client, action);
   }
 }

@@ -1,7 +1,8 @@
 import type { TrackerSettingsResponse, TrackerWorkspace } from "@ringback/protocol";
 import { Observable } from "../controller/observable.js";
 import type { DaemonClient } from "../daemon/daemon-client.js";
-import { type ComputerProblem, computerProblemOf, formProblem } from "./computer-problem.js";
+import { askComputer } from "./ask-computer.js";
+import { type ComputerProblem, formProblem } from "./computer-problem.js";
 
 /** The relayed daemon requests of Settings › Tracker. */
 export type TrackerSettingsClient = Pick<
@@ -148,13 +149,12 @@ export class TrackerSettingsController extends Observable<TrackerSettingsView> {
   }
 
   async #run(busy: TrackerBusy, action: (client: TrackerSettingsClient) => Promise<void>): Promise<void> {
-    this.update({ busy, problem: null, notice: null });
-    try {
-      await action(await this.deps.client());
-    } catch (error) {
-      this.update({ problem: computerProblemOf(error) });
-    } finally {
-      this.update({ busy: null });
-    }
+    const start = { busy, problem: null, notice: null };
+    await askComputer(
+      (change) => this.update(change),
+      start,
+      () => this.deps.client(),
+      action,
+    );
   }
 }
