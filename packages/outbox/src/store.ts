@@ -1,19 +1,18 @@
 import type { FileHandle } from "node:fs/promises";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureDirectory, openForAppend, writeFileDurably } from "./durable-file.js";
 import type { FinishedEntry, OutboxEntry, OutboxEntryChanges } from "./entry.js";
 import {
-  JournalHeader,
-  JournalRecord,
+  type JournalRecord,
   OUTBOX_FORMAT_VERSION,
   OUTBOX_JOURNAL_FILE,
   OUTBOX_LOCK_FILE,
   OUTBOX_SNAPSHOT_FILE,
-  OutboxSnapshot,
+  type OutboxSnapshot,
 } from "./file-format.js";
 import { acquireLock, releaseLock } from "./lock-file.js";
 import { OutboxError } from "./outbox-error.js";
+import { readJournal, readSnapshot } from "./read-files.js";
 
 /**
  * The journal is folded into a new snapshot once it outgrows both this and the last snapshot: rewriting the
@@ -130,7 +129,7 @@ export class OutboxStore {
       entries: new Map(snapshot.entries.map((entry) => [entry.report.eventId, entry])),
       finished: new Map(snapshot.finished.map((finished) => [finished.eventId, finished])),
     };
-    const journal = parseJournal(await readJournalText(journalPath), snapshot.generation);
+    const journal = await readJournal(journalPath, snapshot.generation);
     for (const record of journal.records) applyRecord(contents, record);
     for (const entry of contents.entries.values()) {
       if (entry.state === "generating") entry.state = "accepted";
@@ -392,77 +391,6 @@ function toSnapshot(contents: Contents, generation: number): OutboxSnapshot {
     entry.state === "generating" ? { ...entry, state: "accepted" as const } : entry,
   );
   return { version: OUTBOX_FORMAT_VERSION, generation, entries, finished: [...contents.finished.values()] };
-}
-
-async function readSnapshot(path: string): Promise<OutboxSnapshot> {
-  const text = await readTextIfExists(path);
-  if (text === null) return { version: OUTBOX_FORMAT_VERSION, generation: 0, entries: [], finished: [] };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new OutboxError("corrupt_store", `${path} is not valid JSON; it was left as it is`, { cause });
-  }
-  const parsed = OutboxSnapshot.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.join(".") || "(top level)";
-    throw new OutboxError(
-      "corrupt_store",
-      `${path} is not an outbox snapshot at ${where}: ${issue?.message}`,
-    );
-  }
-  return parsed.data;
-}
-
-async function readJournalText(path: string): Promise<string> {
-  return (await readTextIfExists(path)) ?? "";
-}
-
-async function readTextIfExists(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-interface ParsedJournal {
-  records: JournalRecord[];
-  ignoredLines: number;
-  /** A header of the snapshot's generation and nothing else: no compaction is needed at open. */
-  isCurrentAndEmpty: boolean;
-  bytes: number;
-}
-
-function parseJournal(text: string, generation: number): ParsedJournal {
-  const lines = text.split("\n");
-  // The part after the last newline is a line whose append never finished (its caller got no answer).
-  const tornLines = lines.pop() === "" ? 0 : 1;
-  const header = lines.length > 0 ? parseLine(lines[0] ?? "", JournalHeader) : undefined;
-  if (header?.generation !== generation) {
-    // Missing, torn, or older than the snapshot (which already holds its records): nothing to replay.
-    return { records: [], ignoredLines: tornLines, isCurrentAndEmpty: false, bytes: 0 };
-  }
-  const records: JournalRecord[] = [];
-  let ignoredLines = tornLines;
-  for (const line of lines.slice(1)) {
-    const record = parseLine(line, JournalRecord);
-    if (record) records.push(record);
-    else ignoredLines += 1;
-  }
-  const isCurrentAndEmpty = records.length === 0 && ignoredLines === 0;
-  return { records, ignoredLines, isCurrentAndEmpty, bytes: Buffer.byteLength(text) };
-}
-
-function parseLine<T>(line: string, schema: { safeParse(value: unknown): { success: boolean; data?: T } }) {
-  try {
-    const parsed = schema.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** ENOSPC or EDQUOT: a full disk or quota, which frees up; anything else is a broken disk. */
