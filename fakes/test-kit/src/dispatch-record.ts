@@ -1,4 +1,4 @@
-import type { DispatchRecord } from "@ringback/protocol";
+import { type DispatchRecord, NO_DISPATCH_ISSUE } from "@ringback/protocol";
 
 /** A dispatch record as the daemon returns it (an issue being created), with the fields a test names. */
 export function dispatchRecord(change: Partial<DispatchRecord> = {}): DispatchRecord {
@@ -13,12 +13,7 @@ export function dispatchRecord(change: Partial<DispatchRecord> = {}): DispatchRe
     prompt: "",
     images: 0,
     taskId: "t1",
-    issueId: null,
-    issueNumber: null,
-    issueIdentifier: null,
-    title: null,
-    status: null,
-    priority: null,
+    ...NO_DISPATCH_ISSUE,
     error: null,
     createdAt: "2026-03-02T10:00:00.000Z",
     updatedAt: "2026-03-02T10:00:00.000Z",

@@ -126,6 +126,22 @@ export const DispatchRecord = z.object({
 });
 export type DispatchRecord = z.infer<typeof DispatchRecord>;
 
+/** A dispatch's issue, as the tracker had it when the record was last written. */
+export type DispatchIssueFields = Pick<
+  DispatchRecord,
+  "issueId" | "issueNumber" | "issueIdentifier" | "title" | "status" | "priority"
+>;
+
+/** The issue fields of a dispatch whose agent is still writing the issue (quick-create): none yet. */
+export const NO_DISPATCH_ISSUE: DispatchIssueFields = {
+  issueId: null,
+  issueNumber: null,
+  issueIdentifier: null,
+  title: null,
+  status: null,
+  priority: null,
+};
+
 export const DispatchResponse = z.object({ dispatch: DispatchRecord });
 export type DispatchResponse = z.infer<typeof DispatchResponse>;
 export const DispatchListResponse = z.object({ dispatches: z.array(DispatchRecord) });

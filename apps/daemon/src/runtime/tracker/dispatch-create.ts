@@ -1,7 +1,12 @@
-import { type CreateDispatchRequest, type DispatchRecord, RingbackError } from "@ringback/protocol";
+import {
+  type CreateDispatchRequest,
+  type DispatchRecord,
+  NO_DISPATCH_ISSUE,
+  RingbackError,
+} from "@ringback/protocol";
 import type { TrackerClient } from "@ringback/tracker-client";
 import { dispatchContent } from "./dispatch-content.js";
-import { assignedAgentId, issueFieldsOf, NO_ISSUE_YET } from "./dispatch-issue.js";
+import { assignedAgentId, issueFieldsOf } from "./dispatch-issue.js";
 
 /**
  * Sends a dispatch to the tracker and returns its new record (spec: POST /tracker/dispatches):
@@ -69,7 +74,7 @@ export async function sendDispatch(
     agentId: agent.id,
     agentName: agent.name,
     taskId,
-    ...NO_ISSUE_YET,
+    ...NO_DISPATCH_ISSUE,
   };
 }
 

@@ -1,20 +1,5 @@
-import type { DispatchRecord } from "@ringback/protocol";
+import type { DispatchIssueFields } from "@ringback/protocol";
 import type { Issue } from "@ringback/tracker-client";
-
-type DispatchIssueFields = Pick<
-  DispatchRecord,
-  "issueId" | "issueNumber" | "issueIdentifier" | "title" | "status" | "priority"
->;
-
-/** A dispatch record's issue fields while its agent is still writing the issue (quick-create): none yet. */
-export const NO_ISSUE_YET: DispatchIssueFields = {
-  issueId: null,
-  issueNumber: null,
-  issueIdentifier: null,
-  title: null,
-  status: null,
-  priority: null,
-};
 
 /** A dispatch record's issue fields, as the tracker has the issue now. */
 export function issueFieldsOf(issue: Issue): DispatchIssueFields {
