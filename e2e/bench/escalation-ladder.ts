@@ -10,17 +10,16 @@
  *
  *   pnpm --filter @ringback/e2e exec node bench/escalation-ladder.ts   (after pnpm build)
  */
-import { randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eventually, makeTemporaryDirectory, startFakeEscalationChannels } from "@ringback/test-kit";
 import { BenchReport } from "../../scripts/bench-report.mjs";
 import { runRingback, startDaemon } from "../harness/daemon-process.ts";
-import { fromRoot, HOOK_BIN, requireBuilt } from "../harness/paths.ts";
+import { genuinePermissionPayload } from "../harness/hook-process.ts";
+import { HOOK_BIN, requireBuilt } from "../harness/paths.ts";
 import { startRelay } from "../harness/relay-process.ts";
 import { startTimedChild } from "./needs-you/timed-child.ts";
 
-const PAYLOAD_FIXTURE = fromRoot("fakes/agent-clis/test/fixtures/permission-request-claude-code.json");
 const AFTER_SECONDS = 10;
 const STEP_SECONDS = 10;
 const RUNGS = ["push", "ntfy", "pushover", "telegram", "twilio"] as const;
@@ -61,15 +60,10 @@ const vendors = {
 await using daemon = await startDaemon({ home, env: vendors });
 await runRingback(home, ["away", "on"]);
 
-const fixture = JSON.parse(await readFile(PAYLOAD_FIXTURE, "utf8")) as Record<string, unknown>;
-const payload = {
-  ...fixture,
-  session_id: randomUUID(),
-  prompt_id: randomUUID(),
+const payload = genuinePermissionPayload("touch escalated.txt", {
   cwd: project,
-  transcript_path: join(directory.path, "transcript.jsonl"),
-  tool_input: { command: "touch escalated.txt", description: "Create the marker file" },
-};
+  transcriptPath: join(directory.path, "transcript.jsonl"),
+});
 const hook = startTimedChild(
   [hookBin, "claude-code"],
   { PATH: process.env.PATH, HOME: home, RINGBACK_HOME: home },

@@ -14,8 +14,7 @@
  *
  * RINGBACK_BENCH_NEEDS_YOU_ROUNDS sets the timed rounds (default 40; two warm-up rounds come before them).
  */
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -23,7 +22,8 @@ import { makeTemporaryDirectory } from "@ringback/test-kit";
 import { type OpenedAsk, TestDevice } from "../../fakes/agent-clis/test/support/test-device.ts";
 import { BenchReport } from "../../scripts/bench-report.mjs";
 import { runRingback, startDaemon } from "../harness/daemon-process.ts";
-import { fromRoot, HOOK_BIN, requireBuilt } from "../harness/paths.ts";
+import { genuinePermissionPayload } from "../harness/hook-process.ts";
+import { HOOK_BIN, requireBuilt } from "../harness/paths.ts";
 import { startRelay } from "../harness/relay-process.ts";
 import { startLoopbackFloor } from "./needs-you/loopback-floor.ts";
 import { type ChildExit, startTimedChild } from "./needs-you/timed-child.ts";
@@ -39,8 +39,6 @@ const ROUND_LIMIT_MS = 15_000;
 const FAILURES_TO_STOP = 3;
 /** Checks (20 ms apart) a call may take to reach the device: 30 s, far beyond a working round. */
 const CALL_CHECKS = 1_500;
-/** Claude Code's PermissionRequest payload, captured from Claude Code 2.1.330 (fakes/agent-clis). */
-const PAYLOAD_FIXTURE = fromRoot("fakes/agent-clis/test/fixtures/permission-request-claude-code.json");
 /** What the hook prints for Claude Code on an allow (apps/hook agent-permission-answer.ts). */
 const ALLOW_ANSWER = {
   hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
@@ -95,7 +93,6 @@ async function tapAllow(device: TestDevice, opened: OpenedAsk): Promise<number> 
 /** Prints the figures (and writes their section of BENCHMARKS.md); false when a round failed. */
 export async function runNeedsYouBench(): Promise<boolean> {
   const hookBin = requireBuilt(HOOK_BIN, "@ringback/hook");
-  const fixture = JSON.parse(await readFile(PAYLOAD_FIXTURE, "utf8")) as Record<string, unknown>;
   const loadBefore = loadavg();
 
   await using directory = await makeTemporaryDirectory("ringback-needs-you-bench-");
@@ -118,12 +115,10 @@ export async function runNeedsYouBench(): Promise<boolean> {
   for (let index = 0; index < WARM_UP_ROUNDS + ROUNDS && failures.length < FAILURES_TO_STOP; index += 1) {
     const command = `touch allowed-${index}.txt`;
     const payload = {
-      ...fixture,
-      session_id: randomUUID(),
-      prompt_id: randomUUID(),
-      cwd: project,
-      transcript_path: join(directory.path, "transcript.jsonl"),
-      tool_input: { command, description: "Create the marker file" },
+      ...genuinePermissionPayload(command, {
+        cwd: project,
+        transcriptPath: join(directory.path, "transcript.jsonl"),
+      }),
       permission_suggestions: [{ type: "addDirectories", directories: [project], destination: "session" }],
     };
     const hook = startTimedChild([hookBin, "claude-code"], hookEnv, {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { HOOK_BIN, requireBuilt } from "./paths.ts";
+import { readFileSync } from "node:fs";
+import { fromRoot, HOOK_BIN, requireBuilt } from "./paths.ts";
 import { type CommandResult, runCommand } from "./service-process.ts";
 
 export type AgentKind = "claude-code" | "codex";
@@ -48,6 +49,30 @@ export function claudePermissionPayload(
     hook_event_name: "PermissionRequest",
     tool_name: "Bash",
     tool_input: { command, description: `Run ${command}` },
+  };
+}
+
+const GENUINE_PERMISSION_PAYLOAD = fromRoot(
+  "fakes/agent-clis/test/fixtures/permission-request-claude-code.json",
+);
+
+/**
+ * Claude Code's PermissionRequest payload with every field the genuine CLI sent (captured from Claude Code 2.1.330 in
+ * fakes/agent-clis: its mode, effort and permission suggestions too), asking to run `command` (to create a marker file) in `cwd`, in a new
+ * session and prompt.
+ */
+export function genuinePermissionPayload(
+  command: string,
+  options: { cwd: string; transcriptPath: string },
+): Record<string, unknown> {
+  const fixture = JSON.parse(readFileSync(GENUINE_PERMISSION_PAYLOAD, "utf8")) as Record<string, unknown>;
+  return {
+    ...fixture,
+    session_id: randomUUID(),
+    prompt_id: randomUUID(),
+    cwd: options.cwd,
+    transcript_path: options.transcriptPath,
+    tool_input: { command, description: "Create the marker file" },
   };
 }
 
