@@ -1,7 +1,8 @@
-import { isOutboxError, Outbox } from "@ringback/outbox";
+import type { Outbox } from "@ringback/outbox";
 import { createApp } from "./app.js";
 import type { AppContext } from "./app-context.js";
 import { createBriefStep } from "./runtime/briefs/brief-step.js";
+import { startReportOutbox } from "./runtime/briefs/report-outbox.js";
 import { createReportSealer } from "./runtime/briefs/seal-report.js";
 import { systemLanguage } from "./runtime/briefs/system-language.js";
 import { channelEndpoints } from "./runtime/escalation/channel-endpoints.js";
@@ -22,10 +23,8 @@ import { PendingAsks } from "./runtime/needs-you/pending-asks.js";
 import { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
 import { awayNow } from "./runtime/presence/away-now.js";
 import { IdleAwayReader } from "./runtime/presence/idle-away.js";
-import { relayAddress } from "./runtime/relay-address.js";
 import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
 import { createIdentitySender } from "./runtime/relay-link/relay-sender.js";
-import { StartError } from "./runtime/start-error.js";
 import { TrackerQuestions } from "./runtime/tracker/tracker-questions.js";
 import { createTrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
 import { listen } from "./server.js";
@@ -87,55 +86,33 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     log,
     now: () => new Date(),
   });
-  const permission = new PermissionRuntime({
-    dataDir,
+  const permission = createPermissionRuntime(options, {
     config,
-    env,
     pendingAsks,
-    systemLanguage: language,
-    log,
-    now: () => new Date(),
-    waitMs: options.permissionWaitMs,
-    graceMs: options.permissionGraceMs,
+    language,
     escalation,
     idleAway,
     fleet,
   });
-  const relay = relayAddress(config, env);
   const modelSlots = new ModelSlots();
-  const sendFinishedCalls = () =>
-    finishedLadders.escalatingAfter(
-      createIdentitySender(config, env, createReportSealer(config, trackerQuestions)),
-    );
   const briefStep = createBriefStep(config, language, modelSlots, trackerQuestions);
-  const outbox = new Outbox({
-    directory: dataDir,
+  const outbox = await startReportOutbox({
+    dataDir,
+    config,
+    env,
+    log,
+    relayConnection,
     // A written brief gives the fleet's entry of its turn a headline.
     generateBrief: async (report, signal) => {
       const brief = await briefStep(report, signal);
       fleet.record(briefChange(report, brief));
       return brief;
     },
-    send: relay ? sendFinishedCalls() : undefined,
-    log,
-  });
-  // A daemon started before `ringback login` sends its waiting reports as soon as the login goes through it.
-  relayConnection.afterLogin(() => outbox.startSending(sendFinishedCalls()));
-  if (!relay) {
-    log("no relay configured (serverUrl in daemon.json or RINGBACK_SERVER_URL): reports wait in the outbox");
-  }
-  await outbox.start().catch((error: unknown) => {
-    // A damaged outbox.json (it holds the user's reports) or a second daemon on this data dir: say so and stop.
-    if (isOutboxError(error) && error.code === "locked") {
-      throw new StartError(
-        `a ringback daemon is already running for ${dataDir} (${error.message}): your agents ring through that one; ` +
-          "stop it first to start another (ringback doctor shows it)",
-        { cause: error },
-      );
-    }
-    if (isOutboxError(error) && error.code === "corrupt_store")
-      throw new StartError(error.message, { cause: error });
-    throw error;
+    // A finished call's ladder starts once its report is with the relay.
+    relaySender: () =>
+      finishedLadders.escalatingAfter(
+        createIdentitySender(config, env, createReportSealer(config, trackerQuestions)),
+      ),
   });
   // Every report the outbox keeps moves its agent in the fleet.
   const fleetOutbox = fleetWatchedQueue(
@@ -199,6 +176,35 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       await fleet.stop();
     },
   };
+}
+
+/** Needs-you: the held permission asks, their calls (and the escalation ladder) and the phone's decisions. */
+function createPermissionRuntime(
+  options: DaemonOptions,
+  parts: {
+    config: ConfigFile;
+    pendingAsks: PendingAsks;
+    language: string;
+    escalation: EscalationRuntime;
+    idleAway: IdleAwayReader;
+    fleet: FleetRuntime;
+  },
+): PermissionRuntime {
+  const { dataDir, env, log } = options;
+  return new PermissionRuntime({
+    dataDir,
+    config: parts.config,
+    env,
+    pendingAsks: parts.pendingAsks,
+    systemLanguage: parts.language,
+    log,
+    now: () => new Date(),
+    waitMs: options.permissionWaitMs,
+    graceMs: options.permissionGraceMs,
+    escalation: parts.escalation,
+    idleAway: parts.idleAway,
+    fleet: parts.fleet,
+  });
 }
 
 export interface RunningDaemon {
