@@ -1,27 +1,13 @@
-import {
-  chatCompletionsUrl,
-  type LlmChannel,
-  type ModelCallLimits,
-  modelCallLimits,
-} from "@ringback/protocol";
+import { chatCompletionsUrl, type LlmChannel, modelCallLimits } from "@ringback/protocol";
 import type { z } from "zod";
 import type { JsonSchema } from "./brief-schema.js";
+import { CallLimits, raceAbort } from "./call-limits.js";
+import { CallMeasurements } from "./call-measurements.js";
 import { type ModelCallStats, timeLimitError } from "./call-stats.js";
-import {
-  applyChunk,
-  emptyCompletion,
-  type StreamedCompletion,
-  serverSentDataLines,
-} from "./completion-stream.js";
-import {
-  type ContentResult,
-  errorDetail,
-  type ModelCallFailure,
-  streamedAnswerContent,
-  wholeAnswerContent,
-} from "./model-answer.js";
+import { errorDetail, type ModelCallFailure } from "./model-answer.js";
 import { parseStructuredAnswer } from "./parse-answer.js";
 import type { ChatMessage } from "./prompt.js";
+import { type ReadAnswer, readAnswer } from "./read-answer.js";
 import { redactSecret } from "./redact.js";
 import { estimatePromptTokens } from "./token-estimate.js";
 
@@ -85,92 +71,6 @@ function causeOf(error: unknown): string {
   return source instanceof Error ? source.message : String(source);
 }
 
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (even if `work` ignores it). */
-async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-}
-
-/**
- * The two limits of one call, on the global timers (so tests drive them with fake timers). The overall cap runs
- * from sending the request; the no-progress limit from the first token, restarted by every token: reading the
- * prompt streams nothing, and its time grows with the report.
- */
-class CallLimits {
-  readonly controller = new AbortController();
-  expired: "overall" | "no_progress" | null = null;
-  #overall: ReturnType<typeof setTimeout>;
-  #noProgress: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(readonly limits: ModelCallLimits) {
-    this.#overall = setTimeout(() => this.#expire("overall"), limits.timeoutMs);
-  }
-
-  tokenArrived(): void {
-    clearTimeout(this.#noProgress);
-    this.#noProgress = setTimeout(() => this.#expire("no_progress"), this.limits.noProgressTimeoutMs);
-  }
-
-  clear(): void {
-    clearTimeout(this.#overall);
-    clearTimeout(this.#noProgress);
-  }
-
-  #expire(limit: "overall" | "no_progress"): void {
-    this.expired ??= limit;
-    this.clear();
-    this.controller.abort(new Error(`the ${limit} limit expired`));
-  }
-}
-
-interface ReadAnswer {
-  content: ContentResult;
-  usage: StreamedCompletion["usage"];
-}
-
-/** Reads the response: server-sent events chunk by chunk, or a whole body from a server that does not stream. */
-async function readAnswer(
-  response: Response,
-  options: { maxTokens: number | undefined; onToken: () => void },
-): Promise<ReadAnswer> {
-  const isEventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-  if (!isEventStream || response.body === null) {
-    const text = await response.text();
-    return { content: wholeAnswerContent(text, options.maxTokens), usage: null };
-  }
-  const completion = emptyCompletion();
-  const lines = serverSentDataLines();
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  const take = (data: string[]) => {
-    for (const payload of data) if (applyChunk(completion, payload)) options.onToken();
-  };
-  try {
-    while (!completion.isDone && completion.error === null) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      take(lines.push(decoder.decode(value, { stream: true })));
-    }
-    take(lines.end());
-  } finally {
-    // Closing the body closes the connection, so the server stops working on an answer no one reads.
-    await reader.cancel().catch(() => undefined);
-  }
-  return {
-    content: streamedAnswerContent(completion, options.maxTokens),
-    usage: completion.usage,
-  };
-}
-
 /**
  * One structured, streamed call to `{baseUrl}/chat/completions` within the channel's limits (the overall cap
  * and the no-progress limit, `modelCallLimits`); the clock starts when the request is sent. Giving up aborts
@@ -179,27 +79,15 @@ async function readAnswer(
  */
 export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelCallResult<T>> {
   const { channel, signal } = options;
-  const fetchImplementation = options.fetch ?? globalThis.fetch;
-  const now = options.now ?? (() => performance.now());
-  const estimatedPromptTokens = estimatePromptTokens(options.messages);
-  let firstTokenAt: number | null = null;
-  let lastTokenAt: number | null = null;
-  let streamedTokens = 0;
-  let usage: StreamedCompletion["usage"] = null;
-  let startedAt = now();
-  const stats = (): ModelCallStats => ({
-    promptTokens: usage?.promptTokens ?? estimatedPromptTokens,
-    isPromptCounted: typeof usage?.promptTokens === "number",
-    outputTokens: usage?.outputTokens ?? streamedTokens,
-    firstTokenMs: firstTokenAt === null ? null : firstTokenAt - startedAt,
-    lastTokenMs: lastTokenAt === null ? null : lastTokenAt - startedAt,
-    totalMs: now() - startedAt,
-  });
+  const measured = new CallMeasurements(
+    options.now ?? (() => performance.now()),
+    estimatePromptTokens(options.messages),
+  );
   const fail = (error: string, failure: ModelCallFailure = "other"): ModelCallResult<T> => ({
     ok: false,
     error: redactSecret(error, channel.apiKey),
     failure,
-    stats: stats(),
+    stats: measured.stats(),
   });
   let url: URL;
   try {
@@ -209,53 +97,33 @@ export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelC
   }
   signal?.throwIfAborted();
 
-  startedAt = now();
+  measured.start();
   const limits = new CallLimits(modelCallLimits(channel));
   const combined = signal ? AbortSignal.any([signal, limits.controller.signal]) : limits.controller.signal;
   const onToken = () => {
-    lastTokenAt = now();
-    if (firstTokenAt === null) options.onProgress?.("first-token");
-    firstTokenAt ??= lastTokenAt;
-    streamedTokens++;
+    const isFirst = !measured.hasToken;
+    measured.tokenArrived();
+    if (isFirst) options.onProgress?.("first-token");
     limits.tokenArrived();
   };
-  let outcome: { kind: "answer"; answer: ReadAnswer } | { kind: "http_error"; status: number; text: string };
+  let outcome: Exchange;
   try {
-    const exchange = (async (): Promise<typeof outcome> => {
-      const response = await fetchImplementation(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "text/event-stream, application/json",
-          authorization: `Bearer ${channel.apiKey}`,
-        },
-        body: JSON.stringify(requestBody(options)),
-        signal: combined,
-      });
-      if (response.status < 200 || response.status > 299) {
-        return { kind: "http_error", status: response.status, text: await response.text() };
-      }
-      options.onProgress?.("connected");
-      return {
-        kind: "answer",
-        answer: await readAnswer(response, { maxTokens: options.maxTokens, onToken }),
-      };
-    })();
-    outcome = await raceAbort(exchange, combined);
+    outcome = await raceAbort(exchange(url, options, { signal: combined, onToken }), combined);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (limits.expired !== null) {
-      return fail(
-        timeLimitError({
-          limit: limits.expired,
-          limits: limits.limits,
-          stats: stats(),
-          outputTokens: options.maxTokens,
-        }),
-        "time",
-      );
+    if (limits.expired === null) {
+      return fail(`Could not reach the language model at ${displayAddress(url)}: ${causeOf(error)}`);
     }
-    return fail(`Could not reach the language model at ${displayAddress(url)}: ${causeOf(error)}`);
+    const limit = limits.expired;
+    return fail(
+      timeLimitError({
+        limit,
+        limits: limits.limits,
+        stats: measured.stats(),
+        outputTokens: options.maxTokens,
+      }),
+      "time",
+    );
   } finally {
     limits.clear();
   }
@@ -264,8 +132,38 @@ export async function callModel<T>(options: ModelCallOptions<T>): Promise<ModelC
     return fail(`The language model answered HTTP ${outcome.status}${detail ? `: ${detail}` : "."}`);
   }
   const { answer } = outcome;
-  usage = answer.usage;
+  measured.usage = answer.usage;
   if (!answer.content.ok) return fail(answer.content.error, answer.content.failure);
   const parsed = parseStructuredAnswer(answer.content.value, options.schema);
-  return parsed.ok ? { ...parsed, stats: stats() } : fail(parsed.error);
+  return parsed.ok ? { ...parsed, stats: measured.stats() } : fail(parsed.error);
+}
+
+/** The model's answer, or the status and body of a request it refused. */
+type Exchange = { kind: "answer"; answer: ReadAnswer } | { kind: "http_error"; status: number; text: string };
+
+/** Posts the chat request to `url` and reads the answer as it streams (`onToken` at each token). */
+async function exchange(
+  url: URL,
+  options: ModelCallOptions<unknown>,
+  call: { signal: AbortSignal; onToken: () => void },
+): Promise<Exchange> {
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const response = await fetchImplementation(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "text/event-stream, application/json",
+      authorization: `Bearer ${options.channel.apiKey}`,
+    },
+    body: JSON.stringify(requestBody(options)),
+    signal: call.signal,
+  });
+  if (response.status < 200 || response.status > 299) {
+    return { kind: "http_error", status: response.status, text: await response.text() };
+  }
+  options.onProgress?.("connected");
+  return {
+    kind: "answer",
+    answer: await readAnswer(response, { maxTokens: options.maxTokens, onToken: call.onToken }),
+  };
 }
