@@ -93,42 +93,16 @@ export function isTaskFinished(task: AgentTask): boolean {
 }
 
 export function taskOperations(transport: Transport, agents: AgentOperations) {
-  function listAgentTasks(input: { workspaceId: string; agentId: string }): Promise<AgentTask[]> {
-    return transport.read(
-      {
-        method: "GET",
-        path: `/api/agents/${encodeURIComponent(input.agentId)}/tasks`,
-        workspaceId: input.workspaceId,
-        // A private agent the user may not see answers 403: for this user it does not exist.
-        errors: {
-          notFound: "agent_not_found",
-          classify: (failure) => (failure.status === 403 ? "agent_not_found" : undefined),
-        },
-      },
-      z.array(AgentTaskJson),
-    );
-  }
-
-  /**
-   * Every task of every agent of the workspace (the tracker has no workspace-wide task list and no
-   * time filter; an agent removed meanwhile is skipped).
-   */
-  async function listWorkspaceTasks(input: { workspaceId: string }): Promise<AgentTask[]> {
-    const agentList = await agents.listAgents(input);
-    const lists = await mapLimit(agentList, AGENT_TASK_READS_IN_FLIGHT, async (agent) => {
-      try {
-        return await listAgentTasks({ workspaceId: input.workspaceId, agentId: agent.id });
-      } catch (error) {
-        if (isTrackerError(error) && error.code === "agent_not_found") return [];
-        throw error;
-      }
-    });
-    return lists.flat();
-  }
-
+  const listAgentTasks = (input: { workspaceId: string; agentId: string }) =>
+    readAgentTasks(transport, input);
+  const listWorkspaceTasks = (input: { workspaceId: string }) => readWorkspaceTasks(transport, agents, input);
   return {
     /** Every task of the agent, newest first. */
     listAgentTasks,
+    /**
+     * Every task of every agent of the workspace (the tracker has no workspace-wide task list and no
+     * time filter; an agent removed meanwhile is skipped).
+     */
     listWorkspaceTasks,
 
     /**
@@ -159,14 +133,7 @@ export function taskOperations(transport: Transport, agents: AgentOperations) {
 
     /** The workspace's tasks that finished (completed, failed or cancelled) at or after `since`, oldest first. */
     async listFinishedTasks(input: { workspaceId: string; since: Date | string }): Promise<AgentTask[]> {
-      const sinceMs = new Date(input.since).getTime();
-      const tasks = await listWorkspaceTasks(input);
-      return tasks
-        .filter(
-          (task) =>
-            isTaskFinished(task) && task.completedAt !== null && Date.parse(task.completedAt) >= sinceMs,
-        )
-        .sort((a, b) => Date.parse(a.completedAt ?? "") - Date.parse(b.completedAt ?? ""));
+      return finishedSince(await listWorkspaceTasks(input), input.since);
     },
 
     /**
@@ -185,4 +152,49 @@ export function taskOperations(transport: Transport, agents: AgentOperations) {
       );
     },
   };
+}
+
+function readAgentTasks(
+  transport: Transport,
+  input: { workspaceId: string; agentId: string },
+): Promise<AgentTask[]> {
+  return transport.read(
+    {
+      method: "GET",
+      path: `/api/agents/${encodeURIComponent(input.agentId)}/tasks`,
+      workspaceId: input.workspaceId,
+      // A private agent the user may not see answers 403: for this user it does not exist.
+      errors: {
+        notFound: "agent_not_found",
+        classify: (failure) => (failure.status === 403 ? "agent_not_found" : undefined),
+      },
+    },
+    z.array(AgentTaskJson),
+  );
+}
+
+async function readWorkspaceTasks(
+  transport: Transport,
+  agents: AgentOperations,
+  input: { workspaceId: string },
+): Promise<AgentTask[]> {
+  const agentList = await agents.listAgents(input);
+  const lists = await mapLimit(agentList, AGENT_TASK_READS_IN_FLIGHT, async (agent) => {
+    try {
+      return await readAgentTasks(transport, { workspaceId: input.workspaceId, agentId: agent.id });
+    } catch (error) {
+      if (isTrackerError(error) && error.code === "agent_not_found") return [];
+      throw error;
+    }
+  });
+  return lists.flat();
+}
+
+function finishedSince(tasks: readonly AgentTask[], since: Date | string): AgentTask[] {
+  const sinceMs = new Date(since).getTime();
+  return tasks
+    .filter(
+      (task) => isTaskFinished(task) && task.completedAt !== null && Date.parse(task.completedAt) >= sinceMs,
+    )
+    .sort((a, b) => Date.parse(a.completedAt ?? "") - Date.parse(b.completedAt ?? ""));
 }
