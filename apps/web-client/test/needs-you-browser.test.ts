@@ -15,9 +15,10 @@ import { ASK_COMMAND, askFor, needsYouEvent } from "./fixtures.js";
 import { installSpeechRecognition } from "./heard-speech.js";
 import {
   COMPUTER_ID,
+  DELIVERED,
   type NeedsYouRelay,
   type ReplySettlement,
-  type SentReply,
+  type SettleReply,
   startNeedsYouRelay,
 } from "./needs-you-relay.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -51,7 +52,7 @@ function standInComputer(key: () => Promise<E2eKey>) {
     sealedReason: await sealJson(await key(), aad.replyError(replyId), { reason }),
     plaintextReason: null,
   });
-  const settle = async (reply: SentReply): Promise<ReplySettlement> => {
+  const settle: SettleReply = async (reply) => {
     const { replyId, sealed } = reply.request;
     const decision = PermissionDecisionPlaintext.parse(
       await openJson(await key(), aad.permissionDecisionTo(COMPUTER_ID, reply.eventId), sealed),
@@ -67,7 +68,7 @@ function standInComputer(key: () => Promise<E2eKey>) {
     if (Date.now() >= Date.parse(pending.ask.expiresAt)) return refuse(replyId, "the agent stopped waiting");
     if (pending.isDecided) return refuse(replyId, "already decided");
     pending.isDecided = true;
-    return { status: "delivered", sealedReason: null, plaintextReason: null };
+    return DELIVERED;
   };
   const schedules: (AwaySchedule | null)[] = [];
   const daemon: StandInDaemon = (request) => {

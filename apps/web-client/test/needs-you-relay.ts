@@ -35,6 +35,12 @@ export interface SentReply {
 /** How the computer settles a reply: what the relay then tells every device. */
 export type ReplySettlement = Pick<ReplyStatusChange, "status" | "sealedReason" | "plaintextReason">;
 
+/** The computer's daemon taking a reply: it opens it with the key and says how it settled it. */
+export type SettleReply = (reply: SentReply) => Promise<ReplySettlement>;
+
+/** A reply the computer took. */
+export const DELIVERED: ReplySettlement = { status: "delivered", sealedReason: null, plaintextReason: null };
+
 export interface NeedsYouRelay extends BuiltAppRelay {
   readonly replies: SentReply[];
   /** Status writes as they came: `<deviceId> <eventId> <status>`. */
@@ -53,7 +59,7 @@ export interface NeedsYouRelay extends BuiltAppRelay {
 export async function startNeedsYouRelay(
   distDirectory: string,
   key: () => Promise<E2eKey>,
-  settle: (reply: SentReply) => Promise<ReplySettlement>,
+  settle: SettleReply,
   daemon: StandInDaemon,
 ): Promise<NeedsYouRelay> {
   const log = new RelayEventLog();

@@ -6,9 +6,9 @@ import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./buil
 import { payloadFor, trackerQuestionFixture } from "./fixtures.js";
 import {
   COMPUTER_ID,
+  DELIVERED,
   type NeedsYouRelay,
-  type ReplySettlement,
-  type SentReply,
+  type SettleReply,
   startNeedsYouRelay,
 } from "./needs-you-relay.js";
 import { accountKeyFrom } from "./test-relay-server.js";
@@ -27,12 +27,12 @@ describe("a tracker agent's question in the built web app in Chromium", () => {
   const pageErrors: string[] = [];
 
   /** The computer's daemon: opens a reply sealed for it and takes it (posting the comment is the daemon's test). */
-  const settle = async (reply: SentReply): Promise<ReplySettlement> => {
+  const settle: SettleReply = async (reply) => {
     const plaintext = ReplyPlaintext.parse(
       await openJson(await accountKey(), aad.replyTo(COMPUTER_ID, reply.eventId), reply.request.sealed),
     );
     opened.push(plaintext);
-    return { status: "delivered", sealedReason: null, plaintextReason: null };
+    return DELIVERED;
   };
 
   beforeAll(async () => {
