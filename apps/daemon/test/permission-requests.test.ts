@@ -373,6 +373,15 @@ describe("ringback escalation and the phone's Escalation settings", () => {
     expect(again.stderr).toContain("The ladder was tested a moment ago");
     expect((await runCli(["escalation", "remove", "ntfy"], env)).stdout).toContain("(no channel:");
   });
+
+  it("changes the schedule from the command line: a timing left out keeps its value, the step applies to both", async () => {
+    const env = daemonEnv(home().path, { RINGBACK_PORT: String(home().daemon.port) });
+    const scheduled = await runCli(["escalation", "schedule", "--needs-you", "90", "--step", "45"], env);
+    expect(scheduled.stdout).toContain('"needs you" calls escalate after 90 s, then a rung every 45 s');
+    expect(scheduled.stdout).toContain('"finished" calls escalate never');
+    const restored = await runCli(["escalation", "schedule", "--needs-you", "60", "--step", "30"], env);
+    expect(restored.stdout).toContain('"needs you" calls escalate after 60 s, then a rung every 30 s');
+  });
 });
 
 /** "HH:MM" in UTC, `minutes` from now. */

@@ -141,29 +141,63 @@ function replaced(
   return channels.map((entry, at) => (at === index ? { ...entry, ...channel } : entry));
 }
 
+const text = { type: "string" } as const;
+/** Every option of every subcommand: the channels' fields and the schedule's seconds. */
+const OPTIONS = {
+  server: text,
+  topic: text,
+  token: text,
+  user: text,
+  app: text,
+  "bot-token": text,
+  chat: text,
+  account: text,
+  "auth-token": text,
+  from: text,
+  to: text,
+  "needs-you": text,
+  finished: text,
+  step: text,
+};
+
+/** The schedule with what the options change (a timing left out stays as saved). */
+function changedSchedule(saved: EscalationSettingsResponse["schedule"], values: Values) {
+  const step = seconds(values.step, "step", "never") ?? undefined;
+  const timing = (current: EscalationTiming, value: string | undefined, name: string): EscalationTiming => {
+    const after = seconds(value, name, "never");
+    return {
+      afterSeconds: after === undefined ? current.afterSeconds : after,
+      stepSeconds: step ?? current.stepSeconds,
+    };
+  };
+  return {
+    needsYou: timing(saved.needsYou, values["needs-you"], "needs-you"),
+    finished: timing(saved.finished, values.finished, "finished"),
+  };
+}
+
+/** Tries every rung now and prints what each service answered; exit code 1 when any refused or was unreachable. */
+async function testLadder(daemon: LocalDaemon): Promise<void> {
+  const answer = await daemon.ask("POST", "/escalation/test", {}, 60_000);
+  const parsed = EscalationTestResponse.safeParse(answer?.body);
+  if (!parsed.success) {
+    const message = (answer?.body as { error?: { message?: string } } | null)?.error?.message;
+    throw new StartError(`the daemon did not test the ladder: ${message ?? answer?.status ?? "no answer"}`);
+  }
+  for (const { rung, answer: rungAnswer } of parsed.data.rungs) {
+    process.stdout.write(`${rung}: ${describeAnswer(rungAnswer)}\n`);
+  }
+  if (
+    parsed.data.rungs.some(
+      ({ answer: rungAnswer }) => rungAnswer.outcome === "refused" || rungAnswer.outcome === "unreachable",
+    )
+  ) {
+    process.exitCode = 1;
+  }
+}
+
 export async function run(args: string[]): Promise<void> {
-  const text = { type: "string" } as const;
-  const { values, positionals } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      server: text,
-      topic: text,
-      token: text,
-      user: text,
-      app: text,
-      "bot-token": text,
-      chat: text,
-      account: text,
-      "auth-token": text,
-      from: text,
-      to: text,
-      "needs-you": text,
-      finished: text,
-      step: text,
-    },
-  });
+  const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
   const daemon = await runningDaemon();
   const saved = settingsOf(await daemon.ask("GET", "/escalation/settings"));
   const [command, argument] = positionals;
@@ -186,54 +220,15 @@ export async function run(args: string[]): Promise<void> {
       if (!channels.some((channel) => channel.kind === argument))
         throw new StartError(`no ${argument ?? "channel"} is set`);
       return save({ channels: channels.filter((channel) => channel.kind !== argument) });
-    case "schedule": {
-      const step = seconds(values.step, "step", "never") ?? undefined;
-      const timing = (
-        current: EscalationTiming,
-        value: string | undefined,
-        name: string,
-      ): EscalationTiming => {
-        const after = seconds(value, name, "never");
-        return {
-          afterSeconds: after === undefined ? current.afterSeconds : after,
-          stepSeconds: step ?? current.stepSeconds,
-        };
-      };
-      return save({
-        channels,
-        schedule: {
-          needsYou: timing(saved.schedule.needsYou, values["needs-you"], "needs-you"),
-          finished: timing(saved.schedule.finished, values.finished, "finished"),
-        },
-      });
-    }
+    case "schedule":
+      return save({ channels, schedule: changedSchedule(saved.schedule, values) });
     case "idle": {
       const idle = seconds(argument, "idle", "off");
       if (idle === undefined) throw new StartError(`give the seconds, or "off"\n${usage}`);
       return save({ channels, idleAwaySeconds: idle });
     }
-    case "test": {
-      const answer = await daemon.ask("POST", "/escalation/test", {}, 60_000);
-      const parsed = EscalationTestResponse.safeParse(answer?.body);
-      if (!parsed.success) {
-        const message = (answer?.body as { error?: { message?: string } } | null)?.error?.message;
-        throw new StartError(
-          `the daemon did not test the ladder: ${message ?? answer?.status ?? "no answer"}`,
-        );
-      }
-      for (const { rung, answer: rungAnswer } of parsed.data.rungs) {
-        process.stdout.write(`${rung}: ${describeAnswer(rungAnswer)}\n`);
-      }
-      if (
-        parsed.data.rungs.some(
-          ({ answer: rungAnswer }) =>
-            rungAnswer.outcome === "refused" || rungAnswer.outcome === "unreachable",
-        )
-      ) {
-        process.exitCode = 1;
-      }
-      return;
-    }
+    case "test":
+      return testLadder(daemon);
     default:
       throw new StartError(`unknown: ringback escalation ${command}\n${usage}`);
   }
