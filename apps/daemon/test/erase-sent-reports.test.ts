@@ -1,44 +1,27 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OUTBOX_JOURNAL_FILE, OUTBOX_SNAPSHOT_FILE } from "@ringback/outbox";
-import {
-  eventually,
-  makeTemporaryDirectory,
-  type ScriptedRelay,
-  startScriptedRelay,
-} from "@ringback/test-kit";
+import { eventually } from "@ringback/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DaemonProcess,
-  postReport,
-  readLocalKey,
-  startDaemonProcess,
-  writeRelayLogin,
-} from "./helpers/daemon-process.js";
+import { type DaemonProcess, postReport, readLocalKey } from "./helpers/daemon-process.js";
+import { makeRelayedHome, type RelayedHome } from "./helpers/relayed-home.js";
 
 /**
  * What a report says (the agent's words, its session, the project's directory) is needed until the report is sent;
  * after that only the relay's copy, sealed, is. Someone who reads the data dir later (a backup, another account on
  * the computer with the files copied, a stolen disk) must not find it in the outbox.
  */
-let directory: Awaited<ReturnType<typeof makeTemporaryDirectory>>;
-let home: string;
-let relay: ScriptedRelay;
+let home: RelayedHome;
 let daemon: DaemonProcess;
 
 beforeAll(async () => {
-  directory = await makeTemporaryDirectory();
-  home = join(directory.path, "home");
-  await mkdir(home, { mode: 0o700 });
-  relay = await startScriptedRelay();
-  await writeRelayLogin(home, relay.url);
-  daemon = await startDaemonProcess(home);
+  home = await makeRelayedHome();
+  await home.link();
+  daemon = await home.startDaemon();
 });
 
 afterAll(async () => {
-  await daemon?.stop("SIGKILL");
-  await relay?.close();
-  await directory?.remove();
+  await home?.[Symbol.asyncDispose]();
 });
 
 /**
@@ -47,7 +30,7 @@ afterAll(async () => {
  * journal holds nothing of the report, nor of its having been sent). The journal's first line names its generation.
  */
 async function outboxFiles(): Promise<string | null> {
-  const read = (name: string) => readFile(join(home, name), "utf8").catch(() => "");
+  const read = (name: string) => readFile(join(home.path, name), "utf8").catch(() => "");
   const journal = await read(OUTBOX_JOURNAL_FILE);
   const snapshot = await read(OUTBOX_SNAPSHOT_FILE);
   const generationOf = (text: string) => /"generation":(\d+)/.exec(text)?.[1] ?? null;
@@ -61,16 +44,16 @@ describe("a sent report", () => {
       source: "claude-code",
       sessionId: "9c2e-private-session",
       turnId: "turn-1",
-      cwd: join(directory.path, "acme-merger-due-diligence"),
+      cwd: join(home.path, "acme-merger-due-diligence"),
       text: "Drafted the acquisition memo; the price is 41 million.",
     };
-    expect((await postReport(daemon, await readLocalKey(home), report)).status).toBe(202);
+    expect((await postReport(daemon, await readLocalKey(home.path), report)).status).toBe(202);
     // While it waits the outbox must keep it (a crash must not lose it).
     const sent = await eventually(
-      () => relay.posts.find((post) => post.answeredWith === 201 || post.answeredWith === 202),
+      () => home.relay.posts.find((post) => post.answeredWith === 201 || post.answeredWith === 202),
       {
         what: "the report's post to the relay",
-        on: relay.changes,
+        on: home.relay.changes,
       },
     );
     expect(sent.body.sealed).not.toContain("41 million");
