@@ -2,10 +2,10 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    // A fresh process per file, unlike the other packages: in one shared worker, what a file leaves running (streams,
-    // pushes being retried) slowed the files after it 10 to 50 times (events 0.3 s -> 27 s), so the package took
-    // longer than with a process per file.
-    isolate: true,
+    // One worker runs every file of the package: a fresh process per file cost about a second of CPU each. Every
+    // file stops what it started (servers, streams, timers, push loops) before the next runs: a file that left a
+    // push loop retrying slowed the files after it 10 to 50 times.
+    isolate: false,
     // One throwaway PostgreSQL server for the whole run (test/support/postgres-global-setup.ts).
     globalSetup: ["test/support/postgres-global-setup.ts"],
     // A worker ends with vitest, so an interrupted run leaves no relay, nginx or PostgreSQL behind.

@@ -1,6 +1,6 @@
 import { PushPublicKey } from "@ringback/protocol";
 import { startTestPushService, type TestSubscription } from "@ringback/test-kit";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { silentLog } from "../src/log.js";
 import {
   PUSH_FIRST_SENDS_MAX,
@@ -78,11 +78,14 @@ describe("a push service that accepts connections and never answers", () => {
     const subscription = await silentSubscription(silent.origin);
     const clock = new FakeClock();
     let claimed = 0;
+    let isTestOver = false;
+    const trustedOrigins = [silent.origin];
     const settlements: PushSettlement[] = [];
     // A store with ever more pushes due: only the queue bound stops the claiming.
     const store = {
       vapidKeys: async (candidate: { publicKey: string; privateKey: string }) => candidate,
       claimDuePushes: async (now: number, exceptAccounts: readonly string[] = []): Promise<DuePush[]> => {
+        if (isTestOver) return [];
         // Many accounts and devices: only the relay's own bounds hold them up (and no subscription times out often
         // enough to be removed); as a real store, none of the accounts the relay has enough of.
         const accounts = Array.from({ length: ACCOUNTS }, (_, index) => `acc${index}`).filter(
@@ -122,6 +125,7 @@ describe("a push service that accepts connections and never answers", () => {
       settlePush: async (_key: unknown, settlement: PushSettlement) => {
         settlements.push(settlement);
       },
+      removePushSubscription: async () => true,
     } as unknown as RelayStore;
     const delivery = new PushDelivery({
       store,
@@ -130,10 +134,18 @@ describe("a push service that accepts connections and never answers", () => {
       keys: new PushKeys(store),
       transport: {
         subject: "mailto:test@example.org",
-        endpoints: { hosts: [], trustedOrigins: [silent.origin] },
+        endpoints: { hosts: [], trustedOrigins },
         connectTimeoutMs: 1000,
       },
       onPushed: async () => {},
+    });
+    // Each retry frees room for the next claim: the store hands out no more once the test is over, and the pushes
+    // still queued are refused at once (their origin no longer trusted), not each sealed and sent to a closed port.
+    // Nothing runs on into the next file of the worker.
+    onTestFinished(async () => {
+      isTestOver = true;
+      trustedOrigins.length = 0;
+      await expect.poll(() => delivery.stats(), WAIT).toEqual({ sending: 0, queued: 0 });
     });
     for (let round = 0; round < 5; round++) delivery.kick();
     // The shared sends, and one first send for each account beyond them.

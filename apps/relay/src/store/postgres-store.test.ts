@@ -11,9 +11,10 @@ describePostgres("postgres store", () => {
     schemas.push(schema);
     return schema;
   }
+  // About 80 schemas at once: on a busy 2-core machine, dropping them can take longer than a hook's default 10 s.
   afterAll(async () => {
     await Promise.all(schemas.map((schema) => schema.drop()));
-  });
+  }, 60_000);
 
   describeStoreContract("postgres", async () => openPostgresStore((await freshSchema()).url));
 
