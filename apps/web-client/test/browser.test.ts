@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { sealFleetState } from "@ringback/e2e-crypto";
 import { type CallStatusChange, FLEET_PAD_STEP_BYTES, type FleetState } from "@ringback/protocol";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, launchChromium } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, DIST, type FileBrowser } from "./built-app.js";
 import { askFor, needsYouEvent } from "./fixtures.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { installSpeechCapture } from "./spoken-speech.js";
@@ -44,14 +44,14 @@ function sendStatus(stream: ServerResponse, eventId: string, deviceId: string): 
 
 describe("the built web app in Chromium", () => {
   let relay: TestRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let context: BrowserContext;
   let page: Page;
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     context = await browser.newContext({ viewport: { width: 420, height: 860 } });
     page = await context.newPage();
     page.on("console", (message) => {
@@ -197,7 +197,7 @@ async function storedJoinedAt(page: Page): Promise<string> {
 describe("several agents at once in the built web app in Chromium: one ringing call and its round-up", () => {
   const accountKey = accountKeyFrom(PHRASE);
   let relay: TestRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let stream: ServerResponse;
   /** How long ago a call raised `ms` after the page joined was raised, so the calls keep their order. */
@@ -209,7 +209,7 @@ describe("several agents at once in the built web app in Chromium: one ringing c
 
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
     await context.addInitScript(installSpeechCapture);
     page = await context.newPage();

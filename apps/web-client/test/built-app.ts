@@ -1,7 +1,12 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@ringback/test-kit";
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type BrowserForFile,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  chromiumForFile as workerChromiumForFile,
+} from "@ringback/test-kit";
+import { type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 /** The built web app (`pnpm build` first: the browser tests drive what ships). */
@@ -16,15 +21,23 @@ function expectBuiltAppAndChromium(): void {
   mkdirSync(ARTIFACTS, { recursive: true });
 }
 
-/** Headless Chromium for the built app: fails at once, with what to do, when the build or Chromium is missing. */
-export function launchChromium(): Promise<Browser> {
+/** A test file's share of the worker's Chromium: the contexts (devices) it opens, closed again by `close()`. */
+export type FileBrowser = BrowserForFile<BrowserContextOptions, BrowserContext>;
+
+/**
+ * Headless Chromium for the built app, one for all files of the worker: fails at once, with what to do, when the
+ * build or Chromium is missing.
+ */
+export function chromiumForFile(): Promise<FileBrowser> {
   expectBuiltAppAndChromium();
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  return workerChromiumForFile(() =>
+    chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] }),
+  );
 }
 
 /** A page in a fresh browser context (one device) with `options`; its uncaught errors are pushed to `errors`. */
 export async function openPage(
-  browser: Browser,
+  browser: FileBrowser,
   options: BrowserContextOptions,
   errors: string[],
   timeoutMs?: number,

@@ -1,9 +1,9 @@
 import { answers, type FakeModel, startFakeModel } from "@ringback/fake-model";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { SettingsRequestPlaintext } from "@ringback/protocol";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, createAccount, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { COMPUTER_ID, type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import {
   type EscalationBackedComputer,
@@ -48,7 +48,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
   let fake: FakeMultica;
   let model: FakeModel;
   let server: DispatchRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let state: SettingsBackedState;
   let token: string;
@@ -74,7 +74,7 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
       // Listed first and offline: the app still picks the computer that is online.
       { otherComputers: [{ id: LAPTOP_ID, name: "Laptop", online: false }] },
     );
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     page = await openPage(
       browser,
       { viewport: { width: 420, height: 900 }, locale: "en-US" },

@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import type { CallDelivery, CallStatusChange } from "@ringback/protocol";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, createAccount, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, type TestRelayServer } from "./test-relay-server.js";
 
@@ -39,7 +39,7 @@ function secondsFrom(base: Date, seconds: number): Date {
 
 describe("delivery outcomes in the built web app in Chromium", () => {
   let relay: TestRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -53,7 +53,7 @@ describe("delivery outcomes in the built web app in Chromium", () => {
 
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     const device = { viewport: { width: 420, height: 860 }, locale: "en-GB", timezoneId: "UTC" };
     page = await openPage(browser, device, pageErrors);
     await createAccount(page, relay.origin, PHRASE, { timeoutMs: WAIT.timeout });

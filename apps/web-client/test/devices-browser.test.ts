@@ -6,9 +6,9 @@ import {
   sealDeviceName,
 } from "@ringback/e2e-crypto";
 import type { DeviceInfo } from "@ringback/protocol";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { type DeviceNamesRelay, NAMES_ACCOUNT_ID, startDeviceNamesRelay } from "./device-names-relay.js";
 import { openSettingsSection } from "./settings-sections.js";
 
@@ -27,7 +27,7 @@ function device(id: string, name: string, kind: DeviceInfo["kind"]): DeviceInfo 
 
 describe("device names in the built web app in Chromium", () => {
   let relay: DeviceNamesRelay;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let key: E2eKey;
   const pageErrors: string[] = [];
@@ -45,7 +45,7 @@ describe("device names in the built web app in Chromium", () => {
       device("dev_computer", await sealDeviceName(generateKey(), "Hidden workstation"), "computer"),
       device("dev_tablet", "Old tablet", "browser"),
     ]);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     page = await openPage(browser, { locale: "en-GB", timezoneId: "UTC" }, pageErrors);
   });
 

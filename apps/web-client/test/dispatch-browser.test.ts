@@ -1,8 +1,8 @@
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { jpegSize, pasteTwoImages } from "@ringback/test-kit";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, createAccount, DIST, type FileBrowser } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { accountKeyFrom } from "./test-relay-server.js";
 import { trackerBackedDaemon } from "./tracker-backed-daemon.js";
@@ -14,7 +14,7 @@ const WAIT_MS = 45_000;
 describe("dispatch from the built web app in Chromium", () => {
   let fake: FakeMultica;
   let server: DispatchRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let agentName: string;
   let runtime: ReturnType<FakeMultica["state"]["addRuntime"]>;
@@ -33,7 +33,7 @@ describe("dispatch from the built web app in Chromium", () => {
       workspaceId: workspace.id,
     });
     server = await startDispatchRelayServer(DIST, accountKeyFrom(PHRASE), daemon);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     page = await (await browser.newContext({ viewport: { width: 420, height: 900 } })).newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on("console", (message) => {

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, errorBody, type SettingsResultPlaintext } from "@ringback/protocol";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, DIST, launchChromium } from "./built-app.js";
+import { chromiumForFile, createAccount, DIST, type FileBrowser } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import type { StandInDaemon } from "./stand-in-computer.js";
 import { accountKeyFrom } from "./test-relay-server.js";
@@ -12,7 +12,7 @@ const WAIT = { timeout: 45_000 };
 
 describe("dispatch on a computer without a tracker, in the built web app in Chromium", () => {
   let server: DispatchRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let hasTracker = false;
   const pageErrors: string[] = [];
@@ -28,7 +28,7 @@ describe("dispatch on a computer without a tracker, in the built web app in Chro
 
   beforeAll(async () => {
     server = await startDispatchRelayServer(DIST, accountKeyFrom(PHRASE), daemon);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     page.setDefaultTimeout(WAIT.timeout);
     page.on("pageerror", (error) => pageErrors.push(String(error)));

@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { aad, deriveKeyFromPassphrase, openJson } from "@ringback/e2e-crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, createAccount, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { installSpeechRecognition } from "./heard-speech.js";
 import { sealedTrackerCall } from "./sealed-call.js";
 import { startTestRelayServer, TEST_ACCOUNT_ID, type TestRelayServer } from "./test-relay-server.js";
@@ -43,14 +43,14 @@ function visibleCount(page: Page, text: string): Promise<number> {
 
 describe("the call screen's reply and a call without a brief, in the built web app in Chromium", () => {
   let relay: TestRelayServer;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let stream: ServerResponse;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-US" };
     page = await openPage(browser, phone, pageErrors, WAIT.timeout);
     await page.context().addInitScript(installSpeechRecognition, SPOKEN);

@@ -8,9 +8,9 @@ import {
   type Presence,
   PresenceUpdate,
 } from "@ringback/protocol";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, createAccount, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { ASK_COMMAND, askFor, needsYouEvent } from "./fixtures.js";
 import { installSpeechRecognition } from "./heard-speech.js";
 import {
@@ -104,7 +104,7 @@ function standInComputer(key: () => Promise<E2eKey>) {
 
 describe("a needs-you call in the built web app in Chromium, on two devices", () => {
   let relay: NeedsYouRelay;
-  let browser: Browser;
+  let browser: FileBrowser;
   let phone: Page;
   let tablet: Page;
   const accountKey = accountKeyFrom(PHRASE);
@@ -144,7 +144,7 @@ describe("a needs-you call in the built web app in Chromium, on two devices", ()
 
   beforeAll(async () => {
     relay = await startNeedsYouRelay(DIST, accountKey, computer.settle, computer.daemon);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     const phoneOptions = {
       viewport: { width: 390, height: 844 },
       isMobile: true,

@@ -3,9 +3,9 @@ import { formatPairingLink } from "@ringback/client";
 import { aad, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
 import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
 import { readBody } from "./stand-in-computer.js";
@@ -77,7 +77,7 @@ async function isOnScreen(page: Page, locator: Locator): Promise<boolean> {
 describe("a pairing link opened on a phone, in the built web app in Chromium", () => {
   let relay: TestRelayServer;
   let front: Awaited<ReturnType<typeof startPairingRelay>>;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   const key = generateKey();
   const pageErrors: string[] = [];
@@ -94,7 +94,7 @@ describe("a pairing link opened on a phone, in the built web app in Chromium", (
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
     front = await startPairingRelay(relay);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     const phone = { viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true, locale: "en-US" };
     page = await openPage(browser, phone, pageErrors, WAIT.timeout);
   });

@@ -4,9 +4,9 @@ import { aad, deriveKeyFromPassphrase, generateKey, sealJson } from "@ringback/e
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import { errorBody, PAIRING_CODE_DIGITS, type RelayedEvent } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { type DispatchRelayServer, startDispatchRelayServer } from "./dispatch-relay-server.js";
 import { askFor, needsYouFixture, payloadFor } from "./fixtures.js";
 import { forwardRequest } from "./forward-request.js";
@@ -357,7 +357,7 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
   let fake: FakeMultica;
   let server: DispatchRelayServer;
   let relay: { origin: string; close(): Promise<void> };
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
   let stream: ServerResponse;
   const pageErrors: string[] = [];
@@ -382,7 +382,7 @@ describe("every screen on a phone, 320 to 430 px wide, in Chromium with touch", 
         : settings.daemon(request);
     server = await startDispatchRelayServer(DIST, accountKeyFrom(PHRASE), daemon);
     relay = await startPhoneRelay(server.origin);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     page = await openPage(browser, PHONE, pageErrors, WAIT.timeout);
   });
 

@@ -9,10 +9,10 @@ import {
 } from "@ringback/client";
 import { aad, deriveKeyFromPassphrase, type E2eKey, generateKey, sealJson } from "@ringback/e2e-crypto";
 import type { DeclarativePushMessage, PushCallMessage, PushMessage, RelayedEvent } from "@ringback/protocol";
-import type { Browser, BrowserContext, CDPSession, Page, Worker } from "playwright-core";
+import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RING_VIBRATION_PATTERN_MS } from "../src/sw/call-notification.js";
-import { DIST, launchChromium } from "./built-app.js";
+import { chromiumForFile, DIST, type FileBrowser } from "./built-app.js";
 import { payloadFor } from "./fixtures.js";
 import { type PushStandInRelay, startPushStandInRelay } from "./push-stand-in-relay.js";
 import { openSettingsSection } from "./settings-sections.js";
@@ -47,7 +47,7 @@ interface NotificationDetails extends ShownNotification {
 
 describe("the service worker rings a pushed call in Chromium", () => {
   let relay: PushStandInRelay;
-  let browser: Browser;
+  let browser: FileBrowser;
   let context: BrowserContext;
   let page: Page;
   let cdp: CDPSession;
@@ -55,7 +55,7 @@ describe("the service worker rings a pushed call in Chromium", () => {
 
   beforeAll(async () => {
     relay = await startPushStandInRelay(DIST);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     context = await browser.newContext({ permissions: ["notifications"] });
     page = await context.newPage();
     cdp = await context.newCDPSession(page);

@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import type { PushSubscriptionRequest, PushSubscriptionState } from "@ringback/protocol";
 import { listenOnLoopback } from "@ringback/test-kit";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUSH_SUBSCRIBE_TIME_LIMIT_MS } from "../src/app/push/push-subscriber.js";
-import { ARTIFACTS, DIST, launchChromium } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, DIST, type FileBrowser } from "./built-app.js";
 import { forwardRequest } from "./forward-request.js";
 import { openSettingsSection } from "./settings-sections.js";
 import { readBody } from "./stand-in-computer.js";
@@ -97,7 +97,7 @@ function setPushService(page: Page, mode: PushServiceMode): Promise<void> {
 describe("Settings › Ring when the app is closed › Turn on, in the built web app in Chromium", () => {
   let relay: TestRelayServer;
   let front: Awaited<ReturnType<typeof startPushRelay>>;
-  let browser: Browser;
+  let browser: FileBrowser;
   let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
@@ -105,7 +105,7 @@ describe("Settings › Ring when the app is closed › Turn on, in the built web
   beforeAll(async () => {
     relay = await startTestRelayServer(DIST);
     front = await startPushRelay(relay.origin);
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     context = await browser.newContext({
       viewport: { width: 390, height: 844 },
       isMobile: true,

@@ -1,8 +1,8 @@
 import { aad, openJson, sealJson } from "@ringback/e2e-crypto";
 import { errorBody, ReplyPlaintext } from "@ringback/protocol";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, createAccount, DIST, launchChromium, openPage } from "./built-app.js";
+import { ARTIFACTS, chromiumForFile, createAccount, DIST, type FileBrowser, openPage } from "./built-app.js";
 import { payloadFor, trackerQuestionFixture } from "./fixtures.js";
 import {
   COMPUTER_ID,
@@ -19,7 +19,7 @@ const WAIT = { timeout: 45_000 };
 
 describe("a tracker agent's question in the built web app in Chromium", () => {
   let relay: NeedsYouRelay;
-  let browser: Browser;
+  let browser: FileBrowser;
   let phone: Page;
   const accountKey = accountKeyFrom(PHRASE);
   /** The replies the computer opened: what its daemon would post as comments on the issue. */
@@ -40,7 +40,7 @@ describe("a tracker agent's question in the built web app in Chromium", () => {
       status: 404,
       body: errorBody("not_found"),
     }));
-    browser = await launchChromium();
+    browser = await chromiumForFile();
     phone = await openPage(
       browser,
       { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-US" },

@@ -38,3 +38,4 @@ export {
   type TestSubscription,
 } from "./test-push-service.js";
 export { readVapid } from "./web-push-receiving.js";
+export { type BrowserForFile, chromiumForFile, type SharedBrowser } from "./worker-chromium.js";
