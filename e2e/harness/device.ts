@@ -1,11 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import {
   callRecordKey,
   LAST_EVENT_ID_KEY,
   RING_MODES_KEY,
 } from "../../packages/client/src/storage/storage-keys.ts";
+import type { DeviceBrowser } from "./chromium.ts";
 import { readDeviceValue, writeDeviceValue } from "./device-storage.ts";
 import { ARTIFACTS_DIR } from "./paths.ts";
 import type { RingMode } from "./ring-modes.ts";
@@ -41,7 +42,7 @@ export class Device implements AsyncDisposable {
   }
 
   /** Opens a new device and joins the account through a pairing link, as a person does by opening the link. */
-  static async join(browser: Browser, name: string, pairingLink: string): Promise<Device> {
+  static async join(browser: DeviceBrowser, name: string, pairingLink: string): Promise<Device> {
     const context = await browser.newContext({ viewport: VIEWPORT, locale: LOCALE });
     await installRingStopwatch(context);
     const device = new Device(name, context, await context.newPage());
