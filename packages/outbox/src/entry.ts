@@ -17,7 +17,7 @@ export const OutboxEntry = z.object({
   acceptedAt: z.string(),
   /** Failed send attempts so far; the backoff continues from here after a restart. */
   attempts: z.number().int().nonnegative(),
-  /** Earliest time of the next send attempt (ISO 8601); null when due at once. */
+  /** Earliest time of the next send attempt (ISO 8601): a retry's backoff, or the hold given at accept time; null when due at once. */
   nextAttemptAt: z.string().nullable(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;

@@ -242,6 +242,52 @@ describe("Outbox", () => {
       expect(second.calls[0]?.atMs).toBe(START_MS + 60_000);
     });
 
+    it("holds a report until the time holdUntil gave it, then sends it; a report without a hold goes at once", async () => {
+      const { send, calls } = scriptedSend([]);
+      const holdUntil = (report: Report) => (report.eventId === "evt_0001" ? START_MS + 20_000 : null);
+      const outbox = await startOutbox({ generateBrief: quickBrief, send, holdUntil });
+      await outbox.enqueue(makeReport(1));
+      await outbox.enqueue(makeReport(2));
+      await eventually(() => calls.length === 1 && vi.getTimerCount() === 1);
+      expect(calls[0]?.eventId).toBe("evt_0002");
+      expect(outbox.entries()[0]).toMatchObject({ state: "generated", attempts: 0 });
+      await vi.advanceTimersByTimeAsync(19_999);
+      expect(calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await eventually(() => calls.length === 2);
+      expect(calls[1]).toMatchObject({ eventId: "evt_0001", atMs: START_MS + 20_000 });
+    });
+
+    it("keeps a hold across a restart: the report goes at the held time, not at the start", async () => {
+      const first = await startOutbox({
+        generateBrief: quickBrief,
+        send: scriptedSend([]).send,
+        holdUntil: () => START_MS + 20_000,
+      });
+      await first.enqueue(makeReport(1));
+      await eventually(() => first.entries()[0]?.state === "generated");
+      await first.stop();
+      vi.setSystemTime(START_MS + 5_000);
+
+      const { send, calls } = scriptedSend([]);
+      const asked: string[] = [];
+      const restarted = await startOutbox({
+        generateBrief: quickBrief,
+        send,
+        holdUntil: (report) => {
+          asked.push(report.eventId);
+          return null;
+        },
+      });
+      expect(await restarted.enqueue(makeReport(1))).toBe("duplicate");
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect(calls).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      await eventually(() => calls.length === 1);
+      expect(calls[0]?.atMs).toBe(START_MS + 20_000);
+      expect(asked).toEqual([]);
+    });
+
     it("never regenerates a generated brief after a send failure or a restart", async () => {
       const { generate, calls } = countingGenerator();
       const failing = scriptedSend([], { kind: "retry", reason: "relay answered 500" });

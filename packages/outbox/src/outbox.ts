@@ -30,6 +30,11 @@ export interface OutboxOptions {
   clock?: Clock;
   /** One line per event (accepted entries are not logged: that is the caller's answer). Never given a secret. */
   log?: (message: string) => void;
+  /**
+   * The earliest time (epoch ms) the report's call may be sent, decided once as it is accepted and kept with it, so
+   * a restart keeps the hold (the daemon's gathering window). Null or absent: as soon as its brief is written.
+   */
+  holdUntil?: (report: Report) => number | null;
   /** Defaults to the spec's 3. */
   concurrentGenerations?: number;
   sendConcurrency?: number;
@@ -100,13 +105,17 @@ export class Outbox {
   /** Resolves when the report is durable; `duplicate` when its event id was already accepted. */
   async enqueue(report: Report): Promise<AcceptResult> {
     const store = this.#requireStarted();
+    // A report seen before keeps its first hold: asking again could open a window for nothing.
+    const isKnown =
+      store.get(report.eventId) !== undefined || store.getFinished(report.eventId) !== undefined;
+    const heldUntil = isKnown ? null : (this.#options.holdUntil?.(report) ?? null);
     const result = await store.accept({
       report,
       state: "accepted",
       brief: null,
       acceptedAt: new Date(this.#clock.now()).toISOString(),
       attempts: 0,
-      nextAttemptAt: null,
+      nextAttemptAt: heldUntil === null ? null : new Date(heldUntil).toISOString(),
     });
     if (result === "accepted") this.#scheduler?.add(report.eventId);
     return result;
@@ -161,14 +170,16 @@ export class Outbox {
     }
     this.#generationFailures.delete(eventId);
     try {
-      await store.update(eventId, { state: "generated", brief, attempts: 0, nextAttemptAt: null });
+      // nextAttemptAt stays: it is the hold given at accept time (no send was tried before the brief).
+      await store.update(eventId, { state: "generated", brief, attempts: 0 });
     } catch (error) {
       this.#log(`outbox: could not record the brief of ${eventId}: ${describeFailure(error)}`);
       return;
     }
     const failure = brief.meta.error ? ` (${brief.meta.error})` : "";
     this.#log(`outbox: brief ${brief.meta.status} for ${eventId}${failure}`);
-    this.#sender?.schedule(eventId, this.#clock.now());
+    const generated = store.get(eventId);
+    if (generated) this.#sender?.schedule(eventId, nextAttemptMs(generated));
   }
 
   #retryGeneration(eventId: string, error: unknown): void {

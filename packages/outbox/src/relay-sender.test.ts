@@ -47,6 +47,16 @@ describe("createRelaySender", () => {
     expect(DaemonTrackerReportPost.parse(relay.posts[0]?.body).taskId).toBe("task-9");
   });
 
+  it("posts ring quiet for a call ringOf calls quiet, and no ring field for one that rings", async () => {
+    await using relay = await startRelay({ status: 202 });
+    const ringOf = (entry: Readonly<OutboxEntry>) => (entry.report.eventId === "evt_0001" ? "quiet" : "ring");
+    const send = createRelaySender({ serverUrl: relay.url, seal, ringOf });
+    await send(generated(makeEntry(1)), signal);
+    await send(generated(makeEntry(2)), signal);
+    expect(relay.posts.map((post) => post.body.ring)).toEqual(["quiet", undefined]);
+    expect(DaemonEventPost.parse(relay.posts[0]?.body).ring).toBe("quiet");
+  });
+
   it("posts the task id as taskIdForRelay makes it, when given", async () => {
     await using relay = await startRelay({ status: 200 });
     const tracker = { workspaceId: "ws1", taskId: "task-9", issueId: "issue-3" };

@@ -1,4 +1,4 @@
-import { DaemonEventPost, DaemonTrackerReportPost, ErrorBody } from "@ringback/protocol";
+import { type CallRing, DaemonEventPost, DaemonTrackerReportPost, ErrorBody } from "@ringback/protocol";
 import { parseRetryAfterMs } from "./backoff.js";
 import type { OutboxEntry } from "./entry.js";
 import type { SendFunction, SendOutcome } from "./sender.js";
@@ -22,6 +22,11 @@ export interface RelaySenderOptions {
    * id itself is posted.
    */
   taskIdForRelay?(taskId: string): Promise<string>;
+  /**
+   * How the relay is to ring the call: `quiet` keeps and lists it without a push (a round-up-only or silent
+   * project). Without it, or for `ring`, the post carries no `ring` field, as before.
+   */
+  ringOf?(entry: Readonly<OutboxEntry>): CallRing;
   fetch?: typeof globalThis.fetch;
   timeoutMs?: number;
 }
@@ -37,7 +42,14 @@ export function createRelaySender(options: RelaySenderOptions): SendFunction {
   return async (entry, signal) => {
     const { report } = entry;
     const sealed = await options.seal(entry);
-    const routing = { eventId: report.eventId, source: report.source, occurredAt: report.occurredAt, sealed };
+    const isQuiet = options.ringOf?.(entry) === "quiet";
+    const routing = {
+      eventId: report.eventId,
+      source: report.source,
+      occurredAt: report.occurredAt,
+      sealed,
+      ...(isQuiet ? { ring: "quiet" as const } : {}),
+    };
     const isTracker = report.source === "tracker";
     const taskId = report.tracker?.taskId;
     const parsed = isTracker
