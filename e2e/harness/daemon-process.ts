@@ -14,7 +14,15 @@ const RELAY_LINK_OPEN = "relay link open";
 
 /** The environment of a daemon under test: its own RINGBACK_HOME, nothing of the developer's RINGBACK_* or home. */
 export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, LANG: "en_US.UTF-8", RINGBACK_HOME: home, ...extra };
+  // No gathering window unless a test sets one: each finished call goes as soon as its brief is written.
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    LANG: "en_US.UTF-8",
+    RINGBACK_HOME: home,
+    RINGBACK_GATHER_SECONDS: "0",
+    ...extra,
+  };
 }
 
 /** Runs `ringback <args>` to its end on `home`; fails unless it exits 0. */

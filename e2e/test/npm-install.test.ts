@@ -117,6 +117,8 @@ beforeAll(async () => {
   env = {
     PATH: [join(prefix, "bin"), dirname(process.execPath), process.env.PATH].join(delimiter),
     HOME: home,
+    // No gathering window: a reported turn rings as soon as its brief is written.
+    RINGBACK_GATHER_SECONDS: "0",
   };
   // npm as a user runs it from a shell, with an empty cache of its own: every third-party package comes from the
   // registry through the machine's CA and proxy settings, as on a machine that never installed them.

@@ -41,6 +41,7 @@ function startScript(options: readonly string[] = ["--lan", "--lan-address", ADD
       RINGBACK_RELAY_PORT: String(relayPort),
       RINGBACK_CA_PORT: String(caPort),
       RINGBACK_START_NO_BUILD: "1",
+      RINGBACK_GATHER_SECONDS: "0",
     },
     name: "pnpm start --lan",
   });

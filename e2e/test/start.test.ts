@@ -33,6 +33,8 @@ function environment(): NodeJS.ProcessEnv {
     RINGBACK_HOME: join(directory.path, "home", ".ringback"),
     RINGBACK_RELAY_DATA: join(directory.path, "relay"),
     RINGBACK_START_NO_BUILD: "1",
+    // No gathering window: the started daemon rings a report as soon as its brief is written.
+    RINGBACK_GATHER_SECONDS: "0",
   };
 }
 

@@ -40,6 +40,7 @@ const daemon = spawn(process.execPath, [bin, "run", "--port", "0"], {
     LANG: "en_US.UTF-8",
     RINGBACK_HOME: home,
     RINGBACK_SERVER_URL: relayUrl,
+    RINGBACK_GATHER_SECONDS: "0",
   },
   stdio: ["ignore", "pipe", "ignore"],
 });

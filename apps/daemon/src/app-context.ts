@@ -1,5 +1,6 @@
 import type { AcceptResult, FinishedEntry, OutboxEntry } from "@ringback/outbox";
 import type { Report } from "@ringback/protocol";
+import type { CallRulesRuntime } from "./runtime/call-rules/call-rules-runtime.js";
 import type { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
 import type { ConfigFile } from "./runtime/files/config-file.js";
 import type { SessionsFile } from "./runtime/files/sessions-file.js";
@@ -37,6 +38,8 @@ export interface AppContext {
   escalation: EscalationRuntime;
   /** The latest model test's step, for `ringback model test` (`GET /local/llm-test-progress`). */
   modelTestProgress: ModelTestProgress;
+  /** The person's rules for finished calls: gathering window, a choice per project, quiet summary (runtime/call-rules). */
+  callRules: CallRulesRuntime;
   systemLanguage: string;
   /** Model calls at once per endpoint: briefs and connection tests take turns against a local model. */
   modelSlots: ModelSlots;

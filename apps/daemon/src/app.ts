@@ -4,6 +4,7 @@ import { renderError, renderNotFound } from "./http/errors.js";
 import { localOnly } from "./http/guards.js";
 import { agentActivityRoutes } from "./routes/agent-activity.js";
 import { briefLanguageRoutes } from "./routes/brief-language.js";
+import { callRulesRoutes } from "./routes/call-rules.js";
 import { dispatchOptionsRoutes } from "./routes/dispatch-options.js";
 import { dispatchUploadsRoutes } from "./routes/dispatch-uploads.js";
 import { dispatchesRoutes } from "./routes/dispatches.js";
@@ -38,6 +39,7 @@ export function createApp(context: AppContext): Hono {
   app.route("/", permissionRequestsRoutes(context));
   app.route("/", presenceRoutes(context));
   app.route("/", escalationRoutes(context));
+  app.route("/", callRulesRoutes(context));
   app.route("/", localPairingRoutes(context));
   app.route("/", localStatusRoutes(context));
   app.route("/", trackerSettingsRoutes(context));

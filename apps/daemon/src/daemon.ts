@@ -5,6 +5,7 @@ import { createBriefStep } from "./runtime/briefs/brief-step.js";
 import { startReportOutbox } from "./runtime/briefs/report-outbox.js";
 import { createReportSealer } from "./runtime/briefs/seal-report.js";
 import { systemLanguage } from "./runtime/briefs/system-language.js";
+import { CallRulesRuntime } from "./runtime/call-rules/call-rules-runtime.js";
 import { channelEndpoints } from "./runtime/escalation/channel-endpoints.js";
 import { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
 import { FinishedCallLadders } from "./runtime/escalation/finished-call-ladders.js";
@@ -94,7 +95,21 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     idleAway,
     fleet,
   });
+  const callRules = await CallRulesRuntime.load({
+    dataDir,
+    config,
+    env,
+    log,
+    isQuestion: (eventId) => trackerQuestions.get(eventId) !== undefined,
+  });
   const modelSlots = new ModelSlots();
+  const sendFinishedCalls = () => {
+    const post = createIdentitySender(config, env, createReportSealer(config, trackerQuestions), (entry) =>
+      callRules.ringOf(entry.report),
+    );
+    // A quiet call does not ring, so it has no ladder: the quiet summary rings it.
+    return callRules.sendingByRing({ quiet: post, ringing: finishedLadders.escalatingAfter(post) });
+  };
   const briefStep = createBriefStep(config, language, modelSlots, trackerQuestions);
   const outbox = await startReportOutbox({
     dataDir,
@@ -108,11 +123,9 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       fleet.record(briefChange(report, brief));
       return brief;
     },
-    // A finished call's ladder starts once its report is with the relay.
-    relaySender: () =>
-      finishedLadders.escalatingAfter(
-        createIdentitySender(config, env, createReportSealer(config, trackerQuestions)),
-      ),
+    // A finished call's ladder starts once its report is with the relay (a quiet call has none).
+    relaySender: sendFinishedCalls,
+    holdUntil: (report) => callRules.holdUntil(report),
   });
   // Every report the outbox keeps moves its agent in the fleet.
   const fleetOutbox = fleetWatchedQueue(
@@ -120,6 +133,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     fleet,
     (eventId) => trackerQuestions.get(eventId) !== undefined,
   );
+  callRules.start(outbox.entries());
   const tracker = await createTrackerRuntime({
     dataDir,
     config,
@@ -150,6 +164,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     permission,
     escalation,
     fleet,
+    callRules,
     systemLanguage: language,
     modelSlots,
     modelTests: new TestsPerMinute(),
@@ -171,6 +186,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
       await relayConnection.stop();
       await tracker.stop();
       await outbox.stop();
+      await callRules.stop();
       await sessions.flush();
       await trackerQuestions.flush();
       await fleet.stop();

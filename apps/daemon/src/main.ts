@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   away: () => import("./cli/commands/away.js"),
   escalation: () => import("./cli/commands/escalation.js"),
   status: () => import("./cli/commands/status.js"),
+  rules: () => import("./cli/commands/rules.js"),
 };
 
 async function main(argv: string[]): Promise<void> {

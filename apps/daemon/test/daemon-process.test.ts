@@ -150,6 +150,69 @@ describe("ringback run (a real daemon process)", () => {
     expect(second.stderr()).toContain("resuming 1 unfinished report");
   });
 
+  it("gathers finished calls: three within the window reach the relay together after it, a fourth after it alone, a silent project's at once and quiet, and a restart inside a window loses nothing", async () => {
+    const arrivedAt = new Map<string, number>();
+    relay.setScript((post) => {
+      arrivedAt.set(post.body.eventId, Date.now());
+      return { status: 202 };
+    });
+    const config = {
+      relay: relayIdentity,
+      callRules: { gatherSeconds: 2, projects: { docs: "silent" }, quietSummaryAt: null },
+    };
+    let daemon = await startDaemon(config);
+    const localKey = await readLocalKey(home.path);
+    const finish = async (project: string, turn: string) => {
+      const postedAt = Date.now();
+      const response = await postReport(daemon, localKey, {
+        ...report,
+        turnId: turn,
+        cwd: `/home/user/${project}`,
+      });
+      expect(response.status).toBe(202);
+      return postedAt;
+    };
+    const heldUntil = () =>
+      [...daemon.stderr().matchAll(/(evt_\w+): held with the calls finishing until (\S+)/g)].map((match) => ({
+        eventId: match[1],
+        until: Date.parse(match[2] ?? ""),
+      }));
+    const projectOfPost = async (index: number) => (await openPost(index)).report.cwd;
+
+    const windowOpenedAt = await finish("payments", "turn-1");
+    await finish("search", "turn-2");
+    await finish("billing", "turn-3");
+    await finish("docs", "turn-4");
+    // The silent project's call goes at once, quiet; the other three wait for the window's end.
+    await eventually(() => relay.posts.length === 1, { on: relay.changes });
+    expect(relay.posts[0]?.body.ring).toBe("quiet");
+    expect(await projectOfPost(0)).toBe("/home/user/docs");
+    await eventually(() => relay.posts.length === 4, { on: relay.changes });
+    const gathered = relay.posts.slice(1);
+    expect(gathered.map((post) => post.body.ring)).toEqual([undefined, undefined, undefined]);
+    expect(new Set(heldUntil().map((hold) => hold.until)).size).toBe(1);
+    for (const post of gathered) {
+      expect(arrivedAt.get(post.body.eventId)).toBeGreaterThanOrEqual(windowOpenedAt + 2000);
+    }
+
+    const fourthAt = await finish("payments", "turn-5");
+    await eventually(() => relay.posts.length === 5, { on: relay.changes });
+    const fourth = relay.posts[4]?.body.eventId ?? "";
+    expect(arrivedAt.get(fourth)).toBeGreaterThanOrEqual(fourthAt + 2000);
+    expect(new Set(heldUntil().map((hold) => hold.until)).size).toBe(2);
+
+    // A restart inside a window: the held call is kept, and goes at the window's end, not at the start.
+    const heldAt = await finish("search", "turn-6");
+    await eventually(() => heldUntil().length === 5);
+    expect(await daemon.stop()).toEqual({ code: 0, signal: null });
+    expect(relay.posts).toHaveLength(5);
+    daemon = await startDaemon();
+    await eventually(() => relay.posts.length === 6, { on: relay.changes });
+    expect(daemon.stderr()).toContain("resuming 1 unfinished report");
+    expect(arrivedAt.get(relay.posts[5]?.body.eventId ?? "")).toBeGreaterThanOrEqual(heldAt + 2000);
+    expect(await projectOfPost(5)).toBe("/home/user/search");
+  });
+
   it("keeps its files private: data dir 700, every file 600", async () => {
     const daemon = await startDaemon();
     const localKey = await readLocalKey(home.path);

@@ -7,7 +7,7 @@ import { eventually, makeTemporaryDirectory, startFakeEscalationChannels } from 
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DoctorCheck } from "../src/runtime/doctor/doctor-check.js";
 import { PRESENCE_FILE } from "../src/runtime/presence/presence-file.js";
-import { daemonEnv, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
+import { daemonEnv, postReport, readLocalKey, runCli, startDaemonProcess } from "./helpers/daemon-process.js";
 import { deviceIdOfToken } from "./helpers/hostile-relay.js";
 import { askAsTheHook, bashAsk, failureReason, openCall, sealDecision } from "./helpers/permission-asks.js";
 import { COMPUTER_ID, permissionHomeForFile } from "./helpers/permission-home.js";
@@ -381,6 +381,59 @@ describe("ringback escalation and the phone's Escalation settings", () => {
     expect(scheduled.stdout).toContain('"finished" calls escalate never');
     const restored = await runCli(["escalation", "schedule", "--needs-you", "60", "--step", "30"], env);
     expect(restored.stdout).toContain('"needs you" calls escalate after 60 s, then a rung every 30 s');
+  });
+});
+
+describe("ringback rules and the phone's Calls from agents settings", () => {
+  it("sets the window, the projects and the quiet summary here, shows them on the phone, takes the phone's change, refuses a wrong one", async () => {
+    const env = daemonEnv(home().path, { RINGBACK_PORT: String(home().daemon.port) });
+    expect((await runCli(["rules", "set", "--gather", "7"], env)).stdout).toContain("gathering window: 7 s");
+    await runCli(["rules", "project", "docs", "silent"], env);
+    const summary = await runCli(["rules", "quiet-summary", "18:30"], env);
+    expect(summary.stdout).toBe(
+      "gathering window: 7 s (finished calls within it make one call)\nprojects:\n" +
+        "  docs: silent (waits for the quiet summary)\nquiet summary: 18:30\n",
+    );
+
+    const onPhone = await fromPhone({ method: "GET", path: "/call-rules" });
+    expect(onPhone).toEqual({
+      status: 200,
+      body: { gatherSeconds: 7, projects: { docs: "silent" }, quietSummaryAt: "18:30" },
+    });
+    for (const body of [
+      { gatherSeconds: 301 },
+      { gatherSeconds: 5, projects: { docs: "mute" } },
+      { later: true },
+    ]) {
+      const refused = await fromPhone({ method: "PUT", path: "/call-rules", body });
+      expect(refused).toMatchObject({ status: 400, body: { error: { code: "invalid_request" } } });
+    }
+    const set = await fromPhone({
+      method: "PUT",
+      path: "/call-rules",
+      body: { gatherSeconds: 0, projects: { docs: "round-up" }, quietSummaryAt: null },
+    });
+    expect(set).toEqual({
+      status: 200,
+      body: { gatherSeconds: 0, projects: { docs: "round-up" }, quietSummaryAt: null },
+    });
+    expect((await runCli(["rules", "project", "docs", "ring"], env)).stdout).toBe(
+      "gathering window: off (each finished call rings as soon as its brief is written)\nprojects:\n" +
+        "  (none: every project rings)\nquiet summary: off\n",
+    );
+
+    // A window of 0 s: a finished turn goes to the relay as soon as its brief is written, held by nothing.
+    const before = home().relay.posts.length;
+    const turn = {
+      source: "codex",
+      sessionId: "rules-session",
+      cwd: "/home/user/docs",
+      text: "Docs rebuilt.",
+    };
+    expect((await postReport(home().daemon, home().localKey, turn)).status).toBe(202);
+    await eventually(() => home().relay.posts.length === before + 1, { on: home().relay.changes });
+    expect(home().relay.posts.at(-1)?.ring).toBeUndefined();
+    expect(home().daemon.stderr()).not.toContain("held with the calls finishing");
   });
 });
 

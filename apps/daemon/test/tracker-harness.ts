@@ -48,7 +48,12 @@ export async function startTrackerHarness(
   }
   const logLines: string[] = [];
   const log = (line: string) => logLines.push(line);
-  const env = { LANG: "en_US.UTF-8", DAEMON_TRACKER_API_URL: fake.url, ...options.env };
+  const env = {
+    LANG: "en_US.UTF-8",
+    DAEMON_TRACKER_API_URL: fake.url,
+    RINGBACK_GATHER_SECONDS: "0",
+    ...options.env,
+  };
   const prepared = await prepareDaemon({ dataDir: directory.path, env, log, port: TEST_PORT });
   let clockOffsetMs = 0;
   const sleeps: number[] = [];

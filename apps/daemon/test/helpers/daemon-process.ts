@@ -17,7 +17,15 @@ const START_CHECKS = 750;
 
 /** The environment of a daemon under test: nothing from the developer's own RINGBACK_* or home. */
 export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, LANG: "en_US.UTF-8", RINGBACK_HOME: home, ...extra };
+  // No gathering window unless a test sets one: each finished call goes as soon as its brief is written.
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    LANG: "en_US.UTF-8",
+    RINGBACK_HOME: home,
+    RINGBACK_GATHER_SECONDS: "0",
+    ...extra,
+  };
 }
 
 function builtBin(): string {

@@ -28,7 +28,7 @@ export async function startInProcessDaemon(options: { config?: object; env?: Nod
   const logLines: string[] = [];
   const prepared = await prepareDaemon({
     dataDir: directory.path,
-    env: { LANG: "es_MX.UTF-8", ...options.env },
+    env: { LANG: "es_MX.UTF-8", RINGBACK_GATHER_SECONDS: "0", ...options.env },
     log: (line) => logLines.push(line),
     port: TEST_PORT,
   });

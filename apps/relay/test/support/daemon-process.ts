@@ -19,7 +19,14 @@ function requireBuilt(path: string, name: string): string {
 
 /** The environment of a daemon under test: its own home, nothing from the developer's RINGBACK_*. */
 export function daemonEnv(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, LANG: "en_US.UTF-8", RINGBACK_HOME: home };
+  // No gathering window: each finished call goes as soon as its brief is written.
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    LANG: "en_US.UTF-8",
+    RINGBACK_HOME: home,
+    RINGBACK_GATHER_SECONDS: "0",
+  };
 }
 
 /** Runs `ringback <args>` to its end. */

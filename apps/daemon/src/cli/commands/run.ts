@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { PERMISSION_WAIT_MS } from "@ringback/protocol";
+import { GATHER_SECONDS_DEFAULT, PERMISSION_WAIT_MS } from "@ringback/protocol";
 import { startDaemon } from "../../daemon.js";
 import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { createLogger } from "../../runtime/logger.js";
@@ -17,7 +17,8 @@ Environment: RINGBACK_HOME (data dir, default ~/.ringback), RINGBACK_SERVER_URL 
 RINGBACK_PERMISSION_WAIT_MS (how long an agent's permission ask waits for a phone; at most and by default
 ${PERMISSION_WAIT_MS / 60_000} minutes), RINGBACK_PERMISSION_GRACE_MS (how long an ask waits before the phones ring,
 so one the agent's own review or the keyboard answers first never rings; default ${PERMISSION_GRACE_DEFAULT_MS} ms, 0 rings at once,
-at most ${PERMISSION_GRACE_MAX_MS} ms).`;
+at most ${PERMISSION_GRACE_MAX_MS} ms), RINGBACK_GATHER_SECONDS (the gathering window of finished calls while daemon.json
+sets none: ringback rules; default ${GATHER_SECONDS_DEFAULT} s, 0 sends each call at once).`;
 
 /** `ringback run`: runs until SIGTERM or SIGINT, then stops gracefully. */
 export async function run(args: string[]): Promise<void> {

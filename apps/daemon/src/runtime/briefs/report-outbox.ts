@@ -1,4 +1,10 @@
-import { type GenerateBrief, isOutboxError, Outbox, type SendFunction } from "@ringback/outbox";
+import {
+  type GenerateBrief,
+  isOutboxError,
+  Outbox,
+  type OutboxOptions,
+  type SendFunction,
+} from "@ringback/outbox";
 import type { ConfigFile } from "../files/config-file.js";
 import type { Logger } from "../logger.js";
 import { relayAddress } from "../relay-address.js";
@@ -15,6 +21,8 @@ export interface ReportOutboxOptions {
   readonly generateBrief: GenerateBrief;
   /** Sends a report to the relay: made again after a login, which may change the relay and the identity. */
   readonly relaySender: () => SendFunction;
+  /** When an accepted report may first be sent (the gathering window); absent: at once. */
+  readonly holdUntil?: OutboxOptions["holdUntil"];
 }
 
 /**
@@ -29,6 +37,7 @@ export async function startReportOutbox(options: ReportOutboxOptions): Promise<O
     directory: dataDir,
     generateBrief: options.generateBrief,
     send: hasRelay ? options.relaySender() : undefined,
+    holdUntil: options.holdUntil,
     log,
   });
   options.relayConnection.afterLogin(() => outbox.startSending(options.relaySender()));

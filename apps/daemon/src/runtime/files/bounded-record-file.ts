@@ -75,6 +75,18 @@ export class BoundedRecordFile<T> {
     this.#writing ??= this.#writeWhileDirty();
   }
 
+  /** Forgets the record, if any, and schedules the write. */
+  delete(id: string): void {
+    if (!this.#records.delete(id)) return;
+    this.#isDirty = true;
+    this.#writing ??= this.#writeWhileDirty();
+  }
+
+  /** The ids held, the most recently set last. */
+  ids(): string[] {
+    return [...this.#records.keys()];
+  }
+
   /** Waits until the file holds everything set so far. */
   async flush(): Promise<void> {
     while (this.#writing) await this.#writing;
