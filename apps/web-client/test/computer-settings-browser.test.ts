@@ -454,6 +454,55 @@ describe("Settings › Your computer in the built web app in Chromium", () => {
     await section.screenshot({ path: `${ARTIFACTS}computer-escalation-tested.png` });
   });
 
+  it("sets the computer's calls from agents: the window, a choice per typed project, the quiet summary; a wrong window is refused", async () => {
+    const section = page.getByTestId("call-rules-settings");
+    await expect.poll(() => page.getByTestId("call-rules-gather").inputValue(), WAIT).toBe("20");
+    expect(await section.textContent()).toContain("No project yet: every project rings.");
+    await page.getByTestId("call-rules-gather").fill("5");
+    await page.getByTestId("call-rules-new-project").fill("docs");
+    await page.getByTestId("call-rules-add-project").click();
+    await page.getByTestId("call-rules-new-project").fill("search");
+    await page.getByTestId("call-rules-new-project").press("Enter");
+    const ringOf = (project: string) =>
+      page.locator(`[data-project="${project}"]`).getByTestId("call-rules-project-ring");
+    await ringOf("docs").selectOption("silent");
+    await ringOf("search").selectOption("round-up");
+    await page.getByTestId("call-rules-quiet-summary").fill("18:30");
+    await page.getByTestId("call-rules-save").click();
+    await section.getByText("Saved.").waitFor(WAIT);
+    const rules = {
+      gatherSeconds: 5,
+      projects: { docs: "silent", search: "round-up" },
+      quietSummaryAt: "18:30",
+    };
+    expect(state.callRules).toEqual(rules);
+    expect(requests.filter((request) => request.path === "/call-rules").at(-1)).toEqual({
+      method: "PUT",
+      path: "/call-rules",
+      body: rules,
+    });
+    await section.screenshot({ path: `${ARTIFACTS}call-rules-saved.png` });
+
+    await ringOf("docs").selectOption("ring");
+    await page.getByTestId("call-rules-quiet-summary").fill("");
+    await page.getByTestId("call-rules-save").click();
+    await expect
+      .poll(() => state.callRules, WAIT)
+      .toEqual({
+        gatherSeconds: 5,
+        projects: { search: "round-up" },
+        quietSummaryAt: null,
+      });
+    // Past the longest window (300 s) the form itself refuses: nothing goes to the computer.
+    const ruleRequests = () => requests.filter((request) => request.path === "/call-rules").length;
+    const sent = ruleRequests();
+    await page.getByTestId("call-rules-gather").fill("301");
+    await page.getByTestId("call-rules-save").click();
+    expect(await page.locator('[data-testid="call-rules-gather"]:invalid').count()).toBe(1);
+    expect(ruleRequests()).toBe(sent);
+    expect(state.callRules.gatherSeconds).toBe(5);
+  });
+
   it("refuses an encryption phrase under 12 characters, and reports a computer with another key", async () => {
     await page.getByTestId("encryption-phrase").fill("too short!!");
     await page.getByTestId("change-key").click();

@@ -274,6 +274,14 @@ export {
   type EscalationView,
 } from "./computer-settings/escalation-controller.js";
 export {
+  type CallRulesClient,
+  CallRulesController,
+  type CallRulesView,
+  callProject,
+  ruleProjects,
+  withProjectRing,
+} from "./computer-settings/call-rules-controller.js";
+export {
   type TrackerBusy,
   type TrackerSettingsClient,
   TrackerSettingsController,

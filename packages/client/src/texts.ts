@@ -9,6 +9,7 @@ export {
   resolveInterfaceLanguage,
 } from "./i18n/interface-language.js";
 export type { Text, TextSets } from "./i18n/text-sets.js";
+export { CALL_RULES_TEXTS, type CallRulesTexts } from "./i18n/texts/call-rules.js";
 export { COMPUTER_TEXTS, type ComputerTexts } from "./i18n/texts/computer.js";
 export { CORE_TEXTS, type CoreTexts } from "./i18n/texts/core.js";
 export { DISPATCH_TEXTS } from "./i18n/texts/dispatch.js";

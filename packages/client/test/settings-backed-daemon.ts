@@ -1,6 +1,7 @@
 import { testConnection } from "@ringback/brief";
 import type { FakeMultica } from "@ringback/fake-multica";
 import {
+  CallRules,
   ERROR_STATUS,
   type ErrorCode,
   errorBody,
@@ -42,6 +43,8 @@ export interface SettingsBackedState {
   token: string | null;
   workspaces: string[];
   llm: LlmChannel | null;
+  /** The rules for finished calls, as `GET/PUT /call-rules` keep them. */
+  callRules: CallRules;
 }
 
 /**
@@ -55,7 +58,12 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
   daemon: StandInDaemon;
   state: SettingsBackedState;
 } {
-  const state: SettingsBackedState = { token: null, workspaces: [], llm: null };
+  const state: SettingsBackedState = {
+    token: null,
+    workspaces: [],
+    llm: null,
+    callRules: CallRules.parse({}),
+  };
 
   const listWorkspaces = async (token: string | undefined) => {
     const used = token ?? state.token;
@@ -182,6 +190,11 @@ export function settingsBackedDaemon(options: { trackerUrl: string }): {
       case "DELETE /llm/settings":
         state.llm = null;
         return publicChannel();
+      case "GET /call-rules":
+        return state.callRules;
+      case "PUT /call-rules":
+        state.callRules = parse(CallRules, request.body);
+        return state.callRules;
       case "GET /brief/language":
       case "PUT /brief/language":
         return { language: "en-US", source: "app" };

@@ -3,6 +3,7 @@ import {
   type Attachment,
   type AwaySchedule,
   BriefLanguage,
+  CallRules,
   type CreateDispatchRequest,
   type DispatchIssuesRequest,
   DispatchIssuesResponse,
@@ -204,6 +205,18 @@ export class DaemonClient {
   /** `POST /escalation/test`: every channel now, each with what its service answered. */
   testEscalation(): Promise<EscalationTestResponse> {
     return this.call({ method: "POST", path: "/escalation/test", body: {} }, EscalationTestResponse);
+  }
+
+  // Rules for finished calls ------------------------------------------------------------------------------------
+
+  /** `GET /call-rules`: the gathering window, the choice per project and the quiet summary. */
+  callRules(): Promise<CallRules> {
+    return this.call({ method: "GET", path: "/call-rules" }, CallRules);
+  }
+
+  /** `PUT /call-rules`: all of them at once. */
+  saveCallRules(rules: CallRules): Promise<CallRules> {
+    return this.call({ method: "PUT", path: "/call-rules", body: rules }, CallRules);
   }
 
   // Presence ----------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import type { AppController, AppView } from "../../app/controller/app-controller.js";
 import { useObservable } from "../shared/use-observable.js";
 import { texts } from "../shared/use-texts.js";
+import { CallRulesSettings } from "./call-rules-settings.js";
 import { ComputerModelSettings } from "./computer-model-settings.js";
 import { ComputerRow } from "./computer-row.js";
 import { EncryptionSettings } from "./encryption-settings.js";
@@ -18,7 +19,8 @@ interface Props {
 
 /**
  * Settings › Your computer: which of the account's computers this device talks to (or how to add one), then that
- * computer's tracker and language model, and the encryption key this device shares with it.
+ * computer's tracker, language model, escalation and rules for calls from agents, and the encryption key this device
+ * shares with it.
  */
 export function ComputerSettings({ controller, view }: Props) {
   const t = texts(COMPUTER_TEXTS, view.interfaceLanguage);
@@ -91,6 +93,12 @@ export function ComputerSettings({ controller, view }: Props) {
             key={`escalation-${access.computerId}`}
             controller={controller}
             language={view.interfaceLanguage}
+          />
+          <CallRulesSettings
+            key={`call-rules-${access.computerId}`}
+            controller={controller}
+            language={view.interfaceLanguage}
+            records={Object.values(view.calls.records)}
           />
         </>
       )}

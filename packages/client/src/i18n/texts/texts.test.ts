@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CALL_RULES_TEXTS } from "./call-rules.js";
 import { COMPUTER_TEXTS } from "./computer.js";
 import { CORE_TEXTS } from "./core.js";
 import { ERROR_CODE_TEXTS } from "./error-codes.js";
@@ -20,6 +21,7 @@ const SETS = {
   computer: COMPUTER_TEXTS,
   escalation: ESCALATION_TEXTS,
   fleet: FLEET_TEXTS,
+  callRules: CALL_RULES_TEXTS,
   notifications: NOTIFICATION_TEXTS,
   problems: PROBLEM_TEXTS,
   relayReach: RELAY_REACH_TEXTS,
