@@ -7,25 +7,21 @@
  *
  *   pnpm --filter @ringback/daemon bench      (after `pnpm --filter @ringback/daemon build`)
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type FakeMultica, startFakeMultica } from "@ringback/fake-multica";
 import type { DispatchRecord } from "@ringback/protocol";
 import { dispatchRecord } from "@ringback/test-kit";
 import { BenchReport } from "../../../scripts/bench-report.mjs";
+import { startBenchDaemon } from "./bench-daemon.ts";
 
 const RECORDS = 100;
 const TRACKER_DELAY_MS = 20;
 const WARM_UP_READS = 2;
 const MEASURED_READS = 15;
 const WATCHER_SETTLE_MS = 500;
-
-const bin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing`);
 
 interface Scenario {
   name: string;
@@ -137,27 +133,8 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-async function startDaemon(home: string, trackerUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [bin, "run", "--port", "0"], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      LANG: "en_US.UTF-8",
-      RINGBACK_HOME: home,
-      DAEMON_TRACKER_API_URL: trackerUrl,
-    },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let stdout = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-      const match = stdout.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`daemon exited with ${code}`)));
-  });
-  return { child, port };
+function startDaemon(home: string, trackerUrl: string): Promise<{ child: ChildProcess; port: number }> {
+  return startBenchDaemon(home, { DAEMON_TRACKER_API_URL: trackerUrl });
 }
 
 function percentile(sorted: number[], share: number): number {

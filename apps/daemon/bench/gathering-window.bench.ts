@@ -6,26 +6,21 @@
  *
  *   pnpm --filter @ringback/daemon bench      (after `pnpm --filter @ringback/daemon build`)
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { startFakeModel } from "@ringback/fake-model";
 import { BenchReport } from "../../../scripts/bench-report.mjs";
+import { startBenchDaemon } from "./bench-daemon.ts";
 
 const GATHER_SECONDS = 2;
 const WINDOWS = 5;
 /** When each of a window's three agents finishes, from the first (ms). */
 const FINISH_OFFSETS_MS = [0, 400, 800];
 const MODEL_KEY = "sk-bench-gathering-0123456789";
-
-const bin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing`);
 
 await using model = await startFakeModel({ apiKey: MODEL_KEY });
 
@@ -54,25 +49,7 @@ await writeFile(
   JSON.stringify({ llm, callRules: { gatherSeconds: GATHER_SECONDS } }),
   { mode: 0o600 },
 );
-const daemon = spawn(process.execPath, [bin, "run", "--port", "0"], {
-  env: {
-    PATH: process.env.PATH,
-    HOME: home,
-    LANG: "en_US.UTF-8",
-    RINGBACK_HOME: home,
-    RINGBACK_SERVER_URL: relayUrl,
-  },
-  stdio: ["ignore", "pipe", "ignore"],
-});
-const port = await new Promise<number>((resolve, reject) => {
-  let stdout = "";
-  daemon.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-    const match = stdout.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-    if (match) resolve(Number(match[1]));
-  });
-  daemon.once("exit", (code) => reject(new Error(`daemon exited with ${code}`)));
-});
+const { child: daemon, port } = await startBenchDaemon(home, { RINGBACK_SERVER_URL: relayUrl });
 const localKey = (await readFile(join(home, "local-api.key"), "utf8")).trim();
 
 async function local(method: string, path: string, body: unknown): Promise<void> {

@@ -6,24 +6,19 @@
  *
  *   pnpm --filter @ringback/daemon bench      (after `pnpm --filter @ringback/daemon build`)
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { BenchReport } from "../../../scripts/bench-report.mjs";
+import { startBenchDaemon } from "./bench-daemon.ts";
 
 const CONCURRENCY = [1, 8, 64];
 const WARM_UP_MS = 500;
 const MEASURE_MS = 3_000;
 /** A typical agent report: a few paragraphs. */
 const REPORT_TEXT = "Refactored the module and updated the tests; all of them pass. ".repeat(25);
-
-const bin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing`);
 
 const relay = createServer((request, response) => {
   request.resume();
@@ -33,25 +28,9 @@ await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
 const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
 
 const home = await mkdtemp(join(tmpdir(), "ringback-report-bench-"));
-const daemon = spawn(process.execPath, [bin, "run", "--port", "0"], {
-  env: {
-    PATH: process.env.PATH,
-    HOME: home,
-    LANG: "en_US.UTF-8",
-    RINGBACK_HOME: home,
-    RINGBACK_SERVER_URL: relayUrl,
-    RINGBACK_GATHER_SECONDS: "0",
-  },
-  stdio: ["ignore", "pipe", "ignore"],
-});
-const port = await new Promise<number>((resolve, reject) => {
-  let stdout = "";
-  daemon.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-    const match = stdout.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-    if (match) resolve(Number(match[1]));
-  });
-  daemon.once("exit", (code) => reject(new Error(`daemon exited with ${code}`)));
+const { child: daemon, port } = await startBenchDaemon(home, {
+  RINGBACK_SERVER_URL: relayUrl,
+  RINGBACK_GATHER_SECONDS: "0",
 });
 const localKey = (await readFile(join(home, "local-api.key"), "utf8")).trim();
 

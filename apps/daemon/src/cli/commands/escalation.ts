@@ -8,9 +8,8 @@ import {
   keptChannel,
   type PutEscalationSettingsRequest,
 } from "@ringback/protocol";
-import { LocalDaemon, readDataDir } from "../../runtime/doctor/local-daemon.js";
+import { type LocalDaemon, runningDaemon } from "../../runtime/doctor/local-daemon.js";
 import { describeAnswer } from "../../runtime/escalation/escalation-runtime.js";
-import { resolveDataDir } from "../../runtime/files/data-dir.js";
 import { StartError } from "../../runtime/start-error.js";
 import { readPassphraseFromStdin } from "../passphrase-input.js";
 
@@ -33,12 +32,6 @@ export const usage = `ringback escalation [ntfy|pushover|telegram|twilio|remove|
   ringback escalation test      every channel now, each with what its service answered
 Every channel gets one fixed sentence and a link to the app: nothing of a brief, a command or a path.
 Talks to the running daemon (ringback run).`;
-
-async function runningDaemon(): Promise<LocalDaemon> {
-  const facts = await readDataDir(resolveDataDir(process.env), process.env);
-  if (!facts.localKey) throw new StartError("the daemon has not run on this computer yet: ringback run");
-  return new LocalDaemon(facts.port, facts.localKey);
-}
 
 function settingsOf(answer: { status: number; body: unknown } | null): EscalationSettingsResponse {
   if (!answer) throw new StartError("the daemon is not running: ringback run");
@@ -198,7 +191,7 @@ async function testLadder(daemon: LocalDaemon): Promise<void> {
 
 export async function run(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
-  const daemon = await runningDaemon();
+  const daemon = await runningDaemon(process.env);
   const saved = settingsOf(await daemon.ask("GET", "/escalation/settings"));
   const [command, argument] = positionals;
   const save = async (request: PutEscalationSettingsRequest): Promise<void> => {

@@ -6,8 +6,11 @@ import {
   MODEL_OUTPUT_TOKENS_MIN,
   StructuredOutput,
 } from "@ringback/protocol";
-import { LocalDaemon, MODEL_TEST_VERDICT_GRACE_MS, readDataDir } from "../../runtime/doctor/local-daemon.js";
-import { resolveDataDir } from "../../runtime/files/data-dir.js";
+import {
+  type LocalDaemon,
+  MODEL_TEST_VERDICT_GRACE_MS,
+  runningDaemon,
+} from "../../runtime/doctor/local-daemon.js";
 import { StartError } from "../../runtime/start-error.js";
 import { readApiKey, refuseKeyArgument } from "../model/api-key-input.js";
 import { describeChannel } from "../model/model-description.js";
@@ -45,12 +48,6 @@ function typedSetting(value: string | undefined, name: string, scale: number): n
   return Math.round(number * scale);
 }
 
-async function runningDaemon(): Promise<LocalDaemon> {
-  const facts = await readDataDir(resolveDataDir(process.env), process.env);
-  if (!facts.localKey) throw new StartError("the daemon has not run on this computer yet: ringback run");
-  return new LocalDaemon(facts.port, facts.localKey);
-}
-
 async function savedChannel(daemon: LocalDaemon) {
   const answer = await daemon.ask("GET", "/llm/settings");
   if (!answer) throw new StartError(`the daemon is not running on port ${daemon.port}: ringback run`);
@@ -77,7 +74,7 @@ export async function run(args: string[]): Promise<void> {
   const [command] = positionals;
   if (command !== undefined && !["set", "limits", "test"].includes(command))
     throw new StartError(`unknown: ringback model ${command}\n${usage}`);
-  const daemon = await runningDaemon();
+  const daemon = await runningDaemon(process.env);
   if (command === "set") {
     if (!values.address || !values.model) throw new StartError(`give --address and --model\n${usage}`);
     const structuredOutput = StructuredOutput.optional().safeParse(values["structured-output"]);

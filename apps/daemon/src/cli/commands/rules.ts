@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import { CallRules, ProjectRing, TimeOfDay } from "@ringback/protocol";
-import { LocalDaemon, readDataDir } from "../../runtime/doctor/local-daemon.js";
-import { resolveDataDir } from "../../runtime/files/data-dir.js";
+import { runningDaemon } from "../../runtime/doctor/local-daemon.js";
 import { StartError } from "../../runtime/start-error.js";
 
 export const summary =
@@ -41,12 +40,6 @@ export function describeRules(rules: CallRules): string {
     ...(projects.length > 0 ? projects : ["  (none: every project rings)"]),
     `quiet summary: ${rules.quietSummaryAt ?? "off"}`,
   ].join("\n");
-}
-
-async function runningDaemon(): Promise<LocalDaemon> {
-  const facts = await readDataDir(resolveDataDir(process.env), process.env);
-  if (!facts.localKey) throw new StartError("the daemon has not run on this computer yet: ringback run");
-  return new LocalDaemon(facts.port, facts.localKey);
 }
 
 function rulesOf(answer: { status: number; body: unknown } | null): CallRules {
@@ -95,7 +88,7 @@ export async function run(args: string[]): Promise<void> {
     allowPositionals: true,
     options: { gather: { type: "string" } },
   });
-  const daemon = await runningDaemon();
+  const daemon = await runningDaemon(process.env);
   const saved = rulesOf(await daemon.ask("GET", "/call-rules"));
   const next = changed(saved, positionals, values.gather);
   const shown = next === null ? saved : rulesOf(await daemon.ask("PUT", "/call-rules", next));

@@ -1,10 +1,12 @@
 import { join } from "node:path";
 import { DaemonConfig, DEFAULT_LOCAL_PORT, modelCallLimits } from "@ringback/protocol";
 import { CONFIG_FILE } from "../files/config-file.js";
+import { resolveDataDir } from "../files/data-dir.js";
 import { readTextIfExists } from "../files/private-file.js";
 import { type LastSealedMessage, readLastSealedMessage } from "../keys/last-sealed-message.js";
 import { LOCAL_KEY_FILE } from "../keys/local-key.js";
 import { type LocalAnswer, signedLocalRequest } from "../keys/signed-local-request.js";
+import { StartError } from "../start-error.js";
 
 /** A bounded local call: a daemon that does not answer within it is as good as down. */
 const LOCAL_CALL_TIMEOUT_MS = 5_000;
@@ -95,4 +97,11 @@ export class LocalDaemon {
     const answer = await this.call(method, path, body, timeoutMs);
     return answer?.isProven ? answer : null;
   }
+}
+
+/** The daemon of this data dir, for a command that talks to it; a data dir it never ran on stops the command. */
+export async function runningDaemon(env: NodeJS.ProcessEnv): Promise<LocalDaemon> {
+  const facts = await readDataDir(resolveDataDir(env), env);
+  if (!facts.localKey) throw new StartError("the daemon has not run on this computer yet: ringback run");
+  return new LocalDaemon(facts.port, facts.localKey);
 }
