@@ -1,5 +1,5 @@
 import { PairingResult } from "@ringback/protocol";
-import { freePort } from "@ringback/test-kit";
+import { daemonTestEnv, freePort } from "@ringback/test-kit";
 import { readLocalKey, setLocalPort } from "./daemon-files.ts";
 import { DAEMON_BIN, requireBuilt } from "./paths.ts";
 import {
@@ -13,17 +13,7 @@ const LISTENING_LINE = /^ringback daemon listening on (http:\/\/127\.0\.0\.1:\d+
 const RELAY_LINK_OPEN = "relay link open";
 
 /** The environment of a daemon under test: its own RINGBACK_HOME, nothing of the developer's RINGBACK_* or home. */
-export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  // No gathering window unless a test sets one: each finished call goes as soon as its brief is written.
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    LANG: "en_US.UTF-8",
-    RINGBACK_HOME: home,
-    RINGBACK_GATHER_SECONDS: "0",
-    ...extra,
-  };
-}
+export const daemonEnv = daemonTestEnv;
 
 /** Runs `ringback <args>` to its end on `home`; fails unless it exits 0. */
 export async function runRingback(

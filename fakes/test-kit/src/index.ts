@@ -8,6 +8,7 @@ export {
   startChild,
 } from "./child-process.js";
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
+export { daemonTestEnv } from "./daemon-env.js";
 export { dispatchRecord } from "./dispatch-record.js";
 export {
   type ChannelAccounts,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { aad, type E2eKey, openJson, parseKey } from "@ringback/e2e-crypto";
 import { DaemonConfig, type DaemonEventPost, LocalStatus, SealedReportPayload } from "@ringback/protocol";
-import { type ChildResult, type Exit, runToEnd, startChild } from "@ringback/test-kit";
+import { type ChildResult, daemonTestEnv, type Exit, runToEnd, startChild } from "@ringback/test-kit";
 import { CONFIG_FILE } from "../../src/runtime/files/config-file.js";
 import { readTextIfExists } from "../../src/runtime/files/private-file.js";
 import { LOCAL_KEY_FILE } from "../../src/runtime/keys/local-key.js";
@@ -16,17 +16,7 @@ const LISTENING_LINE = /^ringback daemon listening on http:\/\/127\.0\.0\.1:(\d+
 const START_CHECKS = 750;
 
 /** The environment of a daemon under test: nothing from the developer's own RINGBACK_* or home. */
-export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  // No gathering window unless a test sets one: each finished call goes as soon as its brief is written.
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    LANG: "en_US.UTF-8",
-    RINGBACK_HOME: home,
-    RINGBACK_GATHER_SECONDS: "0",
-    ...extra,
-  };
-}
+export const daemonEnv = daemonTestEnv;
 
 function builtBin(): string {
   if (!existsSync(DAEMON_BIN))

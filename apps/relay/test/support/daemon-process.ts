@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type E2eKey, parseKey } from "@ringback/e2e-crypto";
 import { DaemonConfig } from "@ringback/protocol";
-import { type ChildResult, runToEnd, StartedChild } from "@ringback/test-kit";
+import { type ChildResult, daemonTestEnv, runToEnd, StartedChild } from "@ringback/test-kit";
 
 /** The built `ringback` bin of apps/daemon (the relay tests run it as a person does, never import it). */
 const DAEMON_BIN = fileURLToPath(new URL("../../../daemon/dist/main.js", import.meta.url));
@@ -18,16 +18,7 @@ function requireBuilt(path: string, name: string): string {
 }
 
 /** The environment of a daemon under test: its own home, nothing from the developer's RINGBACK_*. */
-export function daemonEnv(home: string): NodeJS.ProcessEnv {
-  // No gathering window: each finished call goes as soon as its brief is written.
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    LANG: "en_US.UTF-8",
-    RINGBACK_HOME: home,
-    RINGBACK_GATHER_SECONDS: "0",
-  };
-}
+export const daemonEnv = (home: string): NodeJS.ProcessEnv => daemonTestEnv(home);
 
 /** Runs `ringback <args>` to its end. */
 export function runDaemonCli(home: string, args: readonly string[]): Promise<ChildResult> {
