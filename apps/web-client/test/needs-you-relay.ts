@@ -26,7 +26,7 @@ const DEVICES = [
 ] as const;
 
 /** A reply (or a decision) as it reached the relay, and from which device. */
-export interface SentReply {
+interface SentReply {
   readonly eventId: string;
   readonly deviceId: string;
   readonly request: ReplyRequest;

@@ -3,7 +3,7 @@ import { type ComputerFleet, readAccountFleet } from "../runtime/fleet/account-f
 import { fleetLines, fleetSignature } from "../runtime/fleet/fleet-words.js";
 
 /** How often the terminal reads the account's fleet from the relay (each computer sends at most one per 3 s). */
-export const FLEET_READ_INTERVAL_MS = 5_000;
+const FLEET_READ_INTERVAL_MS = 5_000;
 
 export interface FleetWatchOptions {
   relay: { serverUrl: string; deviceToken: string; key: E2eKey };

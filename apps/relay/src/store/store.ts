@@ -104,7 +104,7 @@ export interface NewEvent {
 }
 
 /** A fixed rate-limit window a write counts in (as `rateLimitHit`). */
-export interface RateWindow {
+interface RateWindow {
   readonly key: string;
   readonly windowMs: number;
 }

@@ -497,7 +497,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Rel
         await store.appendEvent(event({ eventId: "ev2", countsIn }));
         await store.appendEvent(event({ countsIn }));
         const full = { openCallsMax: 2, sealedBytesMax: 1024 * 1024 };
-        expect((await store.appendEvent(event({ eventId: "ev3", countsIn, limits: full }))).kind).toBe("full");
+        expect((await store.appendEvent(event({ eventId: "ev3", countsIn, limits: full }))).kind).toBe(
+          "full",
+        );
         expect(await store.rateLimitState("events:pc", T0)).toEqual({ count: 2, resetAt: T0 + MINUTE_MS });
       });
 

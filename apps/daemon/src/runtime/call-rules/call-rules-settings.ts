@@ -3,7 +3,7 @@ import type { RawConfig } from "../files/config-file.js";
 import { StartError } from "../start-error.js";
 
 /** Sets the gathering window of a daemon whose daemon.json sets none (tests and scripts; 0 sends at once). */
-export const GATHER_SECONDS_ENV = "RINGBACK_GATHER_SECONDS";
+const GATHER_SECONDS_ENV = "RINGBACK_GATHER_SECONDS";
 
 /**
  * The `callRules` section of daemon.json; a section that does not parse counts as none (the defaults: a 20 s

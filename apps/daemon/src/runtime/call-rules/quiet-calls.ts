@@ -3,9 +3,9 @@ import { z } from "zod";
 import { BoundedRecordFile } from "../files/bounded-record-file.js";
 import type { Logger } from "../logger.js";
 
-export const QUIET_CALLS_FILE = "quiet-calls.json";
+const QUIET_CALLS_FILE = "quiet-calls.json";
 /** Quiet calls remembered for the summary: more than a day of agents; the relay forgets older calls anyway. */
-export const QUIET_CALLS_KEPT = 200;
+const QUIET_CALLS_KEPT = 200;
 
 const QuietCall = z.object({ postedAt: z.string() });
 

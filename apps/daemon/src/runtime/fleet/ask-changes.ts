@@ -20,7 +20,7 @@ export function askEndedChange(ask: Pick<Ask, "agent" | "sessionId" | "cwd">, ev
 }
 
 /** What the ask wants, short: the command it would run, the file it would change, or the tool. */
-export function askHeadline(ask: Pick<Ask, "toolName" | "toolInput">): string {
+function askHeadline(ask: Pick<Ask, "toolName" | "toolInput">): string {
   const input =
     typeof ask.toolInput === "object" && ask.toolInput !== null
       ? (ask.toolInput as Record<string, unknown>)

@@ -21,7 +21,7 @@ export async function sealedFleetBody(
   return { sealed: await sealFleetState(key, computerId, fittingState(state), FLEET_PAD_STEP_BYTES) };
 }
 
-export function fittingState(state: FleetState): FleetState {
+function fittingState(state: FleetState): FleetState {
   let fitting = state;
   while (paddedBytes(fitting) > FLEET_SEALED_PLAINTEXT_MAX_BYTES && fitting.agents.length > 0)
     fitting = { ...fitting, agents: fitting.agents.slice(0, -1) };

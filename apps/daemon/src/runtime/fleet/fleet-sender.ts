@@ -3,7 +3,7 @@ import type { Logger } from "../logger.js";
 import type { FleetPutOutcome } from "./fleet-put.js";
 
 /** The longest wait before a state the relay did not take is put again (the link's return resends it sooner). */
-export const FLEET_RETRY_MAX_MS = 5 * 60_000;
+const FLEET_RETRY_MAX_MS = 5 * 60_000;
 
 export interface FleetSenderOptions {
   /** Seals and puts the latest state. Never called twice at once. */

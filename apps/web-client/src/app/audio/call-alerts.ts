@@ -26,7 +26,7 @@ export interface CallAlertsOptions {
 }
 
 /** How long the call-waiting tone plays when a call joins a round-up: the default tone's one beep, not a ring. */
-export const CALL_WAITING_TONE_PLAYED_MS = 1_500;
+const CALL_WAITING_TONE_PLAYED_MS = 1_500;
 
 /**
  * How this page alerts the person to calls: the ringtone follows the ringing call, with a system notification when
