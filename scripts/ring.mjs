@@ -1,7 +1,8 @@
 // Rings you once: feeds the real hook a Claude Code Stop payload, as Claude Code itself would.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,4 +45,25 @@ const result = spawnSync(process.execPath, [hook, "claude-code"], {
 // The hook always exits 0 (an agent must never be disturbed); its debug line says whether the daemon took the report,
 // and if not, why and what to do.
 process.stderr.write(result.stderr);
-process.exit(result.status === 0 && /^ringback-hook: sent: /m.test(result.stderr) ? 0 : 1);
+const sent = result.status === 0 && /^ringback-hook: sent: /m.test(result.stderr);
+const window = gatheringSeconds();
+if (sent && window > 0) {
+  process.stderr.write(
+    `ring: the call rings once the brief is written and the gathering window has passed (${window} s, so agents ` +
+      "finishing together make one call; `ringback rules set --gather 0` rings at once)\n",
+  );
+}
+process.exit(sent ? 0 : 1);
+
+/** The daemon's gathering window as it reads it: daemon.json's callRules, else RINGBACK_GATHER_SECONDS, else 20. */
+function gatheringSeconds() {
+  const home = process.env.RINGBACK_HOME || resolve(homedir(), ".ringback");
+  try {
+    const saved = JSON.parse(readFileSync(resolve(home, "daemon.json"), "utf8"))?.callRules?.gatherSeconds;
+    if (Number.isInteger(saved)) return saved;
+  } catch {
+    // No daemon.json yet, or one the daemon itself would refuse: the defaults below.
+  }
+  const fromEnv = Number.parseInt(process.env.RINGBACK_GATHER_SECONDS ?? "", 10);
+  return Number.isInteger(fromEnv) && fromEnv >= 0 ? fromEnv : 20;
+}
