@@ -1,20 +1,16 @@
 import type { Outbox } from "@ringback/outbox";
 import { createApp } from "./app.js";
 import type { AppContext } from "./app-context.js";
-import { createBriefStep } from "./runtime/briefs/brief-step.js";
-import { startReportOutbox } from "./runtime/briefs/report-outbox.js";
-import { createReportSealer } from "./runtime/briefs/seal-report.js";
+import { type FinishedCalls, startFinishedCalls } from "./runtime/briefs/finished-calls.js";
 import { systemLanguage } from "./runtime/briefs/system-language.js";
-import { CallRulesRuntime } from "./runtime/call-rules/call-rules-runtime.js";
 import { channelEndpoints } from "./runtime/escalation/channel-endpoints.js";
 import { EscalationRuntime } from "./runtime/escalation/escalation-runtime.js";
-import { FinishedCallLadders } from "./runtime/escalation/finished-call-ladders.js";
 import { ConfigFile } from "./runtime/files/config-file.js";
 import { ensureDataDir } from "./runtime/files/data-dir.js";
 import { SessionsFile } from "./runtime/files/sessions-file.js";
 import { FleetRuntime } from "./runtime/fleet/fleet-runtime.js";
-import { briefChange, failedTaskChange } from "./runtime/fleet/report-changes.js";
-import { fleetWatchedQueue } from "./runtime/fleet/watched-queue.js";
+import { failedTaskChange } from "./runtime/fleet/report-changes.js";
+import type { ReportQueue } from "./runtime/fleet/watched-queue.js";
 import { loadLocalKey } from "./runtime/keys/local-key.js";
 import type { Logger } from "./runtime/logger.js";
 import { ModelSlots } from "./runtime/model/model-slots.js";
@@ -22,12 +18,10 @@ import { ModelTestProgress } from "./runtime/model/model-test/test-progress.js";
 import { TestsPerMinute } from "./runtime/model/model-test/tests-per-minute.js";
 import { PendingAsks } from "./runtime/needs-you/pending-asks.js";
 import { PermissionRuntime } from "./runtime/needs-you/permission-runtime.js";
-import { awayNow } from "./runtime/presence/away-now.js";
 import { IdleAwayReader } from "./runtime/presence/idle-away.js";
 import { RelayConnection } from "./runtime/relay-link/relay-connection.js";
-import { createIdentitySender } from "./runtime/relay-link/relay-sender.js";
 import { TrackerQuestions } from "./runtime/tracker/tracker-questions.js";
-import { createTrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
+import { createTrackerRuntime, type TrackerRuntime } from "./runtime/tracker/tracker-runtime.js";
 import { listen } from "./server.js";
 
 export interface DaemonOptions {
@@ -69,24 +63,10 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
   const trackerQuestions = await TrackerQuestions.load(dataDir, log);
   const language = systemLanguage(env);
   const pendingAsks = new PendingAsks();
-  const fleet = await FleetRuntime.load({
-    dataDir,
-    config,
-    env,
-    log,
-    now: () => new Date(),
-    ...(options.fleetUpdateIntervalMs === undefined ? {} : { minIntervalMs: options.fleetUpdateIntervalMs }),
-  });
+  const fleet = await loadFleet(options, config);
   const relayConnection = await RelayConnection.load({ dataDir, config, env, log, sessions, pendingAsks });
   const escalation = new EscalationRuntime({ config, env, endpoints: channelEndpoints(env), log });
   const idleAway = IdleAwayReader.forThisComputer(config, env);
-  const finishedLadders = new FinishedCallLadders({
-    escalation,
-    isAway: async () => (await awayNow(dataDir, new Date(), { log, idleAway })).isAway,
-    isCallRinging: (eventId, signal) => escalation.isCallRinging(eventId, signal),
-    log,
-    now: () => new Date(),
-  });
   const permission = createPermissionRuntime(options, {
     config,
     pendingAsks,
@@ -95,60 +75,29 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     idleAway,
     fleet,
   });
-  const callRules = await CallRulesRuntime.load({
-    dataDir,
-    config,
-    env,
-    log,
-    isQuestion: (eventId) => trackerQuestions.get(eventId) !== undefined,
-  });
   const modelSlots = new ModelSlots();
-  const sendFinishedCalls = () => {
-    const post = createIdentitySender(config, env, createReportSealer(config, trackerQuestions), (entry) =>
-      callRules.ringOf(entry.report),
-    );
-    // A quiet call does not ring, so it has no ladder: the quiet summary rings it.
-    return callRules.sendingByRing({ quiet: post, ringing: finishedLadders.escalatingAfter(post) });
-  };
-  const briefStep = createBriefStep(config, language, modelSlots, trackerQuestions);
-  const outbox = await startReportOutbox({
+  const finished = await startFinishedCalls({
     dataDir,
     config,
     env,
     log,
+    language,
+    modelSlots,
+    trackerQuestions,
     relayConnection,
-    // A written brief gives the fleet's entry of its turn a headline.
-    generateBrief: async (report, signal) => {
-      const brief = await briefStep(report, signal);
-      fleet.record(briefChange(report, brief));
-      return brief;
-    },
-    // A finished call's ladder starts once its report is with the relay (a quiet call has none).
-    relaySender: sendFinishedCalls,
-    holdUntil: (report) => callRules.holdUntil(report),
-  });
-  // Every report the outbox keeps moves its agent in the fleet.
-  const fleetOutbox = fleetWatchedQueue(
-    outbox,
+    escalation,
+    idleAway,
     fleet,
-    (eventId) => trackerQuestions.get(eventId) !== undefined,
-  );
-  callRules.start(outbox.entries());
-  const tracker = await createTrackerRuntime({
-    dataDir,
+  });
+  const { outbox, callRules } = finished;
+  const tracker = await startTracker(options, {
     config,
-    env,
-    log,
-    outbox: fleetOutbox,
-    questions: trackerQuestions,
-    onTaskFailed: (report) => {
-      const change = failedTaskChange(report);
-      if (change) fleet.record(change);
-    },
+    trackerQuestions,
+    queue: finished.queue,
+    fleet,
+    relayConnection,
   });
   relayConnection.onLinkOpen(() => fleet.linkOpened());
-  relayConnection.answerTrackerQuestionsWith(tracker.questionReplies);
-  await tracker.start();
   const port = options.port ?? config.config.localPort;
   let listeningPort = port;
   const context: AppContext = {
@@ -156,7 +105,7 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     localKey,
     port: () => listeningPort,
     // Hook reports pass a check for tracker-task turns the hook could not recognise (hook-turns.ts).
-    outbox: tracker.hookTurns.observe(relayConnection.rememberingReports(fleetOutbox)),
+    outbox: tracker.hookTurns.observe(relayConnection.rememberingReports(finished.queue)),
     outboxState: outbox,
     sessions,
     tracker,
@@ -180,17 +129,8 @@ export async function prepareDaemon(options: DaemonOptions): Promise<PreparedDae
     setListeningPort: (value) => {
       listeningPort = value;
     },
-    stop: async () => {
-      permission.stop();
-      await finishedLadders.stopAll();
-      await relayConnection.stop();
-      await tracker.stop();
-      await outbox.stop();
-      await callRules.stop();
-      await sessions.flush();
-      await trackerQuestions.flush();
-      await fleet.stop();
-    },
+    stop: () =>
+      stopInOrder({ permission, finished, relayConnection, tracker, sessions, trackerQuestions, fleet }),
   };
 }
 
@@ -266,4 +206,66 @@ async function saveChosenPort(context: AppContext, chosen: number | undefined): 
   context.log(
     `localPort ${chosen} saved in daemon.json (was ${previous}): the installed hooks, pnpm ring and ringback doctor find the daemon there`,
   );
+}
+
+/** This computer's agents as the fleet keeps them, sent to the relay at most once per interval. */
+function loadFleet(options: DaemonOptions, config: ConfigFile): Promise<FleetRuntime> {
+  const { dataDir, env, log, fleetUpdateIntervalMs } = options;
+  return FleetRuntime.load({
+    dataDir,
+    config,
+    env,
+    log,
+    now: () => new Date(),
+    ...(fleetUpdateIntervalMs === undefined ? {} : { minIntervalMs: fleetUpdateIntervalMs }),
+  });
+}
+
+/** The tracker's watch, started: its finished tasks and questions go to the queue, a failed task shows in the fleet. */
+async function startTracker(
+  options: DaemonOptions,
+  parts: {
+    config: ConfigFile;
+    trackerQuestions: TrackerQuestions;
+    queue: ReportQueue;
+    fleet: FleetRuntime;
+    relayConnection: RelayConnection;
+  },
+): Promise<TrackerRuntime> {
+  const { fleet } = parts;
+  const tracker = await createTrackerRuntime({
+    dataDir: options.dataDir,
+    config: parts.config,
+    env: options.env,
+    log: options.log,
+    outbox: parts.queue,
+    questions: parts.trackerQuestions,
+    onTaskFailed: (report) => {
+      const change = failedTaskChange(report);
+      if (change) fleet.record(change);
+    },
+  });
+  parts.relayConnection.answerTrackerQuestionsWith(tracker.questionReplies);
+  await tracker.start();
+  return tracker;
+}
+
+/** Stops the daemon's parts, each after what still uses it: the ladders before the relay link, the files last. */
+async function stopInOrder(parts: {
+  permission: PermissionRuntime;
+  finished: FinishedCalls;
+  relayConnection: RelayConnection;
+  tracker: TrackerRuntime;
+  sessions: SessionsFile;
+  trackerQuestions: TrackerQuestions;
+  fleet: FleetRuntime;
+}): Promise<void> {
+  parts.permission.stop();
+  await parts.finished.stopLadders();
+  await parts.relayConnection.stop();
+  await parts.tracker.stop();
+  await parts.finished.stop();
+  await parts.sessions.flush();
+  await parts.trackerQuestions.flush();
+  await parts.fleet.stop();
 }

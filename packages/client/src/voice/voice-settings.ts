@@ -38,6 +38,7 @@ export const DEFAULT_VOICE_SETTINGS: VoiceSettings = {
   speed: 1,
   voicesByLanguage: {},
   endpoint: null,
+  roundUpVoiceCommands: false,
 };
 
 export function clampSpeed(speed: number, min = SPEECH_SPEED_MIN, max = SPEECH_SPEED_MAX): number {

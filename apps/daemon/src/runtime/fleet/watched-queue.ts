@@ -3,7 +3,7 @@ import type { Report } from "@ringback/protocol";
 import type { FleetRuntime } from "./fleet-runtime.js";
 import { reportChange } from "./report-changes.js";
 
-interface ReportQueue {
+export interface ReportQueue {
   enqueue(report: Report): Promise<AcceptResult>;
 }
 
